@@ -1,0 +1,75 @@
+import type { CheckResult, Evidence, Status } from './model.js';
+import { requirement } from './spec/catalog.js';
+import type { Finding } from './validate/finding.js';
+
+const MAX_EVIDENCE = 10;
+const MAX_LISTED = 5;
+
+export interface FindingChecksInput {
+  /** Check ids are `<prefix><REQUIREMENT-ID>`. */
+  idPrefix: string;
+  findings: Finding[];
+  /** Requirement ids that the traffic gave a chance to fail. */
+  applied: ReadonlySet<string>;
+  /** Requirement ids to report even when not applied (they become skips). */
+  coverage: readonly string[];
+  /** Turns a finding into the frame evidence a reader needs. */
+  evidence: (finding: Finding) => Evidence;
+  skipReason: string;
+  reproduce?: string;
+}
+
+function statusOf(findings: Finding[], level: string): Status | undefined {
+  let status: Status | undefined;
+  for (const f of findings) {
+    if (f.severity === 'info') continue;
+    if (f.severity === 'fail' && level === 'MUST') return 'fail';
+    status = 'warn';
+  }
+  return status;
+}
+
+/** One check per requirement, judged by the findings that cite it (a finding may cite several). */
+export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
+  const byId = new Map<string, Finding[]>();
+  for (const f of input.findings) {
+    for (const id of f.requirements) {
+      let list = byId.get(id);
+      if (!list) byId.set(id, (list = []));
+      list.push(f);
+    }
+  }
+  const ids = [...new Set([...input.coverage, ...input.applied, ...byId.keys()])];
+  return ids.map((id) => {
+    const req = requirement(id);
+    const findings = byId.get(id) ?? [];
+    const broken = statusOf(findings, req.level);
+    const notes = findings.filter((f) => f.severity === 'info');
+    const relevant = broken ? findings.filter((f) => f.severity !== 'info') : notes;
+    let status: Status;
+    let message: string;
+    if (broken) {
+      status = broken;
+      const listed = relevant.slice(0, MAX_LISTED).map((f) => (f.frame !== undefined ? `frame ${f.frame}: ` : '') + f.message);
+      message = `${relevant.length} violation(s): ${listed.join(' | ')}${relevant.length > MAX_LISTED ? ` | … ${relevant.length - MAX_LISTED} more` : ''}`;
+    } else if (input.applied.has(id) || findings.length > 0) {
+      status = 'pass';
+      message = notes.length > 0 ? `no violation; note: ${notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ')}` : 'no violation';
+    } else {
+      status = 'skip';
+      message = input.skipReason;
+    }
+    const check: CheckResult = {
+      id: input.idPrefix + id,
+      title: req.title,
+      requirements: [id],
+      level: req.level,
+      status,
+      message,
+      area: req.area,
+      evidence: relevant.slice(0, MAX_EVIDENCE).map(input.evidence),
+    };
+    if (input.reproduce && (status === 'fail' || status === 'warn')) check.reproduce = input.reproduce;
+    return check;
+  });
+}

@@ -1,0 +1,106 @@
+import { availableParallelism } from 'node:os';
+import { SetupError } from '../errors.js';
+import { grade, type Baseline } from '../grade/index.js';
+import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
+import type { RunReport } from '../model.js';
+import { runScenarios } from '../runner/run.js';
+import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
+import { select } from '../runner/select.js';
+import { serverScenarios } from '../../suites/server/index.js';
+import { toolInfo } from '../version.js';
+
+export interface ServerCommandOptions {
+  stdio?: string;
+  url?: string;
+  /** A command that serves --url; mcpcheck starts it first and stops it last. */
+  start?: string;
+  headers?: string[];
+  concurrency?: number;
+  scenarioTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  only?: string[];
+  skip?: string[];
+  callTools?: string;
+  originProbe?: string;
+  transcriptDir?: string;
+  baseline?: Baseline;
+  /** The flags that name the target, for reproduce commands. */
+  targetFlags: string;
+}
+
+export function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new SetupError(`--header ${JSON.stringify(line.slice(0, 40))} is not "Name: value"`);
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function parseToolPolicy(value: string | undefined): ToolPolicy {
+  if (value === undefined || value === 'readonly') return { mode: 'readonly' };
+  if (value === 'all' || value === 'none') return { mode: value };
+  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length === 0) throw new SetupError('--call-tools takes all, none, readonly or a comma-separated list of tool names');
+  return { mode: 'named', names };
+}
+
+function makeTarget(o: ServerCommandOptions): Target {
+  if ((o.stdio === undefined) === (o.url === undefined)) throw new SetupError('name exactly one target: --stdio "COMMAND" or --url URL');
+  if (o.stdio !== undefined) {
+    if (o.stdio.trim() === '') throw new SetupError('--stdio needs a command');
+    if (o.start) throw new SetupError('--start goes with --url');
+    if (o.headers?.length) throw new SetupError('--header goes with --url');
+    return new StdioTarget({ command: o.stdio });
+  }
+  const url = new URL(o.url!);
+  if (o.start && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+    throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
+  }
+  return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}) });
+}
+
+/** `mcpcheck server`: runs the server suite against one target and grades it. */
+export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] = serverScenarios): Promise<RunReport> {
+  const started = Date.now();
+  const chosen = select(scenarios, o.only ?? [], o.skip ?? []);
+  if (chosen.length === 0) throw new SetupError('--only/--skip left no scenario to run (see mcpcheck list)');
+  const target = makeTarget(o);
+  const options: RunOptions = {
+    callTools: parseToolPolicy(o.callTools),
+    originProbe: o.originProbe ?? 'http://mcpcheck-evil.example',
+    requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
+  };
+  try {
+    if (target instanceof HttpTarget) await target.prepare();
+    const out = await runScenarios({
+      target,
+      scenarios: chosen,
+      options,
+      concurrency: o.concurrency ?? availableParallelism(),
+      scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
+      ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
+      reproduce: `mcpcheck server ${o.targetFlags} --only {scenario}`,
+    });
+    const info = out.discovery.serverInfo;
+    return grade({
+      tool: toolInfo(),
+      target: {
+        kind: target.kind,
+        description: target.description,
+        ...(out.discovery.protocolVersion ? { protocolVersion: out.discovery.protocolVersion } : {}),
+        ...(info ? { serverInfo: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}),
+      },
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      checks: out.checks,
+      notes: out.notes,
+      ...(o.baseline ? { baseline: o.baseline } : {}),
+    });
+  } catch (e) {
+    await target.close();
+    throw asSetupError(e);
+  }
+}

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { checksFromFindings } from '../checks.js';
+import { SetupError } from '../errors.js';
+import { grade, type Baseline } from '../grade/index.js';
+import type { CheckResult, Evidence, RunReport } from '../model.js';
+import { parseTranscript, TranscriptUnusable, type ParsedTranscript } from '../transcript/format.js';
+import { validateTranscript } from '../transcript/validate.js';
+import { requirement } from '../spec/catalog.js';
+import { VALIDATOR_RULES } from '../validate/coverage.js';
+import type { Finding } from '../validate/finding.js';
+import { toolInfo } from '../version.js';
+
+export interface ValidateOptions {
+  files: string[];
+  baseline?: Baseline;
+}
+
+function excerpt(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > 500 ? text.slice(0, 500) + '…' : text;
+}
+
+async function readTranscript(file: string): Promise<ParsedTranscript> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new SetupError(`${file}: cannot read the transcript (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message})`);
+  }
+  try {
+    return parseTranscript(text, file);
+  } catch (e) {
+    if (e instanceof TranscriptUnusable) throw new SetupError(e.message);
+    throw e;
+  }
+}
+
+/** Corrupt lines of a transcript are the file's fault, not the target's: they become 'error' checks. */
+function corruptLineChecks(file: string, transcript: ParsedTranscript): CheckResult[] {
+  return transcript.problems.map((p) => {
+    const req = requirement('BASE-MSG-01');
+    return {
+      id: `validate.transcript-line.${file}:${p.line}`,
+      title: 'Transcript line could not be read',
+      requirements: [req.id],
+      level: req.level,
+      status: 'error',
+      message: `${file}:${p.line} is not a transcript record (${p.message}); the line was skipped and not judged`,
+      area: req.area,
+      evidence: [{ location: `${file}:${p.line}` }],
+    };
+  });
+}
+
+/** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
+export async function validateFiles(options: ValidateOptions): Promise<RunReport> {
+  const started = Date.now();
+  const transcripts = await Promise.all(options.files.map(async (file) => ({ file, transcript: await readTranscript(file) })));
+  const findings: Finding[] = [];
+  const evidenceOf = new Map<Finding, Evidence>();
+  const applied = new Set<string>();
+  const corrupt: CheckResult[] = [];
+  let protocolVersion: string | undefined;
+  let serverInfo: { name?: string; version?: string } | undefined;
+  for (const { file, transcript } of transcripts) {
+    const result = validateTranscript(transcript);
+    for (const id of result.applied) applied.add(id);
+    for (const f of result.findings) {
+      const frame = f.frame !== undefined ? transcript.frames[f.frame] : undefined;
+      evidenceOf.set(f, {
+        ...(f.frame !== undefined ? { frame: f.frame } : {}),
+        ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${file}:${frame.line}` } : { location: file }),
+        ...(f.pointer ? { pointer: f.pointer } : {}),
+      });
+      findings.push(f);
+    }
+    corrupt.push(...corruptLineChecks(file, transcript));
+    protocolVersion ??= result.session.negotiatedVersion;
+    const info = result.session.serverInfo;
+    if (info && !serverInfo) {
+      serverInfo = {
+        ...(typeof info.name === 'string' ? { name: info.name } : {}),
+        ...(typeof info.version === 'string' ? { version: info.version } : {}),
+      };
+    }
+  }
+  const checks = checksFromFindings({
+    idPrefix: 'validate.',
+    findings,
+    applied,
+    coverage: VALIDATOR_RULES,
+    evidence: (f) => evidenceOf.get(f) ?? {},
+    skipReason: 'not exercised by this transcript',
+    reproduce: `mcpcheck validate ${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
+  });
+  return grade({
+    tool: toolInfo(),
+    target: {
+      kind: 'transcript',
+      description: options.files.join(', '),
+      ...(protocolVersion ? { protocolVersion } : {}),
+      ...(serverInfo ? { serverInfo } : {}),
+    },
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    checks: [...checks, ...corrupt],
+    ...(options.baseline ? { baseline: options.baseline } : {}),
+  });
+}

@@ -1,0 +1,357 @@
+import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js';
+import { TargetUnreachable } from '../transport/http.js';
+import type { Finding } from '../validate/finding.js';
+import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
+import { SessionValidator } from '../validate/session.js';
+import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
+
+/** One frame of the session as recorded: what went out or came in, in order. */
+export interface RecordedFrame {
+  index: number;
+  from: 'client' | 'server';
+  message?: unknown;
+  raw?: string;
+  /** Milliseconds since the session opened. */
+  at: number;
+  via?: string;
+}
+
+export type Reply =
+  | { kind: 'result'; result: Record<string, unknown>; frame: number; message: Record<string, unknown> }
+  | { kind: 'error'; error: { code?: unknown; message?: unknown; data?: unknown }; frame: number; message: Record<string, unknown> }
+  | { kind: 'timeout'; waitedMs: number }
+  /** Not answered, while a ping sent after it was (see `probe`). */
+  | { kind: 'unanswered' }
+  /** HTTP: the POST got an error status and no JSON-RPC response with the request's id. */
+  | { kind: 'rejected'; status: number; body: string }
+  | { kind: 'closed'; detail: string };
+
+export interface HarnessSessionOptions {
+  channel: Channel;
+  transport: 'stdio' | 'http';
+  /** Per request, unless a call says otherwise. */
+  requestTimeoutMs?: number;
+  canned?: CannedAnswers;
+  /** Frames are kept for evidence and transcripts; bounded so a chatty target cannot exhaust memory. */
+  maxFrames?: number;
+  /** Receives every live finding about the target, with the frame index set. */
+  onFinding?: (finding: Finding) => void;
+}
+
+export interface InitializeOptions {
+  protocolVersion?: string;
+  capabilities?: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  /** Skip notifications/initialized (to test what a server does before it). */
+  withholdInitialized?: boolean;
+  timeoutMs?: number;
+}
+
+type Waiter = { resolve: (reply: Reply) => void; timer: NodeJS.Timeout };
+type FrameWaiter = { match: (frame: RecordedFrame) => boolean; resolve: (frame: RecordedFrame | undefined) => void; timer: NodeJS.Timeout };
+
+const MAX_RAW_KEPT = 64 * 1024;
+
+/**
+ * A session with the target, mcpcheck playing the client: ids, correlation, timeouts, canned
+ * answers to the server's requests, the recorded frames, and live validation of every frame.
+ * Nothing a target does makes a method here throw: timeouts and closed channels are replies.
+ */
+export class HarnessSession {
+  readonly frames: RecordedFrame[] = [];
+  readonly validator: SessionValidator;
+  private nextId = 1;
+  private readonly waiting = new Map<string, Waiter>();
+  private readonly frameWaiters = new Set<FrameWaiter>();
+  private readonly started = performance.now();
+  private closedDetail: string | undefined;
+  private readonly channel: Channel;
+  private readonly timeoutMs: number;
+  private readonly canned: CannedAnswers;
+  private readonly maxFrames: number;
+  private frameCount = 0;
+  initializeResult?: Record<string, unknown>;
+  clientCapabilities: Record<string, unknown> = {};
+
+  constructor(private readonly options: HarnessSessionOptions) {
+    this.channel = options.channel;
+    this.timeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.canned = options.canned ?? DEFAULT_CANNED;
+    this.maxFrames = options.maxFrames ?? 20_000;
+    this.validator = new SessionValidator({ transport: options.transport });
+    this.channel.onFrame((f) => this.receive(f));
+    // The transport reports a problem just before it delivers the frame it concerns.
+    this.channel.onFinding((f) => this.report({ ...f, frame: this.frameCount }));
+    this.channel.onClose((info) => {
+      this.closedDetail = `${info.reason}${info.code !== undefined && info.code !== null ? ` (exit code ${info.code})` : ''}${info.signal ? ` (signal ${info.signal})` : ''}${info.detail ? `: ${info.detail}` : ''}`;
+      for (const [key, w] of this.waiting) {
+        clearTimeout(w.timer);
+        this.waiting.delete(key);
+        w.resolve({ kind: 'closed', detail: this.closedDetail });
+      }
+      for (const w of this.frameWaiters) {
+        clearTimeout(w.timer);
+        w.resolve(undefined);
+      }
+      this.frameWaiters.clear();
+    });
+  }
+
+  get transport(): 'stdio' | 'http' {
+    return this.options.transport;
+  }
+
+  get closed(): string | undefined {
+    return this.closedDetail;
+  }
+
+  get revision(): Revision {
+    return this.validator.revision ?? LATEST_REVISION;
+  }
+
+  /** Allocates the next request id (ids are never reused in a session). */
+  allocateId(): number {
+    return this.nextId++;
+  }
+
+  async initialize(options: InitializeOptions = {}): Promise<Reply> {
+    this.clientCapabilities = options.capabilities ?? {};
+    const reply = await this.request(
+      'initialize',
+      {
+        protocolVersion: options.protocolVersion ?? LATEST_REVISION,
+        capabilities: this.clientCapabilities,
+        clientInfo: options.clientInfo ?? { name: 'mcpcheck', version: '0.1.0' },
+      },
+      options.timeoutMs,
+    );
+    if (reply.kind === 'result') {
+      this.initializeResult = reply.result;
+      const version = reply.result.protocolVersion;
+      if (typeof version === 'string') this.channel.setProtocolVersion(version);
+      if (!options.withholdInitialized) await this.notify('notifications/initialized');
+    }
+    return reply;
+  }
+
+  /** Sends a request and waits for its response, a timeout, or the end of the channel. */
+  async request(method: string, params?: unknown, timeoutMs?: number): Promise<Reply> {
+    const id = this.allocateId();
+    const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    return this.requestMessage(message, timeoutMs);
+  }
+
+  /** Sends a request message as given (any id) and waits for the response with that id. */
+  async requestMessage(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
+    const wait = timeoutMs ?? this.timeoutMs;
+    const key = idKey(message.id);
+    const reply = new Promise<Reply>((resolve) => {
+      if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
+      const timer = setTimeout(() => {
+        this.waiting.delete(key);
+        resolve({ kind: 'timeout', waitedMs: wait });
+      }, wait);
+      this.waiting.set(key, { resolve, timer });
+    });
+    const sent = await this.send(message);
+    const status = sent?.status;
+    if (status !== undefined && status >= 400) {
+      const waiter = this.waiting.get(key);
+      if (waiter) {
+        clearTimeout(waiter.timer);
+        this.waiting.delete(key);
+        waiter.resolve({ kind: 'rejected', status, body: sent?.body ?? '' });
+      }
+    }
+    return reply;
+  }
+
+  /**
+   * Sends a request the server may legitimately or wrongly leave unanswered (malformed params …)
+   * and waits only until a ping sent right after it is answered, instead of a full timeout.
+   */
+  async probe(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
+    const key = idKey(message.id);
+    const reply = this.requestMessage(message, timeoutMs);
+    const barrier = await this.barrier(timeoutMs);
+    const waiter = this.waiting.get(key);
+    if (waiter && barrier.kind === 'result') {
+      clearTimeout(waiter.timer);
+      this.waiting.delete(key);
+      waiter.resolve({ kind: 'unanswered' });
+    }
+    return reply;
+  }
+
+  async notify(method: string, params?: unknown): Promise<void> {
+    const message: Record<string, unknown> = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    await this.send(message);
+  }
+
+  /** Sends any JSON value as one frame (for malformed-message probes); it is recorded but not validated. */
+  async send(message: unknown): Promise<SendResult | undefined> {
+    this.record({ from: 'client', message });
+    this.validator.message('client', message, this.frameCount - 1);
+    if (this.closedDetail) return undefined;
+    try {
+      return await this.channel.send(message);
+    } catch (e) {
+      // Nobody there at all is a setup problem; anything else shows up as a closed channel.
+      if (e instanceof TargetUnreachable) throw e;
+      return undefined;
+    }
+  }
+
+  /** Sends bytes exactly as given (stdio: add the newline yourself). */
+  async sendRaw(bytes: string | Uint8Array): Promise<SendResult | undefined> {
+    const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
+    this.record({ from: 'client', raw: text.length > MAX_RAW_KEPT ? text.slice(0, MAX_RAW_KEPT) + '…' : text });
+    if (this.closedDetail) return undefined;
+    try {
+      return await this.channel.sendRaw(bytes);
+    } catch (e) {
+      if (e instanceof TargetUnreachable) throw e;
+      return undefined;
+    }
+  }
+
+  /** Sends one frame of exact text: over stdio a newline ends it, over HTTP it is the POST body. */
+  sendFrameText(text: string | Uint8Array): Promise<SendResult | undefined> {
+    if (this.transport === 'http') return this.sendRaw(text);
+    if (typeof text === 'string') return this.sendRaw(text + '\n');
+    return this.sendRaw(Buffer.concat([text, Buffer.from('\n')]));
+  }
+
+  /**
+   * Waits until the server has processed everything sent so far, as far as a client can tell:
+   * a ping sent last is answered. Faster and surer than sleeping; servers answer in order.
+   */
+  async barrier(timeoutMs?: number): Promise<Reply> {
+    const reply = await this.request('ping', undefined, timeoutMs);
+    await this.settle(20);
+    return reply;
+  }
+
+  /** Waits for a frame from the server that matches, looking at frames from index `since` on. */
+  waitForFrame(match: (frame: RecordedFrame) => boolean, timeoutMs: number, since = 0): Promise<RecordedFrame | undefined> {
+    const earlier = this.frames.find((f) => f.index >= since && f.from === 'server' && match(f));
+    if (earlier) return Promise.resolve(earlier);
+    if (this.closedDetail) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiter: FrameWaiter = {
+        match,
+        resolve,
+        timer: setTimeout(() => {
+          this.frameWaiters.delete(waiter);
+          resolve(undefined);
+        }, timeoutMs),
+      };
+      this.frameWaiters.add(waiter);
+    });
+  }
+
+  /** Frames from the server from index `since` on. */
+  serverFrames(since = 0): RecordedFrame[] {
+    return this.frames.filter((f) => f.index >= since && f.from === 'server');
+  }
+
+  /** The index the next frame will get: take it before a step to look only at what follows. */
+  get mark(): number {
+    return this.frameCount;
+  }
+
+  /** Lets frames in flight arrive (for "nothing comes back" checks). */
+  settle(ms: number): Promise<void> {
+    return new Promise((r) => setTimeout(r, ms));
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.waiting.values()) clearTimeout(w.timer);
+    for (const w of this.frameWaiters) clearTimeout(w.timer);
+    await this.channel.close();
+  }
+
+  /** Findings the end of the session shows (unanswered requests …). */
+  end(): void {
+    for (const f of this.validator.end()) this.report(f);
+  }
+
+  private record(frame: Omit<RecordedFrame, 'index' | 'at'>): RecordedFrame {
+    const full: RecordedFrame = { index: this.frameCount++, at: Math.round(performance.now() - this.started), ...frame };
+    if (this.frames.length < this.maxFrames) this.frames.push(full);
+    return full;
+  }
+
+  private report(finding: Finding): void {
+    this.options.onFinding?.(finding);
+  }
+
+  private receive(incoming: IncomingFrame): void {
+    const frame = this.record(
+      incoming.message !== undefined || incoming.parseError === undefined
+        ? { from: 'server', message: incoming.message, via: incoming.via }
+        : { from: 'server', raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via },
+    );
+    if (frame.raw !== undefined) this.validator.unreadableFrame('server');
+    else for (const f of this.validator.message('server', incoming.message, frame.index)) this.report(f);
+    for (const w of this.frameWaiters) {
+      if (w.match(frame)) {
+        clearTimeout(w.timer);
+        this.frameWaiters.delete(w);
+        w.resolve(frame);
+      }
+    }
+    const msg = incoming.message;
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
+    const m = msg as Record<string, unknown>;
+    if (typeof m.method === 'string') {
+      if ('id' in m && m.id !== null && !m.method.startsWith('notifications/')) void this.answer(m);
+      return;
+    }
+    if ('id' in m && ('result' in m || 'error' in m)) {
+      const key = idKey(m.id);
+      const waiter = this.waiting.get(key);
+      if (!waiter) return;
+      clearTimeout(waiter.timer);
+      this.waiting.delete(key);
+      if ('error' in m && !('result' in m)) {
+        const error = (m.error !== null && typeof m.error === 'object' ? m.error : { message: m.error }) as Record<string, unknown>;
+        waiter.resolve({ kind: 'error', error, frame: frame.index, message: m });
+      } else {
+        const result = m.result !== null && typeof m.result === 'object' && !Array.isArray(m.result) ? (m.result as Record<string, unknown>) : {};
+        waiter.resolve({ kind: 'result', result, frame: frame.index, message: m });
+      }
+    }
+  }
+
+  /** Answers a server→client request with the canned answer for a declared capability, else −32601. */
+  private async answer(request: Record<string, unknown>): Promise<void> {
+    const declared = (name: string) => name in this.clientCapabilities;
+    let result: unknown;
+    switch (request.method) {
+      case 'ping':
+        result = {};
+        break;
+      case 'roots/list':
+        if (declared('roots')) result = { roots: this.canned.roots };
+        break;
+      case 'sampling/createMessage':
+        if (declared('sampling')) result = this.canned.sampling;
+        break;
+      case 'elicitation/create':
+        if (declared('elicitation')) result = this.canned.elicitation;
+        break;
+    }
+    const reply =
+      result !== undefined
+        ? { jsonrpc: '2.0', id: request.id, result }
+        : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpcheck does not offer ${String(request.method)} in this session` } };
+    await this.send(reply);
+  }
+}
+
+function idKey(id: unknown): string {
+  return typeof id === 'string' ? `s${id}` : `n${String(id)}`;
+}

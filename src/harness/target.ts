@@ -1,0 +1,139 @@
+import { SetupError } from '../errors.js';
+import type { Channel } from '../transport/channel.js';
+import { HttpChannel, redactUrl, TargetUnreachable } from '../transport/http.js';
+import { TargetDidNotStart, TargetProcess } from '../transport/process.js';
+import { StdioChannel } from '../transport/stdio.js';
+
+/**
+ * What mcpcheck tests: a command it runs over stdio (a fresh process per `open()`), or a
+ * Streamable HTTP URL (a fresh HTTP session per `open()`), optionally served by a command that
+ * mcpcheck starts first and stops last.
+ */
+export interface Target {
+  readonly kind: 'stdio' | 'http';
+  /** For reports: the command or the URL, never header values or URL credentials. */
+  readonly description: string;
+  open(): Promise<Channel>;
+  /** Stops everything the target started. */
+  close(): Promise<void>;
+}
+
+export interface StdioTargetOptions {
+  command: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class StdioTarget implements Target {
+  readonly kind = 'stdio' as const;
+  readonly description: string;
+  private readonly open_ = new Set<StdioChannel>();
+
+  constructor(private readonly options: StdioTargetOptions) {
+    this.description = options.command;
+  }
+
+  async open(): Promise<StdioChannel> {
+    try {
+      const channel = await StdioChannel.start({ command: this.options.command, ...(this.options.cwd ? { cwd: this.options.cwd } : {}), ...(this.options.env ? { env: this.options.env } : {}) });
+      this.open_.add(channel);
+      channel.onClose(() => this.open_.delete(channel));
+      return channel;
+    } catch (e) {
+      if (e instanceof TargetDidNotStart) throw new SetupError(e.message);
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open_].map((c) => c.close()));
+  }
+}
+
+export interface HttpTargetOptions {
+  url: string;
+  headers?: Record<string, string>;
+  /** A command that serves the URL; started before the run, its process group killed after. */
+  start?: string;
+  /** How long the started command may take to accept connections. */
+  startTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export class HttpTarget implements Target {
+  readonly kind = 'http' as const;
+  readonly description: string;
+  private server: TargetProcess | undefined;
+  private readonly channels = new Set<HttpChannel>();
+
+  constructor(private readonly options: HttpTargetOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw new SetupError(`--url ${JSON.stringify(options.url)} is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SetupError(`--url must be http: or https:, got ${url.protocol}`);
+    this.description = redactUrl(url) + (options.start ? ` (started by: ${options.start})` : '');
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  get headers(): Record<string, string> {
+    return this.options.headers ?? {};
+  }
+
+  /** Starts the serving command, if any, and waits until the URL answers. */
+  async prepare(): Promise<void> {
+    if (!this.options.start) return;
+    this.server = new TargetProcess({ command: this.options.start });
+    try {
+      await this.server.ready(100);
+    } catch (e) {
+      throw new SetupError(e instanceof Error ? e.message : String(e));
+    }
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 10_000);
+    for (;;) {
+      const failure = this.server.startupFailure();
+      if (failure || this.server.exit) {
+        throw new SetupError(failure?.message ?? `the server command \`${this.options.start}\` exited (code ${this.server.exit?.code}) before ${redactUrl(this.options.url)} answered`);
+      }
+      try {
+        await fetch(this.options.url, { method: 'GET', signal: AbortSignal.timeout(1000) }).then((r) => r.body?.cancel());
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new SetupError(`${redactUrl(this.options.url)} did not accept connections within ${this.options.startTimeoutMs ?? 10_000} ms of starting \`${this.options.start}\``);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
+  /** A channel for a new HTTP session (initialize assigns the session id). */
+  newChannel(): HttpChannel {
+    const channel = new HttpChannel({
+      url: this.options.url,
+      ...(this.options.headers ? { headers: this.options.headers } : {}),
+      ...(this.options.requestTimeoutMs ? { timeoutMs: this.options.requestTimeoutMs } : {}),
+    });
+    this.channels.add(channel);
+    channel.onClose(() => this.channels.delete(channel));
+    return channel;
+  }
+
+  async open(): Promise<HttpChannel> {
+    return this.newChannel();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.channels].map((c) => c.close()));
+    if (this.server) await this.server.terminateGroup();
+  }
+}
+
+/** Maps the transports' own "could not reach / could not start" errors to setup errors (exit 2). */
+export function asSetupError(e: unknown): unknown {
+  if (e instanceof TargetUnreachable || e instanceof TargetDidNotStart) return new SetupError(e.message);
+  return e;
+}

@@ -1,0 +1,25 @@
+/** The programmatic API of mcpcheck. */
+export { validateMessage, type MessageContext, type Side } from './validate/message.js';
+export { SessionValidator, type SessionValidatorOptions } from './validate/session.js';
+export { checkEnvelope, type Envelope, type MessageKind } from './validate/envelope.js';
+export { checkMeta } from './validate/meta.js';
+export { checkIcons } from './validate/icons.js';
+export { checkSchema, validateWithSchema, detectDialect, type Dialect } from './validate/dialects.js';
+export { REVISIONS, LATEST_REVISION, isRevision, type Revision } from './validate/revisions.js';
+export type { Finding, Severity } from './validate/finding.js';
+export { VALIDATOR_RULES } from './validate/coverage.js';
+export {
+  parseTranscript,
+  formatHeader,
+  formatFrame,
+  TranscriptUnusable,
+  type ParsedTranscript,
+  type TranscriptFrame,
+  type TranscriptHeader,
+} from './transcript/format.js';
+export { validateTranscript, type TranscriptValidation } from './transcript/validate.js';
+export { validateFiles, type ValidateOptions } from './commands/validate.js';
+export { allRequirements, findRequirement, requirement, type Requirement, type Level } from './spec/catalog.js';
+export { grade, exitCode, loadBaseline, type Baseline } from './grade/index.js';
+export { renderConsole, renderJson, renderJunit, writeReports } from './report/index.js';
+export type * from './model.js';

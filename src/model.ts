@@ -1,0 +1,89 @@
+import type { Level } from './spec/catalog.js';
+
+/**
+ * The one result model: checks → requirement verdicts → grade. `validate`, `server` and every
+ * report format read and write exactly this; no output format computes anything of its own.
+ */
+export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+
+/** A frame that shows why a check ended as it did. Text a target sent is kept escaped and bounded. */
+export interface Evidence {
+  /** Index of the frame in the session/transcript. */
+  frame?: number;
+  from?: 'client' | 'server';
+  /** Where in the message (JSON pointer). */
+  pointer?: string;
+  /** Up to 500 characters of the frame, JSON-escaped. */
+  excerpt?: string;
+  /** Transcript file and line, for `validate`. */
+  location?: string;
+}
+
+export interface CheckResult {
+  /** Stable check id, e.g. `server.base.null-id-rejected` or `validate.BASE-ID-01`. */
+  id: string;
+  title: string;
+  requirements: string[];
+  level: Level;
+  status: Status;
+  /** Expected vs actual; for skip, the reason; for error, what the harness could not do. */
+  message: string;
+  /** Spec area of the first requirement (used to group reports). */
+  area: string;
+  evidence: Evidence[];
+  /** The scenario the check ran in (server runs). */
+  scenario?: string;
+  /** The command that reproduces this check. */
+  reproduce?: string;
+  /** Set by grading when a baseline lists this check as an expected failure. */
+  expected?: boolean;
+  durationMs?: number;
+}
+
+export interface TargetInfo {
+  kind: 'transcript' | 'stdio' | 'http';
+  /** The command, URL (credentials never included) or file(s). */
+  description: string;
+  protocolVersion?: string;
+  serverInfo?: { name?: string; version?: string };
+}
+
+export interface RequirementVerdict {
+  id: string;
+  level: Level;
+  status: Status;
+  /** Ids of the checks that decided it. */
+  checks: string[];
+  url: string;
+  title: string;
+}
+
+export interface LevelCount {
+  passed: number;
+  total: number;
+}
+
+export interface Summary {
+  /** e.g. "MUST 57/60 · SHOULD 30/34 · 4 skipped (not declared) · 0 could not run" */
+  headline: string;
+  checks: Record<Status, number>;
+  levels: Record<Level, LevelCount>;
+  /** Unexpected failures of MUST-level requirements (these make the exit code 1). */
+  mustFailures: number;
+  /** Baseline entries that failed as expected. */
+  expectedFailures: number;
+  /** Baseline entries that now pass: they fail the run so the baseline is kept honest. */
+  staleBaseline: string[];
+  durationMs: number;
+}
+
+export interface RunReport {
+  tool: { name: string; version: string };
+  target: TargetInfo;
+  startedAt: string;
+  summary: Summary;
+  requirements: RequirementVerdict[];
+  checks: CheckResult[];
+  /** Notes the run wants a reader to know (tools called and why, seeds, …). */
+  notes: string[];
+}

@@ -1,0 +1,125 @@
+import type { CheckResult, Evidence, RunReport, Status } from '../model.js';
+import { groupByArea } from './areas.js';
+import { escapeTerminal, truncate } from './escape.js';
+
+export interface ConsoleOptions {
+  color: boolean;
+  /** Also list passing and skipped checks one by one, and print excerpts in full. */
+  verbose?: boolean;
+}
+
+/** How many characters of an excerpt to show when not verbose: enough to recognise the frame. */
+const EXCERPT_CHARS = 200;
+
+type Paint = (code: string, text: string) => string;
+
+const LABEL: Record<Status, string> = { fail: 'FAIL', error: 'ERROR', warn: 'WARN', pass: 'PASS', skip: 'SKIP' };
+const COLOR: Record<Status, string> = { fail: '31', error: '35', warn: '33', pass: '32', skip: '2' };
+const INDENT = '        ';
+
+/** A human-readable report; every string that may come from a target goes through `escapeTerminal`. */
+export function renderConsole(report: RunReport, options: ConsoleOptions): string {
+  const paint: Paint = options.color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
+  const esc = (text: string) => escapeTerminal(text);
+  const levelOf = new Map(report.requirements.map((r) => [r.id, r.level]));
+  const out: string[] = [];
+
+  out.push(...header(report, paint));
+
+  for (const { area, checks } of groupByArea(report.checks)) {
+    out.push('', `${paint('1', esc(area))}: ${areaCounts(checks)}`);
+    const skipped = checks.filter((c) => c.status === 'skip');
+    for (const check of checks) {
+      const shownAlways = check.status === 'fail' || check.status === 'error' || check.status === 'warn';
+      if (!shownAlways && !options.verbose) continue;
+      out.push(...renderCheck(check, levelOf, paint, options));
+    }
+    if (!options.verbose && skipped.length > 0) out.push(`  ${paint(COLOR.skip, 'skipped:')} ${skipReasons(skipped)}`);
+  }
+
+  if (report.summary.staleBaseline.length > 0) {
+    out.push('', paint('31', 'Stale baseline entries (nothing they match fails any more; remove them from the baseline):'));
+    for (const entry of report.summary.staleBaseline) out.push(`  - ${esc(entry)}`);
+  }
+  if (report.notes.length > 0) {
+    out.push('', paint('1', 'Notes:'));
+    for (const note of report.notes) out.push(`  - ${indentLines(escapeTerminal(note, { allowNewlines: true }), '    ')}`);
+  }
+
+  const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0;
+  out.push('', paint(ok ? '1;32' : '1;31', esc(report.summary.headline)));
+  return out.join('\n') + '\n';
+}
+
+function header(report: RunReport, paint: Paint): string[] {
+  const esc = (text: string) => escapeTerminal(text);
+  const { target } = report;
+  const lines = [paint('1', `${esc(report.tool.name)} ${esc(report.tool.version)}`), `target    ${target.kind}: ${esc(target.description)}`];
+  if (target.protocolVersion !== undefined) lines.push(`protocol  ${esc(target.protocolVersion)}`);
+  if (target.serverInfo) {
+    const name = target.serverInfo.name ?? '(no name)';
+    lines.push(`server    ${esc(name)}${target.serverInfo.version !== undefined ? ` ${esc(target.serverInfo.version)}` : ''}`);
+  }
+  lines.push(`started   ${esc(report.startedAt)} (${(report.summary.durationMs / 1000).toFixed(1)} s)`);
+  return lines;
+}
+
+function areaCounts(checks: CheckResult[]): string {
+  const count = (pred: (c: CheckResult) => boolean) => checks.filter(pred).length;
+  const parts: Array<[number, string]> = [
+    [count((c) => c.status === 'fail' && !c.expected), 'failed'],
+    [count((c) => c.status === 'error' && !c.expected), 'could not run'],
+    [count((c) => c.status === 'warn' && !c.expected), 'warned'],
+    [count((c) => !!c.expected), 'expected (baselined)'],
+    [count((c) => c.status === 'pass'), 'passed'],
+    [count((c) => c.status === 'skip'), 'skipped'],
+  ];
+  return parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`).join(', ');
+}
+
+function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Paint, options: ConsoleOptions): string[] {
+  const esc = (text: string) => escapeTerminal(text);
+  const label = LABEL[check.status].padEnd(5);
+  const tag = check.expected ? ` ${paint('36', '(expected, baselined)')}` : '';
+  const lines = [`  ${paint(check.expected ? '2' : COLOR[check.status], label)} ${esc(check.id)}${tag} — ${esc(check.title)}`];
+
+  // Passing and skipped checks are listed only in verbose mode, and one line (plus reason) is enough.
+  if (check.status === 'pass') return lines;
+  if (check.status === 'skip') return [...lines, `${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`];
+
+  const reqs = check.requirements.map((id) => `${esc(id)} (${levelOf.get(id) ?? check.level})`).join(', ');
+  lines.push(`${INDENT}requirements: ${reqs || '(none)'}`);
+  if (check.scenario !== undefined) lines.push(`${INDENT}scenario: ${esc(check.scenario)}`);
+  if (check.message !== '') lines.push(`${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`);
+  for (const ev of check.evidence) lines.push(`${INDENT}${evidenceLine(ev, options.verbose ? Infinity : EXCERPT_CHARS)}`);
+  if (check.reproduce !== undefined) lines.push(`${INDENT}reproduce: ${esc(check.reproduce)}`);
+  return lines;
+}
+
+function evidenceLine(ev: Evidence, max: number): string {
+  const where: string[] = [];
+  if (ev.frame !== undefined) where.push(`frame #${ev.frame}`);
+  if (ev.from !== undefined) where.push(ev.from === 'client' ? 'client→server' : 'server→client');
+  if (ev.pointer !== undefined) where.push(`at ${ev.pointer === '' ? '(whole message)' : escapeTerminal(ev.pointer)}`);
+  if (ev.location !== undefined) where.push(`(${escapeTerminal(ev.location)})`);
+  const excerpt = ev.excerpt !== undefined ? `: ${escapeTerminal(truncate(ev.excerpt, max))}` : '';
+  return `${where.join(' ') || 'evidence'}${excerpt}`;
+}
+
+/** Skip reasons with how often each occurred, most frequent first. */
+function skipReasons(skipped: CheckResult[]): string {
+  const reasons = new Map<string, number>();
+  for (const c of skipped) {
+    const reason = escapeTerminal(c.message.trim() || 'no reason given');
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  return [...reasons]
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => (n > 1 ? `${reason} (×${n})` : reason))
+    .join('; ');
+}
+
+/** Continuation lines are indented so text (even a target's) can never start a line of its own. */
+function indentLines(text: string, indent: string): string {
+  return text.replace(/\n/g, `\n${indent}`);
+}

@@ -1,0 +1,36 @@
+/**
+ * Make text a target sent safe to print on a terminal.
+ *
+ * A hostile or broken target controls server names, error messages and excerpts. Printed raw,
+ * ESC (and the 8-bit CSI, U+009B) would let it recolour, hide or rewrite report lines, move the
+ * cursor, set the window title or emit hyperlinks; CR and BS can overwrite a FAIL with a PASS,
+ * and bidi overrides can make text read differently from what it is. Each such character is
+ * replaced by a visible escape (`\x1b`, `\r`, `\u202e`), which defuses every escape sequence at
+ * once (without its ESC it is plain text) and still shows the reader what the target sent.
+ *
+ * With `allowNewlines`, `\n` is kept so multi-line messages stay readable; the caller must then
+ * indent continuation lines so they cannot pose as report lines.
+ */
+export function escapeTerminal(text: string, options: { allowNewlines?: boolean } = {}): string {
+  return text.replace(UNSAFE, (ch) => (ch === '\n' && options.allowNewlines ? ch : visible(ch)));
+}
+
+// C0 controls, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators,
+// BOM/zero-width no-break space, and lone surrogates (which terminals render unpredictably).
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|\p{Cs}/gu;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
+
+function visible(ch: string): string {
+  const named = NAMED[ch];
+  if (named) return named;
+  const code = ch.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Shorten to at most `max` code points (never splitting a surrogate pair), saying how much was cut. */
+export function truncate(text: string, max: number): string {
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  return `${points.slice(0, max).join('')}…(${points.length} chars)`;
+}

@@ -1,0 +1,111 @@
+import type { HarnessSession, Reply } from '../harness/session.js';
+
+/** What the server declares and offers, learned once before the scenarios run. */
+export interface Discovery {
+  protocolVersion?: string;
+  serverInfo?: Record<string, unknown>;
+  capabilities: Record<string, unknown>;
+  instructions?: string;
+  tools: Array<Record<string, unknown>>;
+  resources: Array<Record<string, unknown>>;
+  resourceTemplates: Array<Record<string, unknown>>;
+  prompts: Array<Record<string, unknown>>;
+  /** Per list method, how the walk went (PAGE-* scenarios look here). */
+  walks: Record<string, ListWalk>;
+}
+
+export interface ListWalk {
+  method: string;
+  items: Array<Record<string, unknown>>;
+  pages: number;
+  /** The cursors in the order the server handed them out. */
+  cursors: string[];
+  /** How the walk ended. */
+  end: 'complete' | 'loop' | 'limit' | 'invalid' | Exclude<Reply['kind'], 'result'>;
+  /** The reply that ended the walk abnormally, and the frames of every page. */
+  lastReply?: Reply;
+  frames: number[];
+}
+
+export const LISTS = {
+  'tools/list': { key: 'tools', capability: 'tools' },
+  'resources/list': { key: 'resources', capability: 'resources' },
+  'resources/templates/list': { key: 'resourceTemplates', capability: 'resources' },
+  'prompts/list': { key: 'prompts', capability: 'prompts' },
+} as const;
+
+export type ListMethod = keyof typeof LISTS;
+
+const MAX_PAGES = 200;
+
+/** Walks a paginated list to its end, stopping at a repeated cursor (a loop) or after MAX_PAGES. */
+export async function walkList(session: HarnessSession, method: ListMethod): Promise<ListWalk> {
+  const key = LISTS[method].key;
+  const walk: ListWalk = { method, items: [], pages: 0, cursors: [], end: 'complete', frames: [] };
+  let cursor: string | undefined;
+  for (;;) {
+    if (walk.pages >= MAX_PAGES) {
+      walk.end = 'limit';
+      return walk;
+    }
+    const reply = await session.request(method, cursor === undefined ? {} : { cursor });
+    if (reply.kind !== 'result') {
+      walk.end = reply.kind;
+      walk.lastReply = reply;
+      return walk;
+    }
+    walk.pages++;
+    walk.frames.push(reply.frame);
+    const items = reply.result[key];
+    if (!Array.isArray(items)) {
+      walk.end = 'invalid';
+      walk.lastReply = reply;
+      return walk;
+    }
+    for (const item of items) if (item !== null && typeof item === 'object') walk.items.push(item as Record<string, unknown>);
+    const next = reply.result.nextCursor;
+    if (typeof next !== 'string') return walk;
+    if (walk.cursors.includes(next)) {
+      walk.cursors.push(next);
+      walk.end = 'loop';
+      walk.lastReply = reply;
+      return walk;
+    }
+    walk.cursors.push(next);
+    cursor = next;
+  }
+}
+
+export function hasCapability(capabilities: Record<string, unknown> | undefined, path: string): boolean {
+  let node: unknown = capabilities;
+  for (const part of path.split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) return false;
+    node = (node as Record<string, unknown>)[part];
+    if (node === false || node === null || node === undefined) return false;
+  }
+  return true;
+}
+
+/** Initializes `session` (already open) and walks every list the server declared. */
+export async function discover(session: HarnessSession): Promise<Discovery> {
+  const init = session.initializeResult;
+  const capabilities = (init?.capabilities ?? {}) as Record<string, unknown>;
+  const discovery: Discovery = {
+    capabilities,
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    walks: {},
+    ...(typeof init?.protocolVersion === 'string' ? { protocolVersion: init.protocolVersion } : {}),
+    ...(init?.serverInfo && typeof init.serverInfo === 'object' ? { serverInfo: init.serverInfo as Record<string, unknown> } : {}),
+    ...(typeof init?.instructions === 'string' ? { instructions: init.instructions } : {}),
+  };
+  for (const method of Object.keys(LISTS) as ListMethod[]) {
+    if (!hasCapability(capabilities, LISTS[method].capability)) continue;
+    const walk = await walkList(session, method);
+    discovery.walks[method] = walk;
+    discovery[LISTS[method].key] = walk.items;
+  }
+  return discovery;
+}

@@ -1,0 +1,221 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checksFromFindings } from '../checks.js';
+import { SetupError } from '../errors.js';
+import { HarnessSession, type RecordedFrame } from '../harness/session.js';
+import type { Target } from '../harness/target.js';
+import type { CheckResult, Evidence } from '../model.js';
+import { requirement } from '../spec/catalog.js';
+import { formatFrame, formatHeader } from '../transcript/format.js';
+import type { Finding } from '../validate/finding.js';
+import { CheckRecorder, describeReply } from './checks.js';
+import { type Discovery, discover, hasCapability } from './discovery.js';
+import type { RunOptions, Scenario } from './scenario.js';
+
+export interface RunInput {
+  target: Target;
+  scenarios: Scenario[];
+  options: RunOptions;
+  concurrency: number;
+  scenarioTimeoutMs: number;
+  /** Writes one transcript per session into this folder. */
+  transcriptDir?: string;
+  /** The command line that reruns one scenario: `{scenario}` is replaced by its id. */
+  reproduce: string;
+}
+
+export interface RunOutput {
+  checks: CheckResult[];
+  discovery: Discovery;
+  notes: string[];
+  sessions: number;
+}
+
+interface LiveFinding {
+  finding: Finding;
+  scenario: string;
+  frame?: RecordedFrame;
+}
+
+const EXCERPT = 500;
+
+/**
+ * Runs scenarios against a target: one discovery session first, then the scenarios on `concurrency`
+ * lanes. 'shared' scenarios take turns on their lane's initialized session; the others get a
+ * session (and, over stdio, a process) of their own. Every frame of every session is validated
+ * live, and what the validators find is attributed to the scenario whose traffic it was.
+ */
+export async function runScenarios(input: RunInput): Promise<RunOutput> {
+  const { target, options } = input;
+  const live: LiveFinding[] = [];
+  const applied = new Set<string>();
+  const sessions: Array<{ session: HarnessSession; label: string }> = [];
+  const notes: string[] = [];
+
+  const openSession = async (label: string, scenarioOf: () => string): Promise<HarnessSession> => {
+    const channel = await target.open();
+    const session: HarnessSession = new HarnessSession({
+      channel,
+      transport: target.kind,
+      requestTimeoutMs: options.requestTimeoutMs,
+      onFinding: (finding) => {
+        const frame = finding.frame !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
+        live.push({ finding, scenario: scenarioOf(), ...(frame ? { frame } : {}) });
+      },
+    });
+    sessions.push({ session, label });
+    return session;
+  };
+
+  const closeSession = async (session: HarnessSession): Promise<void> => {
+    session.end();
+    for (const id of session.validator.applied) applied.add(id);
+    await session.close();
+  };
+
+  try {
+    // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
+    // Shared lanes serve one scenario at a time, so a frame on a lane belongs to its running scenario.
+    const laneScenario: string[] = [];
+    const first = await openSession('discovery', () => laneScenario[0] ?? 'discovery');
+    const init = await first.initialize({ capabilities: {} });
+    if (init.kind === 'timeout' || init.kind === 'closed') {
+      throw new SetupError(`${target.description}: no answer to initialize (${describeReply(init)})`);
+    }
+    const discovery = await discover(first);
+    const lanes: Array<HarnessSession | undefined> = [first];
+
+    const checks: CheckResult[] = [];
+    const queue: Scenario[] = [];
+    for (const s of input.scenarios) {
+      const missing = unmet(s, discovery, target.kind);
+      if (missing) checks.push(skipped(s, missing));
+      else queue.push(s);
+    }
+
+    const runOne = async (lane: number, s: Scenario): Promise<void> => {
+      let session: HarnessSession | undefined;
+      const scenarioOf = () => s.id;
+      const extra: HarnessSession[] = [];
+      const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id));
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
+      try {
+        if (s.isolation === 'shared') {
+          session = lanes[lane];
+          if (!session || session.closed) {
+            session = await openSession(`lane-${lane}`, () => laneScenario[lane] ?? s.id);
+            const reply = await session.initialize({ capabilities: {} });
+            if (reply.kind !== 'result') throw new Error(`initialize for a shared session failed: ${describeReply(reply)}`);
+            lanes[lane] = session;
+          }
+          laneScenario[lane] = s.id;
+        } else {
+          session = await openSession(s.id, scenarioOf);
+        }
+        const run = s.run({
+          session,
+          openSession: async () => {
+            const extraSession = await openSession(`${s.id}-extra`, scenarioOf);
+            extra.push(extraSession);
+            return extraSession;
+          },
+          target,
+          check: recorder,
+          discovery,
+          options,
+          note: (text) => notes.push(text),
+        });
+        await Promise.race([
+          run,
+          new Promise<void>((_, reject) => {
+            timer = setTimeout(() => {
+              timedOut = true;
+              reject(new Error(`the scenario did not finish within ${input.scenarioTimeoutMs} ms`));
+            }, input.scenarioTimeoutMs);
+          }),
+        ]);
+        if (recorder.checkCount === 0) recorder.error('the scenario recorded no check (a harness bug)');
+      } catch (e) {
+        if (e instanceof SetupError) throw e;
+        recorder.error(`could not run: ${(e as Error).message ?? String(e)}`);
+        if (timedOut && s.isolation === 'shared' && session) {
+          lanes[lane] = undefined;
+          await closeSession(session);
+        }
+      } finally {
+        clearTimeout(timer);
+        for (const x of extra) await closeSession(x);
+        if (s.isolation !== 'shared' && session) await closeSession(session);
+      }
+      checks.push(...recorder.results);
+    };
+
+    let next = 0;
+    const lanesRun = Array.from({ length: Math.max(1, input.concurrency) }, async (_, lane) => {
+      while (next < queue.length) {
+        const s = queue[next++]!;
+        await runOne(lane, s);
+      }
+    });
+    await Promise.all(lanesRun);
+    for (const s of lanes) if (s && !s.closed) await closeSession(s);
+
+    checks.push(...liveChecks(live, applied, input.reproduce.replace('{scenario}', '<scenario>')));
+    if (input.transcriptDir) await writeTranscripts(input.transcriptDir, target.kind, sessions);
+    return { checks, discovery, notes, sessions: sessions.length };
+  } finally {
+    await Promise.allSettled(sessions.map(({ session }) => session.close()));
+    await target.close();
+  }
+}
+
+function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): string | undefined {
+  if (s.needs?.transport && s.needs.transport !== transport) return `needs the ${s.needs.transport} transport; the target uses ${transport}`;
+  for (const cap of s.needs?.capabilities ?? []) {
+    if (!hasCapability(discovery.capabilities, cap)) return `not declared: the server's capabilities have no ${cap}`;
+  }
+  return undefined;
+}
+
+function skipped(s: Scenario, reason: string): CheckResult {
+  const first = requirement(s.requirements[0]!);
+  return { id: s.id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status: 'skip', message: reason, area: first.area, evidence: [], scenario: s.id };
+}
+
+/** Live validation results: one check per requirement, over the traffic of every scenario. */
+function liveChecks(live: LiveFinding[], applied: Set<string>, reproduce: string): CheckResult[] {
+  const where = new Map<Finding, Evidence>();
+  for (const l of live) {
+    const text = l.frame ? (l.frame.raw ?? JSON.stringify(l.frame.message) ?? '') : undefined;
+    where.set(l.finding, {
+      ...(l.finding.frame !== undefined ? { frame: l.finding.frame } : {}),
+      ...(l.frame ? { from: l.frame.from } : {}),
+      ...(l.finding.pointer ? { pointer: l.finding.pointer } : {}),
+      ...(text !== undefined ? { excerpt: text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text } : {}),
+      location: `scenario ${l.scenario}`,
+    });
+  }
+  // Only frames the target sent are its responsibility; mcpcheck's own probes break rules on purpose.
+  const fromTarget = live.filter((l) => l.frame?.from !== 'client').map((l) => l.finding);
+  return checksFromFindings({
+    idPrefix: 'live.',
+    findings: fromTarget,
+    applied,
+    coverage: [],
+    evidence: (f) => where.get(f) ?? {},
+    skipReason: 'not exercised',
+    reproduce,
+  });
+}
+
+async function writeTranscripts(dir: string, transport: 'stdio' | 'http', sessions: Array<{ session: HarnessSession; label: string }>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  let n = 0;
+  for (const { session, label } of sessions) {
+    n++;
+    const lines = [formatHeader(transport), ...session.frames.map((f) => formatFrame(f.raw !== undefined ? { from: f.from, raw: f.raw } : { from: f.from, message: f.message }))];
+    const name = `${String(n).padStart(3, '0')}-${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`;
+    await writeFile(join(dir, name), lines.join('\n') + '\n', 'utf8');
+  }
+}

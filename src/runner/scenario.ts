@@ -1,0 +1,61 @@
+import type { HarnessSession, Reply } from '../harness/session.js';
+import type { Level } from '../spec/catalog.js';
+import type { CheckRecorder } from './checks.js';
+import type { Discovery } from './discovery.js';
+import type { Target } from '../harness/target.js';
+
+/**
+ * How much a scenario needs to itself: 'shared' runs on an initialized session that other
+ * scenarios also use (one after another); 'session' gets a session of its own and initializes it
+ * itself; 'process' may break the target, so it gets a fresh process where mcpcheck starts one.
+ */
+export type Isolation = 'shared' | 'session' | 'process';
+
+export interface ScenarioNeeds {
+  /** Server capability paths that must be declared, e.g. 'tools', 'resources.subscribe'. */
+  capabilities?: string[];
+  transport?: 'stdio' | 'http';
+}
+
+export interface ToolPolicy {
+  mode: 'readonly' | 'all' | 'none' | 'named';
+  names?: string[];
+}
+
+export interface RunOptions {
+  callTools: ToolPolicy;
+  /** The foreign Origin sent by the HTTP Origin probe (HTTP-ORIGIN-01). */
+  originProbe: string;
+  requestTimeoutMs: number;
+}
+
+export interface ScenarioContext {
+  /** For 'shared' scenarios: initialized. For 'session'/'process': opened, not initialized. */
+  session: HarnessSession;
+  /** Opens another session on the same target (counts against nothing; close it when done). */
+  openSession(): Promise<HarnessSession>;
+  target: Target;
+  check: CheckRecorder;
+  discovery: Discovery;
+  options: RunOptions;
+  /** Adds a line to the report's notes (e.g. which tools were called and why others were not). */
+  note(text: string): void;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Requirement ids the scenario's checks cite by default. */
+  requirements: string[];
+  level?: Level;
+  isolation: Isolation;
+  needs?: ScenarioNeeds;
+  run(ctx: ScenarioContext): Promise<void>;
+}
+
+/** Identity helper so suites read as data and get type checking. */
+export function scenario(s: Scenario): Scenario {
+  return s;
+}
+
+export type { Reply };

@@ -1,0 +1,125 @@
+/**
+ * The transcript format: JSON Lines. An optional first line
+ * `{"mcpcheck":"transcript","version":1,"transport":"stdio"|"http"}`, then one frame a line:
+ * `{"from":"client"|"server","message":<JSON>}` or `{"from":…,"raw":"<exact frame text>"}`,
+ * with an optional ISO 8601 `"time"`. Described by schemas/transcript.schema.json.
+ */
+export type Side = 'client' | 'server';
+
+export interface TranscriptHeader {
+  mcpcheck: 'transcript';
+  version: 1;
+  transport?: 'stdio' | 'http';
+}
+
+export interface TranscriptFrame {
+  from: Side;
+  /** The parsed message; absent for raw frames. */
+  message?: unknown;
+  /** The exact frame text, for frames that are not JSON or whose bytes matter. */
+  raw?: string;
+  time?: string;
+  /** 1-based line in the file it was read from. */
+  line?: number;
+}
+
+export interface TranscriptProblem {
+  line: number;
+  message: string;
+}
+
+export interface ParsedTranscript {
+  header?: TranscriptHeader;
+  frames: TranscriptFrame[];
+  /** Lines that are not transcript records: reported, skipped, never fatal. */
+  problems: TranscriptProblem[];
+}
+
+/** The input cannot be read as a transcript at all (mcpcheck exits 2). */
+export class TranscriptUnusable extends Error {}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 80 ? s.slice(0, 80) + '…' : s;
+}
+
+/** Reads one record; returns a problem string when the line is not a frame. */
+function readFrame(value: unknown): TranscriptFrame | string {
+  if (!isObject(value)) return `expected a frame object, got ${describe(value)}`;
+  if (value.from !== 'client' && value.from !== 'server') return `expected "from": "client" or "server", got ${describe(value.from)}`;
+  const hasMessage = 'message' in value;
+  const hasRaw = 'raw' in value;
+  if (hasMessage === hasRaw) return 'expected exactly one of "message" and "raw"';
+  if (hasRaw && typeof value.raw !== 'string') return `expected "raw" to be a string, got ${describe(value.raw)}`;
+  if ('time' in value && (typeof value.time !== 'string' || Number.isNaN(Date.parse(value.time)))) {
+    return `expected "time" to be an ISO 8601 timestamp, got ${describe(value.time)}`;
+  }
+  const frame: TranscriptFrame = { from: value.from };
+  if (hasMessage) frame.message = value.message;
+  else frame.raw = value.raw as string;
+  if (typeof value.time === 'string') frame.time = value.time;
+  return frame;
+}
+
+/** Pure parse of a transcript's text; `source` names it in errors. */
+export function parseTranscript(text: string, source: string): ParsedTranscript {
+  const lines = text.split('\n');
+  const out: ParsedTranscript = { frames: [], problems: [] };
+  let records = 0;
+  let firstBad: TranscriptProblem | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    const n = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      const problem = { line: n, message: `not JSON: ${(e as Error).message}` };
+      firstBad ??= problem;
+      out.problems.push(problem);
+      continue;
+    }
+    if (records === 0 && out.frames.length === 0 && isObject(value) && value.mcpcheck === 'transcript') {
+      if (value.version !== 1) throw new TranscriptUnusable(`${source}:${n}: unsupported transcript version ${describe(value.version)} (mcpcheck reads version 1)`);
+      if ('transport' in value && value.transport !== 'stdio' && value.transport !== 'http') {
+        throw new TranscriptUnusable(`${source}:${n}: unknown transport ${describe(value.transport)} (expected "stdio" or "http")`);
+      }
+      out.header = { mcpcheck: 'transcript', version: 1, ...(value.transport ? { transport: value.transport as 'stdio' | 'http' } : {}) };
+      records++;
+      continue;
+    }
+    const frame = readFrame(value);
+    if (typeof frame === 'string') {
+      const problem = { line: n, message: frame };
+      firstBad ??= problem;
+      out.problems.push(problem);
+      continue;
+    }
+    frame.line = n;
+    out.frames.push(frame);
+    records++;
+  }
+  if (records === 0) {
+    const why = firstBad ? `line ${firstBad.line}: ${firstBad.message}` : 'the file is empty';
+    throw new TranscriptUnusable(`${source}: not an mcpcheck transcript (JSON Lines of frames) — ${why}`);
+  }
+  if (out.frames.length === 0) throw new TranscriptUnusable(`${source}: the transcript holds no frames`);
+  return out;
+}
+
+export function formatHeader(transport: 'stdio' | 'http'): string {
+  return JSON.stringify({ mcpcheck: 'transcript', version: 1, transport });
+}
+
+export function formatFrame(frame: TranscriptFrame): string {
+  const record: Record<string, unknown> = { from: frame.from };
+  if (frame.raw !== undefined) record.raw = frame.raw;
+  else record.message = frame.message;
+  if (frame.time !== undefined) record.time = frame.time;
+  return JSON.stringify(record);
+}

@@ -1,0 +1,83 @@
+// Stateless pieces of the HTTP transport: bounded body reads, error wording, redaction.
+
+/** Reads at most `max` bytes; stops (and cancels the rest) beyond. Never throws. */
+export async function readBody(res: Response, max: number): Promise<{ bytes: Buffer; truncated: boolean; error?: unknown }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { bytes: Buffer.alloc(0), truncated: false };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  let error: unknown;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.length > max) {
+        chunks.push(value.subarray(0, max - size));
+        size = max;
+        truncated = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch (err) {
+    error = err;
+  }
+  if (truncated || error !== undefined) reader.cancel().catch(() => undefined);
+  const out: { bytes: Buffer; truncated: boolean; error?: unknown } = { bytes: Buffer.concat(chunks), truncated };
+  if (error !== undefined) out.error = error;
+  return out;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed (temporary)',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'the connection failed',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
+  UND_ERR_BODY_TIMEOUT: 'the body stalled',
+};
+
+/** undici reports "fetch failed" and hides the reason in `cause` (sometimes an AggregateError). */
+export function describeNetworkError(err: unknown): string {
+  let cause: unknown = err instanceof Error && err.cause !== undefined ? err.cause : err;
+  if (cause instanceof AggregateError && cause.errors.length > 0) cause = cause.errors[0];
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return `${NETWORK_CODES[code] ?? (cause as Error).message ?? code} (${code})`;
+  if (cause instanceof Error) return cause.message.split('\n')[0]!;
+  return String(cause);
+}
+
+export function headerRecord(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((value, name) => (out[name] = value));
+  return out;
+}
+
+export function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0]?.trim().toLowerCase();
+}
+
+/** Every value replaced: the user's headers are assumed to be secret (tokens, API keys, cookies). */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) out[name] = '[redacted]';
+  return out;
+}
+
+/** The URL without user info, and with query values hidden (API keys often travel there). */
+export function redactUrl(url: string | URL): string {
+  const u = new URL(String(url));
+  u.username = '';
+  u.password = '';
+  const params = [...u.searchParams.keys()];
+  if (params.length === 0) return u.toString();
+  u.search = '';
+  return `${u.toString()}?${params.map((k) => `${encodeURIComponent(k)}=[redacted]`).join('&')}`;
+}

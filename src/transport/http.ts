@@ -1,0 +1,512 @@
+import { createParser } from 'eventsource-parser';
+import type { Channel, ChannelClosed, IncomingFrame, SendResult } from './channel.js';
+import { note, violation, type Finding } from '../validate/finding.js';
+import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
+import { describeNetworkError, headerRecord, mediaType, readBody, redactHeaders, redactUrl } from './http-util.js';
+
+export { describeNetworkError, redactHeaders, redactUrl };
+
+export interface HttpChannelOptions {
+  /** The MCP endpoint. Credentials belong in `headers`, not in the URL. */
+  url: string;
+  /** Sent on every request (e.g. Authorization). Their values never appear in descriptions or errors. */
+  headers?: Record<string, string>;
+  /** Until response headers arrive, and for reading a JSON or other non-stream body. Default 30 s. */
+  timeoutMs?: number;
+  /** The longest an SSE stream is read. Default 5 min. */
+  streamTimeoutMs?: number;
+  /** Largest JSON body or single SSE event read. Default 16 MiB. */
+  maxMessageBytes?: number;
+  /** close() sends DELETE for an open session first (HTTP-SESS-08). Default true. */
+  deleteOnClose?: boolean;
+  /** How long close() waits for that DELETE. Default 1000 ms. */
+  closeTimeoutMs?: number;
+}
+
+/** The first request found nobody there: connection refused, DNS failure or no answer in time. */
+export class TargetUnreachable extends Error {
+  override readonly name = 'TargetUnreachable';
+  constructor(
+    message: string,
+    /** The URL with credentials and query values redacted. */
+    readonly url: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SseEventInfo {
+  id?: string;
+  event?: string;
+  dataBytes: number;
+  at: number;
+}
+
+/** How the body of one exchange ended. */
+export interface BodyEnd {
+  reason: 'end' | 'closed' | 'timeout' | 'limit' | 'error';
+  detail?: string;
+  bytes: number;
+  /** SSE only: every event in order, priming events (empty data) included. */
+  events: SseEventInfo[];
+  /** SSE only: the last `retry` value the server sent, in ms. */
+  retry?: number;
+  lastEventId?: string;
+}
+
+export interface HttpSendResult extends SendResult {
+  exchange: number;
+  contentType?: string;
+  /** Resolves when the body has been read to its end; for SSE, when the stream ends. */
+  done: Promise<BodyEnd>;
+}
+
+export interface ProbeRequest {
+  method: string;
+  /**
+   * Merged over the defaults (Accept, Content-Type for POST, user headers); null removes one.
+   * fetch adds a few of its own: a removed Accept goes out as `*\/*`, and User-Agent,
+   * Accept-Language, Accept-Encoding and Sec-Fetch-Mode are always present.
+   */
+  headers?: Record<string, string | null>;
+  body?: string | Uint8Array;
+  omitSessionId?: boolean;
+  omitProtocolVersion?: boolean;
+  sessionIdOverride?: string;
+  /** Until response headers arrive. Default: the channel's timeoutMs. */
+  timeoutMs?: number;
+  /** How long to keep reading the body after the headers (an SSE stream may stay open). Default: timeoutMs. */
+  readMs?: number;
+  /** Body bytes kept. Default 1 MiB. */
+  maxBytes?: number;
+}
+
+export interface ProbeResponse {
+  /** 0 when no response came (see `error`). */
+  status: number;
+  headers: Record<string, string>;
+  contentType?: string;
+  /** The body as (lossily decoded) text, up to maxBytes. */
+  body: string;
+  truncated: boolean;
+  /** Reading stopped at readMs before the body ended. */
+  incomplete: boolean;
+  sseEvents?: Array<{ id?: string; event?: string; data: string }>;
+  retry?: number;
+  error?: string;
+}
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+const OTHER_BODY_LIMIT = 64 * 1024;
+
+/** Why we aborted a fetch; a plain abort reason would not tell the cases apart. */
+class Abort extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'closed' | 'limit',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** mcpcheck as a Streamable HTTP client. */
+export class HttpChannel implements Channel {
+  readonly kind = 'http' as const;
+  readonly url: URL;
+  /** Private fields: kept out of util.inspect and JSON so header values cannot leak into logs. */
+  readonly #userHeaders: Record<string, string>;
+  private readonly timeoutMs: number;
+  private readonly streamTimeoutMs: number;
+  private readonly maxMessageBytes: number;
+  private readonly deleteOnClose: boolean;
+  private readonly closeTimeoutMs: number;
+  private readonly clock = clockFrom();
+  private readonly frames = new Listeners<IncomingFrame>();
+  private readonly findings = new Listeners<Finding>();
+  private readonly closes = new Listeners<ChannelClosed>();
+  private readonly inflight = new Set<AbortController>();
+  private session: string | undefined;
+  private sessionEnded = false;
+  private protocolVersion: string | undefined;
+  private exchanges = 0;
+  /** Set by the first response of any kind: after that a network failure is the target's doing. */
+  private reached = false;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: HttpChannelOptions) {
+    this.url = new URL(options.url);
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
+      throw new TypeError(`not an http(s) URL: ${redactUrl(this.url)}`);
+    }
+    if (this.url.username || this.url.password) {
+      throw new TypeError(`credentials in the URL are not supported; pass them as a header: ${redactUrl(this.url)}`);
+    }
+    this.#userHeaders = { ...options.headers };
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.streamTimeoutMs = options.streamTimeoutMs ?? 300_000;
+    this.maxMessageBytes = options.maxMessageBytes ?? 16 * MiB;
+    this.deleteOnClose = options.deleteOnClose ?? true;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 1000;
+  }
+
+  /** The session id the server assigned with its InitializeResult, if any. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** Replaces or forgets the session id, e.g. to start a new session after a 404 (HTTP-SESS-07). */
+  setSessionId(id: string | undefined): void {
+    this.session = id;
+    this.sessionEnded = false;
+  }
+
+  get negotiatedVersion(): string | undefined {
+    return this.protocolVersion;
+  }
+
+  /** For reports: the URL without credentials, header names without their values. */
+  describe(): string {
+    const names = Object.keys(this.#userHeaders);
+    const extra = names.length ? ` (headers: ${Object.entries(redactHeaders(this.#userHeaders)).map(([k, v]) => `${k}: ${v}`).join(', ')})` : '';
+    return `Streamable HTTP ${redactUrl(this.url)}${extra}`;
+  }
+
+  onFrame(listener: (frame: IncomingFrame) => void): void {
+    this.frames.add(listener);
+  }
+
+  onFinding(listener: (finding: Finding) => void): void {
+    this.findings.add(listener);
+  }
+
+  onClose(listener: (info: ChannelClosed) => void): void {
+    this.closes.add(listener);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /**
+   * POSTs one message. Resolves once the response headers are in (a JSON body is read and its frame
+   * delivered first); an SSE body keeps streaming in the background, see `done`.
+   * Throws TargetUnreachable only when no request of this channel has ever got a response.
+   */
+  send(message: unknown): Promise<HttpSendResult> {
+    return this.post(JSON.stringify(message), isInitialize(message));
+  }
+
+  sendRaw(bytes: string | Uint8Array): Promise<HttpSendResult> {
+    let init = false;
+    if (typeof bytes === 'string' && bytes.length < 64 * 1024) {
+      const parsed = parseJson(bytes);
+      init = parsed.ok && isInitialize(parsed.value);
+    }
+    return this.post(bytes, init);
+  }
+
+  private async post(body: string | Uint8Array, initialize: boolean): Promise<HttpSendResult> {
+    const exchange = ++this.exchanges;
+    const headers = this.headers({ Accept: ACCEPT_BOTH, 'Content-Type': 'application/json' });
+    const opened = await this.open(exchange, 'POST', headers, body);
+    if ('error' in opened) return opened.error;
+    const { res } = opened;
+    // The response to initialize is the one that carries the InitializeResult (HTTP-SESS-01).
+    if (initialize && res.ok) {
+      const id = res.headers.get('mcp-session-id');
+      if (id !== null) this.setSessionId(id);
+    }
+    return this.consume(opened, exchange, 'post');
+  }
+
+  /** Opens the listening stream (GET); 405 is a legitimate answer (HTTP-GET-02). */
+  async openGetStream(options: { lastEventId?: string } = {}): Promise<HttpSendResult> {
+    const exchange = ++this.exchanges;
+    const extra: Record<string, string> = { Accept: 'text/event-stream' };
+    if (options.lastEventId !== undefined) extra['Last-Event-ID'] = options.lastEventId;
+    const opened = await this.open(exchange, 'GET', this.headers(extra));
+    if ('error' in opened) return opened.error;
+    return this.consume(opened, exchange, 'get');
+  }
+
+  /** DELETE for the current session (HTTP-SESS-08); a 2xx marks the session ended. */
+  async deleteSession(timeoutMs = this.timeoutMs): Promise<HttpSendResult> {
+    const exchange = ++this.exchanges;
+    const opened = await this.open(exchange, 'DELETE', this.headers({}), undefined, timeoutMs);
+    if ('error' in opened) return opened.error;
+    if (opened.res.ok) this.sessionEnded = true;
+    return this.consume(opened, exchange, 'delete');
+  }
+
+  /**
+   * A raw exchange for transport-level probes: nothing is delivered as a frame and the channel's
+   * state (session, version, reachability) is left as it was. Never throws.
+   */
+  async request(probe: ProbeRequest): Promise<ProbeResponse> {
+    const method = probe.method.toUpperCase();
+    const defaults: Record<string, string> =
+      method === 'POST'
+        ? { Accept: ACCEPT_BOTH, 'Content-Type': 'application/json' }
+        : method === 'GET'
+          ? { Accept: 'text/event-stream' }
+          : {};
+    const headers = this.headers(defaults, probe);
+    for (const [name, value] of Object.entries(probe.headers ?? {})) {
+      if (value === null) headers.delete(name);
+      else headers.set(name, value);
+    }
+    const ctl = new AbortController();
+    this.inflight.add(ctl);
+    const timeoutMs = probe.timeoutMs ?? this.timeoutMs;
+    let timer = deadline(ctl, timeoutMs, `no response within ${timeoutMs} ms`);
+    try {
+      let res: Response;
+      try {
+        res = await fetch(this.url, { method, headers, body: probe.body, signal: ctl.signal });
+      } catch (err) {
+        return { status: 0, headers: {}, body: '', truncated: false, incomplete: false, error: this.explain(err, ctl) };
+      }
+      clearTimeout(timer);
+      const readMs = probe.readMs ?? timeoutMs;
+      timer = deadline(ctl, readMs, `body not complete within ${readMs} ms`);
+      const read = await readBody(res, probe.maxBytes ?? MiB);
+      const contentType = res.headers.get('content-type') ?? undefined;
+      const out: ProbeResponse = {
+        status: res.status,
+        headers: headerRecord(res.headers),
+        contentType,
+        body: decodeUtf8(read.bytes).text,
+        truncated: read.truncated,
+        incomplete: read.error !== undefined && abortKind(ctl) === 'timeout',
+      };
+      if (read.error !== undefined && !out.incomplete) out.error = this.explain(read.error, ctl);
+      if (mediaType(contentType) === 'text/event-stream') {
+        const events: NonNullable<ProbeResponse['sseEvents']> = [];
+        const parser = createParser({
+          onEvent: (e) => events.push({ id: e.id, event: e.event, data: e.data }),
+          onRetry: (ms) => (out.retry = ms),
+        });
+        parser.feed(out.body);
+        out.sseEvents = events;
+      }
+      return out;
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(ctl);
+    }
+  }
+
+  /** Sends DELETE for a live session (best effort), then aborts every request and stream. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.deleteOnClose && this.session !== undefined && !this.sessionEnded && this.reached && !this.closed) {
+        await this.deleteSession(this.closeTimeoutMs).catch(() => undefined);
+      }
+      this.closed = true;
+      for (const ctl of this.inflight) ctl.abort(new Abort('closed', 'the channel was closed'));
+      this.inflight.clear();
+      this.closes.emit({ reason: 'closed' });
+    })();
+    return this.closing;
+  }
+
+  // ---- internals ----
+
+  /** Protocol headers win over user headers: mcpcheck must itself be a conforming client. */
+  private headers(
+    extra: Record<string, string>,
+    o: { omitSessionId?: boolean; omitProtocolVersion?: boolean; sessionIdOverride?: string } = {},
+  ): Headers {
+    const h = new Headers(this.#userHeaders);
+    for (const [k, v] of Object.entries(extra)) h.set(k, v);
+    const session = o.sessionIdOverride ?? this.session;
+    if (session !== undefined && !o.omitSessionId) h.set('MCP-Session-Id', session);
+    if (this.protocolVersion !== undefined && !o.omitProtocolVersion) h.set('MCP-Protocol-Version', this.protocolVersion);
+    return h;
+  }
+
+  /** Fetches until the response headers are in; a failure becomes a ready-made result (or throws, see send). */
+  private async open(
+    exchange: number,
+    method: string,
+    headers: Headers,
+    body?: string | Uint8Array,
+    timeoutMs = this.timeoutMs,
+  ): Promise<{ res: Response; ctl: AbortController } | { error: HttpSendResult }> {
+    if (this.closed) return { error: failedResult(exchange, 'closed', 'the channel is closed') };
+    const ctl = new AbortController();
+    this.inflight.add(ctl);
+    const timer = deadline(ctl, timeoutMs, `no response within ${timeoutMs} ms`);
+    try {
+      const res = await fetch(this.url, { method, headers, body, signal: ctl.signal });
+      this.reached = true;
+      return { res, ctl };
+    } catch (err) {
+      this.inflight.delete(ctl);
+      const detail = this.explain(err, ctl);
+      if (!this.reached && abortKind(ctl) !== 'closed') {
+        throw new TargetUnreachable(`cannot reach ${redactUrl(this.url)}: ${detail}`, redactUrl(this.url));
+      }
+      return { error: failedResult(exchange, abortKind(ctl) ?? 'error', `${method} failed: ${detail}`) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Reads or starts streaming the body according to its media type. */
+  private async consume(
+    opened: { res: Response; ctl: AbortController },
+    exchange: number,
+    kind: 'post' | 'get' | 'delete',
+  ): Promise<HttpSendResult> {
+    const { res, ctl } = opened;
+    const contentType = res.headers.get('content-type') ?? undefined;
+    const base = { status: res.status, headers: headerRecord(res.headers), contentType, exchange };
+    const media = mediaType(contentType);
+
+    if (media === 'text/event-stream' && kind !== 'delete') {
+      const done = this.pump(res, ctl, exchange, kind === 'post' ? 'post-sse' : 'get-sse');
+      return { ...base, bodyKind: 'sse', done };
+    }
+
+    const json = media === 'application/json' && kind === 'post';
+    const timer = deadline(ctl, this.timeoutMs, `body not complete within ${this.timeoutMs} ms`);
+    const read = await readBody(res, json ? this.maxMessageBytes : OTHER_BODY_LIMIT);
+    clearTimeout(timer);
+    this.inflight.delete(ctl);
+    const end: BodyEnd = { reason: 'end', bytes: read.bytes.length, events: [] };
+    if (read.error !== undefined) {
+      end.reason = abortKind(ctl) ?? 'error';
+      end.detail = this.explain(read.error, ctl);
+    }
+    const result: HttpSendResult = { ...base, bodyKind: 'empty', done: Promise.resolve(end) };
+    if (end.detail) result.error = `reading the body failed: ${end.detail}`;
+    if (read.bytes.length === 0) return result;
+
+    if (!json) {
+      result.bodyKind = 'other';
+      result.body = decodeUtf8(read.bytes).text;
+      return result;
+    }
+    result.bodyKind = 'json';
+    if (read.truncated) {
+      end.reason = 'limit';
+      end.detail = `body larger than ${this.maxMessageBytes} bytes`;
+      this.findings.emit(
+        note('HTTP-POST-05', `the JSON body of POST #${exchange} is larger than the harness limit of ${this.maxMessageBytes} bytes; it was dropped unread`),
+      );
+      return result;
+    }
+    this.deliver(read.bytes, 'post-json', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
+    return result;
+  }
+
+  /** Reads an SSE body in the background, delivering each event's data as a frame. */
+  private async pump(res: Response, ctl: AbortController, exchange: number, via: 'post-sse' | 'get-sse'): Promise<BodyEnd> {
+    const end: BodyEnd = { reason: 'end', bytes: 0, events: [] };
+    const what = `the SSE stream of ${via === 'post-sse' ? 'POST' : 'GET'} #${exchange}`;
+    const timer = deadline(ctl, this.streamTimeoutMs, `stream still open after ${this.streamTimeoutMs} ms`);
+    // SSE itself strips one leading BOM, which the default (ignoreBOM: false) decoder does too.
+    let decoder = new TextDecoder('utf-8', { fatal: true });
+    const parser = createParser({
+      maxBufferSize: this.maxMessageBytes,
+      onEvent: (e) => {
+        end.events.push({ id: e.id, event: e.event, dataBytes: Buffer.byteLength(e.data), at: this.clock() });
+        if (e.id !== undefined) end.lastEventId = e.id;
+        // An event with empty data carries no message (e.g. the priming event, HTTP-SSE-01).
+        if (e.data === '') return;
+        this.deliverText(e.data, false, via, exchange, 'BASE-MSG-01', `event data on ${what}`);
+      },
+      onRetry: (ms) => (end.retry = ms),
+      onError: (err) => {
+        if (err.type !== 'max-buffer-size-exceeded') return;
+        this.findings.emit(
+          note(via === 'post-sse' ? 'HTTP-POST-05' : 'HTTP-GET-02', `an event on ${what} is larger than the harness limit of ${this.maxMessageBytes} bytes; the stream was abandoned`),
+        );
+        ctl.abort(new Abort('limit', `an event exceeded ${this.maxMessageBytes} bytes`));
+      },
+    });
+    const reader = res.body?.getReader();
+    try {
+      if (!reader) return end;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        end.bytes += value.length;
+        let text: string;
+        try {
+          text = decoder.decode(value, { stream: true });
+        } catch {
+          this.findings.emit(violation('BASE-MSG-02', `${what} contains bytes that are not valid UTF-8`));
+          decoder = new TextDecoder('utf-8', { fatal: false });
+          text = decoder.decode(value, { stream: true });
+        }
+        parser.feed(text);
+        if (ctl.signal.aborted) break;
+      }
+    } catch (err) {
+      end.reason = abortKind(ctl) ?? 'error';
+      end.detail = this.explain(err, ctl);
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(ctl);
+      if (ctl.signal.aborted && end.reason === 'end') {
+        end.reason = abortKind(ctl) ?? 'error';
+        end.detail = this.explain(ctl.signal.reason, ctl);
+      }
+      reader?.cancel().catch(() => undefined);
+    }
+    return end;
+  }
+
+  private deliver(bytes: Uint8Array, via: string, exchange: number, notJson: string, what: string): void {
+    const decoded = decodeUtf8(bytes);
+    if (decoded.invalid) {
+      this.findings.emit(violation('BASE-MSG-02', `${what} is not valid UTF-8 (shown with U+FFFD replacements): ${quote(decoded.text)}`));
+    }
+    this.deliverText(decoded.text, true, via, exchange, notJson, what);
+  }
+
+  private deliverText(raw: string, bomCheck: boolean, via: string, exchange: number, notJson: string, what: string): void {
+    let text = raw;
+    if (bomCheck && text.startsWith('\uFEFF')) {
+      this.findings.emit(violation('BASE-MSG-02', `${what} starts with a UTF-8 byte-order mark`, '', 'warn'));
+      text = text.slice(1);
+    }
+    const parsed = parseJson(text);
+    const frame: IncomingFrame = { raw, via, exchange, at: this.clock() };
+    if (parsed.ok) frame.message = parsed.value;
+    else {
+      frame.parseError = parsed.error;
+      this.findings.emit(violation(notJson, `${what} is not JSON: ${quote(raw)}`));
+    }
+    this.frames.emit(frame);
+  }
+
+  /** A one-line reason for a failed fetch or read, without header values or URL credentials. */
+  private explain(err: unknown, ctl: AbortController): string {
+    const reason: unknown = ctl.signal.aborted ? ctl.signal.reason : err;
+    if (reason instanceof Abort) return reason.message;
+    return describeNetworkError(reason);
+  }
+}
+
+function failedResult(exchange: number, reason: BodyEnd['reason'], detail: string): HttpSendResult {
+  return { exchange, error: detail, done: Promise.resolve({ reason, detail, bytes: 0, events: [] }) };
+}
+
+function deadline(ctl: AbortController, ms: number, message: string): NodeJS.Timeout {
+  return setTimeout(() => ctl.abort(new Abort('timeout', message)), ms);
+}
+
+function abortKind(ctl: AbortController): Abort['kind'] | undefined {
+  const reason: unknown = ctl.signal.reason;
+  return ctl.signal.aborted && reason instanceof Abort ? reason.kind : undefined;
+}
+
+function isInitialize(message: unknown): boolean {
+  return (
+    typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize' && 'id' in message
+  );
+}

@@ -1,0 +1,71 @@
+import { isStrictBase64 } from './base64.js';
+import { type Finding, ptr, show, violation } from './finding.js';
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;.*)?$/;
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** RES-URI-02: an absolute RFC 3986 URI (scheme, then no whitespace or control characters). */
+export function checkResourceUri(uri: unknown, pointer: string): Finding[] {
+  if (typeof uri !== 'string') return [];
+  // eslint-disable-next-line no-control-regex
+  if (!SCHEME.test(uri) || /[\s\u0000-\u001f\u007f<>"{}|\\^`]/.test(uri)) {
+    return [violation('RES-URI-02', `expected an absolute RFC 3986 URI (scheme ":" …, no spaces or control characters); got ${show(uri)}`, pointer)];
+  }
+  return [];
+}
+
+/** Resource contents (text or base64 blob) inside resources/read results and embedded resources. */
+export function checkResourceContents(contents: unknown, pointer: string, rule: string): Finding[] {
+  const c = obj(contents);
+  if (!c) return [];
+  const findings = checkResourceUri(c.uri, pointer + '/uri');
+  const hasText = typeof c.text === 'string';
+  const hasBlob = 'blob' in c;
+  if (hasText && hasBlob) {
+    findings.push(violation(rule, 'expected resource contents to carry either "text" or "blob", not both', pointer));
+  }
+  if (hasBlob && (typeof c.blob !== 'string' || !isStrictBase64(c.blob))) {
+    findings.push(violation(rule, `expected "blob" to be strict base64; got ${show(c.blob, 60)}`, pointer + '/blob'));
+  }
+  return findings;
+}
+
+/**
+ * Content blocks (tool results, prompt messages, sampling): image and audio data must be strict
+ * base64 with a MIME type of the right family; embedded resources are checked as contents.
+ * `rule` names the requirement of the surrounding feature (TOOL-CONT-01, PROMPT-CONT-01, …).
+ */
+export function checkContentBlock(block: unknown, pointer: string, rule: string, embeddedNeedsMime = false): Finding[] {
+  const b = obj(block);
+  if (!b) return [];
+  const findings: Finding[] = [];
+  if (b.type === 'image' || b.type === 'audio') {
+    if (typeof b.data === 'string' && !isStrictBase64(b.data)) {
+      findings.push(violation(rule, `expected ${b.type} "data" to be strict base64; got ${show(b.data, 60)}`, pointer + '/data'));
+    }
+    if (typeof b.mimeType === 'string' && (!MIME.test(b.mimeType) || !b.mimeType.toLowerCase().startsWith(`${b.type}/`))) {
+      findings.push(violation(rule, `expected an ${b.type}/* MIME type; got ${show(b.mimeType)}`, pointer + '/mimeType'));
+    }
+  } else if (b.type === 'resource') {
+    findings.push(...checkResourceContents(b.resource, pointer + '/resource', rule));
+    const r = obj(b.resource);
+    if (embeddedNeedsMime && r && typeof r.mimeType !== 'string') {
+      // requirements.md §15.12: applied to prompt messages only.
+      findings.push(violation(rule, 'expected an embedded resource in a prompt message to carry a mimeType; got none', pointer + '/resource'));
+    }
+  } else if (b.type === 'resource_link') {
+    findings.push(...checkResourceUri(b.uri, pointer + '/uri'));
+  }
+  return findings;
+}
+
+export function checkContentList(content: unknown, pointer: string, rule: string): Finding[] {
+  if (!Array.isArray(content)) return [];
+  const findings: Finding[] = [];
+  content.forEach((block, i) => findings.push(...checkContentBlock(block, pointer + ptr(i), rule)));
+  return findings;
+}

@@ -1,0 +1,295 @@
+import { createRequire } from 'node:module';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft04Module from 'ajv-draft-04';
+import addFormatsModule from 'ajv-formats';
+import { note, show, violation, type Finding } from './finding.js';
+
+// Both packages are CommonJS with `exports.default`; NodeNext types the default import as the
+// module object, while some loaders hand over the default export itself.
+type AjvDraft04Class = typeof AjvDraft04Module.default;
+type AddFormats = typeof addFormatsModule.default;
+const AjvDraft04: AjvDraft04Class =
+  (AjvDraft04Module as unknown as { default?: AjvDraft04Class }).default ?? (AjvDraft04Module as unknown as AjvDraft04Class);
+const addFormats: AddFormats =
+  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+
+export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
+
+/** The `$schema` each Ajv class registers for its meta-schema (Ajv strips a trailing `#`). */
+const CANONICAL: Record<Dialect, string> = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  'draft-06': 'http://json-schema.org/draft-06/schema#',
+  'draft-04': 'http://json-schema.org/draft-04/schema#',
+};
+
+/** The 2025-11-25 tag's search-and-replace slip (requirements §15.17). */
+const SLIPPED_2020_12 = 'https://json-schema.org/2025-11-25/2020-12/schema';
+
+/** Keyed by the URI with `https:` scheme and no trailing `#`, so all four spellings match. */
+const BY_URI = new Map<string, Dialect>([
+  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['https://json-schema.org/draft/2019-09/schema', '2019-09'],
+  ['https://json-schema.org/draft-07/schema', 'draft-07'],
+  ['https://json-schema.org/draft-06/schema', 'draft-06'],
+  ['https://json-schema.org/draft-04/schema', 'draft-04'],
+  [SLIPPED_2020_12, '2020-12'],
+]);
+
+type Detected = { dialect: Dialect; declared: string | undefined; slipped: boolean } | { unsupported: unknown };
+
+export function detectDialect(schema: Record<string, unknown>): Detected {
+  if (!Object.hasOwn(schema, '$schema')) return { dialect: '2020-12', declared: undefined, slipped: false };
+  const declared = schema.$schema;
+  if (typeof declared !== 'string') return { unsupported: declared };
+  const key = declared.replace(/^http:/, 'https:').replace(/#$/, '');
+  const dialect = BY_URI.get(key);
+  if (!dialect) return { unsupported: declared };
+  return { dialect, declared, slipped: key === SLIPPED_2020_12 };
+}
+
+// ---- Ajv instances -------------------------------------------------------------------------
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020 | InstanceType<AjvDraft04Class>;
+
+const OPTIONS: Options = {
+  strict: false,
+  allErrors: true,
+  // Meta-schema validation is done explicitly, so its errors can be reported.
+  validateSchema: false,
+  // A target's schema must not make the checker print anything (unknown formats, ignored keywords).
+  logger: false,
+};
+
+const require = createRequire(import.meta.url);
+
+function createAjv(dialect: Dialect): AnyAjv {
+  let ajv: AnyAjv;
+  switch (dialect) {
+    case '2020-12':
+      ajv = new Ajv2020(OPTIONS);
+      break;
+    case '2019-09':
+      ajv = new Ajv2019(OPTIONS);
+      break;
+    case 'draft-07':
+      ajv = new Ajv(OPTIONS);
+      break;
+    case 'draft-06':
+      ajv = new Ajv(OPTIONS);
+      ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+      break;
+    case 'draft-04':
+      ajv = new AjvDraft04(OPTIONS);
+      break;
+  }
+  addFormats(ajv as Ajv);
+  return ajv;
+}
+
+/**
+ * Ajv keeps every compiled root schema alive in its code-generation scope, so an instance that
+ * compiled many untrusted schemas is retired and a fresh one created; validators it compiled
+ * keep working.
+ */
+const COMPILES_PER_INSTANCE = 2000;
+const instances = new Map<Dialect, { ajv: AnyAjv; compiles: number }>();
+
+function instance(dialect: Dialect): { ajv: AnyAjv; compiles: number } {
+  let inst = instances.get(dialect);
+  if (!inst || inst.compiles >= COMPILES_PER_INSTANCE) {
+    inst = { ajv: createAjv(dialect), compiles: 0 };
+    instances.set(dialect, inst);
+  }
+  return inst;
+}
+
+// ---- Preparing (meta-validation + compilation), cached ---------------------------------------
+
+interface Prepared {
+  /** Meta-schema errors, empty when the schema is valid for its dialect. */
+  metaErrors: string[];
+  /** Pointer (relative to the schema) of the first meta-schema error. */
+  metaPointer: string;
+  validate?: ValidateFunction;
+  /** Why the schema could not be compiled. */
+  problem?: string;
+  /** The checker itself gave up (stack exhausted on absurd nesting): not a verdict on the schema. */
+  gaveUp?: boolean;
+}
+
+const CACHE_SIZE = 500;
+/** Bigger schemas are prepared every time rather than pinned in memory as cache keys. */
+const MAX_KEY_CHARS = 256 * 1024;
+const cache = new Map<string, Prepared>();
+
+function prepared(schema: Record<string, unknown>, dialect: Dialect): Prepared {
+  let key: string | undefined;
+  try {
+    key = dialect + '\n' + JSON.stringify(schema);
+  } catch {
+    key = undefined; // BigInt or cycles: not JSON, never cached
+  }
+  if (key !== undefined) {
+    const hit = cache.get(key);
+    if (hit) {
+      cache.delete(key); // re-insert to mark as most recently used
+      cache.set(key, hit);
+      return hit;
+    }
+  }
+  const result = prepare(schema, dialect);
+  if (key !== undefined && key.length <= MAX_KEY_CHARS) {
+    cache.set(key, result);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  }
+  return result;
+}
+
+function prepare(schema: Record<string, unknown>, dialect: Dialect): Prepared {
+  // Give Ajv the spelling of `$schema` it registered, so every accepted variant finds its meta-schema.
+  const input = Object.hasOwn(schema, '$schema') ? { ...schema, $schema: CANONICAL[dialect] } : schema;
+  const inst = instance(dialect);
+  const { ajv } = inst;
+  try {
+    if (!ajv.validateSchema(input)) {
+      const errors = ajv.errors ?? [];
+      return {
+        metaErrors: errors.length ? errors.slice(0, 5).map((e) => describe(e)) : ['invalid'],
+        metaPointer: errors[0]?.instancePath ?? '',
+        problem: 'schema is not valid against its dialect meta-schema',
+      };
+    }
+  } catch (e) {
+    return { metaErrors: [], metaPointer: '', problem: `meta-schema validation failed: ${errorText(e)}`, gaveUp: e instanceof RangeError };
+  }
+  // Ajv registers the schema's `$id` (and nested ids) instance-wide; roll that back after
+  // compiling so two unrelated schemas with the same `$id` never clash or resolve into each other.
+  const schemas = { ...ajv.schemas };
+  const refs = { ...ajv.refs };
+  inst.compiles++;
+  try {
+    return { metaErrors: [], metaPointer: '', validate: ajv.compile(input) };
+  } catch (e) {
+    return { metaErrors: [], metaPointer: '', problem: `schema does not compile: ${errorText(e)}`, gaveUp: e instanceof RangeError };
+  } finally {
+    try {
+      ajv.removeSchema(input);
+    } catch {
+      // removal only frees the cache entry; nothing to report
+    }
+    restore(ajv.schemas, schemas);
+    restore(ajv.refs, refs);
+  }
+}
+
+function restore(target: Record<string, unknown>, saved: Record<string, unknown>): void {
+  for (const k of Object.keys(target)) if (!Object.hasOwn(saved, k)) delete target[k];
+  Object.assign(target, saved);
+}
+
+// ---- Messages --------------------------------------------------------------------------------
+
+/** Ajv messages can quote target text (patterns, keys): keep them on one short line. */
+function clean(s: string, max = 200): string {
+  const one = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return one.length > max ? one.slice(0, max) + '…' : one;
+}
+
+function errorText(e: unknown): string {
+  return clean(e instanceof Error ? e.message : String(e));
+}
+
+function describe(e: ErrorObject): string {
+  const where = e.instancePath === '' ? '(root)' : e.instancePath;
+  const p = e.params as Record<string, unknown>;
+  let extra = '';
+  if ('additionalProperty' in p) extra = ` ${show(p.additionalProperty, 60)}`;
+  else if ('unevaluatedProperty' in p) extra = ` ${show(p.unevaluatedProperty, 60)}`;
+  else if (e.keyword === 'enum') extra = ` ${show(p.allowedValues, 80)}`;
+  return clean(`${where} ${e.message ?? e.keyword}${extra}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function kind(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+}
+
+const SUPPORTED = 'supported: 2020-12 (default), 2019-09, draft-07, draft-06, draft-04';
+
+// ---- Public API ------------------------------------------------------------------------------
+
+/** Checks a schema carried in a message: dialect (JSCH-DIAL-03, JSCH-VAL-02) and validity (JSCH-VAL-03). */
+export function checkSchema(schema: unknown, pointer: string): Finding[] {
+  if (!isObject(schema)) {
+    return [violation('JSCH-VAL-03', `expected a JSON Schema object, got ${kind(schema)} ${show(schema, 60)}`, pointer)];
+  }
+  const detected = detectDialect(schema);
+  const at = pointer + '/$schema';
+  if ('unsupported' in detected) {
+    return [violation('JSCH-VAL-02', `unsupported JSON Schema dialect ${show(detected.unsupported)} (${SUPPORTED})`, at)];
+  }
+  const findings: Finding[] = [];
+  if (detected.slipped) {
+    findings.push(
+      violation(
+        ['JSCH-VAL-02', 'JSCH-DIAL-01'],
+        `$schema ${show(detected.declared)} is the URI slipped into the 2025-11-25 tag (requirements §15.17); ` +
+          `treated as 2020-12, expected "${CANONICAL['2020-12']}"`,
+        at,
+        'warn',
+      ),
+    );
+  } else if (detected.dialect !== '2020-12') {
+    findings.push(
+      note('JSCH-DIAL-03', `schema declares JSON Schema ${detected.dialect} (${show(detected.declared)}); 2020-12 is recommended`, at),
+    );
+  }
+  const prep = prepared(schema, detected.dialect);
+  if (prep.metaErrors.length) {
+    findings.push(
+      violation(
+        'JSCH-VAL-03',
+        `schema is not valid JSON Schema ${detected.dialect}: ${prep.metaErrors.join('; ')}`,
+        pointer + prep.metaPointer,
+      ),
+    );
+  } else if (prep.problem) {
+    findings.push(violation('JSCH-VAL-03', `${detected.dialect} ${prep.problem}`, pointer, prep.gaveUp ? 'warn' : undefined));
+  }
+  return findings;
+}
+
+export type SchemaValidation =
+  | { status: 'valid' }
+  | { status: 'invalid'; errors: string[] }
+  | { status: 'unusable'; reason: string };
+
+/** Validates data with the semantics of the schema's own dialect (JSCH-VAL-01). Never throws. */
+export function validateWithSchema(schema: unknown, data: unknown): SchemaValidation {
+  if (!isObject(schema)) return { status: 'unusable', reason: `schema is ${kind(schema)}, not a JSON Schema object` };
+  const detected = detectDialect(schema);
+  if ('unsupported' in detected) {
+    return { status: 'unusable', reason: `unsupported JSON Schema dialect ${show(detected.unsupported)}` };
+  }
+  const prep = prepared(schema, detected.dialect);
+  if (!prep.validate) {
+    const detail = prep.metaErrors.length ? `: ${prep.metaErrors.join('; ')}` : '';
+    return { status: 'unusable', reason: `${prep.problem ?? 'schema unusable'}${detail}` };
+  }
+  try {
+    if (prep.validate(data)) return { status: 'valid' };
+    const errors = prep.validate.errors ?? [];
+    const shown = errors.slice(0, 10).map((e) => describe(e));
+    if (errors.length > shown.length) shown.push(`…and ${errors.length - shown.length} more`);
+    return { status: 'invalid', errors: shown.length ? shown : ['(root) does not match the schema'] };
+  } catch (e) {
+    return { status: 'unusable', reason: `validation failed: ${errorText(e)}` };
+  }
+}

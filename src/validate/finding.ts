@@ -1,0 +1,51 @@
+import { requirement, type Level } from '../spec/catalog.js';
+
+/** fail: a MUST is broken; warn: a SHOULD is broken, or a heuristic suspects a MUST; info: a note. */
+export type Severity = 'fail' | 'warn' | 'info';
+
+export interface Finding {
+  requirements: string[];
+  level: Level;
+  severity: Severity;
+  /** What was expected and what came instead. */
+  message: string;
+  /** JSON pointer into the message the finding is about ("" = the whole message). */
+  pointer: string;
+  /** Index of the frame in the session or transcript, when known. */
+  frame?: number;
+}
+
+/**
+ * A broken rule. The severity follows the level of the first requirement: MUST → fail,
+ * SHOULD/MAY → warn. Pass `severity` only to soften a heuristic.
+ */
+export function violation(ids: string | string[], message: string, pointer = '', severity?: Severity): Finding {
+  const list = Array.isArray(ids) ? ids : [ids];
+  const level = requirement(list[0]!).level;
+  return { requirements: list, level, severity: severity ?? (level === 'MUST' ? 'fail' : 'warn'), message, pointer };
+}
+
+/** An observation that breaks nothing but is worth reporting (a compatibility note, a ruling applied). */
+export function note(ids: string | string[], message: string, pointer = ''): Finding {
+  const list = Array.isArray(ids) ? ids : [ids];
+  return { requirements: list, level: requirement(list[0]!).level, severity: 'info', message, pointer };
+}
+
+/** JSON pointer escaping (RFC 6901). */
+export function ptr(...parts: Array<string | number>): string {
+  let out = '';
+  for (const p of parts) out += '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1');
+  return out;
+}
+
+/** A short, escaped rendering of a value a target sent, safe for any report. */
+export function show(value: unknown, max = 120): string {
+  let s: string;
+  try {
+    s = value === undefined ? 'undefined' : JSON.stringify(value);
+  } catch {
+    s = String(value);
+  }
+  if (s === undefined) s = String(value);
+  return s.length > max ? s.slice(0, max) + `…(${s.length} chars)` : s;
+}

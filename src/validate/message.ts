@@ -1,0 +1,290 @@
+import type { ErrorObject } from 'ajv';
+import { checkContentBlock, checkResourceContents, checkResourceUri } from './content.js';
+import { checkSchema, validateWithSchema } from './dialects.js';
+import { checkEnvelope, type Envelope } from './envelope.js';
+import { type Finding, ptr, show, violation } from './finding.js';
+import { METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
+import { describeErrors, schemaFor } from './schemas.js';
+import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
+import { walkMessage } from './walk.js';
+
+export type Side = 'client' | 'server';
+
+export interface MessageContext {
+  /** Who sent the message. */
+  from: Side;
+  /** The negotiated revision (or the one assumed before negotiation). */
+  revision: Revision;
+  /** For responses: the request they answer (method and params), when known. */
+  request?: { method: string; params?: unknown };
+  /** Tools listed earlier in the session, for structuredContent checks (TOOL-OUT-01). */
+  tools?: ReadonlyMap<string, ToolInfo>;
+  /** Collects the requirement ids the message gave a chance to fail (see SessionValidator.applied). */
+  applied?: Set<string>;
+}
+
+/** Rules every frame of a kind is judged by in checkEnvelope. */
+const ENVELOPE_RULES: Readonly<Record<string, readonly string[]>> = {
+  request: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02'],
+  notification: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-NOTIF-01'],
+  result: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-MSG-04', 'BASE-RES-02'],
+  error: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-MSG-04', 'BASE-ERR-02', 'ROBUST-08'],
+  invalid: ['BASE-MSG-01', 'BASE-MSG-05'],
+};
+
+/** Rules a result of a method is judged by beyond its schema (checkResult). */
+const RESULT_EXTRA_RULES: Readonly<Record<string, readonly string[]>> = {
+  'tools/list': ['TOOL-NAME-01', 'TOOL-SCHEMA-01', 'JSCH-VAL-03', 'JSCH-VAL-02'],
+  'tools/call': ['TOOL-CONT-01'],
+  'resources/list': ['RES-URI-02'],
+  'resources/read': ['RES-URI-02'],
+  'prompts/get': ['PROMPT-CONT-01'],
+};
+
+function mark(ctx: MessageContext, ids: readonly string[] | undefined): void {
+  if (ctx.applied && ids) for (const id of ids) ctx.applied.add(id);
+}
+
+/** Requests each side may send; a request in the wrong direction breaks the schema's unions. */
+const SERVER_REQUESTS = new Set(['ping', 'sampling/createMessage', 'roots/list', 'elicitation/create', 'tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
+const BOTH_NOTIFICATIONS = new Set(['notifications/cancelled', 'notifications/progress', 'notifications/tasks/status']);
+const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
+
+/** The feature rule a schema failure also breaks, by method (results) — beside BASE-RES-03. */
+const RESULT_RULE: Readonly<Record<string, string>> = {
+  initialize: 'LIFE-INIT-02',
+  ping: 'PING-01',
+  'tools/list': 'TOOL-LIST-01',
+  'tools/call': 'TOOL-CALL-01',
+  'resources/list': 'RES-LIST-01',
+  'resources/read': 'RES-READ-01',
+  'resources/templates/list': 'RES-TPL-01',
+  'resources/subscribe': 'RES-SUB-01',
+  'resources/unsubscribe': 'RES-SUB-01',
+  'prompts/list': 'PROMPT-LIST-01',
+  'prompts/get': 'PROMPT-GET-01',
+  'completion/complete': 'COMP-RES-01',
+  'logging/setLevel': 'LOG-SET-01',
+  'roots/list': 'ROOTS-LIST-01',
+  'sampling/createMessage': 'SAMP-RES-01',
+  'elicitation/create': 'ELIC-RESP-01',
+};
+
+/** The feature rule a schema failure also breaks, by method (requests and notifications). */
+const PARAMS_RULE: Readonly<Record<string, string>> = {
+  initialize: 'LIFE-INIT-01',
+  'notifications/message': 'LOG-LVL-01',
+  'notifications/cancelled': 'CANCEL-04',
+  'notifications/progress': 'PROG-01',
+  'completion/complete': 'COMP-REQ-01',
+  'sampling/createMessage': 'SAMP-REQ-01',
+  'elicitation/create': 'ELIC-REQ-01',
+  'tools/list': 'PAGE-01',
+  'resources/list': 'PAGE-01',
+  'resources/templates/list': 'PAGE-01',
+  'prompts/list': 'PAGE-01',
+};
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function schemaFinding(base: string, rule: string | undefined, errors: ErrorObject[], where: string, what: string, rev: Revision): Finding {
+  const ids = rule ? [base, rule] : [base];
+  const first = errors[0];
+  let requirementIds = ids;
+  // Capability shape errors are their own rule (LIFE-CAP-01).
+  if (first && /\/capabilities(\/|$)/.test(first.instancePath)) requirementIds = ['LIFE-CAP-01', ...ids];
+  return violation(requirementIds, `expected ${what} to match the ${rev} schema; ${describeErrors(errors, where)}`, where + (first?.instancePath ?? ''));
+}
+
+/**
+ * Everything one message shows by itself, given its context: the envelope, the per-method schema of
+ * the negotiated revision, `_meta` keys and icons anywhere, embedded JSON Schemas and the feature
+ * rules a single message can break. Pure: same input, same findings.
+ */
+export function validateMessage(message: unknown, ctx: MessageContext): Finding[] {
+  return validateEnvelope(checkEnvelope(message), message, ctx);
+}
+
+/** As validateMessage, for a message already classified (the session validator needs both). */
+export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageContext): Finding[] {
+  const findings = env.findings.slice();
+  mark(ctx, ENVELOPE_RULES[env.kind]);
+  const msg = env.msg;
+  if (!msg) return findings;
+  const schema = schemaFor(ctx.revision);
+  if ((env.kind === 'request' || env.kind === 'notification') && env.method !== undefined) {
+    const method = env.method;
+    checkDirection(env.kind, method, ctx.from, findings);
+    const since = METHOD_SINCE[method];
+    if (since && !revisionAtLeast(ctx.revision, since)) {
+      findings.push(violation('LIFE-OP-01', `expected only methods of the negotiated revision ${ctx.revision}; ${show(method)} exists only from ${since}`, '/method'));
+    }
+    const def = env.kind === 'request' ? schema.requestDef(method) : schema.notificationDef(method);
+    if (def) {
+      mark(ctx, ['BASE-SCHEMA-01', ...(PARAMS_RULE[method] ? [PARAMS_RULE[method]] : [])]);
+      const errors = schema.validate(def, msg);
+      if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', PARAMS_RULE[method], errors, '', `${method} ${env.kind}`, ctx.revision));
+    }
+    checkParams(method, obj(msg.params), ctx, findings);
+  } else if (env.kind === 'result' && ctx.request && obj(msg.result)) {
+    const method = ctx.request.method;
+    const task = obj(obj(ctx.request.params)?.task) !== undefined;
+    const def = schema.resultDef(method, task);
+    if (def) {
+      mark(ctx, ['BASE-RES-03', ...(RESULT_RULE[method] ? [RESULT_RULE[method]] : []), ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]);
+      mark(ctx, RESULT_EXTRA_RULES[method]);
+      const errors = schema.validate(def, msg.result);
+      if (errors) findings.push(schemaFinding('BASE-RES-03', RESULT_RULE[method], errors, '/result', `the result of ${method}`, ctx.revision));
+    }
+    if (!task) checkResult(method, obj(msg.result)!, ctx, findings);
+  }
+  walkMessage(message, findings, ctx.applied);
+  return findings;
+}
+
+function checkDirection(kind: 'request' | 'notification', method: string, from: Side, findings: Finding[]): void {
+  let wrong: boolean;
+  if (kind === 'request') {
+    const serverMethod = SERVER_REQUESTS.has(method);
+    const clientMethod = !serverMethod || method === 'ping' || method.startsWith('tasks/');
+    wrong = from === 'server' ? !serverMethod && knownMethod(method) : !clientMethod;
+  } else {
+    if (BOTH_NOTIFICATIONS.has(method)) return;
+    const clientOnly = CLIENT_NOTIFICATIONS.has(method);
+    wrong = from === 'server' ? clientOnly : !clientOnly && method.startsWith('notifications/') && knownNotification(method);
+  }
+  if (wrong) {
+    findings.push(violation('BASE-SCHEMA-01', `expected only ${from}-side methods from the ${from}; ${show(method)} is sent by the ${from === 'server' ? 'client' : 'server'}`, '/method'));
+  }
+}
+
+const CLIENT_REQUESTS = new Set([
+  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list',
+  'resources/subscribe', 'resources/unsubscribe', 'prompts/list', 'prompts/get', 'logging/setLevel', 'completion/complete',
+]);
+const SERVER_NOTIFICATIONS = new Set([
+  'notifications/message', 'notifications/resources/updated', 'notifications/resources/list_changed',
+  'notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/elicitation/complete',
+]);
+
+function knownMethod(method: string): boolean {
+  return CLIENT_REQUESTS.has(method);
+}
+
+function knownNotification(method: string): boolean {
+  return SERVER_NOTIFICATIONS.has(method);
+}
+
+function checkParams(method: string, params: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
+  if (!params) return;
+  if (method === 'elicitation/create') {
+    if (params.mode !== 'url' && 'requestedSchema' in params) {
+      mark(ctx, ['ELIC-FORM-02', 'JSCH-VAL-03', 'JSCH-VAL-02']);
+      findings.push(...checkRequestedSchema(params.requestedSchema));
+    }
+  } else if (method === 'sampling/createMessage' && Array.isArray(params.tools)) {
+    mark(ctx, ['JSCH-VAL-03', 'JSCH-VAL-02']);
+    params.tools.forEach((tool, i) => {
+      const t = obj(tool);
+      if (t && obj(t.inputSchema)) findings.push(...checkSchema(t.inputSchema, ptr('params', 'tools', i, 'inputSchema')));
+    });
+  }
+}
+
+/** ELIC-FORM-02: a flat object of primitive properties (the schema's PrimitiveSchemaDefinition). */
+function checkRequestedSchema(schema: unknown): Finding[] {
+  const s = obj(schema);
+  if (!s) return [];
+  const findings = checkSchema(s, '/params/requestedSchema');
+  const props = obj(s.properties);
+  if (s.type !== 'object') {
+    findings.push(violation('ELIC-FORM-02', `expected requestedSchema to have "type": "object"; got ${show(s.type)}`, '/params/requestedSchema/type'));
+  }
+  for (const [name, prop] of Object.entries(props ?? {})) {
+    const p = obj(prop);
+    const where = ptr('params', 'requestedSchema', 'properties', name);
+    if (!p) continue;
+    const items = obj(p.items);
+    if (p.type === 'object' || 'properties' in p) {
+      findings.push(violation('ELIC-FORM-02', `expected only primitive properties in requestedSchema; ${show(name)} is a nested object`, where));
+    } else if (p.type === 'array' && (!items || items.type === 'object' || !('enum' in items || 'anyOf' in items))) {
+      findings.push(violation('ELIC-FORM-02', `expected array properties in requestedSchema to be multi-select enums (items with enum or anyOf); ${show(name)} has items ${show(p.items)}`, where));
+    }
+  }
+  return findings;
+}
+
+function checkResult(method: string, result: Record<string, unknown>, ctx: MessageContext, findings: Finding[]): void {
+  switch (method) {
+    case 'ping':
+      for (const key of Object.keys(result)) {
+        if (key !== '_meta') findings.push(violation('PING-01', `expected an empty ping result ({} with at most _meta); got member ${show(key)}`, ptr('result', key)));
+      }
+      break;
+    case 'tools/list':
+      findings.push(...checkToolList(result));
+      break;
+    case 'tools/call': {
+      const name = obj(ctx.request?.params)?.name;
+      const tool = typeof name === 'string' ? ctx.tools?.get(name) : undefined;
+      if (tool?.outputSchema !== undefined) mark(ctx, ['TOOL-OUT-01']);
+      if (result.structuredContent !== undefined) mark(ctx, ['TOOL-OUT-03']);
+      findings.push(...checkCallToolResult(result, tool));
+      break;
+    }
+    case 'resources/list':
+      if (Array.isArray(result.resources)) {
+        result.resources.forEach((r, i) => findings.push(...checkResourceUri(obj(r)?.uri, ptr('result', 'resources', i, 'uri'))));
+      }
+      break;
+    case 'resources/read':
+      if (Array.isArray(result.contents)) {
+        result.contents.forEach((c, i) => findings.push(...checkResourceContents(c, ptr('result', 'contents', i), 'RES-READ-01')));
+      }
+      break;
+    case 'prompts/get':
+      if (Array.isArray(result.messages)) {
+        result.messages.forEach((m, i) => {
+          findings.push(...checkContentBlock(obj(m)?.content, ptr('result', 'messages', i, 'content'), 'PROMPT-CONT-01', true));
+        });
+      }
+      break;
+    case 'completion/complete': {
+      const values = obj(result.completion)?.values;
+      if (Array.isArray(values) && values.length > 100) {
+        findings.push(violation('COMP-RES-01', `expected at most 100 completion values; got ${values.length}`, '/result/completion/values'));
+      }
+      break;
+    }
+    case 'roots/list':
+      if (Array.isArray(result.roots)) {
+        result.roots.forEach((r, i) => {
+          const uri = obj(r)?.uri;
+          if (typeof uri === 'string' && !uri.startsWith('file://')) {
+            findings.push(violation('ROOTS-LIST-01', `expected every root uri to be a file:// URI; got ${show(uri)}`, ptr('result', 'roots', i, 'uri')));
+          }
+        });
+      }
+      break;
+    case 'elicitation/create':
+      checkElicitResult(result, obj(ctx.request?.params), ctx, findings);
+      break;
+  }
+}
+
+function checkElicitResult(result: Record<string, unknown>, params: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
+  if (result.action !== 'accept') return;
+  mark(ctx, [params?.mode === 'url' ? 'ELIC-URL-03' : 'ELIC-RESP-02']);
+  if (params?.mode === 'url') {
+    if ('content' in result) findings.push(violation('ELIC-URL-03', 'expected a URL-mode accept to carry no content (it only means the user agreed to open the URL); got content', '/result/content'));
+    return;
+  }
+  if (params && obj(params.requestedSchema) && obj(result.content)) {
+    const v = validateWithSchema(params.requestedSchema, result.content);
+    if (v.status === 'invalid') {
+      findings.push(violation('ELIC-RESP-02', `expected the accepted content to validate against requestedSchema; ${v.errors.slice(0, 3).join('; ')}`, '/result/content'));
+    }
+  }
+}

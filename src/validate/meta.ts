@@ -1,0 +1,89 @@
+import { type Finding, ptr, show, violation } from './finding.js';
+
+const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+const NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
+const RESERVED_SECOND_LABELS = new Set(['modelcontextprotocol', 'mcp']);
+/** Keys the 2025-11-25 spec itself defines under the reserved prefixes (META-RSV-01). */
+const SPEC_DEFINED_KEYS = new Set(['io.modelcontextprotocol/related-task', 'io.modelcontextprotocol/model-immediate-response']);
+/** Enough top-level domains to tell `example.com/` from `com.example/` (META-KEY-03 heuristic). */
+const TLDS = new Set([
+  'com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'info', 'biz', 'me', 'tech', 'cloud',
+  'uk', 'de', 'fr', 'jp', 'cn', 'us', 'ca', 'au', 'nl', 'ru', 'in', 'br', 'es', 'it', 'se', 'ch', 'eu',
+]);
+
+type KeyVerdict = Array<{ id: string; message: string; soft?: boolean }>;
+const verdicts = new Map<string, KeyVerdict>();
+const MAX_CACHED = 10_000;
+
+/** Judges one `_meta` key against the grammar; cached because the same few keys recur in every message. */
+function judgeKey(key: string): KeyVerdict {
+  const cached = verdicts.get(key);
+  if (cached) return cached;
+  const out: KeyVerdict = [];
+  const slash = key.indexOf('/');
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  if (slash >= 0) {
+    const labels = key.slice(0, slash).split('.');
+    const bad = labels.filter((l) => !LABEL.test(l));
+    if (bad.length > 0) {
+      out.push({
+        id: 'META-KEY-02',
+        message: `expected each prefix label to start with a letter, end with a letter or digit and hold only letters, digits and hyphens; label ${bad.map((l) => show(l)).join(', ')} of key ${show(key)} does not`,
+      });
+    } else {
+      if (labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS.has(key)) {
+        out.push({
+          id: 'META-RSV-01',
+          message: `key ${show(key)} uses the MCP-reserved prefix ${show(key.slice(0, slash + 1))} but is not a key the specification defines`,
+        });
+      }
+      const first = labels[0]!.toLowerCase();
+      const last = labels[labels.length - 1]!.toLowerCase();
+      if (labels.length > 1 && TLDS.has(last) && !TLDS.has(first)) {
+        out.push({
+          id: 'META-KEY-03',
+          message: `prefix ${show(key.slice(0, slash + 1))} looks like a forward domain name; expected reverse-DNS order (e.g. ${show(labels.slice().reverse().join('.') + '/')})`,
+        });
+      }
+    }
+  }
+  if (!NAME.test(name)) {
+    out.push({
+      id: 'META-KEY-04',
+      message: `expected the name part of key ${show(key)} to be empty or to begin and end with an ASCII letter or digit with only letters, digits, "-", "_", "." between; got ${show(name)}`,
+    });
+  }
+  if (verdicts.size >= MAX_CACHED) verdicts.clear();
+  verdicts.set(key, out);
+  return out;
+}
+
+function isRequestId(v: unknown): boolean {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+}
+
+/**
+ * Checks one `_meta` member: it must be an object, its keys must follow the grammar, and the
+ * values at keys the spec defines must have their defined shape.
+ */
+export function checkMeta(meta: unknown, pointer: string): Finding[] {
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    return [violation('META-RSV-03', `expected _meta to be an object; got ${show(meta)}`, pointer)];
+  }
+  const findings: Finding[] = [];
+  for (const key of Object.keys(meta)) {
+    for (const v of judgeKey(key)) findings.push(violation(v.id, v.message, pointer + ptr(key)));
+    const value = (meta as Record<string, unknown>)[key];
+    if (key === 'progressToken' && !isRequestId(value)) {
+      findings.push(violation('META-RSV-03', `expected _meta.progressToken to be a string or an integer; got ${show(value)}`, pointer + ptr(key)));
+    } else if (key === 'io.modelcontextprotocol/related-task') {
+      const taskId = value !== null && typeof value === 'object' ? (value as Record<string, unknown>).taskId : undefined;
+      if (typeof taskId !== 'string') {
+        findings.push(violation('META-RSV-03', `expected ${key} to be an object with a string taskId; got ${show(value)}`, pointer + ptr(key)));
+      }
+    } else if (key === 'io.modelcontextprotocol/model-immediate-response' && typeof value !== 'string') {
+      findings.push(violation('META-RSV-03', `expected ${key} to be a string (schema.ts describes it so, non-bindingly); got ${show(value)}`, pointer + ptr(key), 'warn'));
+    }
+  }
+  return findings;
+}

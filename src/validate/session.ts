@@ -1,0 +1,452 @@
+import { checkEnvelope } from './envelope.js';
+import { type Finding, note, show, violation } from './finding.js';
+import { type MessageContext, type Side, validateEnvelope } from './message.js';
+import { isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+import { type ToolInfo, toolsOf } from './tools.js';
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+interface Pending {
+  method: string;
+  params?: Record<string, unknown>;
+  frame: number;
+  cancelled: boolean;
+  progressToken?: string;
+}
+
+interface Progress {
+  owner: string;
+  last?: number;
+}
+
+/** The per-direction ledger: one side's requests as the other side sees them. */
+class Ledger {
+  readonly used = new Set<string>();
+  readonly pending = new Map<string, Pending>();
+  readonly answered = new Set<string>();
+  /** Frames from this side that could not be read as requests: an error without id may answer them. */
+  unreadable = 0;
+  readonly progress = new Map<string, Progress>();
+}
+
+function key(id: string | number): string {
+  return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function other(side: Side): Side {
+  return side === 'client' ? 'server' : 'client';
+}
+
+/** Which capability a client→server request needs from the server (LIFE-OP-02). */
+function serverCapabilityFor(method: string): string[] | undefined {
+  if (method.startsWith('tools/')) return ['tools'];
+  if (method === 'resources/subscribe' || method === 'resources/unsubscribe') return ['resources', 'subscribe'];
+  if (method.startsWith('resources/')) return ['resources'];
+  if (method.startsWith('prompts/')) return ['prompts'];
+  if (method === 'logging/setLevel') return ['logging'];
+  if (method === 'completion/complete') return ['completions'];
+  return undefined;
+}
+
+function clientCapabilityFor(method: string): string[] | undefined {
+  if (method === 'sampling/createMessage') return ['sampling'];
+  if (method === 'roots/list') return ['roots'];
+  if (method === 'elicitation/create') return ['elicitation'];
+  return undefined;
+}
+
+const LIST_CHANGED: Readonly<Record<string, [Side, string[]]>> = {
+  'notifications/tools/list_changed': ['server', ['tools', 'listChanged']],
+  'notifications/resources/list_changed': ['server', ['resources', 'listChanged']],
+  'notifications/prompts/list_changed': ['server', ['prompts', 'listChanged']],
+  'notifications/resources/updated': ['server', ['resources', 'subscribe']],
+  'notifications/roots/list_changed': ['client', ['roots', 'listChanged']],
+};
+
+function declared(caps: Record<string, unknown> | undefined, path: string[]): boolean {
+  let node: unknown = caps;
+  for (const p of path) {
+    const o = obj(node);
+    if (!o || !(p in o) || o[p] === false || o[p] === undefined || o[p] === null) return false;
+    node = o[p];
+  }
+  return true;
+}
+
+export interface SessionValidatorOptions {
+  transport?: 'stdio' | 'http';
+}
+
+/**
+ * The rules that need a whole session: lifecycle order, version negotiation, id bookkeeping
+ * per direction (client and server id spaces overlap legally), capabilities honoured both ways,
+ * cancellation, progress and log levels. Feed it every frame in order; it does no I/O.
+ */
+export class SessionValidator {
+  /** Requirement ids this session gave a chance to fail (a pass means something only for these). */
+  readonly applied = new Set<string>();
+  revision: Revision = LATEST_REVISION;
+  clientCapabilities?: Record<string, unknown>;
+  serverCapabilities?: Record<string, unknown>;
+  serverInfo?: Record<string, unknown>;
+  requestedVersion?: string;
+  negotiatedVersion?: string;
+  private readonly ledgers: Record<Side, Ledger> = { client: new Ledger(), server: new Ledger() };
+  private readonly tools = new Map<string, ToolInfo>();
+  private toolWalk = new Set<string>();
+  private clientSpoke = false;
+  private initId?: string;
+  private initAnswered = false;
+  private initialized = false;
+  private logLevel?: number;
+
+  constructor(private readonly options: SessionValidatorOptions = {}) {}
+
+  /** A frame whose JSON parsed. */
+  message(from: Side, message: unknown, frame: number, raw?: string): Finding[] {
+    const findings: Finding[] = [];
+    if (raw !== undefined) this.checkRawText(from, raw, findings);
+    const env = checkEnvelope(message);
+    const mine = this.ledgers[from];
+    const theirs = this.ledgers[other(from)];
+    let answered: Pending | undefined;
+    if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(key(env.id));
+    const ctx: MessageContext = {
+      from,
+      revision: this.revision,
+      tools: this.tools,
+      applied: this.applied,
+      ...(answered ? { request: { method: answered.method, ...(answered.params ? { params: answered.params } : {}) } } : {}),
+    };
+    findings.push(...validateEnvelope(env, message, ctx));
+    switch (env.kind) {
+      case 'request':
+        this.onRequest(from, env.method!, env.id!, obj(env.msg!.params), frame, findings);
+        break;
+      case 'notification':
+        this.onNotification(from, env.method!, obj(env.msg!.params), findings);
+        break;
+      case 'result':
+      case 'error':
+        this.onResponse(from, env.kind, env.id, env.msg!, findings);
+        break;
+      case 'invalid':
+        if (env.msg && 'method' in env.msg) mine.unreadable++;
+        break;
+    }
+    for (const f of findings) f.frame = frame;
+    return findings;
+  }
+
+  /** A frame that is not JSON at all (kept raw in a transcript, or seen raw on the wire). */
+  raw(from: Side, text: string, frame: number): Finding[] {
+    const findings: Finding[] = [];
+    this.checkRawText(from, text, findings);
+    this.applied.add('BASE-MSG-01');
+    const rule = this.options.transport === 'stdio' ? (from === 'server' ? 'STDIO-OUT-01' : 'STDIO-IN-01') : 'BASE-MSG-01';
+    this.applied.add(rule);
+    findings.push(violation(rule, `expected a JSON-RPC message; got a frame that is not JSON: ${show(text, 200)}`));
+    this.ledgers[from].unreadable++;
+    for (const f of findings) f.frame = frame;
+    return findings;
+  }
+
+  /** A frame the transport already reported as unreadable: only the bookkeeping, no second finding. */
+  unreadableFrame(from: Side): void {
+    this.ledgers[from].unreadable++;
+  }
+
+  /** Findings that only the end of the session shows. */
+  end(): Finding[] {
+    const findings: Finding[] = [];
+    for (const side of ['client', 'server'] as const) {
+      const open = [...this.ledgers[side].pending.values()].filter((p) => !p.cancelled);
+      if (open.length > 0) {
+        const list = open.slice(0, 5).map((p) => `${p.method} (frame ${p.frame})`).join(', ');
+        findings.push(note('BASE-ID-04', `${open.length} ${side} request(s) never answered before the session ended: ${list}${open.length > 5 ? ', …' : ''}`));
+      }
+    }
+    if (this.initAnswered && !this.initialized) {
+      findings.push(note('LIFE-INIT-03', 'the session ended without notifications/initialized from the client'));
+    }
+    return findings;
+  }
+
+  private checkRawText(from: Side, raw: string, findings: Finding[]): void {
+    if (this.options.transport === 'stdio') {
+      this.applied.add('STDIO-FRAME-01');
+      if (/[\r\n]/.test(raw.replace(/\r$/, ''))) {
+        findings.push(violation('STDIO-FRAME-01', `expected one message per line with no embedded newline; the ${from}'s frame spans several lines: ${show(raw, 120)}`));
+      }
+    }
+    this.applied.add('BASE-MSG-02');
+    if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(raw)) {
+      findings.push(violation('BASE-MSG-02', 'expected UTF-8 text; the frame holds a lone surrogate, which no UTF-8 byte sequence encodes'));
+    }
+  }
+
+  private onRequest(from: Side, method: string, id: string | number, params: Record<string, unknown> | undefined, frame: number, findings: Finding[]): void {
+    const ledger = this.ledgers[from];
+    const k = key(id);
+    this.applied.add('BASE-ID-03');
+    if (ledger.used.has(k)) {
+      findings.push(violation('BASE-ID-03', `expected the ${from} never to reuse a request id in a session; id ${show(id)} was used before`, '/id'));
+    }
+    ledger.used.add(k);
+    if (from === 'client') this.onClientRequestOrder(method, params, k, findings);
+    else {
+      this.applied.add('LIFE-INIT-05');
+      if (!this.initialized && method !== 'ping') {
+        findings.push(violation('LIFE-INIT-05', `expected the server to send no request other than ping before notifications/initialized; it sent ${show(method)}`, '/method'));
+      }
+    }
+    this.checkCapabilityUse(from, method, params, findings);
+    const pending: Pending = { method, frame, cancelled: false, ...(params ? { params } : {}) };
+    const token = obj(params?._meta)?.progressToken;
+    if (typeof token === 'string' || typeof token === 'number') {
+      const tk = key(token);
+      this.applied.add('PROG-01');
+      const current = ledger.progress.get(tk);
+      if (current && ledger.pending.has(current.owner)) {
+        findings.push(violation('PROG-01', `expected progress tokens unique across the ${from}'s active requests; ${show(token)} is already in use`, '/params/_meta/progressToken'));
+      }
+      ledger.progress.set(tk, { owner: k });
+      pending.progressToken = tk;
+    }
+    ledger.pending.set(k, pending);
+  }
+
+  private onClientRequestOrder(method: string, params: Record<string, unknown> | undefined, k: string, findings: Finding[]): void {
+    if (!this.clientSpoke) {
+      this.applied.add('LIFE-INIT-01');
+      if (method !== 'initialize') {
+        findings.push(violation('LIFE-INIT-01', `expected initialize as the client's first message; got ${show(method)}`, '/method'));
+      }
+    }
+    this.clientSpoke = true;
+    if (method === 'initialize') {
+      if (this.initId === undefined) {
+        this.initId = k;
+        const v = params?.protocolVersion;
+        if (typeof v === 'string') {
+          this.requestedVersion = v;
+          this.applied.add('LIFE-VER-01');
+          if (isRevision(v)) this.revision = v;
+          else findings.push(note('LIFE-VER-01', `the client asked for protocol version ${show(v)}, which mcpcheck does not know; validating with ${this.revision}`, '/params/protocolVersion'));
+        }
+        this.clientCapabilities = obj(params?.capabilities);
+      }
+      return;
+    }
+    if (method === 'ping') return;
+    this.applied.add('LIFE-INIT-04');
+    if (!this.initAnswered) {
+      findings.push(violation('LIFE-INIT-04', `expected no request other than ping before the initialize response; the client sent ${show(method)}`, '/method'));
+    } else if (!this.initialized) {
+      this.applied.add('LIFE-INIT-03');
+      findings.push(violation('LIFE-INIT-03', `expected notifications/initialized after the initialize response and before other requests; the client sent ${show(method)} first`, '/method'));
+    }
+  }
+
+  /** LIFE-OP-02 and the feature rules that name a capability. */
+  private checkCapabilityUse(from: Side, method: string, params: Record<string, unknown> | undefined, findings: Finding[]): void {
+    if (!this.initAnswered) return;
+    const peer = from === 'client' ? this.serverCapabilities : this.clientCapabilities;
+    const needed = from === 'client' ? serverCapabilityFor(method) : clientCapabilityFor(method);
+    if (method.startsWith('tasks/')) {
+      this.applied.add('LIFE-OP-02');
+      const sub = method === 'tasks/list' ? ['tasks', 'list'] : method === 'tasks/cancel' ? ['tasks', 'cancel'] : ['tasks'];
+      if (!declared(peer, sub)) findings.push(violation('LIFE-OP-02', `expected ${method} only towards a peer that declared ${sub.join('.')}; the ${other(from)} did not`, '/method'));
+      return;
+    }
+    if (!needed) return;
+    this.applied.add('LIFE-OP-02');
+    if (!declared(peer, needed)) {
+      findings.push(violation('LIFE-OP-02', `expected ${show(method)} only when the ${other(from)} declared the ${needed.join('.')} capability; it did not`, '/method'));
+      return;
+    }
+    if (method === 'sampling/createMessage' && params) {
+      this.applied.add('SAMP-TOOLS-01');
+      if (('tools' in params || 'toolChoice' in params) && !declared(peer, ['sampling', 'tools'])) {
+        findings.push(violation('SAMP-TOOLS-01', 'expected no tools or toolChoice in a sampling request to a client without sampling.tools; the request has them', '/params'));
+      }
+    }
+    if (method === 'elicitation/create' && params) {
+      this.applied.add('ELIC-CAP-02');
+      const elicitation = obj(peer?.elicitation) ?? {};
+      const formOnly = Object.keys(elicitation).length === 0;
+      const mode = params.mode === 'url' ? 'url' : 'form';
+      if (!(mode in elicitation) && !(formOnly && mode === 'form')) {
+        findings.push(violation('ELIC-CAP-02', `expected only elicitation modes the client declared; got a ${mode}-mode request, the client declared ${show(Object.keys(elicitation))}${formOnly ? ' (empty = form only)' : ''}`, '/params/mode'));
+      }
+    }
+  }
+
+  private onNotification(from: Side, method: string, params: Record<string, unknown> | undefined, findings: Finding[]): void {
+    switch (method) {
+      case 'notifications/initialized':
+        if (from === 'client') {
+          this.applied.add('LIFE-INIT-03');
+          if (!this.initAnswered) findings.push(violation('LIFE-INIT-03', 'expected notifications/initialized only after a successful initialize response; it came before', '/method'));
+          this.initialized = true;
+        }
+        return;
+      case 'notifications/cancelled':
+        this.onCancel(from, params, findings);
+        return;
+      case 'notifications/progress':
+        this.onProgress(from, params, findings);
+        return;
+      case 'notifications/message':
+        if (from === 'server') this.onLog(params, findings);
+        return;
+    }
+    const rule = LIST_CHANGED[method];
+    if (rule && rule[0] === from && this.initAnswered) {
+      this.applied.add('LIFE-OP-02');
+      const caps = from === 'server' ? this.serverCapabilities : this.clientCapabilities;
+      if (!declared(caps, rule[1])) {
+        findings.push(violation('LIFE-OP-02', `expected ${method} only from a ${from} that declared ${rule[1].join('.')}; it did not`, '/method'));
+      }
+    }
+  }
+
+  private onCancel(from: Side, params: Record<string, unknown> | undefined, findings: Finding[]): void {
+    const id = params?.requestId;
+    this.applied.add('CANCEL-04');
+    if (id === undefined) {
+      findings.push(violation('CANCEL-04', 'expected requestId when cancelling an ordinary request; notifications/cancelled has none', '/params'));
+      return;
+    }
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const k = key(id);
+    const ledger = this.ledgers[from];
+    this.applied.add('CANCEL-01');
+    if (!ledger.used.has(k)) {
+      findings.push(violation('CANCEL-01', `expected notifications/cancelled to name one of the ${from}'s own earlier requests; ${show(id)} is not one`, '/params/requestId'));
+    } else if (ledger.answered.has(k)) {
+      findings.push(note('CANCEL-01', `cancelled request ${show(id)} had already been answered (a race the spec allows)`, '/params/requestId'));
+    }
+    if (from === 'client') {
+      this.applied.add('CANCEL-02');
+      if (k === this.initId) findings.push(violation('CANCEL-02', 'expected the client never to cancel initialize; it did', '/params/requestId'));
+    }
+    const pending = ledger.pending.get(k);
+    if (pending) pending.cancelled = true;
+  }
+
+  private onProgress(from: Side, params: Record<string, unknown> | undefined, findings: Finding[]): void {
+    const token = params?.progressToken;
+    if (typeof token !== 'string' && typeof token !== 'number') return;
+    const requester = this.ledgers[other(from)];
+    const entry = requester.progress.get(key(token));
+    this.applied.add('PROG-04');
+    const request = entry ? requester.pending.get(entry.owner) : undefined;
+    if (!entry || !request) {
+      const why = entry ? 'its request has already been answered' : `no ${other(from)} request carries that token`;
+      findings.push(violation('PROG-04', `expected progress only for an active request; token ${show(token)}: ${why}`, '/params/progressToken'));
+      return;
+    }
+    const progress = params?.progress;
+    if (typeof progress !== 'number') return;
+    this.applied.add('PROG-02');
+    if (entry.last !== undefined && !(progress > entry.last)) {
+      findings.push(violation('PROG-02', `expected progress to increase with every notification; token ${show(token)} went from ${entry.last} to ${progress}`, '/params/progress'));
+    }
+    entry.last = progress;
+  }
+
+  private onLog(params: Record<string, unknown> | undefined, findings: Finding[]): void {
+    this.applied.add('LOG-CAP-01');
+    if (this.initAnswered && !declared(this.serverCapabilities, ['logging'])) {
+      findings.push(violation('LOG-CAP-01', 'expected notifications/message only from a server that declared the logging capability; it did not', '/method'));
+    }
+    const level = LOG_LEVELS.indexOf(String(params?.level));
+    if (this.logLevel !== undefined && level >= 0) {
+      this.applied.add('LOG-SET-02');
+      if (level < this.logLevel) {
+        findings.push(violation('LOG-SET-02', `expected only messages at ${LOG_LEVELS[this.logLevel]} or more severe after logging/setLevel; got ${show(params?.level)}`, '/params/level'));
+      }
+    }
+  }
+
+  private onResponse(from: Side, kind: 'result' | 'error', id: string | number | undefined, msg: Record<string, unknown>, findings: Finding[]): void {
+    const requester = this.ledgers[other(from)];
+    const rule = kind === 'error' ? 'BASE-ERR-01' : 'BASE-RES-01';
+    this.applied.add(rule);
+    if (id === undefined) {
+      if (kind === 'error') {
+        if (requester.unreadable > 0) requester.unreadable--;
+        else findings.push(violation('BASE-ERR-01', 'expected the error response to carry the id of the failed request; it has none, and no unreadable request is waiting for an answer', '/id'));
+      }
+      return;
+    }
+    const k = key(id);
+    const pending = requester.pending.get(k);
+    this.applied.add('BASE-ID-04');
+    if (!pending) {
+      if (requester.answered.has(k)) findings.push(violation('BASE-ID-04', `expected exactly one response per request; request ${show(id)} was already answered`, '/id'));
+      else findings.push(violation(rule, `expected a response to repeat the id of an outstanding ${other(from)} request; no ${other(from)} request has id ${show(id)}`, '/id'));
+      return;
+    }
+    requester.pending.delete(k);
+    requester.answered.add(k);
+    if (pending.progressToken) requester.progress.delete(pending.progressToken);
+    if (kind === 'result') this.onResult(pending, obj(msg.result), findings);
+    else if (pending.method === 'initialize' && k === this.initId) this.onInitializeError(msg, findings);
+  }
+
+  private onResult(request: Pending, result: Record<string, unknown> | undefined, findings: Finding[]): void {
+    if (!result) return;
+    switch (request.method) {
+      case 'initialize':
+        if (!this.initAnswered) this.onInitializeResult(result, findings);
+        break;
+      case 'tools/list': {
+        this.applied.add('TOOL-NAME-03');
+        if (!request.params?.cursor) this.toolWalk = new Set();
+        for (const tool of toolsOf(result)) {
+          if (this.toolWalk.has(tool.name) && !findings.some((f) => f.requirements[0] === 'TOOL-NAME-03')) {
+            findings.push(violation('TOOL-NAME-03', `expected unique tool names across all pages; ${show(tool.name)} was listed on an earlier page`, '/result/tools'));
+          }
+          this.toolWalk.add(tool.name);
+          this.tools.set(tool.name, tool);
+        }
+        break;
+      }
+      case 'logging/setLevel': {
+        const level = LOG_LEVELS.indexOf(String(request.params?.level));
+        if (level >= 0) this.logLevel = level;
+        break;
+      }
+    }
+  }
+
+  private onInitializeResult(result: Record<string, unknown>, findings: Finding[]): void {
+    this.initAnswered = true;
+    this.serverCapabilities = obj(result.capabilities);
+    this.serverInfo = obj(result.serverInfo);
+    const v = result.protocolVersion;
+    if (typeof v !== 'string') return;
+    this.negotiatedVersion = v;
+    this.applied.add('LIFE-VER-04');
+    if (this.requestedVersion !== undefined && v !== this.requestedVersion && !/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+      findings.push(violation('LIFE-VER-04', `expected the server to answer with a protocol version it supports; ${show(v)} is not a protocol version`, '/result/protocolVersion'));
+    }
+    if (isRevision(v)) this.revision = v;
+    else findings.push(note('LIFE-OP-01', `the server chose protocol version ${show(v)}, which mcpcheck does not know; validating with ${this.revision}`, '/result/protocolVersion'));
+  }
+
+  private onInitializeError(msg: Record<string, unknown>, findings: Finding[]): void {
+    this.applied.add('LIFE-VER-04');
+    const requested = this.requestedVersion;
+    if (requested !== undefined && !isRevision(requested)) {
+      // requirements.md §15.1: the page's example answers with an error, its rule demands a result.
+      findings.push(violation('LIFE-VER-04', `expected a result naming another supported version when the requested one (${show(requested)}) is unsupported; got error ${show(obj(msg.error)?.code)} ${show(obj(msg.error)?.message)} (the spec's example shows such an error, but its rule requires a result — requirements.md §15.1)`, '/error'));
+    }
+  }
+}

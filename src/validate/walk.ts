@@ -1,0 +1,52 @@
+import { checkIcons } from './icons.js';
+import { checkMeta } from './meta.js';
+import { type Finding, ptr } from './finding.js';
+
+/** Deeper than any real message; a hostile one is not walked further (and cannot overflow the stack). */
+const MAX_DEPTH = 256;
+
+/**
+ * One pass over a whole message for the rules that apply wherever a member appears:
+ * `_meta` objects at any depth (META-*) and `icons` arrays (ICON-*). The path is kept as a stack
+ * and turned into a pointer only when there is something to report.
+ */
+const META_RULES = ['META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03'];
+const ICON_RULES = ['ICON-FMT-01', 'ICON-FMT-02', 'ICON-FMT-03'];
+
+export function walkMessage(message: unknown, findings: Finding[], applied?: Set<string>): void {
+  const path: Array<string | number> = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (node === null || typeof node !== 'object' || depth > MAX_DEPTH) return;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child = node[i];
+        if (child !== null && typeof child === 'object') {
+          path.push(i);
+          visit(child, depth + 1);
+          path.pop();
+        }
+      }
+      return;
+    }
+    for (const key in node) {
+      const child = (node as Record<string, unknown>)[key];
+      if (key === '_meta') {
+        path.push(key);
+        if (applied) for (const id of META_RULES) applied.add(id);
+        findings.push(...checkMeta(child, ptr(...path)));
+        path.pop();
+      } else if (key === 'icons' && Array.isArray(child)) {
+        path.push(key);
+        if (applied) for (const id of ICON_RULES) applied.add(id);
+        findings.push(...checkIcons(child, ptr(...path)));
+        path.pop();
+      }
+      if (child !== null && typeof child === 'object') {
+        path.push(key);
+        visit(child, depth + 1);
+        path.pop();
+      }
+    }
+  };
+  visit(message, 0);
+}

@@ -1,0 +1,178 @@
+import type { RecordedFrame } from '../../src/harness/session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { scenario } from '../../src/runner/scenario.js';
+import { isObject, isResponse, stillAnswers, strayResponses } from './helpers.js';
+
+export const nullIdRejected = scenario({
+  id: 'server.base.null-id-rejected',
+  title: 'A request whose id is null is rejected, not executed',
+  requirements: ['ROBUST-01'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const mark = session.mark;
+    await session.send({ jsonrpc: '2.0', id: null, method: 'ping' });
+    await session.barrier();
+    const executed = session.serverFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && (f.message.id === null || !('id' in f.message)));
+    check.expect(executed.length === 0, {
+      expected: 'an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"ping"}, never a result',
+      actual: `${executed.length} result frame(s) answering it`,
+      frames: executed.map((f) => f.index),
+    });
+  },
+});
+
+/** An error response without an id (or with the JSON-RPC 2.0 null id): the answer to an unreadable request. */
+function isAnonymousError(f: RecordedFrame): boolean {
+  const m = f.message;
+  return isObject(m) && isObject(m.error) && (!('id' in m) || m.id === null);
+}
+
+export const parseError = scenario({
+  id: 'server.base.parse-error',
+  title: 'Unparsable JSON gets a −32700 parse error',
+  requirements: ['BASE-ERR-04'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const mark = session.mark;
+    await session.sendFrameText('{"jsonrpc":"2.0","id":');
+    await session.barrier();
+    const errors = session.serverFrames(mark).filter(isAnonymousError);
+    const codes = errors.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
+    check.expect(codes.includes(-32700), {
+      expected: 'a JSON-RPC error with code −32700 (parse error) and no id',
+      actual: errors.length ? `error code(s) ${codes.map(String).join(', ')}` : 'no error response',
+      frames: errors.map((f) => f.index),
+    });
+  },
+});
+
+export const invalidRequest = scenario({
+  id: 'server.base.invalid-request',
+  title: 'A message that is not a valid request gets −32600',
+  requirements: ['BASE-ERR-04'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const id = session.allocateId();
+    const mark = session.mark;
+    await session.send({ jsonrpc: '2.0', id, method: 42 });
+    await session.barrier();
+    // The id of a request that is not readable as a request may be left out of the error.
+    const answers = session.serverFrames(mark).filter((f) => isAnonymousError(f) || (isObject(f.message) && isObject(f.message.error) && f.message.id === id));
+    const codes = answers.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
+    check.expect(codes.includes(-32600), {
+      expected: 'a JSON-RPC error with code −32600 (invalid request) for {"jsonrpc":"2.0","id":N,"method":42}',
+      actual: answers.length ? `error code(s) ${codes.map(String).join(', ')}` : 'no error response',
+      frames: answers.map((f) => f.index),
+    });
+  },
+});
+
+export const unknownMethod = scenario({
+  id: 'server.base.unknown-method',
+  title: 'An unknown method gets −32601 carrying the request id',
+  requirements: ['BASE-ERR-04', 'ROBUST-04'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const reply = await session.request('mcpcheck/no-such-method', {});
+    check.errorCode(reply, [-32601], { what: 'request mcpcheck/no-such-method' });
+  },
+});
+
+export const invalidParams = scenario({
+  id: 'server.base.invalid-params',
+  title: 'Params of the wrong type get −32602 (or −32600)',
+  requirements: ['BASE-ERR-04'],
+  isolation: 'shared',
+  async run({ session, check, discovery }) {
+    const method = 'tools' in discovery.capabilities ? 'tools/call' : 'ping';
+    const id = session.allocateId();
+    const reply = await session.probe({ jsonrpc: '2.0', id, method, params: 5 });
+    check.errorCode(reply, [-32602, -32600], { what: `${method} with "params": 5` });
+  },
+});
+
+export const notificationsUnanswered = scenario({
+  id: 'server.base.notifications-unanswered',
+  title: 'Notifications, known or unknown, are never answered',
+  requirements: ['BASE-NOTIF-02', 'ROBUST-04', 'CANCEL-07', 'CANCEL-08'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const mark = session.mark;
+    await session.notify('notifications/mcpcheck_unknown', { hello: 'world' });
+    await session.notify('notifications/cancelled', { requestId: 'mcpcheck-never-sent', reason: 'probe' });
+    await session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } });
+    await session.send({ jsonrpc: '2.0', method: 'notifications/cancelled' });
+    await session.notify('notifications/progress', { progressToken: 'mcpcheck-unknown-token', progress: 1 });
+    const barrier = await session.barrier();
+    const ping = replyFrame(barrier);
+    const stray = strayResponses(session, mark, new Set()).filter((f) => f.index !== ping);
+    check.expect(stray.length === 0, {
+      requirements: ['BASE-NOTIF-02', 'ROBUST-04', 'CANCEL-08'],
+      expected: 'no response to an unknown notification, to cancellations of unknown or malformed requests, or to progress for an unknown token',
+      actual: `${stray.length} response frame(s)`,
+      frames: stray.map((f) => f.index),
+    });
+    check.expect(barrier.kind === 'result', {
+      key: 'still-healthy',
+      requirements: ['CANCEL-07'],
+      expected: 'the session stays healthy (ping answered) after invalid cancellations',
+      actual: describeReply(barrier),
+      frames: [ping],
+    });
+  },
+});
+
+export const batchRejected = scenario({
+  id: 'server.base.batch-rejected',
+  title: 'A JSON-RPC batch is rejected or dropped, never answered with a batch',
+  requirements: ['BASE-MSG-05', 'ROBUST-05'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const mark = session.mark;
+    await session.send([
+      { jsonrpc: '2.0', id: session.allocateId(), method: 'ping' },
+      { jsonrpc: '2.0', id: session.allocateId(), method: 'ping' },
+    ]);
+    await session.barrier();
+    const arrays = session.serverFrames(mark).filter((f) => Array.isArray(f.message));
+    check.expect(arrays.length === 0, {
+      requirements: ['BASE-MSG-05'],
+      expected: 'an error or nothing in answer to a batch array, never a batch (arrays are not MCP messages)',
+      actual: `${arrays.length} array frame(s)`,
+      frames: arrays.map((f) => f.index),
+    });
+    await stillAnswers(session, check, 'a batch', 'alive');
+  },
+});
+
+/** Values that would trip a careless server; each is sent alone, then ping must still work. */
+function hostileFrames(id: () => number): Array<{ what: string; text: string | Uint8Array }> {
+  const deep = 10_000;
+  return [
+    { what: 'a line of invalid UTF-8', text: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
+    { what: 'a 10 MB string', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'ping', params: { _meta: { 'dev.mcpcheck/padding': 'x'.repeat(10 * 1024 * 1024) } } }) },
+    { what: '10,000-deep nesting', text: `{"jsonrpc":"2.0","id":${id()},"method":"ping","params":{"_meta":{"dev.mcpcheck/deep":${'['.repeat(deep)}${']'.repeat(deep)}}}}` },
+    { what: 'wrong types in the envelope', text: JSON.stringify({ jsonrpc: 2, id: {}, method: [] }) },
+    { what: 'wrong types in params', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { cursor: { evil: true } } }) },
+    { what: 'a JSON string instead of an object', text: '"mcpcheck"' },
+  ];
+}
+
+export const hostileInput = scenario({
+  id: 'server.base.hostile-input',
+  title: 'Hostile input is survived: the server keeps answering ping',
+  requirements: ['ROBUST-05'],
+  isolation: 'process',
+  async run({ session, check }) {
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    for (const [i, probe] of hostileFrames(() => session.allocateId()).entries()) {
+      await session.sendFrameText(probe.text);
+      if (!(await stillAnswers(session, check, probe.what, `probe-${i + 1}`))) return;
+    }
+    const stray = session.serverFrames(0).filter((f) => Array.isArray(f.message) || (f.raw !== undefined && !isResponse(f)));
+    if (stray.length > 0) check.info(`${stray.length} frame(s) the server sent were not JSON-RPC messages (see live checks)`, { key: 'noise' });
+  },
+});
+
+export const baseProtocol = [nullIdRejected, parseError, invalidRequest, unknownMethod, invalidParams, notificationsUnanswered, batchRejected, hostileInput];

@@ -1,0 +1,182 @@
+import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { scenario } from '../../src/runner/scenario.js';
+import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
+import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
+
+export const initializeResult = scenario({
+  id: 'server.lifecycle.initialize-result',
+  title: 'initialize is answered with protocolVersion, capabilities and serverInfo',
+  requirements: ['LIFE-INIT-02'],
+  isolation: 'session',
+  async run({ session, check }) {
+    const reply = await session.initialize({ capabilities: {} });
+    if (!check.isResult(reply, { what: `initialize with protocolVersion ${LATEST_REVISION}` }) || reply.kind !== 'result') return;
+    const version = typeof reply.result.protocolVersion === 'string' && isRevision(reply.result.protocolVersion) ? reply.result.protocolVersion : LATEST_REVISION;
+    const errors = schemaFor(version).validate('InitializeResult', reply.result);
+    check.expect(errors === null, {
+      key: 'shape',
+      expected: `an InitializeResult valid for ${version} (protocolVersion, capabilities, serverInfo with name and version)`,
+      actual: errors ? describeErrors(errors, '/result') : 'valid',
+      frames: [reply.frame],
+    });
+  },
+});
+
+interface VersionProbe {
+  asked: string;
+  reply: Reply;
+  session: HarnessSession;
+}
+
+const UNSUPPORTED = ['1999-01-01', 'mcpcheck-unsupported'];
+
+/** Initializes a fresh session per revision (and per unsupported version) and compares the answers. */
+export const versionNegotiation = scenario({
+  id: 'server.lifecycle.version-negotiation',
+  title: 'Each revision is echoed when supported; an unsupported one gets the newest supported version',
+  requirements: ['LIFE-VER-03', 'LIFE-VER-04', 'LIFE-VER-05'],
+  isolation: 'session',
+  async run({ session, openSession, check }) {
+    const asked = [...REVISIONS, ...UNSUPPORTED];
+    const sessions = [session, ...(await Promise.all(asked.slice(1).map(() => openSession())))];
+    const probes: VersionProbe[] = await Promise.all(
+      asked.map(async (version, i) => ({ asked: version, session: sessions[i]!, reply: await sessions[i]!.initialize({ protocolVersion: version, capabilities: {} }) })),
+    );
+    const answered = (p: VersionProbe) => (p.reply.kind === 'result' && typeof p.reply.result.protocolVersion === 'string' ? p.reply.result.protocolVersion : undefined);
+    const supported = probes.filter((p) => REVISIONS.includes(p.asked as never) && answered(p) === p.asked).map((p) => p.asked);
+    for (const p of probes.slice(0, REVISIONS.length)) {
+      const got = answered(p);
+      const index = REVISIONS.indexOf(p.asked as never);
+      // A server supporting an older and a newer revision but not this one is legal, yet almost always a bug.
+      const gap = got !== p.asked && supported.some((v) => REVISIONS.indexOf(v as never) < index) && supported.some((v) => REVISIONS.indexOf(v as never) > index);
+      if (got === p.asked) {
+        check.expect(true, { key: p.asked, requirements: ['LIFE-VER-03'], expected: `protocolVersion ${p.asked} echoed`, actual: got, frames: [replyFrame(p.reply)], session: p.session });
+      } else if (gap) {
+        check.expect(false, {
+          key: p.asked,
+          requirements: ['LIFE-VER-03'],
+          level: 'SHOULD',
+          expected: `${p.asked} echoed: the server echoes ${supported.join(', ')}, older and newer revisions, so it almost certainly supports ${p.asked} too (LIFE-VER-03 requires echoing a supported version; a gap is legal but suspect, hence a warning)`,
+          actual: describeReply(p.reply),
+          frames: [replyFrame(p.reply)],
+          session: p.session,
+        });
+      } else {
+        check.info(`the server does not support ${p.asked}: asked for it, it answered ${got !== undefined ? `with ${got}` : describeReply(p.reply)}`, {
+          key: p.asked,
+          requirements: ['LIFE-VER-03'],
+          frames: [replyFrame(p.reply)],
+          session: p.session,
+        });
+      }
+    }
+    const newest = [...supported].sort().at(-1);
+    for (const p of probes.slice(REVISIONS.length)) {
+      const got = answered(p);
+      if (p.reply.kind === 'error') {
+        check.expect(false, {
+          key: `unsupported-${p.asked}`,
+          requirements: ['LIFE-VER-04'],
+          expected: `a result naming a version the server supports when asked for ${p.asked} (the spec's example shows a −32602 error, but its rule requires a result: requirements.md §15.1)`,
+          actual: describeReply(p.reply),
+          frames: [p.reply.frame],
+          session: p.session,
+        });
+        continue;
+      }
+      const ok = got !== undefined && got !== p.asked && (supported.length === 0 || supported.includes(got) || !isRevision(got));
+      check.expect(ok, {
+        key: `unsupported-${p.asked}`,
+        requirements: ['LIFE-VER-04'],
+        expected: `a result with another protocolVersion the server supports (${supported.join(', ') || 'none echoed'}) when asked for ${p.asked}`,
+        actual: describeReply(p.reply),
+        frames: [replyFrame(p.reply)],
+        session: p.session,
+      });
+      if (ok && newest !== undefined && isRevision(got)) {
+        check.expect(got === newest, {
+          key: `fallback-newest-${p.asked}`,
+          requirements: ['LIFE-VER-05'],
+          expected: `the newest supported version (${newest}) as the fallback`,
+          actual: got!,
+          frames: [replyFrame(p.reply)],
+          session: p.session,
+        });
+      }
+    }
+  },
+});
+
+/** Probe requests that must be refused before initialize; ping is the one allowed exception. */
+export const beforeInitialize = scenario({
+  id: 'server.lifecycle.before-initialize',
+  title: 'Requests before initialize are refused; a second initialize is refused or harmless',
+  requirements: ['ROBUST-02'],
+  isolation: 'session',
+  async run({ session, check, discovery }) {
+    const probeMethod = 'tools' in discovery.capabilities ? 'tools/list' : 'prompts' in discovery.capabilities ? 'prompts/list' : 'resources/list';
+    const early = await session.request(probeMethod, {}, 5_000);
+    check.isError(early, { key: 'refused', what: `${probeMethod} sent before initialize` });
+    const init = await session.initialize({ capabilities: {} });
+    check.isResult(init, { key: 'initialize-after', what: 'initialize after the refused request (the server stays usable)' });
+    if (init.kind !== 'result') return;
+    const again = await session.request('initialize', { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } }, 5_000);
+    const after = await session.request('ping', undefined, 5_000);
+    check.expect(after.kind === 'result' && again.kind !== 'timeout' && again.kind !== 'closed', {
+      key: 'second-initialize',
+      expected: 'a second initialize refused (or answered) and the session still usable (ping answered)',
+      actual: `second initialize: ${describeReply(again)}; then ping: ${describeReply(after)}`,
+      frames: [replyFrame(again), replyFrame(after)],
+    });
+  },
+});
+
+const FEATURES = [
+  { capability: 'tools', method: 'tools/list', params: {}, rule: 'TOOL-CAP-01' },
+  { capability: 'resources', method: 'resources/list', params: {}, rule: 'RES-CAP-01' },
+  { capability: 'prompts', method: 'prompts/list', params: {}, rule: 'PROMPT-CAP-01' },
+  { capability: 'logging', method: 'logging/setLevel', params: { level: 'debug' }, rule: 'LIFE-OP-02' },
+] as const;
+
+/** Declared ⇒ served; undeclared ⇒ refused (−32601 or another error). */
+export const capabilitiesHonoured = scenario({
+  id: 'server.lifecycle.capabilities-honoured',
+  title: 'Declared capabilities are served and undeclared ones refused',
+  requirements: ['LIFE-OP-02'],
+  isolation: 'shared',
+  async run({ session, check, discovery }) {
+    for (const f of FEATURES) {
+      const reply = await session.request(f.method, f.params);
+      if (f.capability in discovery.capabilities) {
+        check.expect(reply.kind === 'result', {
+          key: `${f.capability}-served`,
+          requirements: ['LIFE-OP-02'],
+          expected: `${f.method} answered with a result, since the server declared ${f.capability}`,
+          actual: describeReply(reply),
+          frames: [replyFrame(reply)],
+        });
+      } else {
+        check.expect(reply.kind !== 'result', {
+          key: `${f.capability}-refused`,
+          requirements: [...new Set([f.rule, 'LIFE-OP-02'])],
+          expected: `${f.method} refused (−32601), since the server did not declare ${f.capability}; a server offering it must declare it`,
+          actual: describeReply(reply),
+          frames: [replyFrame(reply)],
+        });
+      }
+    }
+    if (!('completions' in discovery.capabilities)) {
+      const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } });
+      check.expect(reply.kind !== 'result', {
+        key: 'completions-refused',
+        requirements: ['COMP-CAP-01', 'LIFE-OP-02'],
+        expected: 'completion/complete refused (−32601), since the server did not declare completions',
+        actual: describeReply(reply),
+        frames: [replyFrame(reply)],
+      });
+    }
+  },
+});
+
+export const lifecycle = [initializeResult, versionNegotiation, beforeInitialize, capabilitiesHonoured];

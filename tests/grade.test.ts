@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { exitCode, grade, type Baseline } from '../src/grade/grade.js';
+import { loadBaseline } from '../src/grade/baseline.js';
+import { worstStatus } from '../src/grade/verdicts.js';
+import type { CheckResult, Status } from '../src/model.js';
+import { requirement } from '../src/spec/catalog.js';
+
+function check(id: string, status: Status, requirements: string[], extra: Partial<CheckResult> = {}): CheckResult {
+  const first = requirement(requirements[0]!);
+  return { id, title: `title of ${id}`, requirements, level: first.level, status, message: `${status} message`, area: first.area, evidence: [], ...extra };
+}
+
+function run(checks: CheckResult[], baseline?: Baseline) {
+  return grade({
+    tool: { name: 'mcpcheck', version: '0.1.0' },
+    target: { kind: 'stdio', description: 'node server.js' },
+    startedAt: '2025-01-01T00:00:00.000Z',
+    durationMs: 1234,
+    checks,
+    ...(baseline ? { baseline } : {}),
+  });
+}
+
+describe('worstStatus', () => {
+  const order: Status[] = ['error', 'fail', 'warn', 'pass', 'skip'];
+  it('ranks error > fail > warn > pass > skip', () => {
+    for (let i = 0; i < order.length; i++) {
+      for (let j = i; j < order.length; j++) {
+        expect(worstStatus([order[j]!, order[i]!])).toBe(order[i]);
+        expect(worstStatus([order[i]!, order[j]!])).toBe(order[i]);
+      }
+    }
+  });
+  it('treats nothing as skip', () => expect(worstStatus([])).toBe('skip'));
+});
+
+describe('requirement verdicts', () => {
+  it('takes the worst status of the checks citing a requirement, with catalog data', () => {
+    const report = run([
+      check('a', 'pass', ['BASE-ID-01']),
+      check('b', 'warn', ['BASE-ID-01', 'BASE-ERR-04']),
+      check('c', 'skip', ['JSCH-DIAL-02']),
+      check('d', 'pass', ['BASE-ERR-04']),
+    ]);
+    const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
+    expect(Object.keys(byId).sort()).toEqual(['BASE-ERR-04', 'BASE-ID-01', 'JSCH-DIAL-02']);
+    expect(byId['BASE-ID-01']).toMatchObject({ status: 'warn', level: 'MUST', checks: ['a', 'b'] });
+    expect(byId['BASE-ID-01']!.url).toBe(requirement('BASE-ID-01').url);
+    expect(byId['BASE-ID-01']!.title).toBe(requirement('BASE-ID-01').title);
+    expect(byId['BASE-ERR-04']).toMatchObject({ status: 'warn', level: 'SHOULD' });
+    expect(byId['JSCH-DIAL-02']).toMatchObject({ status: 'skip', level: 'MAY' });
+  });
+
+  it('never turns an error into a pass, and skips do not hide outcomes', () => {
+    const report = run([
+      check('a', 'pass', ['BASE-ID-01']),
+      check('b', 'error', ['BASE-ID-01']),
+      check('c', 'skip', ['BASE-ERR-04']),
+      check('d', 'pass', ['BASE-ERR-04']),
+    ]);
+    expect(report.requirements.find((r) => r.id === 'BASE-ID-01')!.status).toBe('error');
+    expect(report.requirements.find((r) => r.id === 'BASE-ERR-04')!.status).toBe('pass');
+    expect(report.summary.levels.MUST).toEqual({ passed: 0, total: 1 });
+  });
+
+  it('lists requirements in catalog order whatever the check order', () => {
+    const a = run([check('x', 'pass', ['JSCH-DIAL-02']), check('y', 'pass', ['BASE-ID-01'])]);
+    const b = run([check('y', 'pass', ['BASE-ID-01']), check('x', 'pass', ['JSCH-DIAL-02'])]);
+    expect(a.requirements.map((r) => r.id)).toEqual(b.requirements.map((r) => r.id));
+  });
+});
+
+describe('summary', () => {
+  const checks = [
+    check('m1', 'pass', ['BASE-ID-01']),
+    check('m2', 'fail', ['BASE-ID-02']),
+    check('m3', 'pass', ['LIFE-VER-04']),
+    check('m4', 'error', ['BASE-MSG-01']),
+    check('s1', 'warn', ['BASE-ERR-04']),
+    check('y1', 'pass', ['JSCH-DIAL-02']),
+    check('k1', 'skip', ['JSCH-DIAL-03']),
+    check('k2', 'skip', ['JSCH-DIAL-03']),
+  ];
+
+  it('writes the headline in the documented format', () => {
+    expect(run(checks).summary.headline).toBe('MUST 2/4 · SHOULD 0/1 · MAY 1/1 · 1 skipped (not declared) · 1 could not run');
+  });
+
+  it('leaves out levels with nothing graded', () => {
+    expect(run([check('a', 'pass', ['BASE-ID-01']), check('b', 'skip', ['JSCH-DIAL-02'])]).summary.headline).toBe(
+      'MUST 1/1 · 1 skipped (not declared) · 0 could not run',
+    );
+    expect(run([]).summary.headline).toBe('0 skipped (not declared) · 0 could not run');
+  });
+
+  it('counts levels and statuses', () => {
+    const { summary } = run(checks);
+    expect(summary.levels).toEqual({ MUST: { passed: 2, total: 4 }, SHOULD: { passed: 0, total: 1 }, MAY: { passed: 1, total: 1 } });
+    expect(summary.checks).toEqual({ pass: 3, fail: 1, warn: 1, skip: 2, error: 1 });
+    expect(summary.durationMs).toBe(1234);
+  });
+
+  it('counts only unexpected MUST-level fails as mustFailures', () => {
+    const report = run([
+      check('a', 'fail', ['BASE-ID-01']),
+      check('b', 'fail', ['BASE-ERR-04']), // SHOULD
+      check('c', 'warn', ['BASE-ID-02']), // heuristic on a MUST
+      check('d', 'error', ['LIFE-VER-04']), // could not run
+    ]);
+    expect(report.summary.mustFailures).toBe(1);
+    expect(exitCode(report)).toBe(1);
+  });
+
+  it('exits 0 when nothing MUST-level failed', () => {
+    const report = run([check('a', 'pass', ['BASE-ID-01']), check('b', 'warn', ['BASE-ERR-04']), check('c', 'error', ['BASE-ID-02'])]);
+    expect(exitCode(report)).toBe(0);
+  });
+
+  it('defaults notes to an empty list and keeps the given ones', () => {
+    expect(run([]).notes).toEqual([]);
+    const withNotes = grade({
+      tool: { name: 't', version: '1' },
+      target: { kind: 'http', description: 'http://127.0.0.1/mcp' },
+      startedAt: '2025-01-01T00:00:00.000Z',
+      durationMs: 0,
+      checks: [],
+      notes: ['seed 42'],
+    });
+    expect(withNotes.notes).toEqual(['seed 42']);
+  });
+});
+
+describe('baseline', () => {
+  it('marks a failing check listed by id as expected and keeps it out of mustFailures', () => {
+    const report = run([check('a', 'fail', ['BASE-ID-01']), check('b', 'pass', ['BASE-ID-02'])], { expected: ['a'] });
+    expect(report.checks.find((c) => c.id === 'a')!.expected).toBe(true);
+    expect(report.checks.find((c) => c.id === 'b')!.expected).toBeUndefined();
+    expect(report.summary.mustFailures).toBe(0);
+    expect(report.summary.expectedFailures).toBe(1);
+    expect(report.summary.staleBaseline).toEqual([]);
+    expect(exitCode(report)).toBe(0);
+    // The verdict stays honest: a baselined failure is still a failed requirement.
+    expect(report.requirements.find((r) => r.id === 'BASE-ID-01')!.status).toBe('fail');
+  });
+
+  it('matches a requirement id against every check citing it, failing ones only', () => {
+    const report = run(
+      [check('a', 'fail', ['BASE-ID-01']), check('b', 'error', ['BASE-ERR-04', 'BASE-ID-01']), check('c', 'pass', ['BASE-ID-01']), check('d', 'warn', ['BASE-ID-01'])],
+      { expected: ['BASE-ID-01'] },
+    );
+    expect(report.checks.map((c) => c.expected ?? false)).toEqual([true, true, false, true]);
+    expect(report.summary.mustFailures).toBe(0);
+    expect(exitCode(report)).toBe(0);
+  });
+
+  it('reports entries whose checks now pass, are skipped, or that match nothing as stale', () => {
+    const report = run([check('a', 'pass', ['BASE-ID-01']), check('b', 'skip', ['BASE-ERR-04']), check('c', 'fail', ['BASE-ID-02'])], {
+      expected: ['a', 'BASE-ERR-04', 'no.such.check', 'c'],
+    });
+    expect(report.summary.staleBaseline).toEqual(['a', 'BASE-ERR-04', 'no.such.check']);
+    expect(report.summary.mustFailures).toBe(0);
+    expect(exitCode(report)).toBe(1);
+  });
+
+  it('is not stale while one matched check still fails', () => {
+    const report = run([check('a', 'pass', ['BASE-ID-01']), check('b', 'fail', ['BASE-ID-01'])], { expected: ['BASE-ID-01'] });
+    expect(report.summary.staleBaseline).toEqual([]);
+  });
+
+  it('leaves unlisted MUST failures failing the run', () => {
+    const report = run([check('a', 'fail', ['BASE-ID-01']), check('b', 'fail', ['BASE-ID-02'])], { expected: ['a'] });
+    expect(report.summary.mustFailures).toBe(1);
+    expect(exitCode(report)).toBe(1);
+  });
+
+  it('does not mutate the input and clears a producer-set expected flag', () => {
+    const input = [check('a', 'fail', ['BASE-ID-01'], { expected: true }), check('b', 'fail', ['BASE-ID-02'])];
+    const before = structuredClone(input);
+    const report = run(input);
+    expect(report.checks[0]!.expected).toBeUndefined();
+    expect(report.summary.mustFailures).toBe(2);
+    expect(run(input, { expected: ['b'] }).checks[1]!.expected).toBe(true);
+    expect(input).toEqual(before);
+  });
+});
+
+describe('loadBaseline', () => {
+  it('accepts the three documented shapes', () => {
+    expect(loadBaseline('["a", "BASE-ID-01"]', 'b.json')).toEqual({ expected: ['a', 'BASE-ID-01'] });
+    expect(loadBaseline('{"expected": ["a"]}', 'b.json')).toEqual({ expected: ['a'] });
+    expect(loadBaseline('{"expectedFailures": ["a", " a "]}', 'b.json')).toEqual({ expected: ['a'] });
+    expect(loadBaseline('[]', 'b.json')).toEqual({ expected: [] });
+  });
+
+  const bad: Array<[string, RegExp]> = [
+    ['not json', /not valid JSON/],
+    ['', /not valid JSON/],
+    ['42', /expected a JSON array/],
+    ['null', /expected a JSON array/],
+    ['"a"', /expected a JSON array/],
+    ['{}', /exactly one/],
+    ['{"expected": [], "expectedFailures": []}', /exactly one/],
+    ['{"expectedfailures": ["a"]}', /unknown key "expectedfailures"/],
+    ['{"expected": "a"}', /not an array/],
+    ['[1]', /entry 0/],
+    ['["a", ""]', /entry 1/],
+    ['[["a"]]', /entry 0/],
+  ];
+  it.each(bad)('rejects %j with a one-line message naming the file', (text, why) => {
+    let error: unknown;
+    try {
+      loadBaseline(text, 'ci/expected-failures.json');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toMatch(why);
+    expect(message).toContain('ci/expected-failures.json');
+    expect(message).not.toMatch(/[\r\n]/);
+  });
+});

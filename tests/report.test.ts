@@ -1,0 +1,336 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { grade, type Baseline } from '../src/grade/grade.js';
+import type { CheckResult, RunReport, Status } from '../src/model.js';
+import { escapeTerminal, renderConsole, renderJson, renderJunit, writeReports, xmlSafe } from '../src/report/index.js';
+import { requirement } from '../src/spec/catalog.js';
+
+const BASE = 'Base protocol — JSON-RPC messages';
+
+function check(id: string, status: Status, requirements: string[], extra: Partial<CheckResult> = {}): CheckResult {
+  const first = requirement(requirements[0]!);
+  return { id, title: `title of ${id}`, requirements, level: first.level, status, message: `${status}: message of ${id}`, area: first.area, evidence: [], ...extra };
+}
+
+function report(checks: CheckResult[], baseline?: Baseline, serverName = 'everything'): RunReport {
+  return grade({
+    tool: { name: 'mcpcheck', version: '0.1.0' },
+    target: { kind: 'stdio', description: 'node dist/server.js', protocolVersion: '2025-11-25', serverInfo: { name: serverName, version: '1.2.3' } },
+    startedAt: '2025-01-01T00:00:00.000Z',
+    durationMs: 2500,
+    checks,
+    notes: ['seed 42'],
+    ...(baseline ? { baseline } : {}),
+  });
+}
+
+/** A report exercising every status, a baseline hit, a stale entry and all optional fields. */
+function fullReport(): RunReport {
+  return report(
+    [
+      check('server.life.version', 'pass', ['LIFE-VER-04'], { durationMs: 12 }),
+      check('server.jsch.dialect', 'skip', ['JSCH-DIAL-02'], { message: 'tools not declared' }),
+      check('server.jsch.dialect-2', 'skip', ['JSCH-DIAL-02'], { message: 'tools not declared' }),
+      check('server.base.err-data', 'warn', ['BASE-ERR-04'], { message: 'error without data' }),
+      check('server.base.id-unique', 'pass', ['BASE-ID-01']),
+      check('server.base.null-id', 'fail', ['BASE-ID-02', 'ROBUST-01'], {
+        message: 'expected error -32600, got a result',
+        evidence: [{ frame: 3, from: 'server', pointer: '/result', excerpt: '{"jsonrpc":"2.0","id":null,"result":{}}', location: 'session.jsonl:4' }],
+        scenario: 'base-protocol',
+        reproduce: 'mcpcheck server --stdio "node dist/server.js" --only server.base.null-id',
+        durationMs: 40,
+      }),
+      check('server.base.timeout', 'error', ['BASE-ID-01'], { message: 'no reply within 5000 ms' }),
+      check('server.base.known', 'fail', ['BASE-MSG-01'], { message: 'known bug' }),
+    ],
+    { expected: ['server.base.known', 'server.life.version'] },
+  );
+}
+
+describe('escapeTerminal', () => {
+  it('defuses ANSI escape sequences, C0/C1 controls and bidi overrides', () => {
+    const hostile = 'a\x1b[2J\x1b]0;title\x07b\x9b31mc\rd\be\u202ef\u0000g';
+    const out = escapeTerminal(hostile);
+    expect(out).toBe('a\\x1b[2J\\x1b]0;title\\x07b\\x9b31mc\\rd\\be\\u202ef\\x00g');
+    expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+  });
+  it('escapes newlines unless allowed, and lone surrogates always', () => {
+    expect(escapeTerminal('x\ny\tz')).toBe('x\\ny\\tz');
+    expect(escapeTerminal('x\ny', { allowNewlines: true })).toBe('x\ny');
+    expect(escapeTerminal('\ud800 😀 é')).toBe('\\ud800 😀 é');
+  });
+});
+
+describe('renderConsole', () => {
+  it('prints header, areas with failures first, fail/error/warn order, headline last', () => {
+    const text = renderConsole(fullReport(), { color: false });
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('mcpcheck 0.1.0');
+    expect(text).toContain('target    stdio: node dist/server.js');
+    expect(text).toContain('protocol  2025-11-25');
+    expect(text).toContain('server    everything 1.2.3');
+    expect(lines.at(-1)).toBe(fullReport().summary.headline);
+
+    const base = text.indexOf(`${BASE}:`);
+    const life = text.indexOf('Lifecycle:');
+    const jsch = text.indexOf('JSON Schema usage:');
+    expect(base).toBeGreaterThan(0);
+    expect(base).toBeLessThan(life);
+    expect(base).toBeLessThan(jsch);
+
+    const fail = text.indexOf('FAIL  server.base.null-id');
+    const error = text.indexOf('ERROR server.base.timeout');
+    const warn = text.indexOf('WARN  server.base.err-data');
+    expect(fail).toBeGreaterThan(0);
+    expect(fail).toBeLessThan(error);
+    expect(error).toBeLessThan(warn);
+  });
+
+  it('shows what a failing check needs to be understood and reproduced', () => {
+    const text = renderConsole(fullReport(), { color: false });
+    expect(text).toContain('requirements: BASE-ID-02 (MUST), ROBUST-01 (SHOULD)');
+    expect(text).toContain('expected error -32600, got a result');
+    expect(text).toContain('frame #3 server→client at /result (session.jsonl:4): {"jsonrpc":"2.0","id":null,"result":{}}');
+    expect(text).toContain('reproduce: mcpcheck server --stdio "node dist/server.js" --only server.base.null-id');
+  });
+
+  it('summarises passes and skips unless verbose', () => {
+    const quiet = renderConsole(fullReport(), { color: false });
+    expect(quiet).not.toContain('PASS ');
+    expect(quiet).not.toContain('SKIP ');
+    expect(quiet).toContain('skipped: tools not declared (×2)');
+    expect(quiet).toContain('Lifecycle: 1 passed');
+
+    const verbose = renderConsole(fullReport(), { color: false, verbose: true });
+    expect(verbose).toContain('PASS  server.life.version');
+    expect(verbose).toContain('SKIP  server.jsch.dialect');
+    expect(verbose.indexOf('WARN  server.base.err-data')).toBeLessThan(verbose.indexOf('PASS  server.base.id-unique'));
+  });
+
+  it('marks baselined failures and lists stale baseline entries', () => {
+    const text = renderConsole(fullReport(), { color: false });
+    expect(text).toContain('FAIL  server.base.known (expected, baselined)');
+    expect(text).toMatch(/Stale baseline entries[^\n]*\n {2}- server\.life\.version/);
+  });
+
+  it('colours only when asked, with plain SGR codes', () => {
+    expect(renderConsole(fullReport(), { color: false })).not.toContain('\x1b');
+    const coloured = renderConsole(fullReport(), { color: true });
+    expect(coloured).toContain('\x1b[31mFAIL ');
+    // Every ESC we emit starts an SGR sequence; nothing else.
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).not.toContain('\x1b');
+  });
+
+  it('neutralises hostile text from the target in every field', () => {
+    const evil = 'X\x1b[2J\x1b]8;;http://evil\x07link\x1b]8;;\x07\r\x9b1A\u202eY';
+    const r = report(
+      [
+        check('server.base.evil', 'fail', ['BASE-ID-01'], {
+          title: `title ${evil}`,
+          message: `got ${evil}\nsecond line ${evil}`,
+          evidence: [{ frame: 1, from: 'server', pointer: `/a${evil}`, excerpt: evil }],
+        }),
+        check('server.base.skip', 'skip', ['BASE-ERR-04'], { message: `reason ${evil}` }),
+      ],
+      { expected: [`stale ${evil}`] },
+      `server ${evil}`,
+    );
+    r.notes.push(`note ${evil}`);
+    for (const options of [{ color: false }, { color: true, verbose: true }, { color: true }]) {
+      const text = renderConsole(r, options);
+      const withoutOurCodes = text.replace(/\x1b\[[0-9;]*m/g, '');
+      expect(withoutOurCodes).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+      expect(text).toContain('\\x1b[2J');
+      // An embedded newline stays inside the check's indented block.
+      expect(text).toMatch(/\n {8}second line X/);
+    }
+  });
+});
+
+describe('renderJson', () => {
+  const schema = JSON.parse(readFileSync(new URL('../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+
+  it('round-trips the report and validates against schemas/report.schema.json', () => {
+    const r = fullReport();
+    const text = renderJson(r);
+    expect(text.endsWith('\n')).toBe(true);
+    const parsed: unknown = JSON.parse(text);
+    expect(parsed).toEqual(r);
+    expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('validates minimal reports and rejects fields the model does not have', () => {
+    const minimal = JSON.parse(renderJson(grade({ tool: { name: 'mcpcheck', version: '0' }, target: { kind: 'transcript', description: 'a.jsonl' }, startedAt: 'x', durationMs: 0, checks: [] })));
+    expect(validate(minimal), JSON.stringify(validate.errors)).toBe(true);
+    const extra = JSON.parse(renderJson(fullReport()));
+    extra.checks[0].surprise = true;
+    expect(validate(extra)).toBe(false);
+    const badStatus = JSON.parse(renderJson(fullReport()));
+    badStatus.requirements[0].status = 'ok';
+    expect(validate(badStatus)).toBe(false);
+  });
+
+  it('keeps hostile text as valid JSON', () => {
+    const r = report([check('a', 'fail', ['BASE-ID-01'], { message: 'nul\u0000 lone\ud800 esc\x1b' })]);
+    const parsed = JSON.parse(renderJson(r)) as RunReport;
+    expect(parsed.checks[0]!.message).toBe('nul\u0000 lone\ud800 esc\x1b');
+  });
+});
+
+/** A small, strict-enough XML reader: enough to prove well-formedness and to query structure. */
+interface XmlNode {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+  text: string;
+}
+
+function parseXml(xml: string): XmlNode {
+  if (/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(xml)) throw new Error('character not allowed in XML 1.0');
+  const decode = (s: string) => {
+    if (/&(?!(?:lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(s)) throw new Error(`bare & in ${s}`);
+    return s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_m, e: string) =>
+      e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e]!,
+    );
+  };
+  let i = 0;
+  const root: XmlNode = { name: '#document', attrs: {}, children: [], text: '' };
+  const stack = [root];
+  const decl = /^<\?xml[^?]*\?>/.exec(xml);
+  if (decl) i = decl[0].length;
+  while (i < xml.length) {
+    const top = stack.at(-1)!;
+    if (xml.startsWith('<![CDATA[', i)) {
+      const end = xml.indexOf(']]>', i);
+      if (end < 0) throw new Error('unterminated CDATA');
+      top.text += xml.slice(i + 9, end);
+      i = end + 3;
+    } else if (xml.startsWith('</', i)) {
+      const m = /^<\/([A-Za-z_][\w.-]*)\s*>/.exec(xml.slice(i));
+      if (!m || m[1] !== top.name) throw new Error(`mismatched end tag at ${i}`);
+      stack.pop();
+      i += m[0].length;
+    } else if (xml[i] === '<') {
+      const m = /^<([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)>/.exec(xml.slice(i));
+      if (!m) throw new Error(`malformed tag at ${i}: ${xml.slice(i, i + 40)}`);
+      const attrs: Record<string, string> = {};
+      for (const a of m[2]!.matchAll(/([A-Za-z_][\w.-]*)="([^"]*)"/g)) {
+        if (a[1]! in attrs) throw new Error(`duplicate attribute ${a[1]}`);
+        attrs[a[1]!] = decode(a[2]!);
+      }
+      const node: XmlNode = { name: m[1]!, attrs, children: [], text: '' };
+      if (top === root && root.children.length > 0) throw new Error('more than one root element');
+      top.children.push(node);
+      if (m[3] !== '/') stack.push(node);
+      i += m[0].length;
+    } else {
+      const next = xml.indexOf('<', i);
+      const raw = xml.slice(i, next < 0 ? xml.length : next);
+      if (raw.includes('>') && raw.includes(']]>')) throw new Error(']]> in text');
+      if (top === root && raw.trim() !== '') throw new Error('text outside the root element');
+      top.text += decode(raw);
+      i += raw.length;
+    }
+  }
+  if (stack.length !== 1) throw new Error('unclosed elements');
+  return root.children[0]!;
+}
+
+const all = (node: XmlNode, name: string): XmlNode[] => [...(node.name === name ? [node] : []), ...node.children.flatMap((c) => all(c, name))];
+const child = (node: XmlNode, name: string) => node.children.find((c) => c.name === name);
+
+describe('renderJunit', () => {
+  it('is checked by a reader that does reject malformed XML', () => {
+    expect(() => parseXml('<a><b></a></b>')).toThrow();
+    expect(() => parseXml('<a><![CDATA[x]]>y]]></a>')).toThrow();
+    expect(() => parseXml('<a>\u0000</a>')).toThrow();
+    expect(() => parseXml('<a x="1 & 2"/>')).toThrow();
+    expect(parseXml('<a x="&lt;&#x41;"><![CDATA[<]]>&amp;</a>')).toMatchObject({ name: 'a', attrs: { x: '<A' }, text: '<&' });
+  });
+
+  it('has a testsuite per area and a testcase per check, mapped by status', () => {
+    const root = parseXml(renderJunit(fullReport()));
+    expect(root.name).toBe('testsuites');
+    const suites = all(root, 'testsuite');
+    expect(suites.map((s) => s.attrs.name)).toEqual([BASE, 'Lifecycle', 'JSON Schema usage']);
+    const cases = Object.fromEntries(all(root, 'testcase').map((c): [string, XmlNode] => [c.attrs.name ?? '', c]));
+    expect(Object.keys(cases)).toHaveLength(8);
+
+    const failed = cases['server.base.null-id']!;
+    expect(failed.attrs.classname).toBe('mcpcheck.base-protocol-json-rpc-messages');
+    expect(child(failed, 'failure')!.attrs.message).toBe('expected error -32600, got a result');
+    expect(child(failed, 'failure')!.text).toContain('frame #3 from server at /result (session.jsonl:4): {"jsonrpc":"2.0","id":null,"result":{}}');
+    expect(child(failed, 'failure')!.text).toContain('reproduce: mcpcheck server');
+    const props = all(failed, 'property').map((p) => [p.attrs.name, p.attrs.value]);
+    expect(props).toContainEqual(['requirement', 'BASE-ID-02 (MUST)']);
+    expect(props).toContainEqual(['requirement', 'ROBUST-01 (SHOULD)']);
+    expect(props).toContainEqual(['level', 'MUST']);
+    expect(props).toContainEqual(['spec.BASE-ID-02', requirement('BASE-ID-02').url]);
+    expect(failed.attrs.time).toBe('0.04');
+
+    expect(child(cases['server.base.timeout']!, 'error')!.attrs.message).toBe('no reply within 5000 ms');
+    expect(child(cases['server.jsch.dialect']!, 'skipped')).toBeDefined();
+    expect(child(cases['server.jsch.dialect']!, 'system-out')!.text).toContain('tools not declared');
+
+    const known = cases['server.base.known']!;
+    expect(child(known, 'failure')).toBeUndefined();
+    expect(child(known, 'skipped')).toBeDefined();
+    expect(child(known, 'system-out')!.text).toMatch(/expected failure \(baselined\)/);
+
+    const warned = cases['server.base.err-data']!;
+    expect(warned.children.map((c) => c.name)).toEqual(['properties', 'system-out']);
+    expect(child(warned, 'system-out')!.text).toContain('error without data');
+
+    expect(root.attrs).toMatchObject({ tests: '8', failures: '1', errors: '1', skipped: '3' });
+  });
+
+  it('builds each report afresh', () => {
+    const r = fullReport();
+    expect(renderJunit(r)).toBe(renderJunit(r));
+  });
+
+  it('escapes markup and replaces characters XML 1.0 cannot carry', () => {
+    const nasty = `<tag a="1"> & \u0000 \u0008 \ud800 \udc00x \uffff \x1b[31m ]]> ]]> 😀 </testcase>`;
+    const r = report([
+      check(`server.base.${nasty}`, 'fail', ['BASE-ID-01'], { title: nasty, message: nasty, evidence: [{ frame: 0, from: 'server', excerpt: nasty }] }),
+      check('server.base.w', 'warn', ['BASE-ERR-04'], { message: nasty }),
+      check('server.base.e', 'error', ['BASE-ID-02'], { message: nasty }),
+      check('server.base.s', 'skip', ['BASE-MSG-01'], { message: nasty, area: nasty }),
+    ]);
+    const xml = renderJunit(r);
+    const root = parseXml(xml); // throws on any well-formedness problem
+    expect(xml).not.toMatch(/[\u0000-\u0008\u001b\uffff]|\p{Cs}/u); // with `u`, \p{Cs} matches only lone surrogates
+    const failure = child(all(root, 'testcase')[0]!, 'failure')!;
+    expect(failure.text).toContain('<tag a="1"> & \\u0000 \\u0008 \\ud800 \\udc00x \\uffff \\u001b[31m ]]\\u003e ]]\\u003e 😀 </testcase>');
+    expect(failure.attrs.message).toContain('<tag a="1"> &');
+    expect(all(root, 'testcase')).toHaveLength(4);
+    expect(all(root, 'testsuite').map((s) => s.attrs.name)).toContain(xmlSafe(nasty));
+  });
+
+  it('xmlSafe keeps valid text, including astral characters, untouched', () => {
+    expect(xmlSafe('plain é 😀 \t\n')).toBe('plain é 😀 \t\n');
+    expect(xmlSafe('a\u0000b\ud800c')).toBe('a\\u0000b\\ud800c');
+  });
+});
+
+describe('writeReports', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes JSON and JUnit files, creating parent folders', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcpcheck-report-'));
+    const r = fullReport();
+    const json = join(dir, 'a', 'b', 'report.json');
+    const junit = join(dir, 'c', 'junit.xml');
+    await writeReports(r, { json, junit });
+    expect(JSON.parse(await readFile(json, 'utf8'))).toEqual(r);
+    expect(await readFile(junit, 'utf8')).toBe(renderJunit(r));
+  });
+});
