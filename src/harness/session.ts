@@ -207,7 +207,15 @@ export class HarnessSession {
   /** Sends bytes exactly as given (stdio: add the newline yourself). */
   async sendRaw(bytes: string | Uint8Array): Promise<SendResult | undefined> {
     const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
-    this.record({ from: 'client', raw: text.length > MAX_RAW_KEPT ? text.slice(0, MAX_RAW_KEPT) + '…' : text });
+    const frame = this.record({ from: 'client', raw: text.length > MAX_RAW_KEPT ? text.slice(0, MAX_RAW_KEPT) + '…' : text });
+    // Keep the ledger true to what the server saw, so its answers to our probes are judged fairly.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      this.validator.unreadableFrame('client');
+    }
+    if (parsed !== undefined) this.validator.message('client', parsed, frame.index);
     if (this.closedDetail) return undefined;
     try {
       return await this.channel.sendRaw(bytes);

@@ -134,9 +134,15 @@ export class SessionValidator {
       case 'error':
         this.onResponse(from, env.kind, env.id, env.msg!, findings);
         break;
-      case 'invalid':
-        if (env.msg && 'method' in env.msg) mine.unreadable++;
+      case 'invalid': {
+        // The peer may answer a malformed request with an error without id, or with the id it could read.
+        mine.unreadable++;
+        const id = env.msg?.id;
+        if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
+          mine.pending.set(key(id), { method: '(malformed request)', frame, cancelled: true });
+        }
         break;
+      }
     }
     for (const f of findings) f.frame = frame;
     return findings;

@@ -1,0 +1,3 @@
+import { benchValidate } from './validate.js';
+
+benchValidate();
