@@ -19,7 +19,7 @@ export function levelCounts(verdicts: readonly RequirementVerdict[]): Record<Lev
 }
 
 /**
- * The one-line grade, e.g. `MUST 57/60 · SHOULD 30/34 · MAY 1/1 · 4 skipped (not declared) · 0 could not run`.
+ * The one-line grade, e.g. `MUST 57/60 · SHOULD 30/34 · MAY 1/1 · 4 skipped · 0 could not run`.
  * A level with nothing graded is left out (a 0/0 reads like a failure); the skip and error counts
  * always show, since "0 could not run" is itself worth saying.
  */
@@ -28,6 +28,6 @@ export function headline(verdicts: readonly RequirementVerdict[]): string {
   const parts = LEVELS.filter((l) => counts[l].total > 0).map((l) => `${l} ${counts[l].passed}/${counts[l].total}`);
   const skipped = verdicts.filter((v) => v.status === 'skip').length;
   const errored = verdicts.filter((v) => v.status === 'error').length;
-  parts.push(`${skipped} skipped (not declared)`, `${errored} could not run`);
+  parts.push(`${skipped} skipped`, `${errored} could not run`);
   return parts.join(' · ');
 }

@@ -1,0 +1,362 @@
+import { validateWithSchema } from '../validate/dialects.js';
+
+/**
+ * Tool arguments synthesised from a tool's inputSchema, so that mcpcheck can call a tool the way a
+ * careful client would: required properties only, preferring the schema's own `const`, `default`,
+ * `enum` and `examples`, else the smallest value its constraints allow. JSON Schema 2020-12 and
+ * draft-07 spellings are both understood. The result is validated against the schema (with the
+ * schema's dialect) before it is returned; `complete: false` says why no valid arguments were found.
+ */
+export interface SynthesizedArguments {
+  args: Record<string, unknown>;
+  complete: boolean;
+  why?: string;
+}
+
+type Schema = Record<string, unknown> | boolean;
+type Gen = { ok: true; value: unknown } | { ok: false; why: string };
+
+const MAX_DEPTH = 12;
+const PLACEHOLDER = 'mcpcheck';
+
+const FORMATS: Readonly<Record<string, string>> = {
+  email: 'mcpcheck@example.com',
+  'idn-email': 'mcpcheck@example.com',
+  uri: 'https://example.com/mcpcheck',
+  iri: 'https://example.com/mcpcheck',
+  'uri-reference': 'https://example.com/mcpcheck',
+  'iri-reference': 'https://example.com/mcpcheck',
+  url: 'https://example.com/mcpcheck',
+  date: '2025-11-25',
+  'date-time': '2025-11-25T12:00:00Z',
+  time: '12:00:00Z',
+  duration: 'PT1S',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  hostname: 'example.com',
+  'idn-hostname': 'example.com',
+  ipv4: '127.0.0.1',
+  ipv6: '::1',
+  'json-pointer': '/mcpcheck',
+  'relative-json-pointer': '0',
+  regex: '^mcpcheck$',
+};
+
+/** Keywords whose constraints are not reproduced here: a schema using them (without a value to copy) is given up on. */
+const UNSUPPORTED = ['not', 'if', 'patternProperties', 'propertyNames', 'dependentSchemas', 'dependencies', 'contains', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+class Synthesizer {
+  constructor(private readonly root: Record<string, unknown>) {}
+
+  /** Resolves a local `$ref` ("#", "#/$defs/x", "#/definitions/x", any JSON pointer into the root). */
+  resolve(ref: string): Schema | undefined {
+    if (ref === '#') return this.root;
+    if (!ref.startsWith('#/')) return undefined;
+    let node: unknown = this.root;
+    for (const raw of ref.slice(2).split('/')) {
+      const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      if (!isObj(node) && !Array.isArray(node)) return undefined;
+      node = (node as Record<string, unknown>)[part];
+    }
+    return isObj(node) || typeof node === 'boolean' ? (node as Schema) : undefined;
+  }
+
+  /** Validates a value against a subschema, with the root's definitions in scope. */
+  fits(schema: Schema, value: unknown): boolean {
+    if (schema === true) return true;
+    if (schema === false) return false;
+    const scoped: Record<string, unknown> = { ...schema };
+    for (const k of ['$schema', '$defs', 'definitions'] as const) if (k in this.root && !(k in scoped)) scoped[k] = this.root[k];
+    return validateWithSchema(scoped, value).status === 'valid';
+  }
+
+  gen(schema: Schema, path: string, depth: number): Gen {
+    if (depth > MAX_DEPTH) return { ok: false, why: `${path}: nesting deeper than ${MAX_DEPTH} levels (recursive schema?)` };
+    if (schema === true) return { ok: true, value: PLACEHOLDER };
+    if (schema === false) return { ok: false, why: `${path}: the schema is false (no value allowed)` };
+    if (!isObj(schema)) return { ok: false, why: `${path}: not a schema` };
+
+    if (typeof schema.$ref === 'string') {
+      const target = this.resolve(schema.$ref);
+      if (target === undefined) return { ok: false, why: `${path}: cannot resolve $ref ${JSON.stringify(schema.$ref)} (only local references are followed)` };
+      const { $ref: _ref, ...rest } = schema;
+      // Siblings of $ref (2019-09+) apply as well; draft-07 ignores them, and so does merging nothing.
+      const merged = Object.keys(rest).length > 0 && isObj(target) ? mergeAll(target, rest) : target;
+      if (merged === undefined) return { ok: false, why: `${path}: $ref with conflicting siblings` };
+      return this.gen(merged, path, depth + 1);
+    }
+    if ('const' in schema) return { ok: true, value: schema.const };
+    if ('default' in schema && this.fits(schema, schema.default)) return { ok: true, value: schema.default };
+    if (Array.isArray(schema.enum)) {
+      const value = schema.enum.find((v) => this.fits(schema, v));
+      return value !== undefined || schema.enum.includes(null) ? { ok: true, value: value ?? null } : { ok: false, why: `${path}: no enum value satisfies the other constraints` };
+    }
+    if (Array.isArray(schema.examples)) {
+      const value = schema.examples.find((v) => this.fits(schema, v));
+      if (value !== undefined) return { ok: true, value };
+    }
+
+    if (Array.isArray(schema.allOf)) {
+      const { allOf, ...rest } = schema;
+      let merged: Record<string, unknown> | undefined = rest;
+      for (const part of allOf) {
+        const p = isObj(part) && typeof part.$ref === 'string' ? this.resolve(part.$ref) : part;
+        if (p === true) continue;
+        if (!isObj(p)) return { ok: false, why: `${path}: allOf contains an unusable schema` };
+        merged = merged && mergeAll(merged, p);
+      }
+      if (!merged) return { ok: false, why: `${path}: allOf branches conflict` };
+      return this.gen(merged, path, depth + 1);
+    }
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const branches = schema[key];
+      if (!Array.isArray(branches)) continue;
+      const { [key]: _drop, ...rest } = schema;
+      const reasons: string[] = [];
+      for (const [i, branch] of branches.entries()) {
+        const b = isObj(branch) && typeof branch.$ref === 'string' ? this.resolve(branch.$ref) : branch;
+        if (b === undefined || b === false) continue;
+        const merged = b === true ? rest : mergeAll(rest, b);
+        if (!merged) continue;
+        const got = this.gen(merged, `${path}/${key}/${i}`, depth + 1);
+        if (got.ok && this.fits(schema, got.value)) return got;
+        if (!got.ok) reasons.push(got.why);
+      }
+      return { ok: false, why: reasons[0] ?? `${path}: no ${key} branch could be satisfied` };
+    }
+
+    for (const k of UNSUPPORTED) if (k in schema) return { ok: false, why: `${path}: "${k}" is not supported by the argument synthesiser` };
+
+    const type = pickType(schema);
+    switch (type) {
+      case 'null':
+        return { ok: true, value: null };
+      case 'boolean':
+        return { ok: true, value: false };
+      case 'integer':
+      case 'number':
+        return this.number(schema, type, path);
+      case 'string':
+        return this.string(schema, path);
+      case 'array':
+        return this.array(schema, path, depth);
+      case 'object':
+        return this.object(schema, path, depth);
+      default:
+        return { ok: false, why: `${path}: unknown type ${JSON.stringify(schema.type)}` };
+    }
+  }
+
+  number(schema: Record<string, unknown>, type: 'integer' | 'number', path: string): Gen {
+    const integer = type === 'integer';
+    let lo = num(schema.minimum);
+    let hi = num(schema.maximum);
+    let loExclusive = false;
+    let hiExclusive = false;
+    // draft-04 spells exclusivity as booleans beside minimum/maximum; later drafts as numbers.
+    if (schema.exclusiveMinimum === true) loExclusive = true;
+    else if (num(schema.exclusiveMinimum) !== undefined && (lo === undefined || num(schema.exclusiveMinimum)! >= lo)) {
+      lo = num(schema.exclusiveMinimum);
+      loExclusive = true;
+    }
+    if (schema.exclusiveMaximum === true) hiExclusive = true;
+    else if (num(schema.exclusiveMaximum) !== undefined && (hi === undefined || num(schema.exclusiveMaximum)! <= hi)) {
+      hi = num(schema.exclusiveMaximum);
+      hiExclusive = true;
+    }
+    const step = num(schema.multipleOf);
+    const ok = (v: number) =>
+      (lo === undefined || (loExclusive ? v > lo : v >= lo)) &&
+      (hi === undefined || (hiExclusive ? v < hi : v <= hi)) &&
+      (!integer || Number.isInteger(v)) &&
+      (step === undefined || Number.isInteger(+(v / step).toFixed(9)));
+    const candidates: number[] = [1, 0];
+    if (lo !== undefined) {
+      const base = step !== undefined ? Math.ceil(lo / step) * step : integer ? Math.ceil(lo) : lo;
+      candidates.unshift(base, base + (step ?? 1), loExclusive && !integer && step === undefined ? lo + Math.min(1, hi !== undefined ? (hi - lo) / 2 : 1) : base);
+    } else if (hi !== undefined) {
+      const base = step !== undefined ? Math.floor(hi / step) * step : integer ? Math.floor(hi) : hi;
+      candidates.push(base, base - (step ?? 1), hiExclusive && !integer && step === undefined ? hi - 1 : base);
+    } else if (step !== undefined) candidates.unshift(step);
+    const value = candidates.find(ok);
+    return value !== undefined ? { ok: true, value } : { ok: false, why: `${path}: no ${type} satisfies minimum/maximum/multipleOf` };
+  }
+
+  string(schema: Record<string, unknown>, path: string): Gen {
+    if (typeof schema.pattern === 'string') return { ok: false, why: `${path}: "pattern" ${JSON.stringify(schema.pattern).slice(0, 60)} cannot be satisfied without an example or default` };
+    const min = num(schema.minLength) ?? 0;
+    const max = num(schema.maxLength);
+    const format = typeof schema.format === 'string' ? schema.format : undefined;
+    if (format !== undefined && format in FORMATS) {
+      const value = FORMATS[format]!;
+      if ([...value].length < min || (max !== undefined && [...value].length > max)) return { ok: false, why: `${path}: no ${format} value fits minLength/maxLength` };
+      return { ok: true, value };
+    }
+    if (max !== undefined && max < min) return { ok: false, why: `${path}: maxLength is below minLength` };
+    let value = PLACEHOLDER;
+    if (value.length < min) value = value + 'x'.repeat(min - value.length);
+    if (max !== undefined && value.length > max) value = value.slice(0, max);
+    return { ok: true, value };
+  }
+
+  array(schema: Record<string, unknown>, path: string, depth: number): Gen {
+    const min = num(schema.minItems) ?? 0;
+    const max = num(schema.maxItems);
+    if (max !== undefined && max < min) return { ok: false, why: `${path}: maxItems is below minItems` };
+    const out: unknown[] = [];
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+    const rest = prefix ? (Array.isArray(schema.items) ? schema.additionalItems : schema.items) : schema.items;
+    for (let i = 0; i < min; i++) {
+      const item = prefix && i < prefix.length ? (prefix[i] as Schema) : rest === undefined ? true : (rest as Schema);
+      const got = this.gen(item, `${path}/${i}`, depth + 1);
+      if (!got.ok) return got;
+      out.push(got.value);
+    }
+    if (schema.uniqueItems === true && min > 1 && new Set(out.map((v) => JSON.stringify(v))).size < out.length) {
+      return { ok: false, why: `${path}: cannot make ${min} distinct items (uniqueItems)` };
+    }
+    return { ok: true, value: out };
+  }
+
+  object(schema: Record<string, unknown>, path: string, depth: number): Gen {
+    const props = isObj(schema.properties) ? schema.properties : {};
+    const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+    const out: Record<string, unknown> = {};
+    for (const name of required) {
+      const prop = Object.hasOwn(props, name) ? (props[name] as Schema) : isObj(schema.additionalProperties) || typeof schema.additionalProperties === 'boolean' ? (schema.additionalProperties as Schema) : true;
+      const got = this.gen(prop, `${path}/${name}`, depth + 1);
+      if (!got.ok) return got;
+      out[name] = got.value;
+    }
+    const min = num(schema.minProperties) ?? 0;
+    for (const [name, prop] of Object.entries(props)) {
+      if (Object.keys(out).length >= min) break;
+      if (name in out) continue;
+      const got = this.gen(prop as Schema, `${path}/${name}`, depth + 1);
+      if (got.ok) out[name] = got.value;
+    }
+    if (Object.keys(out).length < min) return { ok: false, why: `${path}: cannot reach minProperties ${min}` };
+    return { ok: true, value: out };
+  }
+}
+
+/** The type to generate: the first listed non-null type, else one the keywords imply. */
+function pickType(schema: Record<string, unknown>): string {
+  const t = schema.type;
+  if (typeof t === 'string') return t;
+  if (Array.isArray(t)) {
+    const types = t.filter((x): x is string => typeof x === 'string');
+    return types.find((x) => x !== 'null') ?? types[0] ?? 'string';
+  }
+  if ('properties' in schema || 'required' in schema || 'additionalProperties' in schema || 'minProperties' in schema) return 'object';
+  if ('items' in schema || 'prefixItems' in schema || 'minItems' in schema || 'maxItems' in schema) return 'array';
+  if ('minimum' in schema || 'maximum' in schema || 'exclusiveMinimum' in schema || 'exclusiveMaximum' in schema || 'multipleOf' in schema) return 'number';
+  return 'string';
+}
+
+/** Shallow merge of two schema objects (for allOf and $ref siblings); undefined on a plain conflict. */
+function mergeAll(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (!(k in out)) {
+      out[k] = v;
+      continue;
+    }
+    const cur = out[k];
+    if (k === 'properties' && isObj(cur) && isObj(v)) {
+      const props: Record<string, unknown> = { ...cur };
+      for (const [p, s] of Object.entries(v)) props[p] = p in props && isObj(props[p]) && isObj(s) ? (mergeAll(props[p] as Record<string, unknown>, s) ?? s) : s;
+      out[k] = props;
+    } else if (k === 'required' && Array.isArray(cur) && Array.isArray(v)) out[k] = [...new Set([...cur, ...v])];
+    else if (k === 'minimum' || k === 'minLength' || k === 'minItems' || k === 'exclusiveMinimum' || k === 'minProperties') out[k] = Math.max(Number(cur), Number(v));
+    else if (k === 'maximum' || k === 'maxLength' || k === 'maxItems' || k === 'exclusiveMaximum' || k === 'maxProperties') out[k] = Math.min(Number(cur), Number(v));
+    else if (k === 'type' && cur !== v) {
+      const x = Array.isArray(cur) ? cur : [cur];
+      const y = Array.isArray(v) ? v : [v];
+      const both = x.filter((t) => y.includes(t) || (t === 'integer' && y.includes('number'))).concat(y.filter((t) => t === 'integer' && x.includes('number')));
+      if (both.length === 0) return undefined;
+      out[k] = both.length === 1 ? both[0] : [...new Set(both)];
+    } else if (JSON.stringify(cur) !== JSON.stringify(v)) {
+      if (k === 'description' || k === 'title' || k === '$comment' || k === 'examples' || k === 'default') continue;
+      return undefined;
+    }
+  }
+  return out;
+}
+
+/** Arguments for a tool whose inputSchema is `inputSchema`; see SynthesizedArguments. Never throws. */
+export function synthesizeArguments(inputSchema: unknown): SynthesizedArguments {
+  if (!isObj(inputSchema)) return { args: {}, complete: false, why: 'inputSchema is not a JSON Schema object' };
+  let got: Gen;
+  try {
+    got = new Synthesizer(inputSchema).gen(inputSchema, '#', 0);
+  } catch (e) {
+    return { args: {}, complete: false, why: `synthesis failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (!got.ok) return { args: {}, complete: false, why: got.why };
+  if (!isObj(got.value)) return { args: {}, complete: false, why: `the schema describes ${JSON.stringify(got.value)?.slice(0, 40)}, not an object` };
+  const v = validateWithSchema(inputSchema, got.value);
+  if (v.status === 'unusable') return { args: got.value, complete: false, why: `the schema cannot be used: ${v.reason}` };
+  if (v.status === 'invalid') return { args: got.value, complete: false, why: `the synthesised arguments do not validate: ${v.errors.slice(0, 2).join('; ')}` };
+  return { args: got.value, complete: true };
+}
+
+// ---- Durations ---------------------------------------------------------------------------------
+
+const TIME_NAME = /duration|delay|sleep|wait|seconds|secs|millis|interval|pause|timeout|time|(?:^|[^a-z])ms$|Ms$/i;
+const PER_STEP = /delay|interval|sleep|wait|pause|per[\s_-]?step|each/i;
+const STEP_NAME = /^(?:steps?|count|iterations?|repeat|repetitions|ticks|n)$/i;
+
+export interface TimedArguments {
+  args: Record<string, unknown>;
+  /** Roughly how long the call should take, by the argument names' and descriptions' meaning. */
+  estimateMs: number;
+  /** The properties that were read as times. */
+  timeProperties: string[];
+}
+
+/**
+ * Sets the time-like numeric arguments of a tool (duration, delayMs, seconds, …) so that the call
+ * should take about `targetMs` in total, when the schema allows it. Units are guessed: "ms"/"milli"
+ * in the name or description means milliseconds, otherwise seconds; a per-step delay beside a
+ * step-count argument is divided by the count. Returns undefined when the tool has no time-like
+ * argument or the adjusted arguments would not validate.
+ */
+export function timedArguments(inputSchema: unknown, base: Record<string, unknown>, targetMs: number): TimedArguments | undefined {
+  if (!isObj(inputSchema) || !isObj(inputSchema.properties)) return undefined;
+  const props = inputSchema.properties;
+  const numeric = (s: unknown): s is Record<string, unknown> => isObj(s) && (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))));
+  const args = { ...base };
+  const stepName = Object.keys(props).find((n) => STEP_NAME.test(n) && numeric(props[n]));
+  const steps = stepName !== undefined && typeof args[stepName] === 'number' && (args[stepName] as number) > 0 ? (args[stepName] as number) : 1;
+  const timeProperties: string[] = [];
+  let estimateMs = 0;
+  for (const [name, prop] of Object.entries(props)) {
+    if (name === stepName || !numeric(prop) || !TIME_NAME.test(name)) continue;
+    const text = `${name} ${typeof prop.description === 'string' ? prop.description : ''}`;
+    const ms = /ms\b|Ms$|milli/i.test(text) || /^ms|_ms$|Ms$/.test(name);
+    const perStep = stepName !== undefined && PER_STEP.test(text);
+    const wantedMs = perStep ? targetMs / steps : targetMs;
+    const integer = prop.type === 'integer' || (Array.isArray(prop.type) && !prop.type.includes('number'));
+    let value = ms ? wantedMs : wantedMs / 1000;
+    if (integer) value = Math.max(ms ? 0 : 1, Math.round(value));
+    const lo = num(prop.minimum);
+    const hi = num(prop.maximum);
+    if (lo !== undefined && value < lo) value = lo;
+    if (hi !== undefined && value > hi) value = hi;
+    args[name] = value;
+    timeProperties.push(name);
+    const thisMs = (ms ? value : value * 1000) * (perStep ? steps : 1);
+    estimateMs = Math.max(estimateMs, thisMs);
+  }
+  if (timeProperties.length === 0) return undefined;
+  if (validateWithSchema(inputSchema, args).status !== 'valid') return undefined;
+  return { args, estimateMs, timeProperties };
+}
