@@ -96,7 +96,7 @@ class Synthesizer {
     if ('default' in schema && this.fits(schema, schema.default)) return { ok: true, value: schema.default };
     if (Array.isArray(schema.enum)) {
       const value = schema.enum.find((v) => this.fits(schema, v));
-      return value !== undefined || schema.enum.includes(null) ? { ok: true, value: value ?? null } : { ok: false, why: `${path}: no enum value satisfies the other constraints` };
+      return value !== undefined ? { ok: true, value } : { ok: false, why: `${path}: no enum value satisfies the other constraints` };
     }
     if (Array.isArray(schema.examples)) {
       const value = schema.examples.find((v) => this.fits(schema, v));
@@ -161,30 +161,30 @@ class Synthesizer {
     let loExclusive = false;
     let hiExclusive = false;
     // draft-04 spells exclusivity as booleans beside minimum/maximum; later drafts as numbers.
+    const xlo = num(schema.exclusiveMinimum);
+    const xhi = num(schema.exclusiveMaximum);
     if (schema.exclusiveMinimum === true) loExclusive = true;
-    else if (num(schema.exclusiveMinimum) !== undefined && (lo === undefined || num(schema.exclusiveMinimum)! >= lo)) {
-      lo = num(schema.exclusiveMinimum);
-      loExclusive = true;
-    }
+    else if (xlo !== undefined && (lo === undefined || xlo >= lo)) [lo, loExclusive] = [xlo, true];
     if (schema.exclusiveMaximum === true) hiExclusive = true;
-    else if (num(schema.exclusiveMaximum) !== undefined && (hi === undefined || num(schema.exclusiveMaximum)! <= hi)) {
-      hi = num(schema.exclusiveMaximum);
-      hiExclusive = true;
-    }
+    else if (xhi !== undefined && (hi === undefined || xhi <= hi)) [hi, hiExclusive] = [xhi, true];
     const step = num(schema.multipleOf);
     const ok = (v: number) =>
       (lo === undefined || (loExclusive ? v > lo : v >= lo)) &&
       (hi === undefined || (hiExclusive ? v < hi : v <= hi)) &&
       (!integer || Number.isInteger(v)) &&
-      (step === undefined || Number.isInteger(+(v / step).toFixed(9)));
-    const candidates: number[] = [1, 0];
+      (step === undefined || Math.abs(v / step - Math.round(v / step)) < 1e-9);
+    const unit = step ?? (integer ? 1 : undefined);
+    const candidates: number[] = [];
     if (lo !== undefined) {
-      const base = step !== undefined ? Math.ceil(lo / step) * step : integer ? Math.ceil(lo) : lo;
-      candidates.unshift(base, base + (step ?? 1), loExclusive && !integer && step === undefined ? lo + Math.min(1, hi !== undefined ? (hi - lo) / 2 : 1) : base);
-    } else if (hi !== undefined) {
-      const base = step !== undefined ? Math.floor(hi / step) * step : integer ? Math.floor(hi) : hi;
-      candidates.push(base, base - (step ?? 1), hiExclusive && !integer && step === undefined ? hi - 1 : base);
-    } else if (step !== undefined) candidates.unshift(step);
+      const base = unit !== undefined ? Math.ceil(lo / unit) * unit : lo;
+      candidates.push(base, unit !== undefined ? base + unit : hi !== undefined ? (lo + hi) / 2 : lo + 1);
+    }
+    if (hi !== undefined) {
+      const base = unit !== undefined ? Math.floor(hi / unit) * unit : hi;
+      candidates.push(unit !== undefined ? base : hi - 1, base, unit !== undefined ? base - unit : hi);
+    }
+    candidates.unshift(step ?? 1);
+    candidates.push(0);
     const value = candidates.find(ok);
     return value !== undefined ? { ok: true, value } : { ok: false, why: `${path}: no ${type} satisfies minimum/maximum/multipleOf` };
   }
@@ -310,7 +310,11 @@ export function synthesizeArguments(inputSchema: unknown): SynthesizedArguments 
 
 // ---- Durations ---------------------------------------------------------------------------------
 
-const TIME_NAME = /duration|delay|sleep|wait|seconds|secs|millis|interval|pause|timeout|time|(?:^|[^a-z])ms$|Ms$/i;
+const TIME_WORD = /duration|delay|sleep|wait|seconds|secs|millis|interval|pause/i;
+/** Milliseconds, by the name (delayMs, delay_ms, millis) or the description ("in ms", "milliseconds"). */
+const msName = (name: string) => /(?:^|[_-])ms$|millis/i.test(name) || /[a-z0-9]Ms$/.test(name);
+const MS_TEXT = /\bms\b|milli/i;
+const isTimeName = (name: string) => TIME_WORD.test(name) || msName(name);
 const PER_STEP = /delay|interval|sleep|wait|pause|per[\s_-]?step|each/i;
 const STEP_NAME = /^(?:steps?|count|iterations?|repeat|repetitions|ticks|n)$/i;
 
@@ -335,13 +339,14 @@ export function timedArguments(inputSchema: unknown, base: Record<string, unknow
   const numeric = (s: unknown): s is Record<string, unknown> => isObj(s) && (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))));
   const args = { ...base };
   const stepName = Object.keys(props).find((n) => STEP_NAME.test(n) && numeric(props[n]));
-  const steps = stepName !== undefined && typeof args[stepName] === 'number' && (args[stepName] as number) > 0 ? (args[stepName] as number) : 1;
+  const stepValue = stepName === undefined ? undefined : typeof args[stepName] === 'number' ? args[stepName] : (props[stepName] as Record<string, unknown>).default;
+  const steps = typeof stepValue === 'number' && stepValue > 0 ? stepValue : 1;
   const timeProperties: string[] = [];
   let estimateMs = 0;
   for (const [name, prop] of Object.entries(props)) {
-    if (name === stepName || !numeric(prop) || !TIME_NAME.test(name)) continue;
+    if (name === stepName || !numeric(prop) || !isTimeName(name)) continue;
     const text = `${name} ${typeof prop.description === 'string' ? prop.description : ''}`;
-    const ms = /ms\b|Ms$|milli/i.test(text) || /^ms|_ms$|Ms$/.test(name);
+    const ms = msName(name) || MS_TEXT.test(text);
     const perStep = stepName !== undefined && PER_STEP.test(text);
     const wantedMs = perStep ? targetMs / steps : targetMs;
     const integer = prop.type === 'integer' || (Array.isArray(prop.type) && !prop.type.includes('number'));

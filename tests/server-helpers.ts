@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { testServer, type ServerCommandOptions } from '../src/commands/server.js';
+import type { RunReport } from '../src/model.js';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const REFERENCE = join(ROOT, 'dist/tests/fixtures/reference/server.js');
+export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const LOOPBACK = join(ROOT, 'tests/fixtures/loopback-only.mjs');
+
+export function requireBuild(): void {
+  if (!existsSync(REFERENCE)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function runStdio(command: string, extra: Partial<ServerCommandOptions> = {}): Promise<RunReport> {
+  return testServer({ stdio: command, targetFlags: `--stdio ${JSON.stringify(command)}`, concurrency: 2, ...extra });
+}
+
+/** Runs the suite against an HTTP server that mcpcheck starts; `{port}` in the command is replaced. */
+export async function runHttp(command: (port: number) => string, extra: Partial<ServerCommandOptions> = {}): Promise<RunReport> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const start = command(port);
+  return testServer({ url, start, targetFlags: `--url ${url} --start ${JSON.stringify(start)}`, concurrency: 2, ...extra });
+}
+
+/** Requirement ids whose verdict is fail or warn, excluding baselined checks. */
+export function brokenRequirements(report: RunReport): string[] {
+  return report.requirements.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id).sort();
+}
+
+export function harnessErrors(report: RunReport): string[] {
+  return report.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`);
+}
+
+export function describeFailures(report: RunReport): string {
+  return report.checks
+    .filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error')
+    .map((c) => `${c.status} ${c.id} [${c.requirements.join(',')}]: ${c.message.slice(0, 300)}`)
+    .join('\n');
+}
