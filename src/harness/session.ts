@@ -65,7 +65,10 @@ export class HarnessSession {
   private readonly frameWaiters = new Set<FrameWaiter>();
   private readonly started = performance.now();
   private closedDetail: string | undefined;
-  private readonly channel: Channel;
+  /** The transport under the session, for transport-level probes (raw HTTP exchanges, the stdio process). */
+  readonly channel: Channel;
+  /** What the transport itself reported for this session (stdout noise, framing, …), in order; bounded. */
+  readonly transportFindings: Finding[] = [];
   private readonly timeoutMs: number;
   private readonly canned: CannedAnswers;
   private readonly maxFrames: number;
@@ -81,7 +84,11 @@ export class HarnessSession {
     this.validator = new SessionValidator({ transport: options.transport });
     this.channel.onFrame((f) => this.receive(f));
     // The transport reports a problem just before it delivers the frame it concerns.
-    this.channel.onFinding((f) => this.report({ ...f, frame: this.frameCount }));
+    this.channel.onFinding((f) => {
+      const finding = { ...f, frame: this.frameCount };
+      if (this.transportFindings.length < 1000) this.transportFindings.push(finding);
+      this.report(finding);
+    });
     this.channel.onClose((info) => {
       this.closedDetail = `${info.reason}${info.code !== undefined && info.code !== null ? ` (exit code ${info.code})` : ''}${info.signal ? ` (signal ${info.signal})` : ''}${info.detail ? `: ${info.detail}` : ''}`;
       for (const [key, w] of this.waiting) {

@@ -54,12 +54,14 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
 
   const openSession = async (label: string, scenarioOf: () => string): Promise<HarnessSession> => {
     const channel = await target.open();
-    const session: HarnessSession = new HarnessSession({
+    let session: HarnessSession | undefined = undefined;
+    session = new HarnessSession({
       channel,
       transport: target.kind,
       requestTimeoutMs: options.requestTimeoutMs,
       onFinding: (finding) => {
-        const frame = finding.frame !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
+        // Findings buffered before the session existed (a start-up banner) arrive during its construction.
+        const frame = finding.frame !== undefined && session !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
         live.push({ finding, scenario: scenarioOf(), ...(frame ? { frame } : {}) });
       },
     });

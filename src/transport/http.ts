@@ -194,19 +194,21 @@ export class HttpChannel implements Channel {
    * Throws TargetUnreachable only when no request of this channel has ever got a response.
    */
   send(message: unknown): Promise<HttpSendResult> {
-    return this.post(JSON.stringify(message), isInitialize(message));
+    return this.post(JSON.stringify(message), isInitialize(message), isRequest(message));
   }
 
   sendRaw(bytes: string | Uint8Array): Promise<HttpSendResult> {
     let init = false;
+    let request = false;
     if (typeof bytes === 'string' && bytes.length < 64 * 1024) {
       const parsed = parseJson(bytes);
       init = parsed.ok && isInitialize(parsed.value);
+      request = parsed.ok && isRequest(parsed.value);
     }
-    return this.post(bytes, init);
+    return this.post(bytes, init, request);
   }
 
-  private async post(body: string | Uint8Array, initialize: boolean): Promise<HttpSendResult> {
+  private async post(body: string | Uint8Array, initialize: boolean, request = false): Promise<HttpSendResult> {
     const exchange = ++this.exchanges;
     const headers = this.headers({ Accept: ACCEPT_BOTH, 'Content-Type': 'application/json' });
     const opened = await this.open(exchange, 'POST', headers, body);
@@ -217,7 +219,7 @@ export class HttpChannel implements Channel {
       const id = res.headers.get('mcp-session-id');
       if (id !== null) this.setSessionId(id);
     }
-    return this.consume(opened, exchange, 'post');
+    return this.consume(opened, exchange, 'post', request);
   }
 
   /** Opens the listening stream (GET); 405 is a legitimate answer (HTTP-GET-02). */
@@ -359,6 +361,7 @@ export class HttpChannel implements Channel {
     opened: { res: Response; ctl: AbortController },
     exchange: number,
     kind: 'post' | 'get' | 'delete',
+    request = false,
   ): Promise<HttpSendResult> {
     const { res, ctl } = opened;
     const contentType = res.headers.get('content-type') ?? undefined;
@@ -387,6 +390,14 @@ export class HttpChannel implements Channel {
     if (!json) {
       result.bodyKind = 'other';
       result.body = decodeUtf8(read.bytes).text;
+      // A request answered 2xx with another media type breaks HTTP-POST-05; a body that is JSON all
+      // the same is delivered, so one mislabelled header does not stall every later step.
+      if (kind === 'post' && request && res.ok) {
+        this.findings.emit(
+          violation('HTTP-POST-05', `POST #${exchange} (a request) was answered ${res.status} with Content-Type ${contentType ?? '(none)'}; a request must be answered with application/json or text/event-stream`),
+        );
+        if (parseJson(result.body).ok) this.deliver(read.bytes, 'post-other', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
+      }
       return result;
     }
     result.bodyKind = 'json';
@@ -503,6 +514,10 @@ function deadline(ctl: AbortController, ms: number, message: string): NodeJS.Tim
 function abortKind(ctl: AbortController): Abort['kind'] | undefined {
   const reason: unknown = ctl.signal.reason;
   return ctl.signal.aborted && reason instanceof Abort ? reason.kind : undefined;
+}
+
+function isRequest(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && typeof (message as { method?: unknown }).method === 'string' && 'id' in message;
 }
 
 function isInitialize(message: unknown): boolean {

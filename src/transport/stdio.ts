@@ -201,17 +201,20 @@ export class LineFramer {
         return;
       }
     }
-    if (alone.ok) {
+    // While lines are held for joining, a line that alone is a string, number or array (an element
+    // of the pretty-printed value, e.g. `"48x48"`) is more of that value; only a message ends it.
+    if (alone.ok && (this.held.length === 0 || isMessageLike(alone.value))) {
       this.flushHeld();
       this.deliver(decoded.text, alone); // raw keeps a BOM if there was one
       return;
     }
+    const why = alone.ok ? 'a line inside a value spread over several lines' : alone.error;
     // Only a line that opens an object or array can start a pretty-printed value.
     if (this.held.length === 0 && !/^\s*[[{]/.test(text)) {
-      this.noise(text, this.lineNo, alone.error);
+      this.noise(text, this.lineNo, why);
       return;
     }
-    this.hold(text, alone.error);
+    this.hold(text, why);
   }
 
   private hold(text: string, why: string): void {
@@ -396,4 +399,8 @@ export class StdioChannel implements Channel {
     this.closedInfo = info;
     this.closes.emit(info);
   }
+}
+
+function isMessageLike(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'jsonrpc' in value;
 }

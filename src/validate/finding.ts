@@ -40,12 +40,19 @@ export function ptr(...parts: Array<string | number>): string {
 
 /** A short, escaped rendering of a value a target sent, safe for any report. */
 export function show(value: unknown, max = 120): string {
-  let s: string;
+  let s: string | undefined;
   try {
     s = value === undefined ? 'undefined' : JSON.stringify(value);
   } catch {
-    s = String(value);
+    s = undefined;
   }
-  if (s === undefined) s = String(value);
+  if (s === undefined) {
+    // Deeply nested arrays overflow String() too, and prototype-less objects have no toString.
+    try {
+      s = String(value);
+    } catch {
+      s = `[unprintable ${Array.isArray(value) ? 'array' : typeof value}]`;
+    }
+  }
   return s.length > max ? s.slice(0, max) + `…(${s.length} chars)` : s;
 }

@@ -3,7 +3,7 @@ import { checkContentBlock, checkResourceContents, checkResourceUri } from './co
 import { checkSchema, validateWithSchema } from './dialects.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
 import { type Finding, ptr, show, violation } from './finding.js';
-import { METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
+import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { describeErrors, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
 import { walkMessage } from './walk.js';
@@ -85,12 +85,25 @@ const PARAMS_RULE: Readonly<Record<string, string>> = {
   'prompts/list': 'PAGE-01',
 };
 
+function depth(pointer: string): number {
+  let n = 0;
+  for (let i = 0; i < pointer.length; i++) if (pointer.charCodeAt(i) === 47) n++;
+  return n;
+}
+
+function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
+  if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
+  return PARAMS_RULE[method];
+}
+
 function obj(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-function schemaFinding(base: string, rule: string | undefined, errors: ErrorObject[], where: string, what: string, rev: Revision): Finding {
+function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision): Finding {
   const ids = rule ? [base, rule] : [base];
+  // Under anyOf every branch reports; the deepest error is the one that names what is wrong.
+  const errors = [...unsorted].sort((a, b) => depth(b.instancePath) - depth(a.instancePath));
   const first = errors[0];
   let requirementIds = ids;
   // Capability shape errors are their own rule (LIFE-CAP-01).
@@ -104,6 +117,9 @@ function schemaFinding(base: string, rule: string | undefined, errors: ErrorObje
  * rules a single message can break. Pure: same input, same findings.
  */
 export function validateMessage(message: unknown, ctx: MessageContext): Finding[] {
+  if (Array.isArray(message) && message.length > 0 && allowsBatches(ctx.revision)) {
+    return message.flatMap((m, i) => validateMessage(m, ctx).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` })));
+  }
   return validateEnvelope(checkEnvelope(message), message, ctx);
 }
 
@@ -125,7 +141,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     if (def) {
       mark(ctx, ['BASE-SCHEMA-01', ...(PARAMS_RULE[method] ? [PARAMS_RULE[method]] : [])]);
       const errors = schema.validate(def, msg);
-      if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', PARAMS_RULE[method], errors, '', `${method} ${env.kind}`, ctx.revision));
+      if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision));
     }
     checkParams(method, obj(msg.params), ctx, findings);
   } else if (env.kind === 'result' && ctx.request && obj(msg.result)) {
@@ -136,7 +152,8 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
       mark(ctx, ['BASE-RES-03', ...(RESULT_RULE[method] ? [RESULT_RULE[method]] : []), ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]);
       mark(ctx, RESULT_EXTRA_RULES[method]);
       const errors = schema.validate(def, msg.result);
-      if (errors) findings.push(schemaFinding('BASE-RES-03', RESULT_RULE[method], errors, '/result', `the result of ${method}`, ctx.revision));
+      // A CreateTaskResult is not the method's own result: its shape is the base rule's alone.
+      if (errors) findings.push(schemaFinding('BASE-RES-03', task ? undefined : RESULT_RULE[method], errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision));
     }
     if (!task) checkResult(method, obj(msg.result)!, ctx, findings);
   }

@@ -21,3 +21,13 @@ export const METHOD_SINCE: Readonly<Record<string, Revision>> = {
 export function revisionAtLeast(rev: Revision, min: Revision): boolean {
   return REVISIONS.indexOf(rev) >= REVISIONS.indexOf(min);
 }
+
+/** Revisions whose JSON-RPC allowed batches (2025-03-26 added them, 2025-06-18 dropped them again). */
+export function allowsBatches(rev: Revision): boolean {
+  return rev === '2025-03-26';
+}
+
+/** Revisions that have the `completions` capability (added in 2025-03-26). */
+export function hasCompletionsCapability(rev: Revision): boolean {
+  return revisionAtLeast(rev, '2025-03-26');
+}

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { packageRoot } from '../paths.js';
+import { applySchemaPatches } from '../spec/rulings.js';
 import { type Revision } from './revisions.js';
 
 /**
@@ -51,6 +52,7 @@ class CompiledRevision implements RevisionSchema {
     const file = JSON.parse(readFileSync(join(packageRoot(), 'schemas/mcp', `${revision}.json`), 'utf8')) as SchemaFile;
     const modern = file.$defs !== undefined;
     const defs = (file.$defs ?? file.definitions ?? {}) as NonNullable<SchemaFile['$defs']>;
+    applySchemaPatches(revision, defs);
     this.defs = defs;
     this.prefix = modern ? '#/$defs/' : '#/definitions/';
     // strict: false because the official schemas use annotation keywords Ajv does not know.

@@ -1,7 +1,7 @@
 import { checkEnvelope } from './envelope.js';
 import { type Finding, note, show, violation } from './finding.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
-import { isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 import { type ToolInfo, toolsOf } from './tools.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -17,6 +17,8 @@ interface Pending {
 interface Progress {
   owner: string;
   last?: number;
+  /** The request became a task: its token stays valid after the CreateTaskResult (PROG-05). */
+  task?: boolean;
 }
 
 /** The per-direction ledger: one side's requests as the other side sees them. */
@@ -97,6 +99,8 @@ export class SessionValidator {
   negotiatedVersion?: string;
   private readonly ledgers: Record<Side, Ledger> = { client: new Ledger(), server: new Ledger() };
   private readonly tools = new Map<string, ToolInfo>();
+  /** Task id → the task-augmented request, so tasks/result payloads are judged as its result. */
+  private readonly tasks = new Map<string, { method: string; params?: Record<string, unknown> }>();
   private toolWalk = new Set<string>();
   private clientSpoke = false;
   private initId?: string;
@@ -108,6 +112,13 @@ export class SessionValidator {
 
   /** A frame whose JSON parsed. */
   message(from: Side, message: unknown, frame: number, raw?: string): Finding[] {
+    if (Array.isArray(message) && message.length > 0 && allowsBatches(this.revision)) {
+      const findings: Finding[] = [];
+      if (raw !== undefined) this.checkRawText(from, raw, findings);
+      for (const f of findings) f.frame = frame;
+      message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
+      return findings;
+    }
     const findings: Finding[] = [];
     if (raw !== undefined) this.checkRawText(from, raw, findings);
     const env = checkEnvelope(message);
@@ -115,12 +126,13 @@ export class SessionValidator {
     const theirs = this.ledgers[other(from)];
     let answered: Pending | undefined;
     if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(key(env.id));
+    const request = answered ? this.judgedAs(answered) : undefined;
     const ctx: MessageContext = {
       from,
       revision: this.revision,
       tools: this.tools,
       applied: this.applied,
-      ...(answered ? { request: { method: answered.method, ...(answered.params ? { params: answered.params } : {}) } } : {}),
+      ...(request ? { request } : {}),
     };
     findings.push(...validateEnvelope(env, message, ctx));
     switch (env.kind) {
@@ -146,6 +158,19 @@ export class SessionValidator {
     }
     for (const f of findings) f.frame = frame;
     return findings;
+  }
+
+  /** The request whose result a response is: for tasks/result, the task-augmented request itself. */
+  private judgedAs(p: Pending): { method: string; params?: Record<string, unknown> } {
+    if (p.method === 'tasks/result') {
+      const taskId = p.params?.taskId;
+      const original = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
+      if (original) {
+        const { task: _task, ...params } = original.params ?? {};
+        return { method: original.method, params };
+      }
+    }
+    return { method: p.method, ...(p.params ? { params: p.params } : {}) };
   }
 
   /** A frame that is not JSON at all (kept raw in a transcript, or seen raw on the wire). */
@@ -270,6 +295,8 @@ export class SessionValidator {
       return;
     }
     if (!needed) return;
+    // 2024-11-05 had completion/complete but no capability to declare it.
+    if (needed[0] === 'completions' && !hasCompletionsCapability(this.revision)) return;
     this.applied.add('LIFE-OP-02');
     if (!declared(peer, needed)) {
       findings.push(violation('LIFE-OP-02', `expected ${show(method)} only when the ${other(from)} declared the ${needed.join('.')} capability; it did not`, '/method'));
@@ -352,7 +379,7 @@ export class SessionValidator {
     const entry = requester.progress.get(key(token));
     this.applied.add('PROG-04');
     const request = entry ? requester.pending.get(entry.owner) : undefined;
-    if (!entry || !request) {
+    if (!entry || (!request && !entry.task)) {
       const why = entry ? 'its request has already been answered' : `no ${other(from)} request carries that token`;
       findings.push(violation('PROG-04', `expected progress only for an active request; token ${show(token)}: ${why}`, '/params/progressToken'));
       return;
@@ -401,7 +428,17 @@ export class SessionValidator {
     }
     requester.pending.delete(k);
     requester.answered.add(k);
-    if (pending.progressToken) requester.progress.delete(pending.progressToken);
+    const becameTask = kind === 'result' && obj(pending.params?.task) !== undefined;
+    if (pending.progressToken) {
+      const entry = requester.progress.get(pending.progressToken);
+      if (becameTask && entry) entry.task = true;
+      else requester.progress.delete(pending.progressToken);
+    }
+    if (becameTask) {
+      const taskId = obj(obj(msg.result)?.task)?.taskId;
+      if (typeof taskId === 'string') this.tasks.set(taskId, { method: pending.method, ...(pending.params ? { params: pending.params } : {}) });
+      return;
+    }
     if (kind === 'result') this.onResult(pending, obj(msg.result), findings);
     else if (pending.method === 'initialize' && k === this.initId) this.onInitializeError(msg, findings);
   }
@@ -450,7 +487,9 @@ export class SessionValidator {
   private onInitializeError(msg: Record<string, unknown>, findings: Finding[]): void {
     this.applied.add('LIFE-VER-04');
     const requested = this.requestedVersion;
-    if (requested !== undefined && !isRevision(requested)) {
+    const error = obj(msg.error);
+    const aboutVersion = /version/i.test(String(error?.message ?? '')) || obj(error?.data)?.supported !== undefined;
+    if (requested !== undefined && (!isRevision(requested) || aboutVersion)) {
       // requirements.md §15.1: the page's example answers with an error, its rule demands a result.
       findings.push(violation('LIFE-VER-04', `expected a result naming another supported version when the requested one (${show(requested)}) is unsupported; got error ${show(obj(msg.error)?.code)} ${show(obj(msg.error)?.message)} (the spec's example shows such an error, but its rule requires a result — requirements.md §15.1)`, '/error'));
     }

@@ -2,6 +2,12 @@ import { checkIcons } from './icons.js';
 import { checkMeta } from './meta.js';
 import { type Finding, ptr } from './finding.js';
 
+/**
+ * Members whose values are application data, not MCP objects: an `icons` or `_meta` member in
+ * there is the application's own (tool arguments, structured results, JSON Schemas, log data …).
+ */
+const OPAQUE = new Set(['arguments', 'structuredContent', 'inputSchema', 'outputSchema', 'requestedSchema', 'data', 'experimental', 'metadata', 'context']);
+
 /** Deeper than any real message; a hostile one is not walked further (and cannot overflow the stack). */
 const MAX_DEPTH = 256;
 
@@ -31,11 +37,15 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
     for (const key in node) {
       const child = (node as Record<string, unknown>)[key];
       if (key === '_meta') {
+        // Only the keys are MCP's to judge; the values belong to whoever set them.
         path.push(key);
         if (applied) for (const id of META_RULES) applied.add(id);
         findings.push(...checkMeta(child, ptr(...path)));
         path.pop();
-      } else if (key === 'icons' && Array.isArray(child)) {
+        continue;
+      }
+      if (OPAQUE.has(key) || (key === 'content' && 'action' in node && !Array.isArray(child))) continue;
+      if (key === 'icons' && Array.isArray(child)) {
         path.push(key);
         if (applied) for (const id of ICON_RULES) applied.add(id);
         findings.push(...checkIcons(child, ptr(...path)));

@@ -1,6 +1,8 @@
 import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply } from '../../src/runner/checks.js';
+import type { ToolPolicy } from '../../src/runner/scenario.js';
+import { synthesizeArguments, timedArguments } from '../../src/harness/args.js';
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -37,5 +39,93 @@ export function errorCodeOf(reply: Reply): unknown {
 export function messageOf(frame: RecordedFrame | undefined): Record<string, unknown> | undefined {
   if (!frame) return undefined;
   if (isObject(frame.message)) return frame.message;
+  return undefined;
+}
+
+// ---- Tool calls under the --call-tools policy (server.tools.*, server.utilities.*) ----------------
+
+
+export interface ToolPlan {
+  tool: Record<string, unknown>;
+  name: string;
+  /** Whether mcpcheck may call it (policy allows it and arguments could be synthesised). */
+  call: boolean;
+  /** Why it is (or is not) called, for the report's notes. */
+  why: string;
+  args: Record<string, unknown>;
+}
+
+/** Decides, for one listed tool, whether the policy lets mcpcheck call it and with which arguments. */
+export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy): ToolPlan {
+  const name = typeof tool.name === 'string' ? tool.name : String(tool.name);
+  const no = (why: string): ToolPlan => ({ tool, name, call: false, why, args: {} });
+  const annotations = isObject(tool.annotations) ? tool.annotations : {};
+  let allowed: string;
+  switch (policy.mode) {
+    case 'none':
+      return no('--call-tools none');
+    case 'named':
+      if (!(policy.names ?? []).includes(name)) return no('not named in --call-tools');
+      allowed = 'named in --call-tools';
+      break;
+    case 'all':
+      allowed = '--call-tools all';
+      break;
+    case 'readonly':
+      if (annotations.readOnlyHint !== true) {
+        return no(`not annotated read-only (readOnlyHint ${annotations.readOnlyHint === undefined ? 'absent' : JSON.stringify(annotations.readOnlyHint)}; --call-tools all or --call-tools ${name} to include it)`);
+      }
+      allowed = 'readOnlyHint: true';
+      break;
+  }
+  const execution = isObject(tool.execution) ? tool.execution : {};
+  if (execution.taskSupport === 'required') return no('needs task augmentation (execution.taskSupport "required")');
+  const synthesized = synthesizeArguments(tool.inputSchema);
+  if (!synthesized.complete) return no(`arguments could not be synthesised: ${synthesized.why ?? 'unknown reason'}`);
+  return { tool, name, call: true, why: allowed, args: synthesized.args };
+}
+
+const SLOW_WORDS = /slow|long|sleep|delay|wait|progress|duration/i;
+
+/** A permitted tool that looks slow (by name/description) and has time-like arguments to stretch. */
+export function findSlowTool(tools: Array<Record<string, unknown>>, policy: ToolPolicy, targetMs: number): { plan: ToolPlan; args: Record<string, unknown>; estimateMs: number } | undefined {
+  for (const tool of tools) {
+    const text = `${String(tool.name)} ${typeof tool.description === 'string' ? tool.description : ''}`;
+    if (!SLOW_WORDS.test(text)) continue;
+    const plan = planToolCall(tool, policy);
+    if (!plan.call) continue;
+    const timed = timedArguments(tool.inputSchema, plan.args, targetMs);
+    if (timed) return { plan, args: timed.args, estimateMs: timed.estimateMs };
+  }
+  return undefined;
+}
+
+/** The arguments to call a tool with: synthesised, with any time-like arguments shortened to about `targetMs`. */
+export function quickArguments(plan: ToolPlan, targetMs = 300): Record<string, unknown> {
+  return timedArguments(plan.tool.inputSchema, plan.args, targetMs)?.args ?? plan.args;
+}
+
+const CONTENT_FIELDS: Readonly<Record<string, Array<[string, string]>>> = {
+  text: [['text', 'string']],
+  image: [['data', 'string'], ['mimeType', 'string']],
+  audio: [['data', 'string'], ['mimeType', 'string']],
+  resource_link: [['uri', 'string'], ['name', 'string']],
+  resource: [['resource', 'object']],
+};
+
+/** What is wrong with one content block (type and required fields; base64 is checked elsewhere), if anything. */
+export function contentBlockProblem(block: unknown): string | undefined {
+  if (!isObject(block)) return `a content block is ${JSON.stringify(block)?.slice(0, 40)}`;
+  const fields = typeof block.type === 'string' ? CONTENT_FIELDS[block.type] : undefined;
+  if (!fields) return `content block type ${JSON.stringify(block.type)?.slice(0, 40)} is not text, image, audio, resource_link or resource`;
+  for (const [field, type] of fields) {
+    const v = block[field];
+    if (type === 'object' ? !isObject(v) : typeof v !== type) return `a ${block.type} block has no ${type} "${field}"`;
+  }
+  if (block.type === 'resource') {
+    const r = block.resource as Record<string, unknown>;
+    if (typeof r.uri !== 'string') return 'an embedded resource has no string "uri"';
+    if (typeof r.text !== 'string' && typeof r.blob !== 'string') return 'an embedded resource has neither "text" nor "blob"';
+  }
   return undefined;
 }

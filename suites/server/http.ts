@@ -1,0 +1,494 @@
+import { randomUUID } from 'node:crypto';
+import type { CheckRecorder } from '../../src/runner/checks.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { scenario, type ScenarioContext } from '../../src/runner/scenario.js';
+import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
+import { show } from '../../src/validate/finding.js';
+import { LATEST_REVISION } from '../../src/validate/revisions.js';
+import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
+import { isObject, isResponse } from './helpers.js';
+
+// Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
+// exchanges (`HttpChannel.request`): they are not frames of the session and leave its state alone,
+// so a probe the server wrongly accepts cannot disturb the rest of a scenario.
+
+/** Until response headers arrive; a local server answers in milliseconds. */
+const HEADERS_MS = 5_000;
+/** Reading a body after its headers (an SSE answer ends after its response). */
+const BODY_MS = 2_000;
+/** How long a fresh GET stream is watched for responses that must not be there. */
+const GET_WINDOW_MS = 100;
+/** How long, after notifications/initialized, a server may take to send a request of its own. */
+const SERVER_REQUEST_WINDOW_MS = 500;
+
+const needs = { transport: 'http' } as const;
+
+let probeIds = 0;
+/** A JSON-RPC request body with an id no session request uses. */
+function rpc(method: string, params?: unknown): { id: string; body: string } {
+  const id = `mcpcheck-http-${++probeIds}`;
+  return { id, body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }) };
+}
+
+function probe(channel: HttpChannel, req: ProbeRequest): Promise<ProbeResponse> {
+  return channel.request({ timeoutMs: HEADERS_MS, readMs: BODY_MS, ...req });
+}
+
+/** "HTTP 400 (application/json): {…}" or "no HTTP response (…)", for messages. */
+function describeProbe(res: ProbeResponse): string {
+  if (res.status === 0) return `no HTTP response (${res.error ?? 'unknown error'})`;
+  const body = res.body.trim();
+  return `HTTP ${res.status}${res.contentType ? ` (${res.contentType})` : ''}${body ? `: ${show(body, 160)}` : ' with an empty body'}`;
+}
+
+function mediaOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0]?.trim().toLowerCase();
+}
+
+const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+const is4xx = (status: number) => status >= 400 && status < 500;
+
+/** The session's HTTP channel, after initializing the session; records an error and returns undefined if that fails. */
+async function initialized(ctx: ScenarioContext, capabilities: Record<string, unknown> = {}, withholdInitialized = false): Promise<HttpChannel | undefined> {
+  const reply = await ctx.session.initialize({ capabilities, withholdInitialized });
+  if (reply.kind !== 'result') {
+    ctx.check.error(`initialize failed: ${describeReply(reply)}`);
+    return undefined;
+  }
+  return ctx.session.channel as HttpChannel;
+}
+
+/**
+ * Judges the body of an HTTP error that "MAY comprise a JSON-RPC error response that has no id":
+ * a body that is not JSON is fine; a JSON body must be a JSONRPCErrorResponse without `id`.
+ * `"id": null` (JSON-RPC 2.0 style) is a compatibility note, not a failure (ROBUST-08, requirements.md §15.15).
+ */
+function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: string[], what: string): void {
+  const text = res.body.trim();
+  if (mediaOf(res.contentType) !== 'application/json' || text === '') {
+    check.info(`${what}: the error body is not JSON (${text ? show(text, 80) : 'empty'}), which the spec allows`, { key, requirements });
+    return;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    check.expect(false, { key, requirements, expected: `${what}: a JSON body that is a JSON-RPC error response`, actual: `a body labelled application/json that does not parse: ${show(text, 160)}` });
+    return;
+  }
+  const idNull = isObject(body) && body.id === null;
+  const withoutNullId = idNull ? Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([k]) => k !== 'id')) : body;
+  const errors = schemaFor(LATEST_REVISION).validate('JSONRPCErrorResponse', withoutNullId);
+  const hasId = isObject(body) && 'id' in body && !idNull;
+  const hasResult = isObject(body) && 'result' in body;
+  check.expect(errors === null && !hasId && !hasResult, {
+    key,
+    requirements,
+    expected: `${what}: a JSON body that is a JSON-RPC error response without id`,
+    actual: errors ? describeErrors(errors, '') : hasId ? `an error response with "id": ${show((body as Record<string, unknown>).id)}` : `a body with a result: ${show(body, 160)}`,
+  });
+  if (idNull && errors === null && !hasResult) {
+    check.info(`${what}: the error body has "id": null (JSON-RPC 2.0 style); 2025-11-25 leaves id out — a compatibility note, not a failure (requirements.md §15.15)`, {
+      key: `${key}-null-id`,
+      requirements: ['ROBUST-08'],
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const sessionId = scenario({
+  id: 'server.http.session-id',
+  title: 'A session id, if any, comes with the InitializeResult and is visible ASCII',
+  requirements: ['HTTP-SESS-01', 'HTTP-SESS-03'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const id = channel.sessionId;
+    if (id === undefined) {
+      check.info('the server issued no MCP-Session-Id with the InitializeResult (sessions are optional)', { key: 'issued', requirements: ['HTTP-SESS-01'] });
+      // A session id that first shows up on a later response has no defined meaning.
+      const ping = rpc('ping');
+      const res = await probe(channel, { method: 'POST', body: ping.body });
+      const late = res.headers['mcp-session-id'];
+      check.expect(late === undefined, {
+        key: 'late',
+        requirements: ['HTTP-SESS-01'],
+        expected: 'a session id only on the response that carries the InitializeResult',
+        actual: `MCP-Session-Id ${show(late)} first appeared on the answer to a later ping`,
+      });
+      return;
+    }
+    check.info(`the server issued a session id with the InitializeResult (${id.length} characters)`, { key: 'issued', requirements: ['HTTP-SESS-01'] });
+    const bad = [...id].filter((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e);
+    check.expect(id.length > 0 && bad.length === 0, {
+      key: 'visible-ascii',
+      requirements: ['HTTP-SESS-03'],
+      expected: 'a session id of visible ASCII characters only (0x21–0x7E)',
+      actual: id.length === 0 ? 'an empty MCP-Session-Id' : `${show(id, 100)} contains ${[...new Set(bad)].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}`,
+    });
+  },
+});
+
+export const acceptedWithoutBody = scenario({
+  id: 'server.http.accepted-202',
+  title: 'A POSTed notification or response is answered 202 Accepted with no body',
+  requirements: ['HTTP-POST-03'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { session, check } = ctx;
+    // Roots are declared so that a server which asks for them gets a response to accept.
+    const channel = await initialized(ctx, { roots: { listChanged: true } }, true);
+    if (!channel) return;
+    const responses = recordResponsePosts(channel);
+    const mark = session.mark;
+    const sent = (await session.send({ jsonrpc: '2.0', method: 'notifications/initialized' })) as HttpSendResult | undefined;
+    const initializedAt = performance.now();
+    check.expect(sent?.status === 202 && sent.bodyKind === 'empty', {
+      key: 'notification',
+      expected: 'POST notifications/initialized → 202 Accepted with no body',
+      actual: sent === undefined ? 'nothing was sent (the channel is closed)' : sent.error && sent.status === undefined ? sent.error : `HTTP ${sent.status}${sent.contentType ? ` (${sent.contentType})` : ''}${sent.bodyKind !== 'empty' ? ` with a body${sent.body ? `: ${show(sent.body, 120)}` : ''}` : ''}`,
+    });
+
+    // A request of the server's own (e.g. roots/list) comes on the GET stream; mcpcheck answers it.
+    const get = await channel.openGetStream();
+    const isServerRequest = (f: { message?: unknown }) => isObject(f.message) && typeof f.message.method === 'string' && 'id' in f.message;
+    const request =
+      is2xx(get.status) && mediaOf(get.contentType) === 'text/event-stream'
+        ? await session.waitForFrame(isServerRequest, Math.max(0, SERVER_REQUEST_WINDOW_MS - (performance.now() - initializedAt)), mark)
+        : session.serverFrames(mark).find(isServerRequest);
+    if (!request) {
+      check.skip(`the server sent no request of its own within ${SERVER_REQUEST_WINDOW_MS} ms of notifications/initialized, so there was no response to POST`, { key: 'response' });
+      return;
+    }
+    const requestId = (request.message as Record<string, unknown>).id;
+    const answer = await waitFor(() => responses.find((r) => r.id === requestId), 1_000);
+    if (!answer) return check.error(`mcpcheck did not answer the server's ${show((request.message as Record<string, unknown>).method)} request`, { key: 'response' });
+    const result = await answer.sent;
+    check.expect(result.status === 202 && result.bodyKind === 'empty', {
+      key: 'response',
+      expected: `mcpcheck's POSTed response to the server's ${show((request.message as Record<string, unknown>).method)} request → 202 Accepted with no body`,
+      actual: result.status === undefined ? (result.error ?? 'no HTTP response') : `HTTP ${result.status}${result.bodyKind !== 'empty' ? ` with a body${result.body ? `: ${show(result.body, 120)}` : ''}` : ''}`,
+      frames: [request.index],
+    });
+  },
+});
+
+/** Notes the HTTP answer to every JSON-RPC response the session POSTs (its answers to server requests). */
+function recordResponsePosts(channel: HttpChannel): Array<{ id: unknown; sent: Promise<HttpSendResult> }> {
+  const posts: Array<{ id: unknown; sent: Promise<HttpSendResult> }> = [];
+  const send = channel.send.bind(channel);
+  channel.send = (message: unknown) => {
+    const sent = send(message);
+    if (isObject(message) && !('method' in message) && ('result' in message || 'error' in message)) posts.push({ id: message.id, sent });
+    return sent;
+  };
+  return posts;
+}
+
+async function waitFor<T>(get: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v !== undefined || performance.now() >= deadline) return v;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export const requestAnswers = scenario({
+  id: 'server.http.request-answers',
+  title: 'A POSTed request is answered with JSON or an SSE stream that starts with a priming event',
+  requirements: ['HTTP-POST-05', 'HTTP-SSE-01'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check, discovery } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const methods = ['ping', ...(['tools', 'prompts', 'resources'] as const).filter((c) => c in discovery.capabilities).map((c) => `${c}/list`)];
+    let sse = 0;
+    for (const method of methods) {
+      const { id, body } = rpc(method, method === 'ping' ? undefined : {});
+      const res = await probe(channel, { method: 'POST', body });
+      const media = mediaOf(res.contentType);
+      const okType = is2xx(res.status) && (media === 'application/json' || media === 'text/event-stream');
+      if (!check.expect(okType, {
+        key: method,
+        requirements: ['HTTP-POST-05'],
+        expected: `POST ${method} → 2xx with Content-Type application/json or text/event-stream`,
+        actual: describeProbe(res),
+      })) continue;
+      if (media === 'application/json') {
+        let answer: unknown;
+        try {
+          answer = JSON.parse(res.body);
+        } catch {
+          answer = undefined;
+        }
+        check.expect(isObject(answer) && answer.id === id && ('result' in answer || 'error' in answer), {
+          key: `${method}-body`,
+          requirements: ['HTTP-POST-05'],
+          expected: `the JSON body is the response to the ${method} request (id ${show(id)})`,
+          actual: `body ${show(res.body, 160)}`,
+        });
+        continue;
+      }
+      sse++;
+      const first = firstSseEvent(res.body);
+      check.expect(first !== undefined && first.id !== undefined && first.id !== '' && first.data === '', {
+        key: `${method}-priming`,
+        requirements: ['HTTP-SSE-01'],
+        expected: `the SSE stream answering ${method} opens with an event that has an id and empty data (so the client can resume with Last-Event-ID)`,
+        actual: first === undefined ? 'a stream with no event' : `the first event has ${first.id ? `id ${show(first.id)}` : 'no id'} and ${first.data === '' ? 'empty data' : `data ${show(first.data, 100)}`}`,
+      });
+    }
+    if (sse === 0) check.skip('every request was answered with application/json; the priming event applies to SSE streams only', { key: 'priming', requirements: ['HTTP-SSE-01'] });
+  },
+});
+
+/**
+ * The first event block of an SSE body as written (comment-only blocks skipped). Read from the
+ * text rather than a parser, since an event with an id but no data line is not dispatched to
+ * listeners, yet still sets the id a client reconnects with.
+ */
+function firstSseEvent(body: string): { id?: string; data: string } | undefined {
+  for (const block of body.replace(/\r\n?/g, '\n').split(/\n\n+/)) {
+    const fields = block.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
+    if (fields.length === 0) continue;
+    let id: string | undefined;
+    const data: string[] = [];
+    for (const line of fields) {
+      const colon = line.indexOf(':');
+      const name = colon === -1 ? line : line.slice(0, colon);
+      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (name === 'id') id = value;
+      else if (name === 'data') data.push(value);
+    }
+    return { ...(id !== undefined ? { id } : {}), data: data.join('\n') };
+  }
+  return undefined;
+}
+
+export const unacceptableInput = scenario({
+  id: 'server.http.unacceptable-input',
+  title: 'A notification that is not valid JSON-RPC, or a body that is not JSON, gets an HTTP error',
+  requirements: ['HTTP-POST-04'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const cases = [
+      { key: 'bad-method', body: '{"jsonrpc":"2.0","method":42}', what: 'POST {"jsonrpc":"2.0","method":42}' },
+      { key: 'invalid-json', body: '{"jsonrpc":"2.0",', what: 'POST of invalid JSON {"jsonrpc":"2.0",' },
+    ];
+    for (const c of cases) {
+      const res = await probe(channel, { method: 'POST', body: c.body });
+      if (!check.expect(res.status >= 400, { key: c.key, expected: `${c.what} → an HTTP error status (4xx, e.g. 400 Bad Request)`, actual: describeProbe(res) })) continue;
+      if (res.status >= 500) {
+        check.expect(false, {
+          key: `${c.key}-5xx`,
+          requirements: ['ROBUST-05'],
+          expected: `${c.what}: a 4xx client error (a 5xx is an error status, as HTTP-POST-04 asks, but suggests the server failed on the input)`,
+          actual: describeProbe(res),
+        });
+      }
+      checkErrorBody(check, res, `${c.key}-body`, ['HTTP-POST-04'], c.what);
+    }
+  },
+});
+
+export const sessionRequired = scenario({
+  id: 'server.http.session-required',
+  title: 'A server that issued a session id answers requests without it with 400',
+  requirements: ['HTTP-SESS-05'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check, discovery } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    if (channel.sessionId === undefined) return check.skip('the server issued no session id, so it does not require one');
+    const method = 'tools' in discovery.capabilities ? 'tools/list' : 'ping';
+    const res = await probe(channel, { method: 'POST', body: rpc(method, method === 'ping' ? undefined : {}).body, omitSessionId: true });
+    check.expect(res.status === 400, {
+      expected: `POST ${method} without MCP-Session-Id → 400 Bad Request`,
+      actual: describeProbe(res),
+    });
+  },
+});
+
+export const sessionEnded = scenario({
+  id: 'server.http.session-ended',
+  title: 'DELETE ends a session (or is refused with 405); an ended or unknown session id gets 404',
+  requirements: ['HTTP-SESS-06', 'HTTP-SESS-09'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const issued = channel.sessionId;
+    if (issued === undefined) return check.skip('the server issued no session id, so there is no session to end');
+    const unknown = `mcpcheck-${randomUUID()}`;
+    const res = await probe(channel, { method: 'POST', body: rpc('ping').body, sessionIdOverride: unknown });
+    check.expect(res.status === 404, {
+      key: 'unknown-id',
+      requirements: ['HTTP-SESS-06'],
+      expected: `POST ping with MCP-Session-Id ${unknown}, an id the server never issued → 404 Not Found (the spec requires 404 for ended sessions; mcpcheck treats a never-issued id the same, requirements.md §15.8)`,
+      actual: describeProbe(res),
+    });
+
+    const del = await channel.deleteSession(HEADERS_MS);
+    const refused = del.status === 405;
+    if (!check.expect(is2xx(del.status) || refused, {
+      key: 'delete',
+      requirements: ['HTTP-SESS-09'],
+      expected: 'DELETE with the session id → 2xx (session ended) or 405 Method Not Allowed (the server does not let clients end sessions)',
+      actual: del.status === undefined ? (del.error ?? 'no HTTP response') : `HTTP ${del.status}${del.body ? `: ${show(del.body, 120)}` : ''}`,
+    }) || refused) {
+      if (refused) check.skip('the server refuses DELETE with 405, so reuse of an ended session cannot be tested', { key: 'reuse', requirements: ['HTTP-SESS-06'] });
+      return;
+    }
+    const again = await probe(channel, { method: 'POST', body: rpc('ping').body });
+    check.expect(again.status === 404, {
+      key: 'reuse',
+      requirements: ['HTTP-SESS-06'],
+      expected: 'POST ping with the session id of a session the server ended (DELETE accepted) → 404 Not Found',
+      actual: describeProbe(again),
+    });
+  },
+});
+
+export const badVersionHeader = scenario({
+  id: 'server.http.bad-version-header',
+  title: 'An invalid or unsupported MCP-Protocol-Version header gets 400',
+  requirements: ['HTTP-VER-04'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    for (const [key, value] of [['unsupported', '1999-01-01'], ['invalid', 'garbage']] as const) {
+      const res = await probe(channel, { method: 'POST', body: rpc('ping').body, headers: { 'MCP-Protocol-Version': value } });
+      check.expect(res.status === 400, {
+        key,
+        expected: `POST ping in an initialized session with MCP-Protocol-Version: ${value} → 400 Bad Request`,
+        actual: describeProbe(res),
+      });
+    }
+  },
+});
+
+export const originValidated = scenario({
+  id: 'server.http.origin',
+  title: 'A request with a foreign Origin is refused with 403 Forbidden',
+  requirements: ['HTTP-ORIGIN-01'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check, options } = ctx;
+    const origin = options.originProbe;
+    const configurable = `which origins are valid is the server's choice: if ${origin} is meant to be allowed, rerun with --origin-probe set to an origin the server refuses (requirements.md §15.9)`;
+    const init = JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-origin-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
+    const probeChannel = ctx.session.channel as HttpChannel;
+    const res = await probe(probeChannel, { method: 'POST', body: init, headers: { Origin: origin }, omitSessionId: true, omitProtocolVersion: true });
+    const accepted = res.headers['mcp-session-id'];
+    // A session the server opened for the probe is closed again.
+    if (is2xx(res.status) && accepted !== undefined) await probe(probeChannel, { method: 'DELETE', sessionIdOverride: accepted, omitProtocolVersion: true });
+    if (check.expect(res.status === 403, {
+      key: 'initialize',
+      expected: `POST initialize with Origin: ${origin} → 403 Forbidden (${configurable})`,
+      actual: describeProbe(res),
+    })) {
+      checkErrorBody(check, res, 'initialize-body', ['HTTP-ORIGIN-01'], `403 to initialize with Origin: ${origin}`);
+    }
+
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const ping = await probe(channel, { method: 'POST', body: rpc('ping').body, headers: { Origin: origin } });
+    check.expect(ping.status === 403, {
+      key: 'in-session',
+      expected: `POST ping in an initialized session with Origin: ${origin} → 403 Forbidden (${configurable})`,
+      actual: describeProbe(ping),
+    });
+  },
+});
+
+export const getStream = scenario({
+  id: 'server.http.get-stream',
+  title: 'GET on the MCP endpoint opens an SSE stream or gets 405, and that stream carries no responses',
+  requirements: ['HTTP-GET-02', 'HTTP-EP-01', 'HTTP-GET-04'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { session, check } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const mark = session.mark;
+    const get = await channel.openGetStream();
+    const media = mediaOf(get.contentType);
+    const sse = is2xx(get.status) && media === 'text/event-stream';
+    const got = get.status === undefined ? (get.error ?? 'no HTTP response') : `HTTP ${get.status}${get.contentType ? ` (${get.contentType})` : ''}${get.body ? `: ${show(get.body, 120)}` : ''}`;
+    check.expect(get.status !== 404 && get.status !== undefined, {
+      key: 'endpoint',
+      requirements: ['HTTP-EP-01'],
+      expected: 'the MCP endpoint that answers POST also handles GET (an SSE stream or 405), never 404',
+      actual: got,
+    });
+    check.expect(sse || get.status === 405, {
+      key: 'sse-or-405',
+      requirements: ['HTTP-GET-02'],
+      expected: 'GET with Accept: text/event-stream and the session id → 200 with Content-Type text/event-stream, or 405 Method Not Allowed',
+      actual: got,
+    });
+    if (!sse) return check.skip('no GET stream was opened, so nothing could be watched on it', { key: 'no-responses', requirements: ['HTTP-GET-04'] });
+
+    // Requests on POST while the stream is open: their responses belong on the POST answers only.
+    const replies = await Promise.all([session.request('ping', undefined, HEADERS_MS), session.request('ping', undefined, HEADERS_MS)]);
+    await session.settle(GET_WINDOW_MS);
+    const onGet = session.serverFrames(mark).filter((f) => f.via === 'get-sse' && isResponse(f));
+    check.expect(onGet.length === 0, {
+      key: 'no-responses',
+      requirements: ['HTTP-GET-04'],
+      expected: `no JSON-RPC response on a fresh GET stream (no Last-Event-ID) while two pings were answered on their POSTs (${replies.map(describeReply).join('; ')})`,
+      actual: `${onGet.length} response frame(s) on the GET stream`,
+      frames: [...onGet.map((f) => f.index), ...replies.map(replyFrame)],
+    });
+  },
+});
+
+export const unacceptableMediaTypes = scenario({
+  id: 'server.http.media-types-enforced',
+  title: 'A POST whose Accept lacks the required types, or whose body is not labelled JSON, is refused with a 4xx',
+  requirements: ['ROBUST-06'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const { check } = ctx;
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    const cases: Array<{ key: string; headers: Record<string, string>; what: string; usual: string }> = [
+      { key: 'accept', headers: { Accept: 'text/html' }, what: 'Accept: text/html (neither application/json nor text/event-stream)', usual: '406' },
+      { key: 'content-type', headers: { 'Content-Type': 'text/plain' }, what: 'Content-Type: text/plain', usual: '415' },
+    ];
+    for (const c of cases) {
+      const res = await probe(channel, { method: 'POST', body: rpc('ping').body, headers: c.headers });
+      check.expect(is4xx(res.status), {
+        key: c.key,
+        expected: `POST ping with ${c.what} → a 4xx refusal (SDKs use ${c.usual})`,
+        actual: describeProbe(res),
+      });
+    }
+  },
+});
+
+// accepted-202 goes first: it waits longest (for a request of the server's own), so it overlaps the rest.
+export const http = [acceptedWithoutBody, sessionId, requestAnswers, unacceptableInput, sessionRequired, sessionEnded, badVersionHeader, originValidated, getStream, unacceptableMediaTypes];
+

@@ -1,0 +1,151 @@
+import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { hasCapability } from '../../src/runner/discovery.js';
+import { scenario } from '../../src/runner/scenario.js';
+import { show } from '../../src/validate/finding.js';
+import { isRevision, LATEST_REVISION, type Revision } from '../../src/validate/revisions.js';
+import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
+import { isObject } from './helpers.js';
+
+const MAX_GETS = 20;
+const PLACEHOLDER = 'mcpcheck';
+
+function revisionOf(v: string | undefined): Revision {
+  return v !== undefined && isRevision(v) ? v : LATEST_REVISION;
+}
+
+function list(items: string[], max = 8): string {
+  const shown = items.slice(0, max).join('; ');
+  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
+}
+
+/** The declared arguments of a prompt that are objects with a string name. */
+function argumentsOf(prompt: Record<string, unknown>): Array<{ name: string; required: boolean }> {
+  if (!Array.isArray(prompt.arguments)) return [];
+  return prompt.arguments.filter(isObject).filter((a) => typeof a.name === 'string').map((a) => ({ name: a.name as string, required: a.required === true }));
+}
+
+export const promptList = scenario({
+  id: 'server.prompts.list',
+  title: 'prompts/list lists prompts, each with a name and well-formed arguments',
+  requirements: ['PROMPT-LIST-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['prompts'] },
+  async run({ check, discovery }) {
+    const walk = discovery.walks['prompts/list'];
+    const revision = revisionOf(discovery.protocolVersion);
+    const schema = schemaFor(revision);
+    const bad: string[] = [];
+    for (const p of discovery.prompts) {
+      const errors = schema.has('Prompt') ? schema.validate('Prompt', p) : null;
+      if (errors) bad.push(`${show(p.name, 60)}: ${describeErrors(errors, '')}`);
+    }
+    const walked = walk !== undefined && ['complete', 'loop', 'limit'].includes(walk.end);
+    check.expect(walked && bad.length === 0, {
+      expected: `prompts/list walked to its end, every prompt with a name and arguments of {name, required?} (${revision} Prompt schema)`,
+      actual: !walked ? `the walk ended with "${walk?.end ?? 'not run'}"${walk?.lastReply ? `: ${describeReply(walk.lastReply)}` : ''}` : `${bad.length} of ${discovery.prompts.length} malformed: ${list(bad)}`,
+    });
+  },
+});
+
+/**
+ * Values for a prompt's required arguments: the first completion the server suggests (passing the
+ * values chosen so far as context), else a placeholder string.
+ */
+async function fillArguments(session: HarnessSession, name: string, args: Array<{ name: string; required: boolean }>, completions: boolean): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const a of args.filter((x) => x.required)) {
+    let value = PLACEHOLDER;
+    if (completions) {
+      const reply = await session.request(
+        'completion/complete',
+        { ref: { type: 'ref/prompt', name }, argument: { name: a.name, value: '' }, ...(Object.keys(values).length ? { context: { arguments: { ...values } } } : {}) },
+        5_000,
+      );
+      const first = reply.kind === 'result' && isObject(reply.result.completion) && Array.isArray(reply.result.completion.values) ? reply.result.completion.values[0] : undefined;
+      if (typeof first === 'string') value = first;
+    }
+    values[a.name] = value;
+  }
+  return values;
+}
+
+/** Problems with one GetPromptResult, as text. */
+function promptProblems(result: Record<string, unknown>, revision: Revision): string[] {
+  const problems: string[] = [];
+  if (!Array.isArray(result.messages)) return [`messages is ${show(result.messages, 40)}, not an array`];
+  result.messages.forEach((m, i) => {
+    if (!isObject(m)) return problems.push(`messages[${i}] is ${show(m, 40)}`);
+    if (m.role !== 'user' && m.role !== 'assistant') problems.push(`messages[${i}].role is ${show(m.role, 40)}, not "user" or "assistant"`);
+    if (!isObject(m.content) || typeof m.content.type !== 'string') problems.push(`messages[${i}].content is not a content block`);
+    return undefined;
+  });
+  const errors = schemaFor(revision).validate('GetPromptResult', result);
+  if (errors && problems.length === 0) problems.push(describeErrors(errors, '/result'));
+  return problems;
+}
+
+export const promptGet = scenario({
+  id: 'server.prompts.get',
+  title: 'Each listed prompt can be fetched: messages with a user/assistant role and a content block',
+  requirements: ['PROMPT-GET-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['prompts'] },
+  async run({ session, check, discovery }) {
+    const prompts = discovery.prompts.filter((p) => typeof p.name === 'string').slice(0, MAX_GETS);
+    if (prompts.length === 0) return check.skip('the server lists no prompts');
+    const completions = hasCapability(discovery.capabilities, 'completions');
+    const gets: Array<{ name: string; args: Record<string, string>; needsArgs: boolean; reply: Reply }> = [];
+    for (const p of prompts) {
+      const declared = argumentsOf(p);
+      const args = await fillArguments(session, p.name as string, declared, completions);
+      const reply = await session.request('prompts/get', { name: p.name, arguments: args });
+      gets.push({ name: p.name as string, args, needsArgs: declared.some((a) => a.required), reply });
+    }
+    const results = gets.filter((g) => g.reply.kind === 'result');
+    const refusedWithArgs = gets.filter((g) => g.reply.kind !== 'result' && g.needsArgs);
+    const refusedPlain = gets.filter((g) => g.reply.kind !== 'result' && !g.needsArgs);
+    if (refusedWithArgs.length) {
+      check.info(
+        `${refusedWithArgs.length} prompt(s) refused mcpcheck's stand-in argument values (not a verdict: the values may simply be invalid): ${list(refusedWithArgs.map((g) => `${g.name} ${show(g.args, 80)} → ${describeReply(g.reply)}`), 5)}`,
+        { key: 'stand-in-arguments', frames: refusedWithArgs.map((g) => replyFrame(g.reply)) },
+      );
+    }
+    check.expect(refusedPlain.length === 0, {
+      key: 'without-arguments',
+      level: 'SHOULD',
+      expected: 'every listed prompt without required arguments fetched with a result',
+      actual: list(refusedPlain.map((g) => `${g.name} → ${describeReply(g.reply)}`)),
+      frames: refusedPlain.map((g) => replyFrame(g.reply)),
+    });
+    if (results.length === 0) return check.skip('no prompt could be fetched, so no GetPromptResult could be checked', { key: 'result' });
+    const bad = results
+      .map((g) => ({ g, problems: g.reply.kind === 'result' ? promptProblems(g.reply.result, session.revision) : [] }))
+      .filter((x) => x.problems.length > 0);
+    check.expect(bad.length === 0, {
+      key: 'result',
+      expected: `a GetPromptResult (messages of {role: user|assistant, content}) for ${results.map((g) => g.name).join(', ')}`,
+      actual: list(bad.map((x) => `${x.g.name}: ${x.problems[0]}`)),
+      frames: bad.map((x) => replyFrame(x.g.reply)),
+    });
+  },
+});
+
+export const promptErrors = scenario({
+  id: 'server.prompts.errors',
+  title: 'An unknown prompt, or missing required arguments, get −32602',
+  requirements: ['PROMPT-ERR-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['prompts'] },
+  async run({ session, check, discovery }) {
+    const unknown = await session.request('prompts/get', { name: 'mcpcheck_no_such_prompt', arguments: {} });
+    check.errorCode(unknown, [-32602], { key: 'unknown', what: 'prompts/get mcpcheck_no_such_prompt' });
+    const withRequired = discovery.prompts.find((p) => typeof p.name === 'string' && argumentsOf(p).some((a) => a.required));
+    if (!withRequired) return check.info('no listed prompt has required arguments: the missing-arguments case was not exercised', { key: 'missing-arguments' });
+    const missing = argumentsOf(withRequired).filter((a) => a.required).map((a) => a.name);
+    const reply = await session.request('prompts/get', { name: withRequired.name, arguments: {} });
+    check.errorCode(reply, [-32602], { key: 'missing-arguments', what: `prompts/get ${show(withRequired.name)} without its required argument(s) ${missing.join(', ')}` });
+  },
+});
+
+export const prompts = [promptList, promptGet, promptErrors];

@@ -1,0 +1,224 @@
+import type { Reply } from '../../src/harness/session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { scenario } from '../../src/runner/scenario.js';
+import { isStrictBase64 } from '../../src/validate/base64.js';
+import { show } from '../../src/validate/finding.js';
+import { isRevision, LATEST_REVISION, type Revision } from '../../src/validate/revisions.js';
+import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
+import { isObject } from './helpers.js';
+
+const MAX_READS = 20;
+
+function revisionOf(v: string | undefined): Revision {
+  return v !== undefined && isRevision(v) ? v : LATEST_REVISION;
+}
+
+function list(items: string[], max = 8): string {
+  const shown = items.slice(0, max).join('; ');
+  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
+}
+
+// ---- RFC 6570 URI templates ------------------------------------------------------------------
+
+export type UriTemplateParse = { ok: true; variables: string[] } | { ok: false; error: string };
+
+const OPERATORS = '+#./;?&';
+const RESERVED_OPERATORS = '=,!@|';
+const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;
+const PREFIX = /^[1-9][0-9]{0,3}$/;
+// Literals: any character but CTL, space, and " ' < > \ ^ ` { | } ; "%" only as a pct-encoding.
+// eslint-disable-next-line no-control-regex
+const BAD_LITERAL = /[\u0000-\u0020\u007f"'<>\\^`{|}]/;
+
+/** Parses an RFC 6570 URI template (levels 1–4); returns its variable names or the first error. */
+export function parseUriTemplate(template: string): UriTemplateParse {
+  const variables: string[] = [];
+  let i = 0;
+  while (i < template.length) {
+    const c = template[i]!;
+    if (c === '{') {
+      const end = template.indexOf('}', i + 1);
+      if (end < 0) return { ok: false, error: `unclosed "{" at offset ${i}` };
+      let body = template.slice(i + 1, end);
+      if (body.includes('{')) return { ok: false, error: `nested "{" in the expression at offset ${i}` };
+      if (body !== '' && OPERATORS.includes(body[0]!)) body = body.slice(1);
+      else if (body !== '' && RESERVED_OPERATORS.includes(body[0]!)) return { ok: false, error: `operator "${body[0]}" is reserved for future extensions (offset ${i})` };
+      if (body === '') return { ok: false, error: `empty expression at offset ${i}` };
+      for (const spec of body.split(',')) {
+        let name = spec;
+        if (name.endsWith('*')) name = name.slice(0, -1);
+        else if (name.includes(':')) {
+          const [n, max] = name.split(':', 2) as [string, string];
+          if (!PREFIX.test(max) || name.split(':').length > 2) return { ok: false, error: `bad prefix modifier in ${show(spec)} (":" then 1–9999)` };
+          name = n;
+        }
+        if (!VARNAME.test(name)) return { ok: false, error: `bad variable name ${show(spec)} (letters, digits, "_", pct-encodings, inner ".")` };
+        variables.push(name);
+      }
+      i = end + 1;
+    } else if (c === '}') {
+      return { ok: false, error: `"}" without "{" at offset ${i}` };
+    } else if (c === '%') {
+      if (!/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))) return { ok: false, error: `"%" not followed by two hex digits at offset ${i}` };
+      i += 3;
+    } else {
+      if (BAD_LITERAL.test(c)) return { ok: false, error: `character ${show(c)} is not allowed in a literal (offset ${i})` };
+      i++;
+    }
+  }
+  return { ok: true, variables };
+}
+
+// ---- Scenarios -------------------------------------------------------------------------------
+
+export const resourceList = scenario({
+  id: 'server.resources.list',
+  title: 'resources/list lists resources, each with a uri and a name',
+  requirements: ['RES-LIST-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['resources'] },
+  async run({ check, discovery }) {
+    const walk = discovery.walks['resources/list'];
+    const revision = revisionOf(discovery.protocolVersion);
+    const schema = schemaFor(revision);
+    const bad: string[] = [];
+    for (const r of discovery.resources) {
+      const errors = schema.has('Resource') ? schema.validate('Resource', r) : null;
+      if (errors) bad.push(`${show(r.uri ?? r.name, 60)}: ${describeErrors(errors, '')}`);
+    }
+    const walked = walk !== undefined && ['complete', 'loop', 'limit'].includes(walk.end);
+    check.expect(walked && bad.length === 0, {
+      expected: `resources/list walked to its end, every resource with a uri and a name (${revision} Resource schema)`,
+      actual: !walked ? `the walk ended with "${walk?.end ?? 'not run'}"${walk?.lastReply ? `: ${describeReply(walk.lastReply)}` : ''}` : `${bad.length} of ${discovery.resources.length} malformed: ${list(bad)}`,
+    });
+  },
+});
+
+/** Problems with one resources/read result, as text. */
+function contentsProblems(result: Record<string, unknown>): string[] {
+  const contents = result.contents;
+  if (!Array.isArray(contents)) return [`contents is ${show(contents, 40)}, not an array`];
+  const problems: string[] = [];
+  contents.forEach((c, i) => {
+    if (!isObject(c)) return problems.push(`contents[${i}] is ${show(c, 40)}`);
+    if (typeof c.uri !== 'string') problems.push(`contents[${i}] has no string uri`);
+    const text = 'text' in c;
+    const blob = 'blob' in c;
+    if (text === blob) problems.push(`contents[${i}] has ${text ? 'both text and blob' : 'neither text nor blob'}`);
+    if (text && typeof c.text !== 'string') problems.push(`contents[${i}].text is ${show(c.text, 40)}`);
+    if (blob && (typeof c.blob !== 'string' || !isStrictBase64(c.blob))) problems.push(`contents[${i}].blob is not strict base64: ${show(c.blob, 40)}`);
+    return undefined;
+  });
+  return problems;
+}
+
+export const resourceRead = scenario({
+  id: 'server.resources.read',
+  title: 'Each listed resource can be read: contents with a uri and text or a base64 blob',
+  requirements: ['RES-READ-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['resources'] },
+  async run({ session, check, discovery }) {
+    const uris = discovery.resources.map((r) => r.uri).filter((u): u is string => typeof u === 'string');
+    if (uris.length === 0) return check.skip('the server lists no resources');
+    const reads: Array<{ uri: string; reply: Reply }> = [];
+    for (const uri of uris.slice(0, MAX_READS)) reads.push({ uri, reply: await session.request('resources/read', { uri }) });
+    const schema = schemaFor(session.revision);
+    const answered = reads.filter((r) => r.reply.kind === 'result');
+    const unread = reads.filter((r) => r.reply.kind !== 'result');
+    const bad: Array<{ uri: string; problem: string; frame: number }> = [];
+    for (const r of answered) {
+      if (r.reply.kind !== 'result') continue;
+      const problems = contentsProblems(r.reply.result);
+      const errors = schema.validate('ReadResourceResult', r.reply.result);
+      if (errors && problems.length === 0) problems.push(describeErrors(errors, '/result'));
+      if (problems.length) bad.push({ uri: r.uri, problem: problems[0]!, frame: r.reply.frame });
+    }
+    check.expect(bad.length === 0, {
+      key: 'contents',
+      expected: `a ReadResourceResult for ${answered.length} resource(s) (of ${uris.length} listed, up to ${MAX_READS} read): contents items with a uri and either text or a strict base64 blob`,
+      actual: list(bad.map((b) => `${show(b.uri, 80)}: ${b.problem}`)),
+      frames: bad.map((b) => b.frame),
+    });
+    check.expect(unread.length === 0, {
+      key: 'readable',
+      level: 'SHOULD',
+      expected: 'every listed resource readable (a listed resource that cannot be read is suspect, not proof of a violation)',
+      actual: list(unread.map((r) => `${show(r.uri, 80)} → ${describeReply(r.reply)}`)),
+      frames: unread.map((r) => replyFrame(r.reply)),
+    });
+  },
+});
+
+export const resourceTemplates = scenario({
+  id: 'server.resources.templates',
+  title: 'resources/templates/list gives templates with a name and an RFC 6570 uriTemplate',
+  requirements: ['RES-TPL-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['resources'] },
+  async run({ check, discovery }) {
+    const walk = discovery.walks['resources/templates/list'];
+    if (walk?.lastReply?.kind === 'error' && walk.pages === 0) {
+      return check.info(`resources/templates/list is not served (${describeReply(walk.lastReply)}); no templates to check`);
+    }
+    const bad: string[] = [];
+    for (const t of discovery.resourceTemplates) {
+      const label = show(t.name ?? t.uriTemplate, 60);
+      if (typeof t.name !== 'string') bad.push(`${label}: name is ${show(t.name, 40)}`);
+      if (typeof t.uriTemplate !== 'string') {
+        bad.push(`${label}: uriTemplate is ${show(t.uriTemplate, 40)}`);
+        continue;
+      }
+      const parsed = parseUriTemplate(t.uriTemplate);
+      if (!parsed.ok) bad.push(`${show(t.uriTemplate, 80)}: ${parsed.error}`);
+    }
+    const walked = walk !== undefined && ['complete', 'loop', 'limit'].includes(walk.end);
+    check.expect(walked && bad.length === 0, {
+      expected: `resources/templates/list walked to its end (${discovery.resourceTemplates.length} template(s)), each with a name and a uriTemplate that parses as RFC 6570`,
+      actual: !walked ? `the walk ended with "${walk?.end ?? 'not run'}"${walk?.lastReply ? `: ${describeReply(walk.lastReply)}` : ''}` : list(bad),
+    });
+  },
+});
+
+function isEmptyResult(reply: Reply): boolean {
+  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
+}
+
+export const resourceSubscribe = scenario({
+  id: 'server.resources.subscribe',
+  title: 'Subscribing to and unsubscribing from a listed resource each return {}',
+  requirements: ['RES-SUB-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['resources.subscribe'] },
+  async run({ session, check, discovery }) {
+    const uri = discovery.resources.map((r) => r.uri).find((u): u is string => typeof u === 'string');
+    if (uri === undefined) return check.skip('the server lists no resource to subscribe to');
+    const sub = await session.request('resources/subscribe', { uri });
+    check.expect(isEmptyResult(sub), { key: 'subscribe', expected: `resources/subscribe ${show(uri)}: an empty result {}`, actual: describeReply(sub), frames: [replyFrame(sub)] });
+    const unsub = await session.request('resources/unsubscribe', { uri });
+    check.expect(isEmptyResult(unsub), { key: 'unsubscribe', expected: `resources/unsubscribe ${show(uri)}: an empty result {}`, actual: describeReply(unsub), frames: [replyFrame(unsub)] });
+  },
+});
+
+const MISSING = ['mcpcheck://does-not-exist/x', 'file:///mcpcheck-missing'];
+
+export const resourceMissing = scenario({
+  id: 'server.resources.missing',
+  title: 'Reading a resource that does not exist gets −32002 (resource not found)',
+  requirements: ['RES-ERR-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['resources'] },
+  async run({ session, check }) {
+    for (const [i, uri] of MISSING.entries()) {
+      const key = i === 0 ? 'custom-scheme' : 'file';
+      const reply = await session.request('resources/read', { uri });
+      if (reply.kind === 'error' && reply.error.code === -32602) {
+        check.info(`resources/read ${show(uri)}: −32602, accepted (requirements.md §15.7: it is the code of the 2026-07-28 revision; 2025-11-25 says −32002)`, { key, frames: [reply.frame] });
+        continue;
+      }
+      check.errorCode(reply, [-32002], { key, what: `resources/read ${show(uri)} (no such resource)` });
+    }
+  },
+});
+
+export const resources = [resourceList, resourceRead, resourceTemplates, resourceSubscribe, resourceMissing];

@@ -1,0 +1,88 @@
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { scenario } from '../../src/runner/scenario.js';
+import type { StdioChannel } from '../../src/transport/stdio.js';
+import type { Finding } from '../../src/validate/finding.js';
+
+// stdio transport rules (basic/transports.mdx#stdio). Every stdout line is judged live by the
+// transport's line framer; these scenarios give each rule a check of its own on a fresh process.
+
+const STDOUT_RULES = new Set(['STDIO-OUT-01', 'STDIO-FRAME-01']);
+
+/** List requests for what the server declared (discovery saw the same capabilities). */
+const LISTS = [
+  { capability: 'tools', method: 'tools/list' },
+  { capability: 'prompts', method: 'prompts/list' },
+  { capability: 'resources', method: 'resources/list' },
+  { capability: 'resources', method: 'resources/templates/list' },
+] as const;
+
+export const cleanStdout = scenario({
+  id: 'server.stdio.clean-stdout',
+  title: 'stdout carries only newline-delimited JSON-RPC messages, one per line',
+  requirements: ['STDIO-OUT-01', 'STDIO-FRAME-01'],
+  isolation: 'process',
+  needs: { transport: 'stdio' },
+  async run({ session, check, discovery }) {
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const asked = ['initialize'];
+    for (const l of LISTS) {
+      if (!(l.capability in discovery.capabilities)) continue;
+      await session.request(l.method, {});
+      asked.push(l.method);
+    }
+    const last = await session.barrier();
+    asked.push('ping');
+
+    const findings = session.transportFindings.filter((f) => f.severity !== 'info' && f.requirements.some((r) => STDOUT_RULES.has(r)));
+    // A line that is not JSON is also kept as a frame with only `raw` set.
+    const noise = session.serverFrames(0).filter((f) => f.raw !== undefined && f.message === undefined);
+    const out = findings.filter((f) => f.requirements.includes('STDIO-OUT-01'));
+    const framing = findings.filter((f) => f.requirements.includes('STDIO-FRAME-01'));
+    const quoteOf = (fs: Finding[]) => fs.slice(0, 3).map((f) => f.message).join('; ');
+    check.expect(out.length === 0 && noise.length === 0, {
+      key: 'no-noise',
+      requirements: ['STDIO-OUT-01'],
+      expected: `nothing on stdout but MCP messages while starting and answering ${asked.join(', ')} (no banner, log line or blank line)`,
+      actual:
+        out.length > 0
+          ? `${out.length} problem(s): ${quoteOf(out)}`
+          : `${noise.length} stdout line(s) that are not JSON, the first: ${noise[0]?.raw?.slice(0, 200) ?? ''}`,
+      frames: noise.slice(0, 3).map((f) => f.index),
+    });
+    check.expect(framing.length === 0, {
+      key: 'one-message-per-line',
+      requirements: ['STDIO-FRAME-01'],
+      expected: 'each message on a single newline-terminated line (no pretty-printing, no embedded newlines)',
+      actual: `${framing.length} problem(s): ${quoteOf(framing)}`,
+      frames: [replyFrame(last)],
+    });
+  },
+});
+
+const EXIT_WAIT_MS = 5_000;
+
+export const exitOnStdinClose = scenario({
+  id: 'server.stdio.exit-on-stdin-close',
+  title: 'The server exits on its own soon after its stdin is closed',
+  requirements: ['ROBUST-03'],
+  isolation: 'process',
+  needs: { transport: 'stdio' },
+  async run({ session, check }) {
+    const channel = session.channel as StdioChannel;
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const started = performance.now();
+    channel.process.closeStdin();
+    const exit = await channel.process.waitForExit(EXIT_WAIT_MS);
+    const tookMs = Math.round(performance.now() - started);
+    check.expect(exit !== undefined, {
+      expected: `the process exits within ${EXIT_WAIT_MS / 1000} s of its stdin reaching end-of-file (so a client rarely needs SIGTERM)`,
+      actual: exit === undefined ? `still running after ${EXIT_WAIT_MS} ms` : `exited after ${tookMs} ms`,
+    });
+    if (exit !== undefined) check.info(`the server exited ${tookMs} ms after stdin closed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`, { key: 'exit-status' });
+    // The runner closes the channel; a process still running is stopped there (SIGTERM, then SIGKILL).
+  },
+});
+
+export const stdio = [cleanStdout, exitOnStdinClose];

@@ -1,0 +1,371 @@
+import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { walkList } from '../../src/runner/discovery.js';
+import { scenario } from '../../src/runner/scenario.js';
+import { checkContentList } from '../../src/validate/content.js';
+import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js';
+import { show } from '../../src/validate/finding.js';
+import { isRevision, LATEST_REVISION, type Revision } from '../../src/validate/revisions.js';
+import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
+import { checkCallToolResult } from '../../src/validate/tools.js';
+import { isObject, planToolCall, quickArguments, type ToolPlan } from './helpers.js';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const TASK_SUPPORT = ['forbidden', 'optional', 'required'];
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+/** Bounds on what server.tools.call does to a real server. */
+const MAX_CALLS = 20;
+const CALL_TIMEOUT_MS = 10_000;
+const CALL_BUDGET_MS = 20_000;
+
+function revisionOf(v: string | undefined): Revision {
+  return v !== undefined && isRevision(v) ? v : LATEST_REVISION;
+}
+
+function list(names: string[], max = 8): string {
+  const shown = names.slice(0, max).join('; ');
+  return names.length > max ? `${shown}; …and ${names.length - max} more` : shown;
+}
+
+function nameOf(tool: Record<string, unknown>): string {
+  return typeof tool.name === 'string' ? tool.name : show(tool.name);
+}
+
+/** One check per rule over every listed tool; the live validators flag each page as it arrives. */
+export const toolList = scenario({
+  id: 'server.tools.list',
+  title: 'tools/list lists well-formed tools: names, input/output schemas, annotations, execution',
+  requirements: ['TOOL-LIST-01', 'TOOL-SCHEMA-01', 'TOOL-NAME-01', 'TOOL-NAME-03', 'TOOL-ANN-02', 'TOOL-EXEC-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['tools'] },
+  async run({ check, discovery }) {
+    const walk = discovery.walks['tools/list'];
+    const tools = discovery.tools;
+    const revision = revisionOf(discovery.protocolVersion);
+    const schema = schemaFor(revision);
+    const badShape: string[] = [];
+    for (const t of tools) {
+      const errors = schema.has('Tool') ? schema.validate('Tool', t) : null;
+      if (errors) badShape.push(`${nameOf(t)}: ${describeErrors(errors, '')}`);
+    }
+    // A walk that looped or ran long still listed its tools; server.utilities.pagination judges the cursors.
+    const walked = walk !== undefined && ['complete', 'loop', 'limit'].includes(walk.end);
+    check.expect(walked && badShape.length === 0, {
+      key: 'shape',
+      requirements: ['TOOL-LIST-01'],
+      expected: `tools/list walked to its end, every tool with a name and an inputSchema (${revision} Tool schema)`,
+      actual: !walked ? `the walk ended with "${walk?.end ?? 'not run'}"${walk?.lastReply ? `: ${describeReply(walk.lastReply)}` : ''}` : `${badShape.length} of ${tools.length} malformed: ${list(badShape)}`,
+    });
+
+    const badSchema: string[] = [];
+    for (const t of tools) {
+      for (const key of ['inputSchema', 'outputSchema'] as const) {
+        if (key === 'outputSchema' && !(key in t)) continue;
+        const s = t[key];
+        if (!isObject(s)) badSchema.push(`${nameOf(t)}: ${key} is ${show(s, 40)}, not a JSON Schema object`);
+        else if (s.type !== 'object') badSchema.push(`${nameOf(t)}: ${key} has root "type": ${show(s.type, 40)}, not "object"`);
+        else {
+          const broken = checkSchema(s, `/${key}`).filter((f) => f.severity === 'fail');
+          if (broken.length) badSchema.push(`${nameOf(t)}: ${broken[0]!.message}`);
+        }
+      }
+    }
+    check.expect(badSchema.length === 0, {
+      key: 'schemas',
+      requirements: ['TOOL-SCHEMA-01'],
+      expected: 'every inputSchema (and outputSchema) a valid JSON Schema object with root "type": "object"',
+      actual: `${badSchema.length} problem(s): ${list(badSchema)}`,
+    });
+
+    const badNames = tools.map(nameOf).filter((n) => !TOOL_NAME.test(n));
+    check.expect(badNames.length === 0, {
+      key: 'names',
+      requirements: ['TOOL-NAME-01'],
+      expected: 'tool names of 1–128 ASCII letters, digits, "_", "-" or "."',
+      actual: `${badNames.length} other name(s): ${list(badNames.map((n) => show(n, 60)))}`,
+    });
+
+    const seen = new Map<string, number>();
+    for (const n of tools.map(nameOf)) seen.set(n, (seen.get(n) ?? 0) + 1);
+    const dupes = [...seen].filter(([, count]) => count > 1).map(([n, count]) => `${show(n, 60)} ×${count}`);
+    if (walk?.end === 'loop' && dupes.length > 0) {
+      check.info(`the tools/list walk looped (see server.utilities.pagination), so names seen twice (${list(dupes, 4)}) may be the same page listed again: uniqueness not judged`, {
+        key: 'unique',
+        requirements: ['TOOL-NAME-03'],
+      });
+    } else check.expect(dupes.length === 0, {
+      key: 'unique',
+      requirements: ['TOOL-NAME-03'],
+      expected: 'unique tool names across all pages of tools/list',
+      actual: `duplicates: ${list(dupes)}`,
+    });
+
+    const badHints: string[] = [];
+    for (const t of tools) {
+      if (!('annotations' in t)) continue;
+      const a = t.annotations;
+      if (!isObject(a)) {
+        badHints.push(`${nameOf(t)}: annotations is ${show(a, 40)}`);
+        continue;
+      }
+      if ('title' in a && typeof a.title !== 'string') badHints.push(`${nameOf(t)}: annotations.title is ${show(a.title, 40)}`);
+      for (const h of HINTS) if (h in a && typeof a[h] !== 'boolean') badHints.push(`${nameOf(t)}: annotations.${h} is ${show(a[h], 40)}, not a boolean`);
+    }
+    check.expect(badHints.length === 0, {
+      key: 'annotations',
+      requirements: ['TOOL-ANN-02'],
+      expected: 'annotations with a string title and boolean readOnlyHint/destructiveHint/idempotentHint/openWorldHint',
+      actual: `${badHints.length} problem(s): ${list(badHints)}`,
+    });
+
+    const badExecution: string[] = [];
+    for (const t of tools) {
+      if (!('execution' in t)) continue;
+      const e = t.execution;
+      if (!isObject(e)) badExecution.push(`${nameOf(t)}: execution is ${show(e, 40)}`);
+      else if ('taskSupport' in e && !TASK_SUPPORT.includes(e.taskSupport as string)) badExecution.push(`${nameOf(t)}: execution.taskSupport is ${show(e.taskSupport, 40)}`);
+    }
+    check.expect(badExecution.length === 0, {
+      key: 'execution',
+      requirements: ['TOOL-EXEC-01'],
+      expected: 'execution.taskSupport, when present, one of "forbidden", "optional", "required"',
+      actual: `${badExecution.length} problem(s): ${list(badExecution)}`,
+    });
+  },
+});
+
+export const unknownTool = scenario({
+  id: 'server.tools.unknown-tool',
+  title: 'Calling an unknown tool, or a call without a name, is a JSON-RPC error',
+  requirements: ['TOOL-ERR-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['tools'] },
+  async run({ session, check }) {
+    const reply = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: {} });
+    if (reply.kind === 'error' && reply.error.code !== -32602) {
+      check.info(`tools/call mcpcheck_no_such_tool got a JSON-RPC error as required, with code ${show(reply.error.code)}; the spec's example uses −32602`, { key: 'unknown', frames: [reply.frame] });
+    } else {
+      const isErrorResult = reply.kind === 'result' && reply.result.isError === true;
+      check.expect(reply.kind === 'error', {
+        key: 'unknown',
+        expected: 'tools/call mcpcheck_no_such_tool: a JSON-RPC error (−32602)',
+        actual: describeReply(reply) + (isErrorResult ? ' (an isError result is for failures inside a tool; an unknown tool is a protocol error)' : ''),
+        frames: [replyFrame(reply)],
+      });
+    }
+
+    const nameless = await session.probe({ jsonrpc: '2.0', id: session.allocateId(), method: 'tools/call', params: { arguments: {} } });
+    if (nameless.kind === 'error' && nameless.error.code !== -32602) {
+      check.info(`tools/call without "name" got a JSON-RPC error with code ${show(nameless.error.code)}; −32602 (invalid params) fits best`, { key: 'no-name', frames: [nameless.frame] });
+    } else {
+      check.expect(nameless.kind === 'error', {
+        key: 'no-name',
+        expected: 'tools/call without "name" (not a CallToolRequest): a JSON-RPC error (−32602)',
+        actual: describeReply(nameless),
+        frames: [replyFrame(nameless)],
+      });
+    }
+  },
+});
+
+/** Swaps the case of every letter: getUser → GETuSER. */
+function flipCase(name: string): string {
+  return [...name].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+export const caseSensitiveNames = scenario({
+  id: 'server.tools.case-sensitive',
+  title: 'Tool names are case-sensitive: the case-flipped name of a tool does not run it',
+  requirements: ['TOOL-NAME-02'],
+  isolation: 'shared',
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    const lower = new Map<string, number>();
+    for (const t of discovery.tools) lower.set(nameOf(t).toLowerCase(), (lower.get(nameOf(t).toLowerCase()) ?? 0) + 1);
+    const candidates = discovery.tools.filter((t) => /[A-Za-z]/.test(nameOf(t)) && lower.get(nameOf(t).toLowerCase()) === 1);
+    // A case-insensitive server would run the tool: only tools the policy lets mcpcheck call are used.
+    const plan = candidates.map((t) => planToolCall(t, options.callTools)).find((p) => p.call);
+    if (!plan) {
+      return check.skip(
+        candidates.length === 0 ? 'no tool has a name with letters and no case-variant sibling' : `no such tool may be called under --call-tools ${options.callTools.mode} (a case-insensitive server would run it)`,
+      );
+    }
+    const flipped = flipCase(plan.name);
+    const args = quickArguments(plan);
+    const reply = await session.request('tools/call', { name: flipped, arguments: args }, CALL_TIMEOUT_MS);
+    const ran = reply.kind === 'result' && reply.result.isError !== true;
+    if (ran) {
+      // A server that answers every unknown name with success (TOOL-ERR-01) shows nothing about case.
+      const control = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: args }, CALL_TIMEOUT_MS);
+      if (control.kind === 'result' && control.result.isError !== true) {
+        return check.info(`tools/call ${show(flipped)} succeeded, but so does the unknown tool mcpcheck_no_such_tool (see server.tools.unknown-tool): case sensitivity cannot be judged`, {
+          frames: [reply.frame, control.frame],
+        });
+      }
+    }
+    check.expect(!ran, {
+      expected: `tools/call ${show(flipped)} (tool ${show(plan.name)} with its letters' case flipped, valid arguments) refused as an unknown tool`,
+      actual: ran ? `it ran: ${describeReply(reply)}` : describeReply(reply),
+      frames: [replyFrame(reply)],
+    });
+  },
+});
+
+interface Call {
+  plan: ToolPlan;
+  args: Record<string, unknown>;
+  reply: Reply;
+}
+
+async function callTool(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
+  const id = session.allocateId();
+  const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
+  if (reply.kind === 'timeout') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
+  return reply;
+}
+
+/**
+ * Calls the tools the --call-tools policy allows (default: those annotated readOnlyHint: true) with
+ * arguments synthesised from their inputSchema, and judges the results. The session lists the tools
+ * itself, so the live validators also check structuredContent against each outputSchema.
+ */
+export const toolCalls = scenario({
+  id: 'server.tools.call',
+  title: 'Tool calls return CallToolResults with valid content and structuredContent matching outputSchema',
+  requirements: ['TOOL-CALL-01', 'TOOL-CONT-01', 'TOOL-OUT-01', 'TOOL-OUT-03'],
+  isolation: 'session',
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, options, note }) {
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const walk = await walkList(session, 'tools/list');
+    const plans = walk.items.map((t) => planToolCall(t, options.callTools));
+    const allowed = plans.filter((p) => p.call);
+    const calls: Call[] = [];
+    const notCalled: string[] = plans.filter((p) => !p.call).map((p) => `${p.name} (${p.why})`);
+    const started = performance.now();
+    for (const plan of allowed) {
+      const left = CALL_BUDGET_MS - (performance.now() - started);
+      if (calls.length >= MAX_CALLS || left < 1_000) {
+        notCalled.push(`${plan.name} (over mcpcheck's bound of ${MAX_CALLS} calls / ${CALL_BUDGET_MS / 1000} s)`);
+        continue;
+      }
+      const args = quickArguments(plan);
+      calls.push({ plan, args, reply: await callTool(session, plan.name, args, Math.min(CALL_TIMEOUT_MS, left)) });
+    }
+    note(
+      `server.tools.call (--call-tools ${options.callTools.mode}): called ${calls.length ? calls.map((c) => `${c.plan.name} (${c.plan.why})`).join(', ') : 'no tool'}` +
+        `${notCalled.length ? `; not called: ${notCalled.join(', ')}` : ''}.`,
+    );
+    if (calls.length === 0) {
+      return check.skip(`no tool was called under --call-tools ${options.callTools.mode}: ${notCalled.length ? list(notCalled, 5) : 'the server lists no tools'}`);
+    }
+
+    const results = calls.filter((c): c is Call & { reply: Extract<Reply, { kind: 'result' }> } => c.reply.kind === 'result');
+    const failed = calls.filter((c) => c.reply.kind !== 'result');
+    if (failed.length) {
+      check.info(
+        `${failed.length} of ${calls.length} call(s) with synthesised arguments got no result (not a verdict: the server may need real inputs): ${list(failed.map((c) => `${c.plan.name} ${show(c.args, 80)} → ${describeReply(c.reply)}`), 5)}`,
+        { key: 'no-result', frames: failed.map((c) => replyFrame(c.reply)) },
+      );
+    }
+    if (results.length === 0) return;
+
+    const schema = schemaFor(session.revision);
+    const malformed = results.filter((c) => schema.validate('CallToolResult', c.reply.result) !== null);
+    check.expect(malformed.length === 0, {
+      key: 'result',
+      requirements: ['TOOL-CALL-01'],
+      expected: `a CallToolResult (content array; optional structuredContent object and boolean isError) from each of ${results.map((c) => c.plan.name).join(', ')}`,
+      actual: list(malformed.map((c) => `${c.plan.name}: ${describeErrors(schema.validate('CallToolResult', c.reply.result)!, '/result')}`)),
+      frames: malformed.map((c) => c.reply.frame),
+    });
+
+    const badContent = results
+      .map((c) => ({ c, findings: checkContentList(c.reply.result.content, '/result/content', 'TOOL-CONT-01') }))
+      .filter((x) => x.findings.length > 0);
+    check.expect(badContent.length === 0, {
+      key: 'content',
+      requirements: ['TOOL-CONT-01'],
+      expected: 'content blocks of a known type, image/audio data in strict base64 with a matching MIME type, embedded resources with text or base64 blob',
+      actual: list(badContent.map((x) => `${x.c.plan.name}: ${x.findings[0]!.message}`)),
+      frames: badContent.map((x) => x.c.reply.frame),
+    });
+
+    const structured = (c: Call & { reply: Extract<Reply, { kind: 'result' }> }) => ({ name: c.plan.name, outputSchema: c.plan.tool.outputSchema, inputSchema: c.plan.tool.inputSchema });
+    const withOutput = results.filter((c) => isObject(c.plan.tool.outputSchema));
+    if (withOutput.length === 0) {
+      check.info('no called tool declares an outputSchema: TOOL-OUT-01 not exercised', { key: 'output-schema', requirements: ['TOOL-OUT-01'] });
+    } else {
+      const mismatched = withOutput
+        .map((c) => ({ c, findings: checkCallToolResult(c.reply.result, structured(c)).filter((f) => f.requirements[0] === 'TOOL-OUT-01') }))
+        .filter((x) => x.findings.length > 0);
+      const errorResults = withOutput.filter((c) => c.reply.result.isError === true).map((c) => c.plan.name);
+      check.expect(mismatched.length === 0, {
+        key: 'output-schema',
+        requirements: ['TOOL-OUT-01'],
+        expected:
+          `structuredContent conforming to the outputSchema of ${withOutput.map((c) => c.plan.name).join(', ')}` +
+          (errorResults.length ? ` (not required on the isError results of ${errorResults.join(', ')}: requirements.md §15.6)` : ''),
+        actual: list(mismatched.map((x) => `${x.c.plan.name}: ${x.findings[0]!.message}`)),
+        frames: mismatched.map((x) => x.c.reply.frame),
+      });
+    }
+
+    const withStructured = results.filter((c) => c.reply.result.structuredContent !== undefined);
+    if (withStructured.length > 0) {
+      const unmirrored = withStructured.filter((c) => checkCallToolResult(c.reply.result, undefined).some((f) => f.requirements[0] === 'TOOL-OUT-03'));
+      check.expect(unmirrored.length === 0, {
+        key: 'text-mirror',
+        requirements: ['TOOL-OUT-03'],
+        expected: `a text block holding the structuredContent as JSON in the results of ${withStructured.map((c) => c.plan.name).join(', ')}`,
+        actual: `none in the result of ${unmirrored.map((c) => c.plan.name).join(', ')}`,
+        frames: unmirrored.map((c) => c.reply.frame),
+      });
+    }
+  },
+});
+
+/** TOOL-ERR-02 and requirements.md §15.5: a wrong argument type is best reported as an isError result. */
+export const invalidArguments = scenario({
+  id: 'server.tools.invalid-arguments',
+  title: 'A tool called with an argument of the wrong type reports it as an isError result',
+  requirements: ['TOOL-ERR-02'],
+  isolation: 'shared',
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    let chosen: { plan: ToolPlan; property: string; args: Record<string, unknown> } | undefined;
+    for (const tool of discovery.tools) {
+      const schema = tool.inputSchema;
+      if (!isObject(schema) || !isObject(schema.properties) || !Array.isArray(schema.required)) continue;
+      const props = schema.properties;
+      const property = schema.required.find((r): r is string => typeof r === 'string' && isObject(props[r]) && (props[r] as Record<string, unknown>).type === 'string');
+      if (property === undefined) continue;
+      const plan = planToolCall(tool, options.callTools);
+      if (!plan.call) continue;
+      const args = { ...quickArguments(plan), [property]: 12345 };
+      // Only a call the schema clearly forbids is a fair test.
+      if (validateWithSchema(schema, args).status !== 'invalid') continue;
+      chosen = { plan, property, args };
+      break;
+    }
+    if (!chosen) return check.skip(`no tool with a required string property may be called under --call-tools ${options.callTools.mode}`);
+    const { plan, property, args } = chosen;
+    const what = `tools/call ${show(plan.name)} with ${show(property)}: 12345 where its inputSchema requires a string`;
+    const reply = await session.request('tools/call', { name: plan.name, arguments: args }, CALL_TIMEOUT_MS);
+    if (reply.kind === 'error' && reply.error.code === -32602) {
+      check.info(`${what}: −32602, accepted (requirements.md §15.5: the spec does not say whether a wrong type is a protocol error); an isError result lets the model correct itself`, {
+        frames: [reply.frame],
+      });
+      return;
+    }
+    const isErrorResult = reply.kind === 'result' && reply.result.isError === true;
+    check.expect(isErrorResult, {
+      expected: `${what}: a CallToolResult with isError: true (or −32602)`,
+      actual: reply.kind === 'result' ? `a result without isError: true — the tool ran on an argument its schema forbids: ${describeReply(reply)}` : describeReply(reply),
+      frames: [replyFrame(reply)],
+    });
+  },
+});
+
+export const tools = [toolList, unknownTool, caseSensitiveNames, toolCalls, invalidArguments];

@@ -1,0 +1,477 @@
+import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
+import { scenario } from '../../src/runner/scenario.js';
+import { show } from '../../src/validate/finding.js';
+import { findSlowTool, isObject, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
+import { parseUriTemplate } from './resources.js';
+
+function list(items: string[], max = 8): string {
+  const shown = items.slice(0, max).join('; ');
+  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
+}
+
+function isEmptyResult(reply: Reply): boolean {
+  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
+}
+
+function notification(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
+  const m = frame.message;
+  return isObject(m) && m.method === method && !('id' in m) ? (isObject(m.params) ? m.params : {}) : undefined;
+}
+
+// ---- Ping --------------------------------------------------------------------------------------
+
+const PING_LIMIT_MS = 2_000;
+
+async function timedPing(session: HarnessSession): Promise<{ reply: Reply; ms: number }> {
+  const started = performance.now();
+  const reply = await session.request('ping', undefined, 5_000);
+  return { reply, ms: Math.round(performance.now() - started) };
+}
+
+export const ping = scenario({
+  id: 'server.utilities.ping',
+  title: 'ping is answered promptly with an empty result',
+  requirements: ['PING-01'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const { reply, ms } = await timedPing(session);
+    check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
+      expected: `ping answered with {} (only _meta allowed) within ${PING_LIMIT_MS} ms`,
+      actual: `${describeReply(reply)} after ${ms} ms`,
+      frames: [replyFrame(reply)],
+    });
+  },
+});
+
+export const pingBeforeInitialized = scenario({
+  id: 'server.utilities.ping-before-initialized',
+  title: 'ping is answered between the initialize response and notifications/initialized',
+  requirements: ['PING-01'],
+  isolation: 'session',
+  async run({ session, check }) {
+    const init = await session.initialize({ capabilities: {}, withholdInitialized: true });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const { reply, ms } = await timedPing(session);
+    check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
+      expected: `ping, sent before notifications/initialized, answered with {} within ${PING_LIMIT_MS} ms`,
+      actual: `${describeReply(reply)} after ${ms} ms`,
+      frames: [replyFrame(reply)],
+    });
+    await session.notify('notifications/initialized');
+  },
+});
+
+// ---- Pagination ----------------------------------------------------------------------------------
+
+/** What identifies an item of each list. */
+const ITEM_KEY: Record<ListMethod, string> = {
+  'tools/list': 'name',
+  'resources/list': 'uri',
+  'resources/templates/list': 'uriTemplate',
+  'prompts/list': 'name',
+};
+
+const LIST_CHANGED: Record<ListMethod, string> = {
+  'tools/list': 'notifications/tools/list_changed',
+  'resources/list': 'notifications/resources/list_changed',
+  'resources/templates/list': 'notifications/resources/list_changed',
+  'prompts/list': 'notifications/prompts/list_changed',
+};
+
+function keysOf(walk: ListWalk): string[] {
+  const key = ITEM_KEY[walk.method as ListMethod];
+  return walk.items.map((item) => show(item[key], 200));
+}
+
+function duplicates(keys: string[]): string[] {
+  const seen = new Set<string>();
+  const dupes = new Set<string>();
+  for (const k of keys) (seen.has(k) ? dupes : seen).add(k);
+  return [...dupes];
+}
+
+export const pagination = scenario({
+  id: 'server.utilities.pagination',
+  title: 'Every list walks to its end with stable cursors: no loops, no duplicates, the same items twice',
+  requirements: ['PAGE-01', 'PAGE-05'],
+  isolation: 'shared',
+  async run({ session, check, discovery }) {
+    const methods = Object.keys(discovery.walks) as ListMethod[];
+    if (methods.length === 0) return check.skip('the server declares none of tools, resources, prompts: nothing is paginated');
+    const broken: string[] = [];
+    const unstable: string[] = [];
+    const frames: number[] = [];
+    for (const method of methods) {
+      const first = discovery.walks[method]!;
+      switch (first.end) {
+        case 'complete':
+          break;
+        case 'loop':
+          unstable.push(`${method}: nextCursor ${show(first.cursors.at(-1), 60)} repeats a cursor handed out earlier (a loop) after ${first.pages} page(s)`);
+          break;
+        case 'limit':
+          unstable.push(`${method}: still handing out cursors after ${first.pages} pages`);
+          break;
+        case 'invalid':
+          broken.push(`${method}: page ${first.pages} has no ${LISTS[method].key} array`);
+          break;
+        default:
+          if (first.pages > 0) broken.push(`${method}: the server's own cursor ${show(first.cursors.at(-1), 60)} (page ${first.pages + 1}) was refused: ${first.lastReply ? describeReply(first.lastReply) : first.end}`);
+      }
+      const dupes = duplicates(keysOf(first));
+      if (dupes.length && first.end !== 'loop') unstable.push(`${method}: ${dupes.length} item(s) listed on more than one page: ${list(dupes, 4)}`);
+      if (first.end !== 'complete') continue;
+      const mark = session.mark;
+      const second = await walkList(session, method);
+      frames.push(...second.frames);
+      const changed = session.serverFrames(mark).some((f) => notification(f, LIST_CHANGED[method]) !== undefined);
+      const a = [...keysOf(first)].sort();
+      const b = [...keysOf(second)].sort();
+      if (second.end === 'complete' && !changed && JSON.stringify(a) !== JSON.stringify(b)) {
+        const missing = a.filter((k) => !b.includes(k));
+        const added = b.filter((k) => !a.includes(k));
+        unstable.push(`${method}: a second walk gave other items (${first.pages}→${second.pages} pages; missing ${list(missing, 3) || 'none'}; new ${list(added, 3) || 'none'})`);
+      }
+    }
+    check.expect(broken.length === 0, {
+      key: 'walk',
+      requirements: ['PAGE-01'],
+      expected: `${methods.join(', ')}: every page a list, every nextCursor accepted back as params.cursor`,
+      actual: list(broken),
+    });
+    check.expect(unstable.length === 0, {
+      key: 'stable',
+      requirements: ['PAGE-05'],
+      expected: `${methods.join(', ')} walked twice: the walk ends, no item on two pages, the same items both times`,
+      actual: list(unstable),
+      frames,
+    });
+  },
+});
+
+export const invalidCursor = scenario({
+  id: 'server.utilities.invalid-cursor',
+  title: 'An invalid cursor gets −32602',
+  requirements: ['PAGE-06'],
+  // Its own session: a first page answered to a foreign cursor must not look like a later page of another walk.
+  isolation: 'session',
+  async run({ session, check, discovery }) {
+    const methods = Object.keys(discovery.walks) as ListMethod[];
+    if (methods.length === 0) return check.skip('the server declares none of tools, resources, prompts: nothing is paginated');
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    for (const method of methods) {
+      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, 5_000);
+      check.errorCode(reply, [-32602], { key: method, what: `${method} with cursor "mcpcheck-invalid-cursor"` });
+    }
+  },
+});
+
+// ---- Logging -------------------------------------------------------------------------------------
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const ERROR_LEVEL = LOG_LEVELS.indexOf('error');
+
+export const logLevels = scenario({
+  id: 'server.utilities.log-levels',
+  title: 'logging/setLevel accepts each of the eight levels with {} and rejects an unknown one with −32602',
+  requirements: ['LOG-SET-01', 'LOG-SET-03'],
+  isolation: 'session',
+  needs: { capabilities: ['logging'] },
+  async run({ session, check }) {
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const bad: Array<{ level: string; reply: Reply }> = [];
+    for (const level of LOG_LEVELS) {
+      const reply = await session.request('logging/setLevel', { level }, 5_000);
+      if (!isEmptyResult(reply)) bad.push({ level, reply });
+    }
+    check.expect(bad.length === 0, {
+      key: 'levels',
+      requirements: ['LOG-SET-01'],
+      expected: `logging/setLevel answered with {} for each of ${LOG_LEVELS.join(', ')}`,
+      actual: list(bad.map((b) => `${b.level} → ${describeReply(b.reply)}`)),
+      frames: bad.map((b) => replyFrame(b.reply)),
+    });
+    const verbose = await session.request('logging/setLevel', { level: 'verbose' }, 5_000);
+    check.errorCode(verbose, [-32602], { key: 'invalid', requirements: ['LOG-SET-03'], what: 'logging/setLevel {"level":"verbose"} (not an RFC 5424 level)' });
+  },
+});
+
+/** Tools that look as if they log: "log", "logs", "logging", "logger" as words (not "logo"). */
+const LOG_WORDS = /(?:^|[^a-z])log(?:s|ging|gers?)?(?![a-z])/i;
+const MAX_LOG_TOOLS = 10;
+
+/** Calls each tool once; returns, per tool, the log messages (notifications/message params) that arrived meanwhile. */
+async function callForLogs(session: HarnessSession, plans: ToolPlan[]): Promise<Map<string, Array<{ level: string; frame: number }>>> {
+  const logs = new Map<string, Array<{ level: string; frame: number }>>();
+  for (const plan of plans) {
+    const mark = session.mark;
+    await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, 5_000);
+    await session.barrier(3_000);
+    logs.set(
+      plan.name,
+      session
+        .serverFrames(mark)
+        .map((f) => ({ params: notification(f, 'notifications/message'), frame: f.index }))
+        .filter((x) => x.params !== undefined)
+        .map((x) => ({ level: String(x.params!.level), frame: x.frame })),
+    );
+  }
+  return logs;
+}
+
+export const logFilter = scenario({
+  id: 'server.utilities.log-filter',
+  title: 'After logging/setLevel error, no debug, info, notice or warning messages are sent',
+  requirements: ['LOG-SET-02'],
+  isolation: 'session',
+  needs: { capabilities: ['logging'] },
+  async run({ session, check, discovery, options }) {
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const permitted = discovery.tools.map((t) => planToolCall(t, options.callTools)).filter((p) => p.call);
+    const logging = permitted.filter((p) => LOG_WORDS.test(`${p.name} ${String(p.tool.description ?? '')}`));
+    const plans = (logging.length ? logging : permitted).slice(0, MAX_LOG_TOOLS);
+    const withheld = discovery.tools
+      .map((t) => planToolCall(t, options.callTools))
+      .filter((p) => !p.call && LOG_WORDS.test(`${p.name} ${String(p.tool.description ?? '')}`))
+      .map((p) => `${p.name}: ${p.why}`);
+    const unexercised = (why: string) => check.info(`LOG-SET-02 could not be exercised: ${why}${withheld.length ? ` (log-related tools not called: ${list(withheld, 3)})` : ''}`);
+    if (plans.length === 0) return unexercised(`no tool may be called under --call-tools ${options.callTools.mode}, and nothing else makes a server log`);
+    // First learn which calls log below error at all, with every level enabled.
+    const debug = await session.request('logging/setLevel', { level: 'debug' }, 5_000);
+    if (!isEmptyResult(debug)) return unexercised(`logging/setLevel debug got ${describeReply(debug)}`);
+    const before = await callForLogs(session, plans);
+    const provokers = plans.filter((p) => (before.get(p.name) ?? []).some((m) => LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL));
+    if (provokers.length === 0) {
+      return unexercised(`at level debug, calling ${plans.map((p) => p.name).join(', ')} produced no log message below error, so the filter cannot be observed`);
+    }
+    const error = await session.request('logging/setLevel', { level: 'error' }, 5_000);
+    if (!isEmptyResult(error)) return unexercised(`logging/setLevel error got ${describeReply(error)}`);
+    const after = await callForLogs(session, provokers);
+    const leaked = provokers.flatMap((p) => (after.get(p.name) ?? []).filter((m) => LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL).map((m) => ({ tool: p.name, ...m })));
+    const kept = provokers.reduce((n, p) => n + (after.get(p.name) ?? []).length, 0);
+    check.expect(leaked.length === 0, {
+      expected: `after setLevel error, no message below error while calling ${provokers.map((p) => p.name).join(', ')} (which logged below error at level debug); ${kept} message(s) at error or above arrived`,
+      actual: `${leaked.length} message(s) below error: ${list(leaked.map((m) => `${m.level} during ${m.tool}`), 6)}`,
+      frames: leaked.map((m) => m.frame),
+    });
+  },
+});
+
+// ---- Completion ----------------------------------------------------------------------------------
+
+const MAX_COMPLETIONS = 40;
+
+interface CompletionTarget {
+  ref: Record<string, unknown>;
+  argument: string;
+  label: string;
+}
+
+export const completionLimit = scenario({
+  id: 'server.utilities.completion',
+  title: 'Completing each prompt argument and template variable gives at most 100 values',
+  requirements: ['COMP-RES-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['completions'] },
+  async run({ session, check, discovery }) {
+    const targets: CompletionTarget[] = [];
+    for (const p of discovery.prompts) {
+      if (typeof p.name !== 'string' || !Array.isArray(p.arguments)) continue;
+      for (const a of p.arguments) {
+        if (isObject(a) && typeof a.name === 'string') targets.push({ ref: { type: 'ref/prompt', name: p.name }, argument: a.name, label: `prompt ${p.name} argument ${a.name}` });
+      }
+    }
+    for (const t of discovery.resourceTemplates) {
+      if (typeof t.uriTemplate !== 'string') continue;
+      const parsed = parseUriTemplate(t.uriTemplate);
+      if (!parsed.ok) continue;
+      for (const v of new Set(parsed.variables)) targets.push({ ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: v, label: `template ${t.uriTemplate} variable ${v}` });
+    }
+    if (targets.length === 0) return check.skip('no prompt argument or resource-template variable to complete');
+    const done: Array<{ t: CompletionTarget; reply: Reply }> = [];
+    for (const t of targets.slice(0, MAX_COMPLETIONS)) done.push({ t, reply: await session.request('completion/complete', { ref: t.ref, argument: { name: t.argument, value: '' } }, 5_000) });
+    const refused = done.filter((d) => d.reply.kind !== 'result');
+    if (refused.length) {
+      check.info(`${refused.length} completion request(s) got no result: ${list(refused.map((d) => `${d.t.label} → ${describeReply(d.reply)}`), 5)}`, {
+        key: 'refused',
+        frames: refused.map((d) => replyFrame(d.reply)),
+      });
+    }
+    const bad: Array<{ label: string; problem: string; frame: number }> = [];
+    let most = 0;
+    for (const d of done) {
+      if (d.reply.kind !== 'result') continue;
+      const completion = d.reply.result.completion;
+      const values = isObject(completion) ? completion.values : undefined;
+      let problem: string | undefined;
+      if (!isObject(completion) || !Array.isArray(values)) problem = `completion.values is ${show(values, 40)}, not an array`;
+      else if (values.length > 100) problem = `${values.length} values`;
+      else if (values.some((v) => typeof v !== 'string')) problem = 'a value that is not a string';
+      else if ('total' in completion && !Number.isInteger(completion.total)) problem = `total ${show(completion.total, 30)} is not an integer`;
+      else if ('hasMore' in completion && typeof completion.hasMore !== 'boolean') problem = `hasMore ${show(completion.hasMore, 30)} is not a boolean`;
+      if (Array.isArray(values)) most = Math.max(most, values.length);
+      if (problem) bad.push({ label: d.t.label, problem, frame: d.reply.frame });
+    }
+    const answered = done.length - refused.length;
+    if (answered === 0) return;
+    check.expect(bad.length === 0, {
+      key: 'values',
+      expected: `at most 100 string values (optional integer total, boolean hasMore) for each of ${answered} completion(s) with value "" (most: ${most})`,
+      actual: list(bad.map((b) => `${b.label}: ${b.problem}`)),
+      frames: bad.map((b) => b.frame),
+    });
+  },
+});
+
+export const completionErrors = scenario({
+  id: 'server.utilities.completion-errors',
+  title: 'Completing an argument of an unknown prompt gets −32602',
+  requirements: ['COMP-ERR-01'],
+  isolation: 'shared',
+  needs: { capabilities: ['completions'] },
+  async run({ session, check }) {
+    const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, 5_000);
+    check.errorCode(reply, [-32602], { what: 'completion/complete for ref/prompt mcpcheck_no_such_prompt' });
+  },
+});
+
+// ---- Progress and cancellation -------------------------------------------------------------------
+
+function progressFrames(session: HarnessSession, token: string | number, since: number): Array<{ frame: RecordedFrame; progress: unknown }> {
+  return session
+    .serverFrames(since)
+    .map((frame) => ({ frame, params: notification(frame, 'notifications/progress') }))
+    .filter((x) => x.params !== undefined && x.params.progressToken === token)
+    .map((x) => ({ frame: x.frame, progress: x.params!.progress }));
+}
+
+export const progress = scenario({
+  id: 'server.utilities.progress',
+  title: 'Progress for a tool call carries the token, increases, and stops with the response',
+  requirements: ['PROG-01', 'PROG-02', 'PROG-04'],
+  isolation: 'shared',
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    const slow = findSlowTool(discovery.tools, options.callTools, 600);
+    const plan = slow?.plan ?? discovery.tools.map((t) => planToolCall(t, options.callTools)).find((p) => p.call);
+    if (!plan) return check.skip(`no tool may be called under --call-tools ${options.callTools.mode}`);
+    const args = slow?.args ?? quickArguments(plan);
+    const id = session.allocateId();
+    const token = `mcpcheck-progress-${id}`;
+    const mark = session.mark;
+    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, 10_000);
+    await session.barrier(3_000);
+    await session.settle(150);
+    const seen = progressFrames(session, token, mark);
+    const what = `tools/call ${show(plan.name)} ${show(args, 80)} with progressToken ${show(token)}`;
+    if (reply.kind !== 'result' && reply.kind !== 'error') return check.info(`${what} got ${describeReply(reply)}: progress not exercised`);
+    if (seen.length === 0) return check.info(`${what} sent no progress notifications (progress is optional): PROG-02/PROG-04 not exercised`, { frames: [reply.frame] });
+    const values = seen.map((s) => s.progress);
+    const decreasing = seen.filter((s, i) => i > 0 && !(typeof s.progress === 'number' && typeof seen[i - 1]!.progress === 'number' && s.progress > (seen[i - 1]!.progress as number)));
+    check.expect(decreasing.length === 0 && values.every((v) => typeof v === 'number'), {
+      key: 'increasing',
+      requirements: ['PROG-02'],
+      expected: `${what}: progress values increasing with every notification`,
+      actual: `values ${show(values, 120)}`,
+      frames: decreasing.map((s) => s.frame.index),
+    });
+    const late = seen.filter((s) => s.frame.index > reply.frame);
+    check.expect(late.length === 0, {
+      key: 'stops',
+      requirements: ['PROG-04'],
+      expected: `${what}: no progress after the response (frame ${reply.frame})`,
+      actual: `${late.length} progress notification(s) after it`,
+      frames: [reply.frame, ...late.map((s) => s.frame.index)],
+    });
+  },
+});
+
+const CANCEL_TARGET_MS = 2_000;
+
+export const cancelInFlight = scenario({
+  id: 'server.utilities.cancel',
+  title: 'A cancelled tool call gets no response and no more progress; the server keeps answering',
+  requirements: ['CANCEL-05'],
+  isolation: 'session',
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    const slow = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS);
+    if (!slow || slow.estimateMs < 1_000) {
+      return check.skip(
+        `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress with a duration-like argument that allows ≥ 1 s)`,
+      );
+    }
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const { plan, args, estimateMs } = slow;
+    const id = session.allocateId();
+    const token = `mcpcheck-cancel-${id}`;
+    const mark = session.mark;
+    const started = performance.now();
+    // Wait long enough that a server ignoring the cancel would have answered.
+    const waitMs = Math.min(8_000, Math.max(2_500, estimateMs + 1_500));
+    const pending = session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, waitMs);
+    const early: { reply?: Reply } = {};
+    void pending.then((r) => (early.reply = r));
+    // Cancel after the first progress notification, or after 300 ms, whichever comes first.
+    await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, 300, mark);
+    if (early.reply) {
+      return check.info(`${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)}): CANCEL-05 not exercised`);
+    }
+    const cancelIndex = session.mark;
+    await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: cancellation test' });
+    const cancelAt = session.frames.find((f) => f.index === cancelIndex)?.at ?? 0;
+    const cancelMs = Math.round(performance.now() - started);
+    const reply = await pending;
+    await session.settle(100);
+    // Progress already in flight when the cancel went out is a race the spec allows.
+    const progressAfter = progressFrames(session, token, cancelIndex).filter((p) => p.frame.at - cancelAt > 200);
+    check.expect(reply.kind === 'timeout' && progressAfter.length === 0, {
+      key: 'no-response',
+      expected: `no response to tools/call ${show(plan.name)} ${show(args, 80)} (about ${Math.round(estimateMs / 100) / 10} s of work) after cancelling it at ${cancelMs} ms, and no more progress (waited ${waitMs / 1000} s in all)`,
+      actual: `${reply.kind === 'timeout' ? 'no response' : describeReply(reply)}; ${progressAfter.length} progress notification(s) more than 200 ms after the cancel`,
+      frames: [replyFrame(reply), ...progressAfter.map((p) => p.frame.index)],
+    });
+    const alive = await session.request('ping', undefined, 3_000);
+    check.expect(alive.kind === 'result', { key: 'alive', expected: 'ping answered after the cancellation', actual: describeReply(alive), frames: [replyFrame(alive)] });
+  },
+});
+
+export const cancelAfterResponse = scenario({
+  id: 'server.utilities.cancel-after-response',
+  title: 'Cancelling a request that was already answered is ignored',
+  requirements: ['CANCEL-07', 'CANCEL-08'],
+  isolation: 'shared',
+  async run({ session, check }) {
+    const id = session.allocateId();
+    const first = await session.requestMessage({ jsonrpc: '2.0', id, method: 'ping' }, 5_000);
+    const mark = session.mark;
+    await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: already answered' });
+    const barrier = await session.barrier(3_000);
+    const stray = strayResponses(session, mark, new Set()).filter((f) => f.index !== replyFrame(barrier));
+    check.expect(stray.length === 0 && barrier.kind === 'result' && first.kind === 'result', {
+      expected: `no response to notifications/cancelled for the already answered request ${id}, and ping still answered`,
+      actual: `${stray.length} response frame(s) to the notification; then ping: ${describeReply(barrier)}`,
+      frames: [...stray.map((f) => f.index), replyFrame(barrier)],
+    });
+  },
+});
+
+export const utilities = [
+  ping,
+  pingBeforeInitialized,
+  pagination,
+  invalidCursor,
+  logLevels,
+  logFilter,
+  completionLimit,
+  completionErrors,
+  progress,
+  cancelInFlight,
+  cancelAfterResponse,
+];
