@@ -133,6 +133,11 @@ describe('synthesizeArguments', () => {
     expect(out).toEqual({ args: { a: 'mcpcheck', b: 1 }, complete: true });
   });
 
+  it('satisfies a permissive pattern with a plain value', () => {
+    const out = synth({ type: 'object', properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, n: { type: 'string', pattern: '^[0-9]+$' } }, required: ['id', 'n'] });
+    expect(out).toEqual({ args: { id: 'mcpcheck', n: '1' }, complete: true });
+  });
+
   it('gives up, saying why, on pattern and not', () => {
     const p = synth({ type: 'object', properties: { id: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['id'] });
     expect(p.complete).toBe(false);

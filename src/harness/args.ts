@@ -190,9 +190,15 @@ class Synthesizer {
   }
 
   string(schema: Record<string, unknown>, path: string): Gen {
-    if (typeof schema.pattern === 'string') return { ok: false, why: `${path}: "pattern" ${JSON.stringify(schema.pattern).slice(0, 60)} cannot be satisfied without an example or default` };
     const min = num(schema.minLength) ?? 0;
     const max = num(schema.maxLength);
+    if (typeof schema.pattern === 'string') {
+      // Patterns are not inverted; a few plain candidates are tried against the whole schema instead.
+      const candidates = [PLACEHOLDER, PLACEHOLDER + '1', 'mcpcheck-1', 'a', 'A', '1', 'test', 'x1', 'mcpcheck@example.com', 'https://example.com/mcpcheck'];
+      const hit = candidates.find((c) => this.fits(schema, c));
+      if (hit !== undefined) return { ok: true, value: hit };
+      return { ok: false, why: `${path}: "pattern" ${JSON.stringify(schema.pattern).slice(0, 60)} cannot be satisfied without an example or default` };
+    }
     const format = typeof schema.format === 'string' ? schema.format : undefined;
     if (format !== undefined && format in FORMATS) {
       const value = FORMATS[format]!;

@@ -309,6 +309,12 @@ export class HarnessSession {
         ? { from: 'server', message: incoming.message, via: incoming.via }
         : { from: 'server', raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via },
     );
+    // An HTTP error status may carry a JSON-RPC error without id (HTTP-POST-04): the refusal is of
+    // the POST as a whole, so the error answers it the way it would answer an unreadable request.
+    const m0 = incoming.message as Record<string, unknown> | undefined;
+    if (incoming.via === 'post-error' && m0 && typeof m0 === 'object' && 'error' in m0 && (!('id' in m0) || m0.id === null)) {
+      this.validator.unreadableFrame('client');
+    }
     if (frame.raw !== undefined) this.validator.unreadableFrame('server');
     else for (const f of this.validator.message('server', incoming.message, frame.index)) this.report(f);
     for (const w of this.frameWaiters) {
@@ -331,7 +337,8 @@ export class HarnessSession {
       if (!waiter) return;
       clearTimeout(waiter.timer);
       this.waiting.delete(key);
-      if ('error' in m && !('result' in m)) {
+      // A response with both members is broken (BASE-MSG-04, judged live); the error is what it reports.
+      if ('error' in m) {
         const error = (m.error !== null && typeof m.error === 'object' ? m.error : { message: m.error }) as Record<string, unknown>;
         waiter.resolve({ kind: 'error', error, frame: frame.index, message: m });
       } else {

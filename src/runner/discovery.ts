@@ -43,6 +43,7 @@ export async function walkList(session: HarnessSession, method: ListMethod): Pro
   const key = LISTS[method].key;
   const walk: ListWalk = { method, items: [], pages: 0, cursors: [], end: 'complete', frames: [] };
   let cursor: string | undefined;
+  const signatures = new Set<string>();
   for (;;) {
     if (walk.pages >= MAX_PAGES) {
       walk.end = 'limit';
@@ -62,6 +63,14 @@ export async function walkList(session: HarnessSession, method: ListMethod): Pro
       walk.lastReply = reply;
       return walk;
     }
+    // A cursor that leads back to a page already seen is a loop even when the cursor string is new.
+    const signature = JSON.stringify(items);
+    if (items.length > 0 && signatures.has(signature)) {
+      walk.end = 'loop';
+      walk.lastReply = reply;
+      return walk;
+    }
+    signatures.add(signature);
     for (const item of items) if (item !== null && typeof item === 'object') walk.items.push(item as Record<string, unknown>);
     const next = reply.result.nextCursor;
     if (typeof next !== 'string') return walk;

@@ -7,7 +7,7 @@ export interface IncomingFrame {
   /** The parsed JSON value; absent when `raw` is not JSON (then `parseError` says why). */
   message?: unknown;
   parseError?: string;
-  /** Where it came from: 'stdout', 'post-json', 'post-sse', 'get-sse'. */
+  /** Where it came from: 'stdout', 'post-json', 'post-error' (JSON body of an HTTP error status), 'post-sse', 'get-sse'. */
   via: string;
   /** For HTTP: the id of the POST or GET exchange that carried it (see SendResult.exchange). */
   exchange?: number;

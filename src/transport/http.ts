@@ -125,6 +125,8 @@ export class HttpChannel implements Channel {
   private readonly findings = new Listeners<Finding>();
   private readonly closes = new Listeners<ChannelClosed>();
   private readonly inflight = new Set<AbortController>();
+  /** Every SSE event id seen on this session's streams (HTTP-RESUME-01). */
+  private readonly eventIds = new Set<string>();
   private session: string | undefined;
   private sessionEnded = false;
   private protocolVersion: string | undefined;
@@ -229,7 +231,7 @@ export class HttpChannel implements Channel {
     if (options.lastEventId !== undefined) extra['Last-Event-ID'] = options.lastEventId;
     const opened = await this.open(exchange, 'GET', this.headers(extra));
     if ('error' in opened) return opened.error;
-    return this.consume(opened, exchange, 'get');
+    return this.consume(opened, exchange, 'get', false, options.lastEventId !== undefined);
   }
 
   /** DELETE for the current session (HTTP-SESS-08); a 2xx marks the session ended. */
@@ -362,6 +364,7 @@ export class HttpChannel implements Channel {
     exchange: number,
     kind: 'post' | 'get' | 'delete',
     request = false,
+    resumed = false,
   ): Promise<HttpSendResult> {
     const { res, ctl } = opened;
     const contentType = res.headers.get('content-type') ?? undefined;
@@ -369,7 +372,7 @@ export class HttpChannel implements Channel {
     const media = mediaType(contentType);
 
     if (media === 'text/event-stream' && kind !== 'delete') {
-      const done = this.pump(res, ctl, exchange, kind === 'post' ? 'post-sse' : 'get-sse');
+      const done = this.pump(res, ctl, exchange, kind === 'post' ? 'post-sse' : 'get-sse', resumed);
       return { ...base, bodyKind: 'sse', done };
     }
 
@@ -409,12 +412,13 @@ export class HttpChannel implements Channel {
       );
       return result;
     }
-    this.deliver(read.bytes, 'post-json', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
+    // The JSON body of an error status is the server refusing at the HTTP level (HTTP-POST-04).
+    this.deliver(read.bytes, res.ok ? 'post-json' : 'post-error', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
     return result;
   }
 
   /** Reads an SSE body in the background, delivering each event's data as a frame. */
-  private async pump(res: Response, ctl: AbortController, exchange: number, via: 'post-sse' | 'get-sse'): Promise<BodyEnd> {
+  private async pump(res: Response, ctl: AbortController, exchange: number, via: 'post-sse' | 'get-sse', resumed = false): Promise<BodyEnd> {
     const end: BodyEnd = { reason: 'end', bytes: 0, events: [] };
     const what = `the SSE stream of ${via === 'post-sse' ? 'POST' : 'GET'} #${exchange}`;
     const timer = deadline(ctl, this.streamTimeoutMs, `stream still open after ${this.streamTimeoutMs} ms`);
@@ -423,8 +427,20 @@ export class HttpChannel implements Channel {
     const parser = createParser({
       maxBufferSize: this.maxMessageBytes,
       onEvent: (e) => {
+        if (end.events.length === 0 && via === 'post-sse' && (e.id === undefined || e.data !== '')) {
+          this.findings.emit(
+            violation('HTTP-SSE-01', `the first event of ${what} ${e.id === undefined ? 'has no id' : 'carries data'}; expected a priming event with an id and empty data, so the client can resume with Last-Event-ID`),
+          );
+        }
         end.events.push({ id: e.id, event: e.event, dataBytes: Buffer.byteLength(e.data), at: this.clock() });
-        if (e.id !== undefined) end.lastEventId = e.id;
+        if (e.id !== undefined) {
+          end.lastEventId = e.id;
+          // Resumption replays a stream's events with their old ids; only a fresh stream must not reuse one.
+          if (!resumed && this.eventIds.has(e.id)) {
+            this.findings.emit(violation('HTTP-RESUME-01', `SSE event id ${quote(e.id, 80)} on ${what} was already used on another stream of this session; event ids must be unique across the session's streams`));
+          }
+          this.eventIds.add(e.id);
+        }
         // An event with empty data carries no message (e.g. the priming event, HTTP-SSE-01).
         if (e.data === '') return;
         this.deliverText(e.data, false, via, exchange, 'BASE-MSG-01', `event data on ${what}`);

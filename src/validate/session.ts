@@ -102,6 +102,9 @@ export class SessionValidator {
   /** Task id → the task-augmented request, so tasks/result payloads are judged as its result. */
   private readonly tasks = new Map<string, { method: string; params?: Record<string, unknown> }>();
   private toolWalk = new Set<string>();
+  private toolPages = new Set<string>();
+  /** URIs the client subscribed to (and the server accepted), for RES-SUB-02. */
+  private readonly subscriptions = new Set<string>();
   private clientSpoke = false;
   private initId?: string;
   private initAnswered = false;
@@ -337,6 +340,9 @@ export class SessionValidator {
       case 'notifications/message':
         if (from === 'server') this.onLog(params, findings);
         return;
+      case 'notifications/resources/updated':
+        if (from === 'server') this.onResourceUpdated(params, findings);
+        break;
     }
     const rule = LIST_CHANGED[method];
     if (rule && rule[0] === from && this.initAnswered) {
@@ -345,6 +351,17 @@ export class SessionValidator {
       if (!declared(caps, rule[1])) {
         findings.push(violation('LIFE-OP-02', `expected ${method} only from a ${from} that declared ${rule[1].join('.')}; it did not`, '/method'));
       }
+    }
+  }
+
+  /** RES-SUB-02: updates only for subscribed URIs (or resources beneath one). */
+  private onResourceUpdated(params: Record<string, unknown> | undefined, findings: Finding[]): void {
+    const uri = params?.uri;
+    if (typeof uri !== 'string') return;
+    this.applied.add('RES-SUB-02');
+    const covered = [...this.subscriptions].some((s) => uri === s || uri.startsWith(s.endsWith('/') ? s : s + '/'));
+    if (!covered) {
+      findings.push(violation('RES-SUB-02', `expected resources/updated only for resources the client subscribed to; ${show(uri)} was never subscribed${this.subscriptions.size ? ` (subscribed: ${show([...this.subscriptions].slice(0, 5))})` : ''}`, '/params/uri'));
     }
   }
 
@@ -451,7 +468,14 @@ export class SessionValidator {
         break;
       case 'tools/list': {
         this.applied.add('TOOL-NAME-03');
-        if (!request.params?.cursor) this.toolWalk = new Set();
+        if (!request.params?.cursor) {
+          this.toolWalk = new Set();
+          this.toolPages = new Set();
+        }
+        // A page seen before in this walk is a pagination loop (PAGE-05), not a duplicate name.
+        const page = JSON.stringify(result.tools);
+        if (this.toolPages.has(page)) break;
+        this.toolPages.add(page);
         for (const tool of toolsOf(result)) {
           if (this.toolWalk.has(tool.name) && !findings.some((f) => f.requirements[0] === 'TOOL-NAME-03')) {
             findings.push(violation('TOOL-NAME-03', `expected unique tool names across all pages; ${show(tool.name)} was listed on an earlier page`, '/result/tools'));
@@ -459,6 +483,14 @@ export class SessionValidator {
           this.toolWalk.add(tool.name);
           this.tools.set(tool.name, tool);
         }
+        break;
+      }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const uri = request.params?.uri;
+        if (typeof uri !== 'string') break;
+        if (request.method === 'resources/subscribe') this.subscriptions.add(uri);
+        else this.subscriptions.delete(uri);
         break;
       }
       case 'logging/setLevel': {

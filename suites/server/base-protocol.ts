@@ -1,7 +1,7 @@
 import type { RecordedFrame } from '../../src/harness/session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
-import { isObject, isResponse, stillAnswers, strayResponses } from './helpers.js';
+import { isObject, isResponse, ourRequestIds, stillAnswers, strayResponses } from './helpers.js';
 
 export const nullIdRejected = scenario({
   id: 'server.base.null-id-rejected',
@@ -91,33 +91,42 @@ export const invalidParams = scenario({
   },
 });
 
+/** Each probe notification, the rules an answer to it would break, and why it must be ignored. */
+const NOTIFICATION_PROBES: Array<{ what: string; message: Record<string, unknown>; requirements: string[] }> = [
+  { what: 'an unknown notification', message: { jsonrpc: '2.0', method: 'notifications/mcpcheck_unknown', params: { hello: 'world' } }, requirements: ['BASE-NOTIF-02', 'ROBUST-04'] },
+  { what: 'a cancellation of a request never sent', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpcheck-never-sent', reason: 'probe' } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
+  { what: 'a cancellation with a malformed requestId', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
+  { what: 'a cancellation without params', message: { jsonrpc: '2.0', method: 'notifications/cancelled' }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
+  { what: 'progress for an unknown token', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'mcpcheck-unknown-token', progress: 1 } }, requirements: ['BASE-NOTIF-02'] },
+];
+
 export const notificationsUnanswered = scenario({
   id: 'server.base.notifications-unanswered',
   title: 'Notifications, known or unknown, are never answered',
   requirements: ['BASE-NOTIF-02', 'ROBUST-04', 'CANCEL-07', 'CANCEL-08'],
   isolation: 'shared',
   async run({ session, check }) {
-    const mark = session.mark;
-    await session.notify('notifications/mcpcheck_unknown', { hello: 'world' });
-    await session.notify('notifications/cancelled', { requestId: 'mcpcheck-never-sent', reason: 'probe' });
-    await session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } });
-    await session.send({ jsonrpc: '2.0', method: 'notifications/cancelled' });
-    await session.notify('notifications/progress', { progressToken: 'mcpcheck-unknown-token', progress: 1 });
-    const barrier = await session.barrier();
-    const ping = replyFrame(barrier);
-    const stray = strayResponses(session, mark, new Set()).filter((f) => f.index !== ping);
-    check.expect(stray.length === 0, {
-      requirements: ['BASE-NOTIF-02', 'ROBUST-04', 'CANCEL-08'],
-      expected: 'no response to an unknown notification, to cancellations of unknown or malformed requests, or to progress for an unknown token',
-      actual: `${stray.length} response frame(s)`,
-      frames: stray.map((f) => f.index),
-    });
-    check.expect(barrier.kind === 'result', {
+    let barrier: Awaited<ReturnType<typeof session.barrier>> | undefined;
+    for (const [i, probe] of NOTIFICATION_PROBES.entries()) {
+      const mark = session.mark;
+      await session.send(probe.message);
+      barrier = await session.barrier();
+      // Only responses that answer none of our requests can be answers to the notification.
+      const stray = strayResponses(session, mark, ourRequestIds(session, mark));
+      check.expect(stray.length === 0, {
+        key: `probe-${i + 1}`,
+        requirements: probe.requirements,
+        expected: `no response to ${probe.what}`,
+        actual: `${stray.length} response frame(s) that answer no request`,
+        frames: [session.mark - 1, ...stray.map((f) => f.index)].filter((n) => n >= mark),
+      });
+    }
+    check.expect(barrier?.kind === 'result', {
       key: 'still-healthy',
       requirements: ['CANCEL-07'],
       expected: 'the session stays healthy (ping answered) after invalid cancellations',
-      actual: describeReply(barrier),
-      frames: [ping],
+      actual: barrier ? describeReply(barrier) : 'no ping sent',
+      frames: [barrier ? replyFrame(barrier) : undefined],
     });
   },
 });

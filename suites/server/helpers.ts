@@ -19,6 +19,15 @@ export function strayResponses(session: HarnessSession, mark: number, ours: Read
   return session.serverFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
 }
 
+/** Ids of the requests mcpcheck sent from frame `mark` on. */
+export function ourRequestIds(session: HarnessSession, mark: number): Set<unknown> {
+  const ids = new Set<unknown>();
+  for (const f of session.frames) {
+    if (f.index >= mark && f.from === 'client' && isObject(f.message) && typeof f.message.method === 'string' && 'id' in f.message) ids.add(f.message.id);
+  }
+  return ids;
+}
+
 /** ROBUST-05 and friends: after a probe, the target must still answer ping. */
 export async function stillAnswers(session: HarnessSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05']): Promise<boolean> {
   const reply = await session.request('ping', undefined, 3_000);
@@ -128,4 +137,11 @@ export function contentBlockProblem(block: unknown): string | undefined {
     if (typeof r.text !== 'string' && typeof r.blob !== 'string') return 'an embedded resource has neither "text" nor "blob"';
   }
   return undefined;
+}
+
+/** A time budget for a loop of requests, so that a stalling server cannot push a scenario past its timeout. */
+export function budget(ms: number): { left(): number; spent(): boolean; timeout(perRequest: number): number } {
+  const end = performance.now() + ms;
+  const left = () => Math.max(0, end - performance.now());
+  return { left, spent: () => left() < 250, timeout: (perRequest) => Math.max(250, Math.min(perRequest, left())) };
 }

@@ -490,5 +490,48 @@ export const unacceptableMediaTypes = scenario({
 });
 
 // accepted-202 goes first: it waits longest (for a request of the server's own), so it overlaps the rest.
-export const http = [acceptedWithoutBody, sessionId, requestAnswers, unacceptableInput, sessionRequired, sessionEnded, badVersionHeader, originValidated, getStream, unacceptableMediaTypes];
+const SESSION_SAMPLE = 20;
+
+/** Heuristics for "globally unique and cryptographically secure" (HTTP-SESS-02): what a sample can show. */
+function sessionIdWeakness(ids: string[]): string | undefined {
+  if (new Set(ids).size !== ids.length) return 'the same id was issued twice';
+  const shortest = Math.min(...ids.map((id) => id.length));
+  // A random UUID has 122 random bits in 32 hex digits; fewer than 22 characters cannot hold that many.
+  if (shortest < 22) return `an id only ${shortest} characters long cannot carry ~122 random bits`;
+  const numbers = ids.map((id) => id.match(/\d+/g)?.join('') ?? '');
+  if (numbers.every((n) => n !== '' && n.length < 16)) {
+    const values = numbers.map(Number);
+    const steps = values.slice(1).map((v, i) => v - values[i]!);
+    if (steps.every((d) => d > 0 && d < 1_000_000)) return 'the ids count up (sequential or time-ordered)';
+  }
+  const prefix = ids.reduce((p, id) => { let n = 0; while (n < p.length && p[n] === id[n]) n++; return p.slice(0, n); }, ids[0]!);
+  if (ids[0]!.length - prefix.length < 16) return `all ids share the prefix ${show(prefix)} and differ only in their last ${ids[0]!.length - prefix.length} characters`;
+  return undefined;
+}
+
+export const sessionIdsUnguessable = scenario({
+  id: 'server.http.session-ids-unguessable',
+  title: 'Session ids are unique and look cryptographically random',
+  requirements: ['HTTP-SESS-02'],
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const channel = await initialized(ctx);
+    if (!channel) return;
+    if (channel.sessionId === undefined) return ctx.check.skip('the server issues no session ids', {});
+    const bodies = Array.from({ length: SESSION_SAMPLE }, () => JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-sess-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } }));
+    const answers = await Promise.all(bodies.map((body) => probe(channel, { method: 'POST', body, omitSessionId: true, omitProtocolVersion: true })));
+    const ids = [channel.sessionId, ...answers.map((a) => a.headers['mcp-session-id']).filter((v): v is string => v !== undefined)];
+    // Sessions opened only to sample their ids are ended again.
+    await Promise.all(ids.slice(1).map((id) => probe(channel, { method: 'DELETE', sessionIdOverride: id })));
+    if (ids.length < SESSION_SAMPLE) return ctx.check.skip(`only ${ids.length} of ${SESSION_SAMPLE + 1} initialize requests got a session id; too few to judge`, {});
+    const weakness = sessionIdWeakness(ids);
+    ctx.check.expect(weakness === undefined, {
+      expected: `${ids.length} distinct session ids that look random (no shared structure, no counting, ≥ 122 bits' worth of characters)`,
+      actual: `${weakness}; e.g. ${ids.slice(0, 3).map((id) => show(id, 60)).join(', ')}`,
+    });
+  },
+});
+
+export const http = [acceptedWithoutBody, sessionIdsUnguessable, sessionId, requestAnswers, unacceptableInput, sessionRequired, sessionEnded, badVersionHeader, originValidated, getStream, unacceptableMediaTypes];
 

@@ -3,15 +3,9 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { isStrictBase64 } from '../../src/validate/base64.js';
 import { show } from '../../src/validate/finding.js';
-import { isRevision, LATEST_REVISION, type Revision } from '../../src/validate/revisions.js';
-import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
-import { isObject } from './helpers.js';
+import { budget, isObject } from './helpers.js';
 
 const MAX_READS = 20;
-
-function revisionOf(v: string | undefined): Revision {
-  return v !== undefined && isRevision(v) ? v : LATEST_REVISION;
-}
 
 function list(items: string[], max = 8): string {
   const shown = items.slice(0, max).join('; ');
@@ -79,16 +73,15 @@ export const resourceList = scenario({
   needs: { capabilities: ['resources'] },
   async run({ check, discovery }) {
     const walk = discovery.walks['resources/list'];
-    const revision = revisionOf(discovery.protocolVersion);
-    const schema = schemaFor(revision);
+    // Only the rule's own fields: the rest of the Resource schema (URI format …) is checked live.
     const bad: string[] = [];
     for (const r of discovery.resources) {
-      const errors = schema.has('Resource') ? schema.validate('Resource', r) : null;
-      if (errors) bad.push(`${show(r.uri ?? r.name, 60)}: ${describeErrors(errors, '')}`);
+      if (typeof r.uri !== 'string') bad.push(`${show(r.name, 60)}: uri is ${show(r.uri, 40)}`);
+      else if (typeof r.name !== 'string') bad.push(`${show(r.uri, 60)}: name is ${show(r.name, 40)}`);
     }
     const walked = walk !== undefined && ['complete', 'loop', 'limit'].includes(walk.end);
     check.expect(walked && bad.length === 0, {
-      expected: `resources/list walked to its end, every resource with a uri and a name (${revision} Resource schema)`,
+      expected: 'resources/list walked to its end, every resource with a string uri and name',
       actual: !walked ? `the walk ended with "${walk?.end ?? 'not run'}"${walk?.lastReply ? `: ${describeReply(walk.lastReply)}` : ''}` : `${bad.length} of ${discovery.resources.length} malformed: ${list(bad)}`,
     });
   },
@@ -122,21 +115,22 @@ export const resourceRead = scenario({
     const uris = discovery.resources.map((r) => r.uri).filter((u): u is string => typeof u === 'string');
     if (uris.length === 0) return check.skip('the server lists no resources');
     const reads: Array<{ uri: string; reply: Reply }> = [];
-    for (const uri of uris.slice(0, MAX_READS)) reads.push({ uri, reply: await session.request('resources/read', { uri }) });
-    const schema = schemaFor(session.revision);
+    const time = budget(20_000);
+    for (const uri of uris.slice(0, MAX_READS)) {
+      if (time.spent()) break;
+      reads.push({ uri, reply: await session.request('resources/read', { uri }, time.timeout(5_000)) });
+    }
     const answered = reads.filter((r) => r.reply.kind === 'result');
     const unread = reads.filter((r) => r.reply.kind !== 'result');
     const bad: Array<{ uri: string; problem: string; frame: number }> = [];
     for (const r of answered) {
       if (r.reply.kind !== 'result') continue;
       const problems = contentsProblems(r.reply.result);
-      const errors = schema.validate('ReadResourceResult', r.reply.result);
-      if (errors && problems.length === 0) problems.push(describeErrors(errors, '/result'));
       if (problems.length) bad.push({ uri: r.uri, problem: problems[0]!, frame: r.reply.frame });
     }
     check.expect(bad.length === 0, {
       key: 'contents',
-      expected: `a ReadResourceResult for ${answered.length} resource(s) (of ${uris.length} listed, up to ${MAX_READS} read): contents items with a uri and either text or a strict base64 blob`,
+      expected: `a ReadResourceResult for ${answered.length} resource(s) (of ${uris.length} listed; ${reads.length} read, at most ${MAX_READS} within 20 s): contents items with a uri and either text or a strict base64 blob`,
       actual: list(bad.map((b) => `${show(b.uri, 80)}: ${b.problem}`)),
       frames: bad.map((b) => b.frame),
     });

@@ -3,7 +3,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { findSlowTool, isObject, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
+import { budget, findSlowTool, isObject, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
 import { parseUriTemplate } from './resources.js';
 
 function list(items: string[], max = 8): string {
@@ -120,19 +120,26 @@ export const pagination = scenario({
         default:
           if (first.pages > 0) broken.push(`${method}: the server's own cursor ${show(first.cursors.at(-1), 60)} (page ${first.pages + 1}) was refused: ${first.lastReply ? describeReply(first.lastReply) : first.end}`);
       }
-      const dupes = duplicates(keysOf(first));
-      if (dupes.length && first.end !== 'loop') unstable.push(`${method}: ${dupes.length} item(s) listed on more than one page: ${list(dupes, 4)}`);
+      // The same item twice is identical JSON; two different items sharing a name are TOOL-NAME-03's business.
+      const dupes = duplicates(first.items.map((item) => JSON.stringify(item)));
+      if (dupes.length && first.end !== 'loop') {
+        const key = ITEM_KEY[method];
+        unstable.push(`${method}: ${dupes.length} item(s) listed on more than one page: ${list(dupes.map((d) => show((JSON.parse(d) as Record<string, unknown>)[key], 80)), 4)}`);
+      }
       if (first.end !== 'complete') continue;
+      // Walked twice more in this one session (another session may be another process with other data).
       const mark = session.mark;
-      const second = await walkList(session, method);
-      frames.push(...second.frames);
+      const again = [await walkList(session, method), await walkList(session, method)];
+      frames.push(...again.flatMap((w) => w.frames));
       const changed = session.serverFrames(mark).some((f) => notification(f, LIST_CHANGED[method]) !== undefined);
-      const a = [...keysOf(first)].sort();
-      const b = [...keysOf(second)].sort();
-      if (second.end === 'complete' && !changed && JSON.stringify(a) !== JSON.stringify(b)) {
+      const [a, b] = again.map((w) => [...keysOf(w)].sort()) as [string[], string[]];
+      if (again.every((w) => w.end === 'complete') && !changed && JSON.stringify(a) !== JSON.stringify(b)) {
         const missing = a.filter((k) => !b.includes(k));
         const added = b.filter((k) => !a.includes(k));
-        unstable.push(`${method}: a second walk gave other items (${first.pages}→${second.pages} pages; missing ${list(missing, 3) || 'none'}; new ${list(added, 3) || 'none'})`);
+        unstable.push(`${method}: two walks in a row gave different items (${again[0]!.pages}→${again[1]!.pages} pages; missing ${list(missing, 3) || 'none'}; new ${list(added, 3) || 'none'})`);
+      } else if (again.some((w) => w.end !== 'complete')) {
+        const w = again.find((x) => x.end !== 'complete')!;
+        unstable.push(`${method}: a repeated walk ended with "${w.end}"${w.lastReply ? `: ${describeReply(w.lastReply)}` : ''}`);
       }
     }
     check.expect(broken.length === 0, {
@@ -144,7 +151,7 @@ export const pagination = scenario({
     check.expect(unstable.length === 0, {
       key: 'stable',
       requirements: ['PAGE-05'],
-      expected: `${methods.join(', ')} walked twice: the walk ends, no item on two pages, the same items both times`,
+      expected: `${methods.join(', ')}: every walk ends, no item on two pages, and two walks in a row list the same items`,
       actual: list(unstable),
       frames,
     });
@@ -162,8 +169,10 @@ export const invalidCursor = scenario({
     if (methods.length === 0) return check.skip('the server declares none of tools, resources, prompts: nothing is paginated');
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const time = budget(20_000);
     for (const method of methods) {
-      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, 5_000);
+      if (time.spent()) return check.error(`no time left for ${method} (the earlier requests were slow)`, { key: method });
+      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, time.timeout(5_000));
       check.errorCode(reply, [-32602], { key: method, what: `${method} with cursor "mcpcheck-invalid-cursor"` });
     }
   },
@@ -184,8 +193,9 @@ export const logLevels = scenario({
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const bad: Array<{ level: string; reply: Reply }> = [];
+    const time = budget(20_000);
     for (const level of LOG_LEVELS) {
-      const reply = await session.request('logging/setLevel', { level }, 5_000);
+      const reply = await session.request('logging/setLevel', { level }, time.timeout(3_000));
       if (!isEmptyResult(reply)) bad.push({ level, reply });
     }
     check.expect(bad.length === 0, {
@@ -195,7 +205,7 @@ export const logLevels = scenario({
       actual: list(bad.map((b) => `${b.level} → ${describeReply(b.reply)}`)),
       frames: bad.map((b) => replyFrame(b.reply)),
     });
-    const verbose = await session.request('logging/setLevel', { level: 'verbose' }, 5_000);
+    const verbose = await session.request('logging/setLevel', { level: 'verbose' }, time.timeout(3_000));
     check.errorCode(verbose, [-32602], { key: 'invalid', requirements: ['LOG-SET-03'], what: 'logging/setLevel {"level":"verbose"} (not an RFC 5424 level)' });
   },
 });
@@ -205,12 +215,13 @@ const LOG_WORDS = /(?:^|[^a-z])log(?:s|ging|gers?)?(?![a-z])/i;
 const MAX_LOG_TOOLS = 10;
 
 /** Calls each tool once; returns, per tool, the log messages (notifications/message params) that arrived meanwhile. */
-async function callForLogs(session: HarnessSession, plans: ToolPlan[]): Promise<Map<string, Array<{ level: string; frame: number }>>> {
+async function callForLogs(session: HarnessSession, plans: ToolPlan[], time: ReturnType<typeof budget>): Promise<Map<string, Array<{ level: string; frame: number }>>> {
   const logs = new Map<string, Array<{ level: string; frame: number }>>();
   for (const plan of plans) {
+    if (time.spent()) break;
     const mark = session.mark;
-    await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, 5_000);
-    await session.barrier(3_000);
+    await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, time.timeout(5_000));
+    await session.barrier(time.timeout(3_000));
     logs.set(
       plan.name,
       session
@@ -241,23 +252,41 @@ export const logFilter = scenario({
       .map((p) => `${p.name}: ${p.why}`);
     const unexercised = (why: string) => check.info(`LOG-SET-02 could not be exercised: ${why}${withheld.length ? ` (log-related tools not called: ${list(withheld, 3)})` : ''}`);
     if (plans.length === 0) return unexercised(`no tool may be called under --call-tools ${options.callTools.mode}, and nothing else makes a server log`);
-    // First learn which calls log below error at all, with every level enabled.
-    const debug = await session.request('logging/setLevel', { level: 'debug' }, 5_000);
-    if (!isEmptyResult(debug)) return unexercised(`logging/setLevel debug got ${describeReply(debug)}`);
-    const before = await callForLogs(session, plans);
-    const provokers = plans.filter((p) => (before.get(p.name) ?? []).some((m) => LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL));
-    if (provokers.length === 0) {
-      return unexercised(`at level debug, calling ${plans.map((p) => p.name).join(', ')} produced no log message below error, so the filter cannot be observed`);
-    }
-    const error = await session.request('logging/setLevel', { level: 'error' }, 5_000);
+    // Level error first, so that what the calls do under the filter is seen before any state changes.
+    const time = budget(22_000);
+    const error = await session.request('logging/setLevel', { level: 'error' }, time.timeout(3_000));
     if (!isEmptyResult(error)) return unexercised(`logging/setLevel error got ${describeReply(error)}`);
-    const after = await callForLogs(session, provokers);
-    const leaked = provokers.flatMap((p) => (after.get(p.name) ?? []).filter((m) => LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL).map((m) => ({ tool: p.name, ...m })));
-    const kept = provokers.reduce((n, p) => n + (after.get(p.name) ?? []).length, 0);
-    check.expect(leaked.length === 0, {
-      expected: `after setLevel error, no message below error while calling ${provokers.map((p) => p.name).join(', ')} (which logged below error at level debug); ${kept} message(s) at error or above arrived`,
-      actual: `${leaked.length} message(s) below error: ${list(leaked.map((m) => `${m.level} during ${m.tool}`), 6)}`,
-      frames: leaked.map((m) => m.frame),
+    const filtered = await callForLogs(session, plans, time);
+    const below = (m: { level: string }) => LOG_LEVELS.indexOf(m.level) >= 0 && LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL;
+    const leaked = plans.flatMap((p) => (filtered.get(p.name) ?? []).filter(below).map((m) => ({ tool: p.name, ...m })));
+    const names = plans.map((p) => p.name).join(', ');
+    if (leaked.length > 0) {
+      check.expect(false, {
+        expected: `after setLevel error, only messages at error or above while calling ${names}`,
+        actual: `${leaked.length} message(s) below error: ${list(leaked.map((m) => `${m.level} during ${m.tool}`), 6)}`,
+        frames: leaked.map((m) => m.frame),
+      });
+      return;
+    }
+    // Then check that the calls log below error at all; only then does "none arrived" mean the filter works.
+    // A tool counts only if calling it again repeats what it did (read-only or idempotent), unlike a toggle.
+    const debug = await session.request('logging/setLevel', { level: 'debug' }, time.timeout(3_000));
+    if (!isEmptyResult(debug)) return unexercised(`logging/setLevel debug got ${describeReply(debug)}`);
+    const unfiltered = await callForLogs(session, plans, time);
+    const repeatable = (p: ToolPlan) => isObject(p.tool.annotations) && (p.tool.annotations.readOnlyHint === true || p.tool.annotations.idempotentHint === true);
+    const logged = plans.filter((p) => (unfiltered.get(p.name) ?? []).some(below));
+    const witnesses = logged.filter(repeatable);
+    if (witnesses.length === 0) {
+      const odd = logged.filter((p) => !repeatable(p)).map((p) => p.name);
+      return unexercised(
+        `no message below error arrived at level error, but at level debug the same calls (${names}) sent none below error either, so the filter was not observed` +
+          (odd.length ? ` (${odd.join(', ')} did, but is neither read-only nor idempotent, so its two calls are not comparable)` : ''),
+      );
+    }
+    const count = witnesses.reduce((n, p) => n + (unfiltered.get(p.name) ?? []).filter(below).length, 0);
+    check.expect(true, {
+      expected: `after setLevel error, no message below error while calling ${witnesses.map((p) => p.name).join(', ')}, which sent ${count} such message(s) at level debug`,
+      actual: 'none',
     });
   },
 });
@@ -294,8 +323,20 @@ export const completionLimit = scenario({
     }
     if (targets.length === 0) return check.skip('no prompt argument or resource-template variable to complete');
     const done: Array<{ t: CompletionTarget; reply: Reply }> = [];
-    for (const t of targets.slice(0, MAX_COMPLETIONS)) done.push({ t, reply: await session.request('completion/complete', { ref: t.ref, argument: { name: t.argument, value: '' } }, 5_000) });
+    const time = budget(20_000);
+    for (const t of targets.slice(0, MAX_COMPLETIONS)) {
+      if (time.spent()) break;
+      done.push({ t, reply: await session.request('completion/complete', { ref: t.ref, argument: { name: t.argument, value: '' } }, time.timeout(5_000)) });
+    }
     const refused = done.filter((d) => d.reply.kind !== 'result');
+    const notFound = refused.filter((d) => d.reply.kind === 'error' && d.reply.error.code === -32601);
+    check.expect(notFound.length === 0, {
+      key: 'served',
+      requirements: ['LIFE-OP-02'],
+      expected: 'completion/complete served, since the server declared completions',
+      actual: `−32601 (method not found) for ${list(notFound.map((d) => d.t.label), 3)}`,
+      frames: notFound.map((d) => replyFrame(d.reply)),
+    });
     if (refused.length) {
       check.info(`${refused.length} completion request(s) got no result: ${list(refused.map((d) => `${d.t.label} → ${describeReply(d.reply)}`), 5)}`, {
         key: 'refused',
@@ -336,6 +377,11 @@ export const completionErrors = scenario({
   needs: { capabilities: ['completions'] },
   async run({ session, check }) {
     const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, 5_000);
+    if (reply.kind === 'error' && reply.error.code === -32601) {
+      return check.info('completion/complete is not served at all (−32601) although completions is declared (see server.utilities.completion, LIFE-OP-02): the unknown-prompt error is not observable', {
+        frames: [reply.frame],
+      });
+    }
     check.errorCode(reply, [-32602], { what: 'completion/complete for ref/prompt mcpcheck_no_such_prompt' });
   },
 });
@@ -369,8 +415,8 @@ export const progress = scenario({
     await session.settle(150);
     const seen = progressFrames(session, token, mark);
     const what = `tools/call ${show(plan.name)} ${show(args, 80)} with progressToken ${show(token)}`;
-    if (reply.kind !== 'result' && reply.kind !== 'error') return check.info(`${what} got ${describeReply(reply)}: progress not exercised`);
-    if (seen.length === 0) return check.info(`${what} sent no progress notifications (progress is optional): PROG-02/PROG-04 not exercised`, { frames: [reply.frame] });
+    if (reply.kind !== 'result' && reply.kind !== 'error') return check.skip(`not exercised: ${what} got ${describeReply(reply)}`);
+    if (seen.length === 0) return check.skip(`not exercised: ${what} sent no progress notifications (progress is optional)`, { frames: [reply.frame] });
     const values = seen.map((s) => s.progress);
     const decreasing = seen.filter((s, i) => i > 0 && !(typeof s.progress === 'number' && typeof seen[i - 1]!.progress === 'number' && s.progress > (seen[i - 1]!.progress as number)));
     check.expect(decreasing.length === 0 && values.every((v) => typeof v === 'number'), {
@@ -421,7 +467,7 @@ export const cancelInFlight = scenario({
     // Cancel after the first progress notification, or after 300 ms, whichever comes first.
     await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, 300, mark);
     if (early.reply) {
-      return check.info(`${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)}): CANCEL-05 not exercised`);
+      return check.skip(`not exercised: ${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)})`);
     }
     const cancelIndex = session.mark;
     await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: cancellation test' });
