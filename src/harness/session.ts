@@ -22,8 +22,8 @@ export type Reply =
   | { kind: 'timeout'; waitedMs: number }
   /** Not answered, while a ping sent after it was (see `probe`). */
   | { kind: 'unanswered' }
-  /** HTTP: the POST got an error status and no JSON-RPC response with the request's id. */
-  | { kind: 'rejected'; status: number; body: string }
+  /** HTTP: the POST got an error status and no JSON-RPC response with the request's id (`error`: the id-less one its body held). */
+  | { kind: 'rejected'; status: number; body: string; error?: { code?: unknown; message?: unknown }; frame?: number }
   | { kind: 'closed'; detail: string };
 
 export interface HarnessSessionOptions {
@@ -161,6 +161,7 @@ export class HarnessSession {
       }, wait);
       this.waiting.set(key, { resolve, timer });
     });
+    const mark = this.frameCount;
     const sent = await this.send(message);
     const status = sent?.status;
     if (status !== undefined && status >= 400) {
@@ -168,7 +169,15 @@ export class HarnessSession {
       if (waiter) {
         clearTimeout(waiter.timer);
         this.waiting.delete(key);
-        waiter.resolve({ kind: 'rejected', status, body: sent?.body ?? '' });
+        const body = this.frames.find((f) => f.index >= mark && f.via === 'post-error');
+        const error = body && isObject(body.message) && isObject(body.message.error) ? body.message.error : undefined;
+        waiter.resolve({
+          kind: 'rejected',
+          status,
+          body: body ? JSON.stringify(body.message) : (sent?.body ?? ''),
+          ...(error ? { error } : {}),
+          ...(body ? { frame: body.index } : {}),
+        });
       }
     }
     return reply;
@@ -372,6 +381,10 @@ export class HarnessSession {
         : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpcheck does not offer ${String(request.method)} in this session` } };
     await this.send(reply);
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function idKey(id: unknown): string {

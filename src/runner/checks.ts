@@ -47,7 +47,7 @@ export function describeReply(reply: Reply): string {
 }
 
 export function replyFrame(reply: Reply): number | undefined {
-  return reply.kind === 'result' || reply.kind === 'error' ? reply.frame : undefined;
+  return reply.kind === 'result' || reply.kind === 'error' || reply.kind === 'rejected' ? reply.frame : undefined;
 }
 
 /**
@@ -90,7 +90,9 @@ export class CheckRecorder {
 
   /** Expects a JSON-RPC error whose code is one of `codes`. */
   errorCode(reply: Reply, codes: number[], o: CheckOptions & { what?: string } = {}): boolean {
-    const ok = reply.kind === 'error' && codes.includes(reply.error.code as number);
+    // Over HTTP the error may come as the JSON body of an error status (HTTP-POST-04).
+    const code = reply.kind === 'error' || reply.kind === 'rejected' ? reply.error?.code : undefined;
+    const ok = codes.includes(code as number);
     return this.expect(ok, {
       ...o,
       frames: [...(o.frames ?? []), replyFrame(reply)],

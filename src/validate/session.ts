@@ -152,15 +152,21 @@ export class SessionValidator {
       case 'invalid': {
         // The peer may answer a malformed request with an error without id, or with the id it could read.
         mine.unreadable++;
-        const id = env.msg?.id;
-        if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
-          mine.pending.set(key(id), { method: '(malformed request)', frame, cancelled: true });
-        }
+        // A lenient peer may even run the requests inside a batch; their answers then carry those ids.
+        if (Array.isArray(message)) for (const m of message) this.expectAnswer(mine, obj(m)?.id, frame);
+        this.expectAnswer(mine, env.msg?.id, frame);
         break;
       }
     }
     for (const f of findings) f.frame = frame;
     return findings;
+  }
+
+  /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
+  private expectAnswer(ledger: Ledger, id: unknown, frame: number): void {
+    if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
+      ledger.pending.set(key(id), { method: '(malformed request)', frame, cancelled: true });
+    }
   }
 
   /** The request whose result a response is: for tasks/result, the task-augmented request itself. */

@@ -138,12 +138,18 @@ export const batchRejected = scenario({
   isolation: 'shared',
   async run({ session, check }) {
     const mark = session.mark;
-    await session.send([
-      { jsonrpc: '2.0', id: session.allocateId(), method: 'ping' },
-      { jsonrpc: '2.0', id: session.allocateId(), method: 'ping' },
-    ]);
+    const ids = [session.allocateId(), session.allocateId()];
+    await session.send(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
     await session.barrier();
     const arrays = session.serverFrames(mark).filter((f) => Array.isArray(f.message));
+    const executed = session.serverFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && ids.includes(f.message.id as number));
+    check.expect(executed.length === 0, {
+      key: 'not-executed',
+      requirements: ['ROBUST-05'],
+      expected: 'the requests inside a batch refused (an error) or dropped, since MCP has no batches since 2025-06-18',
+      actual: `${executed.length} of them executed and answered one by one`,
+      frames: executed.map((f) => f.index),
+    });
     check.expect(arrays.length === 0, {
       requirements: ['BASE-MSG-05'],
       expected: 'an error or nothing in answer to a batch array, never a batch (arrays are not MCP messages)',
