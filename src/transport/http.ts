@@ -1,7 +1,8 @@
 import { createParser } from 'eventsource-parser';
-import type { Channel, ChannelClosed, IncomingFrame, SendResult } from './channel.js';
-import { note, violation, type Finding } from '../validate/finding.js';
-import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
+import { ChannelEvents } from './channel-base.js';
+import type { Channel, IncomingFrame, SendResult } from './channel.js';
+import { note, violation } from '../validate/finding.js';
+import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
 import { describeNetworkError, headerRecord, mediaType, readBody, redactHeaders, redactUrl } from './http-util.js';
 
 export { describeNetworkError, redactHeaders, redactUrl };
@@ -110,7 +111,7 @@ class Abort extends Error {
 }
 
 /** mcpcheck as a Streamable HTTP client. */
-export class HttpChannel implements Channel {
+export class HttpChannel extends ChannelEvents implements Channel {
   readonly kind = 'http' as const;
   readonly url: URL;
   /** Private fields: kept out of util.inspect and JSON so header values cannot leak into logs. */
@@ -121,15 +122,11 @@ export class HttpChannel implements Channel {
   private readonly deleteOnClose: boolean;
   private readonly closeTimeoutMs: number;
   private readonly clock = clockFrom();
-  private readonly frames = new Listeners<IncomingFrame>();
-  private readonly findings = new Listeners<Finding>();
-  private readonly closes = new Listeners<ChannelClosed>();
   private readonly inflight = new Set<AbortController>();
   /** Every SSE event id seen on this session's streams (HTTP-RESUME-01). */
   private readonly eventIds = new Set<string>();
   private session: string | undefined;
   private sessionEnded = false;
-  private protocolVersion: string | undefined;
   private exchanges = 0;
   /** Set by the first response of any kind: after that a network failure is the target's doing. */
   private reached = false;
@@ -137,6 +134,7 @@ export class HttpChannel implements Channel {
   private closing: Promise<void> | undefined;
 
   constructor(options: HttpChannelOptions) {
+    super();
     this.url = new URL(options.url);
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
       throw new TypeError(`not an http(s) URL: ${redactUrl(this.url)}`);
@@ -174,21 +172,6 @@ export class HttpChannel implements Channel {
     return `Streamable HTTP ${redactUrl(this.url)}${extra}`;
   }
 
-  onFrame(listener: (frame: IncomingFrame) => void): void {
-    this.frames.add(listener);
-  }
-
-  onFinding(listener: (finding: Finding) => void): void {
-    this.findings.add(listener);
-  }
-
-  onClose(listener: (info: ChannelClosed) => void): void {
-    this.closes.add(listener);
-  }
-
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
-  }
 
   /**
    * POSTs one message. Resolves once the response headers are in (a JSON body is read and its frame

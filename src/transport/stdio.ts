@@ -1,6 +1,7 @@
+import { ChannelEvents } from './channel-base.js';
 import type { Channel, ChannelClosed, IncomingFrame, SendResult } from './channel.js';
 import { note, violation, type Finding } from '../validate/finding.js';
-import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
+import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
 import { TargetDidNotStart, TargetProcess, type TargetProcessOptions } from './process.js';
 
 export interface LineFramerOptions {
@@ -278,18 +279,14 @@ export interface StdioChannelOptions extends TargetProcessOptions {
 }
 
 /** mcpcheck as the client of a stdio server it launched. */
-export class StdioChannel implements Channel {
+export class StdioChannel extends ChannelEvents implements Channel {
   readonly kind = 'stdio' as const;
   readonly process: TargetProcess;
   private readonly framer: LineFramer;
-  private readonly frames = new Listeners<IncomingFrame>();
-  private readonly findings = new Listeners<Finding>();
-  private readonly closes = new Listeners<ChannelClosed>();
   private readonly writeTimeoutMs: number;
   private readonly stdinGraceMs: number;
   private closedInfo: ChannelClosed | undefined;
   private closing: Promise<void> | undefined;
-  private protocolVersion: string | undefined;
 
   /** Starts the command; rejects with TargetDidNotStart if it cannot run or dies at once. */
   static async start(options: StdioChannelOptions): Promise<StdioChannel> {
@@ -305,6 +302,7 @@ export class StdioChannel implements Channel {
 
   /** Prefer `start()`; the constructor does not wait to see whether the command runs. */
   constructor(options: StdioChannelOptions) {
+    super();
     this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
     this.stdinGraceMs = options.stdinGraceMs ?? 500;
     const clock = clockFrom();
@@ -368,21 +366,6 @@ export class StdioChannel implements Channel {
     return error === undefined ? {} : { error };
   }
 
-  onFrame(listener: (frame: IncomingFrame) => void): void {
-    this.frames.add(listener);
-  }
-
-  onFinding(listener: (finding: Finding) => void): void {
-    this.findings.add(listener);
-  }
-
-  onClose(listener: (info: ChannelClosed) => void): void {
-    this.closes.add(listener);
-  }
-
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
-  }
 
   /** Closes stdin, waits, then SIGTERM and SIGKILL to the whole process group (LIFE-SHUT-01). */
   close(): Promise<void> {

@@ -3,17 +3,14 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
-import addFormatsModule from 'ajv-formats';
 import { note, show, violation, type Finding } from './finding.js';
+import { addFormats } from './formats.js';
 
-// Both packages are CommonJS with `exports.default`; NodeNext types the default import as the
+// ajv-draft-04 is CommonJS with `exports.default`; NodeNext types the default import as the
 // module object, while some loaders hand over the default export itself.
 type AjvDraft04Class = typeof AjvDraft04Module.default;
-type AddFormats = typeof addFormatsModule.default;
 const AjvDraft04: AjvDraft04Class =
   (AjvDraft04Module as unknown as { default?: AjvDraft04Class }).default ?? (AjvDraft04Module as unknown as AjvDraft04Class);
-const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { addFormats } from './formats.js';
 import { packageRoot } from '../paths.js';
 import { applySchemaPatches } from '../spec/rulings.js';
 import { type Revision } from './revisions.js';
@@ -22,10 +22,6 @@ export interface RevisionSchema {
   validate(def: string, data: unknown): ErrorObject[] | null;
   has(def: string): boolean;
 }
-
-// ajv-formats is CommonJS with `exports.default`; NodeNext types the default import as the module.
-type AddFormats = typeof addFormatsModule.default;
-const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 interface SchemaFile {
   $defs?: Record<string, { properties?: { method?: { const?: string } } }>;
