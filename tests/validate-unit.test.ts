@@ -853,7 +853,10 @@ describe('SessionValidator: cancellation, progress, logging', () => {
     h.client(req(4, 'tools/list', {}));
     expect(tags(h.server(res(4, { tools: [tool] })))).toEqual([]);
     h.client(req(5, 'tools/list', { cursor: 'c2' }));
-    expect(tags(h.server(res(5, { tools: [tool] })))).toEqual(['TOOL-NAME-03:warn']);
+    expect(tags(h.server(res(5, { tools: [{ ...tool, name: 'c' }, tool] })))).toEqual(['TOOL-NAME-03:warn']);
+    // A page identical to an earlier one is a pagination loop (PAGE-05), not a duplicate name.
+    h.client(req(6, 'tools/list', { cursor: 'c3' }));
+    expect(tags(h.server(res(6, { tools: [tool] })))).toEqual([]);
   });
 });
 

@@ -363,7 +363,8 @@ export class SessionValidator {
   /** RES-SUB-02: updates only for subscribed URIs (or resources beneath one). */
   private onResourceUpdated(params: Record<string, unknown> | undefined, findings: Finding[]): void {
     const uri = params?.uri;
-    if (typeof uri !== 'string') return;
+    // Without the subscribe capability the update is LIFE-OP-02's to judge: no one could subscribe.
+    if (typeof uri !== 'string' || !declared(this.serverCapabilities, ['resources', 'subscribe'])) return;
     this.applied.add('RES-SUB-02');
     const covered = [...this.subscriptions].some((s) => uri === s || uri.startsWith(s.endsWith('/') ? s : s + '/'));
     if (!covered) {
