@@ -1,3 +1,5 @@
+import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
 
 benchValidate();
+await benchServer();
