@@ -94,6 +94,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       if (missing) checks.push(skipped(s, missing));
       else queue.push(s);
     }
+    // Scenarios with a session or process of their own start, and mostly wait, longest: run them
+    // first so the quick shared ones fill the gaps (longest-first keeps the wall time short).
+    queue.sort((a, b) => weight(b) - weight(a));
 
     const runOne = async (lane: number, s: Scenario): Promise<void> => {
       let session: HarnessSession | undefined;
@@ -153,14 +156,17 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       checks.push(...recorder.results);
     };
 
+    // Deliberate waiting holds no lane: those scenarios start at once, each with its own session.
+    const beside = queue.filter((s) => s.waits && s.isolation !== 'shared');
+    const laned = queue.filter((s) => !beside.includes(s));
     let next = 0;
     const lanesRun = Array.from({ length: Math.max(1, input.concurrency) }, async (_, lane) => {
-      while (next < queue.length) {
-        const s = queue[next++]!;
+      while (next < laned.length) {
+        const s = laned[next++]!;
         await runOne(lane, s);
       }
     });
-    await Promise.all(lanesRun);
+    await Promise.all([...beside.map((s) => runOne(-1, s)), ...lanesRun]);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
     checks.push(...liveChecks(live, applied, input.reproduce.replace('{scenario}', '<scenario>')));
@@ -170,6 +176,10 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     await Promise.allSettled(sessions.map(({ session }) => session.close()));
     await target.close();
   }
+}
+
+function weight(s: Scenario): number {
+  return s.isolation === 'process' ? 2 : s.isolation === 'session' ? 1 : 0;
 }
 
 function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): string | undefined {

@@ -49,6 +49,11 @@ export interface Scenario {
   requirements: string[];
   level?: Level;
   isolation: Isolation;
+  /**
+   * The scenario spends most of its time waiting on purpose (for a hang, a timeout, a process to
+   * exit): it runs beside the lanes instead of holding one. Only for 'session'/'process' isolation.
+   */
+  waits?: boolean;
   needs?: ScenarioNeeds;
   run(ctx: ScenarioContext): Promise<void>;
 }

@@ -178,6 +178,7 @@ export const hostileInput = scenario({
   title: 'Hostile input is survived: the server keeps answering ping',
   requirements: ['ROBUST-05'],
   isolation: 'process',
+  waits: true,
   async run({ session, check }) {
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);

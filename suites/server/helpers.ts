@@ -19,6 +19,19 @@ export function strayResponses(session: HarnessSession, mark: number, ours: Read
   return session.serverFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
 }
 
+export function isEmptyResult(reply: Reply): boolean {
+  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
+}
+
+/** PING-01's "promptly". */
+export const PING_LIMIT_MS = 2_000;
+
+export async function timedPing(session: HarnessSession): Promise<{ reply: Reply; ms: number }> {
+  const started = performance.now();
+  const reply = await session.request('ping', undefined, 5_000);
+  return { reply, ms: Math.round(performance.now() - started) };
+}
+
 /** Ids of the requests mcpcheck sent from frame `mark` on. */
 export function ourRequestIds(session: HarnessSession, mark: number): Set<unknown> {
   const ids = new Set<unknown>();
@@ -30,7 +43,7 @@ export function ourRequestIds(session: HarnessSession, mark: number): Set<unknow
 
 /** ROBUST-05 and friends: after a probe, the target must still answer ping. */
 export async function stillAnswers(session: HarnessSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05']): Promise<boolean> {
-  const reply = await session.request('ping', undefined, 3_000);
+  const reply = await session.request('ping', undefined, 1_500);
   return check.expect(reply.kind === 'result', {
     key,
     requirements,

@@ -1,27 +1,9 @@
 import type { HarnessSession, Reply } from '../../src/harness/session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
+import { isEmptyResult, PING_LIMIT_MS, timedPing } from './helpers.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
-
-export const initializeResult = scenario({
-  id: 'server.lifecycle.initialize-result',
-  title: 'initialize is answered with protocolVersion, capabilities and serverInfo',
-  requirements: ['LIFE-INIT-02'],
-  isolation: 'session',
-  async run({ session, check }) {
-    const reply = await session.initialize({ capabilities: {} });
-    if (!check.isResult(reply, { what: `initialize with protocolVersion ${LATEST_REVISION}` }) || reply.kind !== 'result') return;
-    const version = typeof reply.result.protocolVersion === 'string' && isRevision(reply.result.protocolVersion) ? reply.result.protocolVersion : LATEST_REVISION;
-    const errors = schemaFor(version).validate('InitializeResult', reply.result);
-    check.expect(errors === null, {
-      key: 'shape',
-      expected: `an InitializeResult valid for ${version} (protocolVersion, capabilities, serverInfo with name and version)`,
-      actual: errors ? describeErrors(errors, '/result') : 'valid',
-      frames: [reply.frame],
-    });
-  },
-});
 
 interface VersionProbe {
   asked: string;
@@ -34,8 +16,8 @@ const UNSUPPORTED = ['1999-01-01', 'mcpcheck-unsupported'];
 /** Initializes a fresh session per revision (and per unsupported version) and compares the answers. */
 export const versionNegotiation = scenario({
   id: 'server.lifecycle.version-negotiation',
-  title: 'Each revision is echoed when supported; an unsupported one gets the newest supported version',
-  requirements: ['LIFE-VER-03', 'LIFE-VER-04', 'LIFE-VER-05'],
+  title: 'initialize is answered with an InitializeResult; each revision is echoed when supported, an unsupported one gets the newest supported version',
+  requirements: ['LIFE-INIT-02', 'LIFE-VER-03', 'LIFE-VER-04', 'LIFE-VER-05'],
   isolation: 'session',
   async run({ session, openSession, check }) {
     const asked = [...REVISIONS, ...UNSUPPORTED];
@@ -43,6 +25,20 @@ export const versionNegotiation = scenario({
     const probes: VersionProbe[] = await Promise.all(
       asked.map(async (version, i) => ({ asked: version, session: sessions[i]!, reply: await sessions[i]!.initialize({ protocolVersion: version, capabilities: {} }) })),
     );
+    // The session that asked for the newest revision also shows the shape of an InitializeResult.
+    const latest = probes[REVISIONS.indexOf(LATEST_REVISION)]!;
+    if (check.isResult(latest.reply, { key: 'initialize-result', requirements: ['LIFE-INIT-02'], what: `initialize with protocolVersion ${LATEST_REVISION}`, session: latest.session }) && latest.reply.kind === 'result') {
+      const version = typeof latest.reply.result.protocolVersion === 'string' && isRevision(latest.reply.result.protocolVersion) ? latest.reply.result.protocolVersion : LATEST_REVISION;
+      const errors = schemaFor(version).validate('InitializeResult', latest.reply.result);
+      check.expect(errors === null, {
+        key: 'initialize-result-shape',
+        requirements: ['LIFE-INIT-02'],
+        expected: `an InitializeResult valid for ${version} (protocolVersion, capabilities, serverInfo with name and version)`,
+        actual: errors ? describeErrors(errors, '/result') : 'valid',
+        frames: [latest.reply.frame],
+        session: latest.session,
+      });
+    }
     const answered = (p: VersionProbe) => (p.reply.kind === 'result' && typeof p.reply.result.protocolVersion === 'string' ? p.reply.result.protocolVersion : undefined);
     const supported = probes.filter((p) => REVISIONS.includes(p.asked as never) && answered(p) === p.asked).map((p) => p.asked);
     for (const p of probes.slice(0, REVISIONS.length)) {
@@ -111,20 +107,30 @@ export const versionNegotiation = scenario({
 /** Probe requests that must be refused before initialize; ping is the one allowed exception. */
 export const beforeInitialize = scenario({
   id: 'server.lifecycle.before-initialize',
-  title: 'Requests before initialize are refused; a second initialize is refused or harmless',
-  requirements: ['ROBUST-02'],
+  title: 'Requests before initialize are refused, ping is answered before initialized, a second initialize is refused or harmless',
+  requirements: ['ROBUST-02', 'PING-01'],
   isolation: 'session',
   async run({ session, check, discovery }) {
     const probeMethod = 'tools' in discovery.capabilities ? 'tools/list' : 'prompts' in discovery.capabilities ? 'prompts/list' : 'resources/list';
     const early = await session.request(probeMethod, {}, 5_000);
-    check.isError(early, { key: 'refused', what: `${probeMethod} sent before initialize` });
-    const init = await session.initialize({ capabilities: {} });
-    check.isResult(init, { key: 'initialize-after', what: 'initialize after the refused request (the server stays usable)' });
+    check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize` });
+    const init = await session.initialize({ capabilities: {}, withholdInitialized: true });
+    check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: 'initialize after the refused request (the server stays usable)' });
     if (init.kind !== 'result') return;
+    const { reply: ping, ms } = await timedPing(session);
+    check.expect(isEmptyResult(ping) && ms <= PING_LIMIT_MS, {
+      key: 'ping-before-initialized',
+      requirements: ['PING-01'],
+      expected: `ping, sent between the initialize response and notifications/initialized, answered with {} within ${PING_LIMIT_MS} ms`,
+      actual: `${describeReply(ping)} after ${ms} ms`,
+      frames: [replyFrame(ping)],
+    });
+    await session.notify('notifications/initialized');
     const again = await session.request('initialize', { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } }, 5_000);
     const after = await session.request('ping', undefined, 5_000);
     check.expect(after.kind === 'result' && again.kind !== 'timeout' && again.kind !== 'closed', {
       key: 'second-initialize',
+      requirements: ['ROBUST-02'],
       expected: 'a second initialize refused (or answered) and the session still usable (ping answered)',
       actual: `second initialize: ${describeReply(again)}; then ping: ${describeReply(after)}`,
       frames: [replyFrame(again), replyFrame(after)],
@@ -179,4 +185,4 @@ export const capabilitiesHonoured = scenario({
   },
 });
 
-export const lifecycle = [initializeResult, versionNegotiation, beforeInitialize, capabilitiesHonoured];
+export const lifecycle = [versionNegotiation, beforeInitialize, capabilitiesHonoured];

@@ -235,11 +235,9 @@ export const toolCalls = scenario({
   id: 'server.tools.call',
   title: 'Tool calls return CallToolResults with valid content and structuredContent matching outputSchema',
   requirements: ['TOOL-CALL-01', 'TOOL-CONT-01', 'TOOL-OUT-01', 'TOOL-OUT-03'],
-  isolation: 'session',
+  isolation: 'shared',
   needs: { capabilities: ['tools'] },
   async run({ session, check, options, note }) {
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const walk = await walkList(session, 'tools/list');
     const plans = walk.items.map((t) => planToolCall(t, options.callTools));
     const allowed = plans.filter((p) => p.call);

@@ -3,16 +3,12 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, findSlowTool, isObject, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
+import { budget, findSlowTool, isEmptyResult, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
 import { parseUriTemplate } from './resources.js';
 
 function list(items: string[], max = 8): string {
   const shown = items.slice(0, max).join('; ');
   return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
-}
-
-function isEmptyResult(reply: Reply): boolean {
-  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
 }
 
 function notification(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
@@ -21,14 +17,6 @@ function notification(frame: RecordedFrame, method: string): Record<string, unkn
 }
 
 // ---- Ping --------------------------------------------------------------------------------------
-
-const PING_LIMIT_MS = 2_000;
-
-async function timedPing(session: HarnessSession): Promise<{ reply: Reply; ms: number }> {
-  const started = performance.now();
-  const reply = await session.request('ping', undefined, 5_000);
-  return { reply, ms: Math.round(performance.now() - started) };
-}
 
 export const ping = scenario({
   id: 'server.utilities.ping',
@@ -42,24 +30,6 @@ export const ping = scenario({
       actual: `${describeReply(reply)} after ${ms} ms`,
       frames: [replyFrame(reply)],
     });
-  },
-});
-
-export const pingBeforeInitialized = scenario({
-  id: 'server.utilities.ping-before-initialized',
-  title: 'ping is answered between the initialize response and notifications/initialized',
-  requirements: ['PING-01'],
-  isolation: 'session',
-  async run({ session, check }) {
-    const init = await session.initialize({ capabilities: {}, withholdInitialized: true });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
-    const { reply, ms } = await timedPing(session);
-    check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
-      expected: `ping, sent before notifications/initialized, answered with {} within ${PING_LIMIT_MS} ms`,
-      actual: `${describeReply(reply)} after ${ms} ms`,
-      frames: [replyFrame(reply)],
-    });
-    await session.notify('notifications/initialized');
   },
 });
 
@@ -163,13 +133,10 @@ export const invalidCursor = scenario({
   id: 'server.utilities.invalid-cursor',
   title: 'An invalid cursor gets −32602',
   requirements: ['PAGE-06'],
-  // Its own session: a first page answered to a foreign cursor must not look like a later page of another walk.
-  isolation: 'session',
+  isolation: 'shared',
   async run({ session, check, discovery }) {
     const methods = Object.keys(discovery.walks) as ListMethod[];
     if (methods.length === 0) return check.skip('the server declares none of tools, resources, prompts: nothing is paginated');
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const time = budget(20_000);
     for (const method of methods) {
       if (time.spent()) return check.error(`no time left for ${method} (the earlier requests were slow)`, { key: method });
@@ -188,11 +155,9 @@ export const logLevels = scenario({
   id: 'server.utilities.log-levels',
   title: 'logging/setLevel accepts each of the eight levels with {} and rejects an unknown one with −32602',
   requirements: ['LOG-SET-01', 'LOG-SET-03'],
-  isolation: 'session',
+  isolation: 'shared',
   needs: { capabilities: ['logging'] },
   async run({ session, check }) {
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const bad: Array<{ level: string; reply: Reply }> = [];
     const time = budget(20_000);
     for (const level of LOG_LEVELS) {
@@ -208,6 +173,8 @@ export const logLevels = scenario({
     });
     const verbose = await session.request('logging/setLevel', { level: 'verbose' }, time.timeout(3_000));
     check.errorCode(verbose, [-32602], { key: 'invalid', requirements: ['LOG-SET-03'], what: 'logging/setLevel {"level":"verbose"} (not an RFC 5424 level)' });
+    // The session is shared: leave it at the most verbose level, which filters nothing out.
+    await session.request('logging/setLevel', { level: 'debug' }, time.timeout(3_000));
   },
 });
 
@@ -215,78 +182,60 @@ export const logLevels = scenario({
 const LOG_WORDS = /(?:^|[^a-z])log(?:s|ging|gers?)?(?![a-z])/i;
 const MAX_LOG_TOOLS = 10;
 
-/** Calls each tool once; returns, per tool, the log messages (notifications/message params) that arrived meanwhile. */
-async function callForLogs(session: HarnessSession, plans: ToolPlan[], time: ReturnType<typeof budget>): Promise<Map<string, Array<{ level: string; frame: number }>>> {
-  const logs = new Map<string, Array<{ level: string; frame: number }>>();
-  for (const plan of plans) {
-    if (time.spent()) break;
-    const mark = session.mark;
-    await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, time.timeout(5_000));
-    await session.barrier(time.timeout(3_000));
-    logs.set(
-      plan.name,
-      session
-        .serverFrames(mark)
-        .map((f) => ({ params: notification(f, 'notifications/message'), frame: f.index }))
-        .filter((x) => x.params !== undefined)
-        .map((x) => ({ level: String(x.params!.level), frame: x.frame })),
-    );
-  }
-  return logs;
+/** Calls the tools at once and returns the log messages (notifications/message) that arrived meanwhile. */
+async function callForLogs(session: HarnessSession, plans: ToolPlan[]): Promise<Array<{ level: string; frame: number }>> {
+  const mark = session.mark;
+  await Promise.all(plans.map((plan) => session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, 5_000)));
+  await session.barrier(3_000);
+  return session
+    .serverFrames(mark)
+    .map((f) => ({ params: notification(f, 'notifications/message'), frame: f.index }))
+    .filter((x) => x.params !== undefined)
+    .map((x) => ({ level: String(x.params!.level), frame: x.frame }));
+}
+
+/** Calling it again repeats what it did (read-only or idempotent), unlike a toggle: two rounds compare. */
+function repeatable(p: ToolPlan): boolean {
+  return isObject(p.tool.annotations) && (p.tool.annotations.readOnlyHint === true || p.tool.annotations.idempotentHint === true);
 }
 
 export const logFilter = scenario({
   id: 'server.utilities.log-filter',
   title: 'After logging/setLevel error, no debug, info, notice or warning messages are sent',
   requirements: ['LOG-SET-02'],
-  isolation: 'session',
+  isolation: 'shared',
   needs: { capabilities: ['logging'] },
   async run({ session, check, discovery, options }) {
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
-    const permitted = discovery.tools.map((t) => planToolCall(t, options.callTools)).filter((p) => p.call);
+    const permitted = discovery.tools.map((t) => planToolCall(t, options.callTools)).filter((p) => p.call && repeatable(p));
     const logging = permitted.filter((p) => LOG_WORDS.test(`${p.name} ${String(p.tool.description ?? '')}`));
     const plans = (logging.length ? logging : permitted).slice(0, MAX_LOG_TOOLS);
     const withheld = discovery.tools
       .map((t) => planToolCall(t, options.callTools))
-      .filter((p) => !p.call && LOG_WORDS.test(`${p.name} ${String(p.tool.description ?? '')}`))
-      .map((p) => `${p.name}: ${p.why}`);
-    const unexercised = (why: string) => check.info(`LOG-SET-02 could not be exercised: ${why}${withheld.length ? ` (log-related tools not called: ${list(withheld, 3)})` : ''}`);
-    if (plans.length === 0) return unexercised(`no tool may be called under --call-tools ${options.callTools.mode}, and nothing else makes a server log`);
-    // Level error first, so that what the calls do under the filter is seen before any state changes.
-    const time = budget(22_000);
-    const error = await session.request('logging/setLevel', { level: 'error' }, time.timeout(3_000));
-    if (!isEmptyResult(error)) return unexercised(`logging/setLevel error got ${describeReply(error)}`);
-    const filtered = await callForLogs(session, plans, time);
+      .filter((p) => !(p.call && repeatable(p)) && LOG_WORDS.test(`${p.name} ${String(p.tool.description ?? '')}`))
+      .map((p) => `${p.name}: ${p.call ? 'neither read-only nor idempotent, so two calls are not comparable' : p.why}`);
+    const unexercised = (why: string) => check.skip(`not exercised: ${why}${withheld.length ? ` (log-related tools not called: ${list(withheld, 3)})` : ''}`);
+    if (plans.length === 0) return unexercised(`no read-only or idempotent tool may be called under --call-tools ${options.callTools.mode}, and nothing else makes a server log`);
     const below = (m: { level: string }) => LOG_LEVELS.indexOf(m.level) >= 0 && LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL;
-    const leaked = plans.flatMap((p) => (filtered.get(p.name) ?? []).filter(below).map((m) => ({ tool: p.name, ...m })));
     const names = plans.map((p) => p.name).join(', ');
+    // Level error first, so that what the calls do under the filter is seen before any state changes.
+    const error = await session.request('logging/setLevel', { level: 'error' }, 3_000);
+    if (!isEmptyResult(error)) return unexercised(`logging/setLevel error got ${describeReply(error)}`);
+    const leaked = (await callForLogs(session, plans)).filter(below);
     if (leaked.length > 0) {
       check.expect(false, {
         expected: `after setLevel error, only messages at error or above while calling ${names}`,
-        actual: `${leaked.length} message(s) below error: ${list(leaked.map((m) => `${m.level} during ${m.tool}`), 6)}`,
+        actual: `${leaked.length} message(s) below error: ${list(leaked.map((m) => m.level), 6)}`,
         frames: leaked.map((m) => m.frame),
       });
       return;
     }
-    // Then check that the calls log below error at all; only then does "none arrived" mean the filter works.
-    // A tool counts only if calling it again repeats what it did (read-only or idempotent), unlike a toggle.
-    const debug = await session.request('logging/setLevel', { level: 'debug' }, time.timeout(3_000));
+    // Only if the same calls log below error at level debug does "none arrived" show the filter working.
+    const debug = await session.request('logging/setLevel', { level: 'debug' }, 3_000);
     if (!isEmptyResult(debug)) return unexercised(`logging/setLevel debug got ${describeReply(debug)}`);
-    const unfiltered = await callForLogs(session, plans, time);
-    const repeatable = (p: ToolPlan) => isObject(p.tool.annotations) && (p.tool.annotations.readOnlyHint === true || p.tool.annotations.idempotentHint === true);
-    const logged = plans.filter((p) => (unfiltered.get(p.name) ?? []).some(below));
-    const witnesses = logged.filter(repeatable);
-    if (witnesses.length === 0) {
-      const odd = logged.filter((p) => !repeatable(p)).map((p) => p.name);
-      return unexercised(
-        `no message below error arrived at level error, but at level debug the same calls (${names}) sent none below error either, so the filter was not observed` +
-          (odd.length ? ` (${odd.join(', ')} did, but is neither read-only nor idempotent, so its two calls are not comparable)` : ''),
-      );
-    }
-    const count = witnesses.reduce((n, p) => n + (unfiltered.get(p.name) ?? []).filter(below).length, 0);
+    const unfiltered = (await callForLogs(session, plans)).filter(below);
+    if (unfiltered.length === 0) return unexercised(`calling ${names} sent no message below error at level debug either, so the filter was not observed`);
     check.expect(true, {
-      expected: `after setLevel error, no message below error while calling ${witnesses.map((p) => p.name).join(', ')}, which sent ${count} such message(s) at level debug`,
+      expected: `after setLevel error, no message below error while calling ${names}, which sent ${unfiltered.length} such message(s) at level debug`,
       actual: 'none',
     });
   },
@@ -452,18 +401,19 @@ export const progress = scenario({
   },
 });
 
-const CANCEL_TARGET_MS = 2_000;
+const CANCEL_TARGET_MS = 1_000;
 
 export const cancelInFlight = scenario({
   id: 'server.utilities.cancel',
   title: 'A cancelled tool call gets no response and no more progress; the server keeps answering',
   requirements: ['CANCEL-05'],
   isolation: 'session',
+  waits: true,
   needs: { capabilities: ['tools'] },
   async run({ session, check, discovery, options }) {
     const slow = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS);
     // The tool must outlast the cancel (≥ 1 s) yet finish soon enough that a server ignoring the cancel is seen answering.
-    if (!slow || slow.estimateMs < 1_000 || slow.estimateMs > 6_000) {
+    if (!slow || slow.estimateMs < 800 || slow.estimateMs > 6_000) {
       return check.skip(
         `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about 2 s)`,
       );
@@ -476,12 +426,12 @@ export const cancelInFlight = scenario({
     const mark = session.mark;
     const started = performance.now();
     // Wait long enough that a server ignoring the cancel would have answered.
-    const waitMs = Math.min(8_000, Math.max(2_500, estimateMs + 1_500));
+    const waitMs = Math.min(8_000, estimateMs + 700);
     const pending = session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, waitMs);
     const early: { reply?: Reply } = {};
     void pending.then((r) => (early.reply = r));
-    // Cancel after the first progress notification, or after 300 ms, whichever comes first.
-    await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, 300, mark);
+    // Cancel after the first progress notification, or after 200 ms, whichever comes first.
+    await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, 200, mark);
     if (early.reply) {
       return check.skip(`not exercised: ${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)})`);
     }
@@ -516,8 +466,7 @@ export const cancelAfterResponse = scenario({
     await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: already answered' });
     const barrier = await session.barrier(3_000);
     // A response naming one of our requests (e.g. a duplicate answer) is BASE-ID-04's business, not an answer to the notification.
-    const ours = new Set(session.frames.filter((f) => f.from === 'client' && isObject(f.message) && 'method' in f.message && 'id' in f.message).map((f) => (f.message as Record<string, unknown>).id));
-    const stray = strayResponses(session, mark, ours);
+    const stray = strayResponses(session, mark, ourRequestIds(session, 0));
     check.expect(stray.length === 0 && barrier.kind === 'result' && first.kind === 'result', {
       expected: `no response to notifications/cancelled for the already answered request ${id}, and ping still answered`,
       actual: `${stray.length} response frame(s) to the notification; then ping: ${describeReply(barrier)}`,
@@ -528,7 +477,6 @@ export const cancelAfterResponse = scenario({
 
 export const utilities = [
   ping,
-  pingBeforeInitialized,
   pagination,
   invalidCursor,
   logLevels,
