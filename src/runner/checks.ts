@@ -42,7 +42,9 @@ export function describeReply(reply: Reply): string {
     case 'unanswered':
       return 'no response (a ping sent after it was answered)';
     case 'rejected':
-      return `HTTP ${reply.status} with no JSON-RPC response${reply.body ? `: ${show(reply.body, 100)}` : ''}`;
+      return reply.error
+        ? `HTTP ${reply.status} with error ${show(reply.error.code)} ${show(reply.error.message, 100)} (no id)`
+        : `HTTP ${reply.status} with no JSON-RPC response${reply.body ? `: ${show(reply.body, 100)}` : ''}`;
   }
 }
 

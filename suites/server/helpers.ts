@@ -110,10 +110,14 @@ export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy):
 const SLOW_WORDS = /slow|long|sleep|delay|wait|progress|duration/i;
 
 /** A permitted tool that looks slow (by name/description) and has time-like arguments to stretch. */
+/** Named or described as slow, long-running, sleeping, delaying, waiting or reporting progress. */
+export function isSlowTool(tool: Record<string, unknown>): boolean {
+  return SLOW_WORDS.test(`${String(tool.name)} ${typeof tool.description === 'string' ? tool.description : ''}`);
+}
+
 export function findSlowTool(tools: Array<Record<string, unknown>>, policy: ToolPolicy, targetMs: number): { plan: ToolPlan; args: Record<string, unknown>; estimateMs: number } | undefined {
   for (const tool of tools) {
-    const text = `${String(tool.name)} ${typeof tool.description === 'string' ? tool.description : ''}`;
-    if (!SLOW_WORDS.test(text)) continue;
+    if (!isSlowTool(tool)) continue;
     const plan = planToolCall(tool, policy);
     if (!plan.call) continue;
     const timed = timedArguments(tool.inputSchema, plan.args, targetMs);

@@ -3,7 +3,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, findSlowTool, isEmptyResult, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
+import { budget, findSlowTool, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
 import { parseUriTemplate } from './resources.js';
 
 function list(items: string[], max = 8): string {
@@ -206,7 +206,8 @@ export const logFilter = scenario({
   isolation: 'shared',
   needs: { capabilities: ['logging'] },
   async run({ session, check, discovery, options }) {
-    const permitted = discovery.tools.map((t) => planToolCall(t, options.callTools)).filter((p) => p.call && repeatable(p));
+    // Slow tools only lengthen the rounds; what logs is the question.
+    const permitted = discovery.tools.map((t) => planToolCall(t, options.callTools)).filter((p) => p.call && repeatable(p) && !isSlowTool(p.tool));
     const logging = permitted.filter((p) => LOG_WORDS.test(`${p.name} ${String(p.tool.description ?? '')}`));
     const plans = (logging.length ? logging : permitted).slice(0, MAX_LOG_TOOLS);
     const withheld = discovery.tools
@@ -353,7 +354,7 @@ export const progress = scenario({
   isolation: 'shared',
   needs: { capabilities: ['tools'] },
   async run({ session, check, discovery, options }) {
-    const found = findSlowTool(discovery.tools, options.callTools, 600);
+    const found = findSlowTool(discovery.tools, options.callTools, 300);
     const slow = found && found.estimateMs <= 5_000 ? found : undefined;
     const plan = slow?.plan ?? discovery.tools.map((t) => planToolCall(t, options.callTools)).find((p) => p.call);
     if (!plan) return check.skip(`no tool may be called under --call-tools ${options.callTools.mode}`);
@@ -401,7 +402,7 @@ export const progress = scenario({
   },
 });
 
-const CANCEL_TARGET_MS = 1_000;
+const CANCEL_TARGET_MS = 600;
 
 export const cancelInFlight = scenario({
   id: 'server.utilities.cancel',
@@ -413,7 +414,7 @@ export const cancelInFlight = scenario({
   async run({ session, check, discovery, options }) {
     const slow = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS);
     // The tool must outlast the cancel (≥ 1 s) yet finish soon enough that a server ignoring the cancel is seen answering.
-    if (!slow || slow.estimateMs < 800 || slow.estimateMs > 6_000) {
+    if (!slow || slow.estimateMs < 400 || slow.estimateMs > 6_000) {
       return check.skip(
         `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about 2 s)`,
       );
@@ -426,12 +427,12 @@ export const cancelInFlight = scenario({
     const mark = session.mark;
     const started = performance.now();
     // Wait long enough that a server ignoring the cancel would have answered.
-    const waitMs = Math.min(8_000, estimateMs + 700);
+    const waitMs = Math.min(8_000, estimateMs + 500);
     const pending = session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, waitMs);
     const early: { reply?: Reply } = {};
     void pending.then((r) => (early.reply = r));
-    // Cancel after the first progress notification, or after 200 ms, whichever comes first.
-    await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, 200, mark);
+    // Cancel after the first progress notification, or after 150 ms, whichever comes first.
+    await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, 150, mark);
     if (early.reply) {
       return check.skip(`not exercised: ${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)})`);
     }
