@@ -93,7 +93,7 @@ export async function main(argv: string[]): Promise<void> {
           .options(reportOptions)
           .check((a) => {
             for (const [name, v] of [['concurrency', a.concurrency], ['timeout', a.timeout], ['request-timeout', a['request-timeout']]] as const) {
-              if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new Error(`--${name} takes a positive whole number`);
+              if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new SetupError(`--${name} takes a positive whole number`);
             }
             return true;
           }),
@@ -130,8 +130,9 @@ export async function main(argv: string[]): Promise<void> {
     )
     .demandCommand(1, 'name a command: server, validate or list')
     .fail((message, error) => {
-      if (error) throw error;
-      fail(`${message} (see mcpcheck --help)`);
+      // yargs' own usage errors come as a message; ours as SetupError; anything else is a bug.
+      if (error && !(error instanceof SetupError)) throw error;
+      fail(`${error?.message ?? message} (see mcpcheck --help)`);
     })
     .help()
     .parseAsync();

@@ -55,7 +55,12 @@ function makeTarget(o: ServerCommandOptions): Target {
     if (o.headers?.length) throw new SetupError('--header goes with --url');
     return new StdioTarget({ command: o.stdio });
   }
-  const url = new URL(o.url!);
+  let url: URL;
+  try {
+    url = new URL(o.url!);
+  } catch {
+    throw new SetupError(`--url ${JSON.stringify(o.url)} is not a valid URL`);
+  }
   if (o.start && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
     throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   }
