@@ -1,4 +1,5 @@
-import type { RecordedFrame } from '../../src/harness/session.js';
+import type { HarnessSession, RecordedFrame } from '../../src/harness/session.js';
+import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { isObject, isResponse, ourRequestIds, stillAnswers, strayResponses } from './helpers.js';
@@ -27,22 +28,30 @@ function isAnonymousError(f: RecordedFrame): boolean {
   return isObject(m) && isObject(m.error) && (!('id' in m) || m.id === null);
 }
 
+/**
+ * Sends one malformed frame and expects an error with `code`, without an id (the request could
+ * not be read) or with `id` when the server could read that much.
+ */
+async function expectErrorFor(session: HarnessSession, check: CheckRecorder, send: () => Promise<unknown>, code: number, what: string, id?: number): Promise<void> {
+  const mark = session.mark;
+  await send();
+  await session.barrier();
+  const answers = session.serverFrames(mark).filter((f) => isAnonymousError(f) || (id !== undefined && isObject(f.message) && isObject(f.message.error) && f.message.id === id));
+  const codes = answers.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
+  check.expect(codes.includes(code), {
+    expected: `a JSON-RPC error with code ${code} for ${what}`,
+    actual: answers.length ? `error code(s) ${codes.map(String).join(', ')}` : 'no error response',
+    frames: answers.map((f) => f.index),
+  });
+}
+
 export const parseError = scenario({
   id: 'server.base.parse-error',
   title: 'Unparsable JSON gets a −32700 parse error',
   requirements: ['BASE-ERR-04'],
   isolation: 'shared',
   async run({ session, check }) {
-    const mark = session.mark;
-    await session.sendFrameText('{"jsonrpc":"2.0","id":');
-    await session.barrier();
-    const errors = session.serverFrames(mark).filter(isAnonymousError);
-    const codes = errors.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
-    check.expect(codes.includes(-32700), {
-      expected: 'a JSON-RPC error with code −32700 (parse error) and no id',
-      actual: errors.length ? `error code(s) ${codes.map(String).join(', ')}` : 'no error response',
-      frames: errors.map((f) => f.index),
-    });
+    await expectErrorFor(session, check, () => session.sendFrameText('{"jsonrpc":"2.0","id":'), -32700, 'a frame that is not JSON (parse error, no id)');
   },
 });
 
@@ -53,17 +62,7 @@ export const invalidRequest = scenario({
   isolation: 'shared',
   async run({ session, check }) {
     const id = session.allocateId();
-    const mark = session.mark;
-    await session.send({ jsonrpc: '2.0', id, method: 42 });
-    await session.barrier();
-    // The id of a request that is not readable as a request may be left out of the error.
-    const answers = session.serverFrames(mark).filter((f) => isAnonymousError(f) || (isObject(f.message) && isObject(f.message.error) && f.message.id === id));
-    const codes = answers.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
-    check.expect(codes.includes(-32600), {
-      expected: 'a JSON-RPC error with code −32600 (invalid request) for {"jsonrpc":"2.0","id":N,"method":42}',
-      actual: answers.length ? `error code(s) ${codes.map(String).join(', ')}` : 'no error response',
-      frames: answers.map((f) => f.index),
-    });
+    await expectErrorFor(session, check, () => session.send({ jsonrpc: '2.0', id, method: 42 }), -32600, '{"jsonrpc":"2.0","id":N,"method":42} (invalid request)', id);
   },
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { scenario, type ScenarioContext } from '../../src/runner/scenario.js';
+import { scenario, type Scenario, type ScenarioContext } from '../../src/runner/scenario.js';
 import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
 import { show } from '../../src/validate/finding.js';
 import { LATEST_REVISION } from '../../src/validate/revisions.js';
@@ -95,18 +95,27 @@ function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, r
   }
 }
 
+/** An HTTP scenario on a session of its own, initialized before `run` gets the session's channel. */
+function httpScenario(s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & { run(ctx: ScenarioContext, channel: HttpChannel): Promise<void> }): Scenario {
+  return scenario({
+    ...s,
+    isolation: 'session',
+    needs,
+    async run(ctx) {
+      const channel = await initialized(ctx);
+      if (channel) await s.run(ctx, channel);
+    },
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 
-export const sessionId = scenario({
+export const sessionId = httpScenario({
   id: 'server.http.session-id',
   title: 'A session id, if any, comes with the InitializeResult and is visible ASCII',
   requirements: ['HTTP-SESS-01', 'HTTP-SESS-03'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     const id = channel.sessionId;
     if (id === undefined) {
       check.info('the server issued no MCP-Session-Id with the InitializeResult (sessions are optional)', { key: 'issued', requirements: ['HTTP-SESS-01'] });
@@ -199,16 +208,12 @@ async function waitFor<T>(get: () => T | undefined, timeoutMs: number): Promise<
   }
 }
 
-export const requestAnswers = scenario({
+export const requestAnswers = httpScenario({
   id: 'server.http.request-answers',
   title: 'A POSTed request is answered with JSON or an SSE stream that starts with a priming event',
   requirements: ['HTTP-POST-05', 'HTTP-SSE-01'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check, discovery } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     const methods = ['ping', ...(['tools', 'prompts', 'resources'] as const).filter((c) => c in discovery.capabilities).map((c) => `${c}/list`)];
     let sse = 0;
     for (const method of methods) {
@@ -273,16 +278,12 @@ function firstSseEvent(body: string): { id?: string; data: string } | undefined 
   return undefined;
 }
 
-export const unacceptableInput = scenario({
+export const unacceptableInput = httpScenario({
   id: 'server.http.unacceptable-input',
   title: 'A notification that is not valid JSON-RPC, or a body that is not JSON, gets an HTTP error',
   requirements: ['HTTP-POST-04'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     const cases = [
       { key: 'bad-method', body: '{"jsonrpc":"2.0","method":42}', what: 'POST {"jsonrpc":"2.0","method":42}' },
       { key: 'invalid-json', body: '{"jsonrpc":"2.0",', what: 'POST of invalid JSON {"jsonrpc":"2.0",' },
@@ -303,16 +304,12 @@ export const unacceptableInput = scenario({
   },
 });
 
-export const sessionRequired = scenario({
+export const sessionRequired = httpScenario({
   id: 'server.http.session-required',
   title: 'A server that issued a session id answers requests without it with 400',
   requirements: ['HTTP-SESS-05'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check, discovery } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     if (channel.sessionId === undefined) return check.skip('the server issued no session id, so it does not require one');
     const method = 'tools' in discovery.capabilities ? 'tools/list' : 'ping';
     const res = await probe(channel, { method: 'POST', body: rpc(method, method === 'ping' ? undefined : {}).body, omitSessionId: true });
@@ -323,16 +320,12 @@ export const sessionRequired = scenario({
   },
 });
 
-export const sessionEnded = scenario({
+export const sessionEnded = httpScenario({
   id: 'server.http.session-ended',
   title: 'DELETE ends a session (or is refused with 405); an ended or unknown session id gets 404',
   requirements: ['HTTP-SESS-06', 'HTTP-SESS-09'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     const issued = channel.sessionId;
     if (issued === undefined) return check.skip('the server issued no session id, so there is no session to end');
     const unknown = `mcpcheck-${randomUUID()}`;
@@ -365,16 +358,12 @@ export const sessionEnded = scenario({
   },
 });
 
-export const badVersionHeader = scenario({
+export const badVersionHeader = httpScenario({
   id: 'server.http.bad-version-header',
   title: 'An invalid or unsupported MCP-Protocol-Version header gets 400',
   requirements: ['HTTP-VER-04'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     for (const [key, value] of [['unsupported', '1999-01-01'], ['invalid', 'garbage']] as const) {
       const res = await probe(channel, { method: 'POST', body: rpc('ping').body, headers: { 'MCP-Protocol-Version': value } });
       check.expect(res.status === 400, {
@@ -421,16 +410,12 @@ export const originValidated = scenario({
   },
 });
 
-export const getStream = scenario({
+export const getStream = httpScenario({
   id: 'server.http.get-stream',
   title: 'GET on the MCP endpoint opens an SSE stream or gets 405, and that stream carries no responses',
   requirements: ['HTTP-GET-02', 'HTTP-EP-01', 'HTTP-GET-04'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { session, check } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     const mark = session.mark;
     const get = await channel.openGetStream();
     const media = mediaOf(get.contentType);
@@ -464,16 +449,12 @@ export const getStream = scenario({
   },
 });
 
-export const unacceptableMediaTypes = scenario({
+export const unacceptableMediaTypes = httpScenario({
   id: 'server.http.media-types-enforced',
   title: 'A POST whose Accept lacks the required types, or whose body is not labelled JSON, is refused with a 4xx',
   requirements: ['ROBUST-06'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
+  async run(ctx, channel) {
     const { check } = ctx;
-    const channel = await initialized(ctx);
-    if (!channel) return;
     const cases: Array<{ key: string; headers: Record<string, string>; what: string; usual: string }> = [
       { key: 'accept', headers: { Accept: 'text/html' }, what: 'Accept: text/html (neither application/json nor text/event-stream)', usual: '406' },
       { key: 'content-type', headers: { 'Content-Type': 'text/plain' }, what: 'Content-Type: text/plain', usual: '415' },
@@ -509,15 +490,11 @@ function sessionIdWeakness(ids: string[]): string | undefined {
   return undefined;
 }
 
-export const sessionIdsUnguessable = scenario({
+export const sessionIdsUnguessable = httpScenario({
   id: 'server.http.session-ids-unguessable',
   title: 'Session ids are unique and look cryptographically random',
   requirements: ['HTTP-SESS-02'],
-  isolation: 'session',
-  needs,
-  async run(ctx) {
-    const channel = await initialized(ctx);
-    if (!channel) return;
+  async run(ctx, channel) {
     if (channel.sessionId === undefined) return ctx.check.skip('the server issues no session ids', {});
     const bodies = Array.from({ length: SESSION_SAMPLE }, () => JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-sess-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } }));
     const answers = await Promise.all(bodies.map((body) => probe(channel, { method: 'POST', body, omitSessionId: true, omitProtocolVersion: true })));
