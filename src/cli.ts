@@ -38,7 +38,7 @@ async function readBaseline(path: string | undefined): Promise<Baseline | undefi
 }
 
 async function finish(report: RunReport, flags: ReportFlags): Promise<never> {
-  process.stdout.write(renderConsole(report, { color: flags.color ?? process.stdout.isTTY === true, verbose: flags.verbose ?? false }) + '\n');
+  process.stdout.write(renderConsole(report, { color: flags.color ?? process.stdout.isTTY === true, verbose: flags.verbose ?? false }));
   await writeReports(report, { ...(flags.json ? { json: flags.json } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
   process.exit(exitCode(report));
 }
