@@ -64,10 +64,14 @@ export async function main(argv: string[]): Promise<void> {
     .command(
       'validate <files..>',
       'validate recorded MCP sessions (JSON Lines transcripts)',
-      (y) => y.positional('files', { type: 'string', array: true, demandOption: true }).options(reportOptions),
+      (y) =>
+        y
+          .positional('files', { type: 'string', array: true, demandOption: true })
+          .options({ judge: { choices: ['client', 'server'] as const, describe: 'judge only what this side sent (default: both)' } })
+          .options(reportOptions),
       async (args) => {
         const baseline = await readBaseline(args.baseline);
-        const report = await validateFiles({ files: args.files as string[], ...(baseline ? { baseline } : {}) });
+        const report = await validateFiles({ files: args.files as string[], ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
         await finish(report, args);
       },
     )

@@ -123,6 +123,18 @@ describe('mcpcheck server', () => {
     expect(v.stdout).toContain('LIFE-INIT-02');
   });
 
+  it("what --transcript records of a correct server validates clean when the server's side is judged", () => {
+    const dir = tmp();
+    const r = mcpcheck(['server', '--stdio', `node ${REFERENCE}`, '--transcript', dir]);
+    expect(r.code).toBe(0);
+    const files = readdirSync(dir).map((f) => join(dir, f));
+    const v = mcpcheck(['validate', '--judge', 'server', ...files]);
+    expect(v.code, v.stdout.slice(-2000)).toBe(0);
+    expect(v.stdout).not.toMatch(/FAIL|WARN/);
+    // Both sides judged, mcpcheck's own deliberately malformed probes show up as client violations.
+    expect(mcpcheck(['validate', ...files]).stdout).toContain('BASE-ID-02');
+  });
+
   it('a baseline holds expected failures; a stale entry fails the run', () => {
     const dir = tmp();
     // The missing serverInfo also fails the InitializeResult schema (BASE-RES-03).

@@ -13,6 +13,8 @@ import { toolInfo } from '../version.js';
 export interface ValidateOptions {
   files: string[];
   baseline?: Baseline;
+  /** Judge only what this side sent (e.g. 'server' for transcripts of mcpcheck's own probing sessions). */
+  judge?: 'client' | 'server';
 }
 
 function excerpt(value: unknown): string {
@@ -68,6 +70,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     for (const id of result.applied) applied.add(id);
     for (const f of result.findings) {
       const frame = f.frame !== undefined ? transcript.frames[f.frame] : undefined;
+      if (options.judge && frame && frame.from !== options.judge) continue;
       evidenceOf.set(f, {
         ...(f.frame !== undefined ? { frame: f.frame } : {}),
         ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${file}:${frame.line}` } : { location: file }),
@@ -92,7 +95,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     coverage: VALIDATOR_RULES,
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
-    reproduce: `mcpcheck validate ${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
+    reproduce: `mcpcheck validate ${options.judge ? `--judge ${options.judge} ` : ''}${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
   });
   return grade({
     tool: toolInfo(),

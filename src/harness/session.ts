@@ -223,15 +223,20 @@ export class HarnessSession {
   /** Sends bytes exactly as given (stdio: add the newline yourself). */
   async sendRaw(bytes: string | Uint8Array): Promise<SendResult | undefined> {
     const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
-    const frame = this.record({ from: 'client', raw: text.length > MAX_RAW_KEPT ? text.slice(0, MAX_RAW_KEPT) + '…' : text });
-    // Keep the ledger true to what the server saw, so its answers to our probes are judged fairly.
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      this.validator.unreadableFrame('client');
+      parsed = undefined;
     }
+    // A huge probe is kept as its structure with long strings cut, so its id stays readable;
+    // anything else exactly as sent.
+    const frame = this.record(
+      text.length <= MAX_RAW_KEPT ? { from: 'client', raw: text } : parsed !== undefined ? { from: 'client', message: elide(parsed, 0) } : { from: 'client', raw: text.slice(0, MAX_RAW_KEPT) + '…' },
+    );
+    // Keep the ledger true to what the server saw, so its answers to our probes are judged fairly.
     if (parsed !== undefined) this.validator.message('client', parsed, frame.index);
+    else this.validator.unreadableFrame('client');
     if (this.closedDetail) return undefined;
     try {
       return await this.channel.sendRaw(bytes);
@@ -381,6 +386,18 @@ export class HarnessSession {
         : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpcheck does not offer ${String(request.method)} in this session` } };
     await this.send(reply);
   }
+}
+
+const ELIDE_STRING = 4096;
+const ELIDE_DEPTH = 200;
+
+/** A copy of a probe fit for a transcript: long strings cut, very deep nesting summarised. */
+function elide(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length > ELIDE_STRING ? `${value.slice(0, ELIDE_STRING)}…(${value.length - ELIDE_STRING} more characters)` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= ELIDE_DEPTH) return `…(nested deeper than ${ELIDE_DEPTH} levels)`;
+  if (Array.isArray(value)) return value.map((v) => elide(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, elide(v, depth + 1)]));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -11,7 +11,8 @@ export interface TranscriptValidation {
 
 /** Judges a parsed transcript frame by frame, then the session as a whole. Pure. */
 export function validateTranscript(transcript: ParsedTranscript): TranscriptValidation {
-  const session = new SessionValidator(transcript.header?.transport ? { transport: transcript.header.transport } : {});
+  const transport = transcript.header?.transport;
+  const session = new SessionValidator(transport ? { transport, httpStatusUnknown: transport === 'http' } : {});
   const findings: Finding[] = [];
   transcript.frames.forEach((frame, i) => {
     if (frame.raw === undefined) {

@@ -81,6 +81,11 @@ function declared(caps: Record<string, unknown> | undefined, path: string[]): bo
 
 export interface SessionValidatorOptions {
   transport?: 'stdio' | 'http';
+  /**
+   * HTTP traffic recorded without status codes: an error without id may be the body of an HTTP
+   * error status (HTTP-POST-04 allows that), so it is noted rather than failed.
+   */
+  httpStatusUnknown?: boolean;
 }
 
 /**
@@ -438,6 +443,7 @@ export class SessionValidator {
     if (id === undefined) {
       if (kind === 'error') {
         if (requester.unreadable > 0) requester.unreadable--;
+        else if (this.options.httpStatusUnknown) findings.push(note('BASE-ERR-01', 'an error response without id: over HTTP it may be the body of an error status (HTTP-POST-04), which a transcript does not record, so it is not judged', '/id'));
         else findings.push(violation('BASE-ERR-01', 'expected the error response to carry the id of the failed request; it has none, and no unreadable request is waiting for an answer', '/id'));
       }
       return;
