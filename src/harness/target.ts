@@ -28,14 +28,21 @@ export class StdioTarget implements Target {
   readonly kind = 'stdio' as const;
   readonly description: string;
   private readonly open_ = new Set<StdioChannel>();
+  private closed = false;
 
   constructor(private readonly options: StdioTargetOptions) {
     this.description = options.command;
   }
 
   async open(): Promise<StdioChannel> {
+    if (this.closed) throw new Error('the target was closed');
     try {
       const channel = await StdioChannel.start({ command: this.options.command, ...(this.options.cwd ? { cwd: this.options.cwd } : {}), ...(this.options.env ? { env: this.options.env } : {}) });
+      // Closed while this one was starting: it must not outlive the run.
+      if (this.closed) {
+        await channel.close();
+        throw new Error('the target was closed');
+      }
       this.open_.add(channel);
       channel.onClose(() => this.open_.delete(channel));
       return channel;
@@ -46,6 +53,7 @@ export class StdioTarget implements Target {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.open_].map((c) => c.close()));
   }
 }

@@ -95,17 +95,17 @@ export function hasCapability(capabilities: Record<string, unknown> | undefined,
   return true;
 }
 
-/** Initializes `session` (already open) and walks every list the server declared. */
+export function emptyDiscovery(): Discovery {
+  return { capabilities: {}, tools: [], resources: [], resourceTemplates: [], prompts: [], walks: {} };
+}
+
+/** Walks every list the server declared, on a session that has been initialized. */
 export async function discover(session: HarnessSession): Promise<Discovery> {
   const init = session.initializeResult;
   const capabilities = (init?.capabilities ?? {}) as Record<string, unknown>;
   const discovery: Discovery = {
+    ...emptyDiscovery(),
     capabilities,
-    tools: [],
-    resources: [],
-    resourceTemplates: [],
-    prompts: [],
-    walks: {},
     ...(typeof init?.protocolVersion === 'string' ? { protocolVersion: init.protocolVersion } : {}),
     ...(init?.serverInfo && typeof init.serverInfo === 'object' ? { serverInfo: init.serverInfo as Record<string, unknown> } : {}),
     ...(typeof init?.instructions === 'string' ? { instructions: init.instructions } : {}),

@@ -9,7 +9,7 @@ import { requirement } from '../spec/catalog.js';
 import { formatFrame, formatHeader } from '../transcript/format.js';
 import type { Finding } from '../validate/finding.js';
 import { CheckRecorder, describeReply } from './checks.js';
-import { type Discovery, discover, hasCapability } from './discovery.js';
+import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunOptions, Scenario } from './scenario.js';
 
 export interface RunInput {
@@ -75,28 +75,14 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     await session.close();
   };
 
+  let earlyRun: Promise<unknown> = Promise.resolve();
   try {
-    // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
     // Shared lanes serve one scenario at a time, so a frame on a lane belongs to its running scenario.
     const laneScenario: string[] = [];
-    const first = await openSession('discovery', () => laneScenario[0] ?? 'discovery');
-    const init = await first.initialize({ capabilities: {} });
-    if (init.kind === 'timeout' || init.kind === 'closed') {
-      throw new SetupError(`${target.description}: no answer to initialize (${describeReply(init)})`);
-    }
-    const discovery = await discover(first);
-    const lanes: Array<HarnessSession | undefined> = [first];
-
+    const lanes: Array<HarnessSession | undefined> = [];
     const checks: CheckResult[] = [];
-    const queue: Scenario[] = [];
-    for (const s of input.scenarios) {
-      const missing = unmet(s, discovery, target.kind);
-      if (missing) checks.push(skipped(s, missing));
-      else queue.push(s);
-    }
-    // Scenarios with a session or process of their own start, and mostly wait, longest: run them
-    // first so the quick shared ones fill the gaps (longest-first keeps the wall time short).
-    queue.sort((a, b) => weight(b) - weight(a));
+    // Filled in place once discovery is done; the early scenarios below must not rely on it.
+    const discovery = emptyDiscovery();
 
     const runOne = async (lane: number, s: Scenario): Promise<void> => {
       let session: HarnessSession | undefined;
@@ -156,8 +142,34 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       checks.push(...recorder.results);
     };
 
-    // Deliberate waiting holds no lane: those scenarios start at once, each with its own session.
-    const beside = queue.filter((s) => s.waits && s.isolation !== 'shared');
+    // Scenarios that wait on purpose hold no lane. Those that need nothing discovery finds out
+    // start at once, beside discovery itself; the others once it is done.
+    const waiting = (s: Scenario) => s.waits === true && s.isolation !== 'shared';
+    const early = input.scenarios.filter((s) => waiting(s) && !s.needs?.capabilities && unmet(s, discovery, target.kind) === undefined);
+    earlyRun = Promise.all(early.map((s) => runOne(-1, s)));
+    earlyRun.catch(() => undefined);
+
+    // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
+    const first = await openSession('discovery', () => laneScenario[0] ?? 'discovery');
+    const init = await first.initialize({ capabilities: {} });
+    if (init.kind === 'timeout' || init.kind === 'closed') {
+      throw new SetupError(`${target.description}: no answer to initialize (${describeReply(init)})`);
+    }
+    Object.assign(discovery, await discover(first));
+    lanes[0] = first;
+
+    const queue: Scenario[] = [];
+    for (const s of input.scenarios) {
+      if (early.includes(s)) continue;
+      const missing = unmet(s, discovery, target.kind);
+      if (missing) checks.push(skipped(s, missing));
+      else queue.push(s);
+    }
+    // Scenarios with a session or process of their own start, and mostly wait, longest: run them
+    // first so the quick shared ones fill the gaps (longest-first keeps the wall time short).
+    queue.sort((x, y) => weight(y) - weight(x));
+
+    const beside = queue.filter(waiting);
     const laned = queue.filter((s) => !beside.includes(s));
     let next = 0;
     const lanesRun = Array.from({ length: Math.max(1, input.concurrency) }, async (_, lane) => {
@@ -166,13 +178,17 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
         await runOne(lane, s);
       }
     });
-    await Promise.all([...beside.map((s) => runOne(-1, s)), ...lanesRun]);
+    await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), ...lanesRun]);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
     checks.push(...liveChecks(live, applied, input.reproduce.replace('{scenario}', '<scenario>')));
     if (input.transcriptDir) await writeTranscripts(input.transcriptDir, target.kind, sessions);
     return { checks, discovery, notes, sessions: sessions.length };
   } finally {
+    // A setup error can end the run while early scenarios still run: stop the target first, so
+    // they end too, then wait for them before the last sweep.
+    await target.close();
+    await Promise.allSettled([earlyRun]);
     await Promise.allSettled(sessions.map(({ session }) => session.close()));
     await target.close();
   }
