@@ -102,6 +102,9 @@ export class SessionValidator {
   serverInfo?: Record<string, unknown>;
   requestedVersion?: string;
   negotiatedVersion?: string;
+  /** The frame of the InitializeResult that settled the version. */
+  negotiationFrame?: number;
+  private currentFrame = 0;
   private readonly ledgers: Record<Side, Ledger> = { client: new Ledger(), server: new Ledger() };
   private readonly tools = new Map<string, ToolInfo>();
   /** Task id → the task-augmented request, so tasks/result payloads are judged as its result. */
@@ -120,6 +123,7 @@ export class SessionValidator {
 
   /** A frame whose JSON parsed. */
   message(from: Side, message: unknown, frame: number, raw?: string): Finding[] {
+    this.currentFrame = frame;
     if (Array.isArray(message) && message.length > 0 && allowsBatches(this.revision)) {
       const findings: Finding[] = [];
       if (raw !== undefined) this.checkRawText(from, raw, findings);
@@ -521,6 +525,7 @@ export class SessionValidator {
     const v = result.protocolVersion;
     if (typeof v !== 'string') return;
     this.negotiatedVersion = v;
+    this.negotiationFrame = this.currentFrame;
     this.applied.add('LIFE-VER-04');
     if (this.requestedVersion !== undefined && v !== this.requestedVersion && !/^\d{4}-\d{2}-\d{2}$/.test(v)) {
       findings.push(violation('LIFE-VER-04', `expected the server to answer with a protocol version it supports; ${show(v)} is not a protocol version`, '/result/protocolVersion'));
