@@ -145,7 +145,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     // Scenarios that wait on purpose hold no lane. Those that need nothing discovery finds out
     // start at once, beside discovery itself; the others once it is done.
     const waiting = (s: Scenario) => s.waits === true && s.isolation !== 'shared';
-    const early = input.scenarios.filter((s) => waiting(s) && !s.needs?.capabilities && unmet(s, discovery, target.kind) === undefined);
+    // A URL target cannot be restarted: what may break it runs after everything else.
+    const breaksTarget = (s: Scenario) => s.isolation === 'process' && target.kind === 'http';
+    const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && unmet(s, discovery, target.kind) === undefined);
     earlyRun = Promise.all(early.map((s) => runOne(-1, s)));
     earlyRun.catch(() => undefined);
 
@@ -169,8 +171,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     // first so the quick shared ones fill the gaps (longest-first keeps the wall time short).
     queue.sort((x, y) => weight(y) - weight(x));
 
-    const beside = queue.filter(waiting);
-    const laned = queue.filter((s) => !beside.includes(s));
+    const last = queue.filter(breaksTarget);
+    const beside = queue.filter((s) => waiting(s) && !last.includes(s));
+    const laned = queue.filter((s) => !beside.includes(s) && !last.includes(s));
     let next = 0;
     const lanesRun = Array.from({ length: Math.max(1, input.concurrency) }, async (_, lane) => {
       while (next < laned.length) {
@@ -179,6 +182,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       }
     });
     await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), ...lanesRun]);
+    for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
     checks.push(...liveChecks(live, applied, input.reproduce.replace('{scenario}', '<scenario>')));
