@@ -430,13 +430,12 @@ describe('validateMessage: a response is typed by the request it answers (BASE-R
     expect(tags(validateMessage(res(2, { action: 'decline' }), ctx('2025-11-25', 'client', form)))).toEqual([]);
   });
 
-  it('requestedSchema: `pattern` (shown by the page, absent from schema.ts) and legacy enumNames are accepted (§15.13)', () => {
+  it('requestedSchema: `pattern` (shown by the page, absent from schema.ts) and legacy enumNames are accepted (§15.13); enumNames gets a deprecation note', () => {
     const props = { zip: { type: 'string', pattern: '^[0-9]{5}$' }, c: { type: 'string', enum: ['a', 'b'], enumNames: ['A', 'B'] } };
-    expect(tags(validateMessage(req(3, 'elicitation/create', { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: props } }), ctx('2025-11-25', 'server')))).toEqual([]);
+    expect(tags(validateMessage(req(3, 'elicitation/create', { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: props } }), ctx('2025-11-25', 'server')))).toEqual(['ELIC-FORM-04:info']);
   });
 
-  // Reported bug: ELIC-RESP-01 / §15.14 — schema.json narrows ElicitResult.content numbers to integers, schema.ts
-  // allows any number; the catalog says to accept non-integers, but the JSON Schema check fails them.
+  // ELIC-RESP-01 / §15.14: schema.json narrows ElicitResult.content numbers to integers, schema.ts allows any number.
   it('a non-integer answer to a `number` property is a valid ElicitResult', () => {
     const form = { method: 'elicitation/create', params: { message: 'Price?', requestedSchema: { type: 'object', properties: { price: { type: 'number', minimum: 0 } } } } };
     for (const rev of ['2025-06-18', '2025-11-25'] as const) {

@@ -2,7 +2,8 @@ import type { ErrorObject } from 'ajv';
 import { checkContentBlock, checkResourceContents, checkResourceUri } from './content.js';
 import { checkSchema, validateWithSchema } from './dialects.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
-import { type Finding, ptr, show, violation } from './finding.js';
+import { type Finding, note, ptr, show, violation } from './finding.js';
+import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { describeErrors, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
@@ -93,6 +94,7 @@ function depth(pointer: string): number {
 
 function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
+  if (method === 'elicitation/create' && errors.some((e) => e.instancePath === '/params/url')) return 'ELIC-URL-01';
   return PARAMS_RULE[method];
 }
 
@@ -144,6 +146,8 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
       if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision));
     }
     checkParams(method, obj(msg.params), ctx, findings);
+  } else if (env.kind === 'error') {
+    checkError(obj(msg.error), ctx, findings);
   } else if (env.kind === 'result' && ctx.request && obj(msg.result)) {
     const method = ctx.request.method;
     const task = obj(obj(ctx.request.params)?.task) !== undefined;
@@ -198,15 +202,52 @@ function checkParams(method: string, params: Record<string, unknown> | undefined
   if (!params) return;
   if (method === 'elicitation/create') {
     if (params.mode !== 'url' && 'requestedSchema' in params) {
-      mark(ctx, ['ELIC-FORM-02', 'JSCH-VAL-03', 'JSCH-VAL-02']);
+      mark(ctx, ['ELIC-FORM-02', 'ELIC-FORM-04', 'JSCH-VAL-03', 'JSCH-VAL-02']);
       findings.push(...checkRequestedSchema(params.requestedSchema));
     }
-  } else if (method === 'sampling/createMessage' && Array.isArray(params.tools)) {
-    mark(ctx, ['JSCH-VAL-03', 'JSCH-VAL-02']);
-    params.tools.forEach((tool, i) => {
-      const t = obj(tool);
-      if (t && obj(t.inputSchema)) findings.push(...checkSchema(t.inputSchema, ptr('params', 'tools', i, 'inputSchema')));
-    });
+  } else if (method === 'sampling/createMessage') {
+    mark(ctx, ['SAMP-MSG-01', 'SAMP-MSG-02']);
+    findings.push(...checkSamplingMessages(params.messages));
+    if (Array.isArray(params.tools)) {
+      mark(ctx, ['JSCH-VAL-03', 'JSCH-VAL-02']);
+      params.tools.forEach((tool, i) => {
+        const t = obj(tool);
+        if (t && obj(t.inputSchema)) findings.push(...checkSchema(t.inputSchema, ptr('params', 'tools', i, 'inputSchema')));
+      });
+    }
+  }
+  if (method === 'elicitation/create' && params.mode === 'url') {
+    mark(ctx, ['ELIC-URL-01']);
+    if (typeof params.url === 'string' && !isAbsoluteUrl(params.url)) {
+      findings.push(violation('ELIC-URL-01', `expected the url of a URL-mode elicitation to be a valid absolute URL; got ${show(params.url)}`, '/params/url'));
+    }
+  }
+}
+
+function isAbsoluteUrl(text: string): boolean {
+  try {
+    return new URL(text).protocol.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+const URL_ELICITATION_REQUIRED = -32042;
+
+/** Error responses: a short message (BASE-ERR-03), and −32042 only in its defined shape (ELIC-ERR-01). */
+function checkError(error: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
+  if (!error) return;
+  mark(ctx, ['BASE-ERR-03']);
+  const message = error.message;
+  if (typeof message === 'string' && (message.trim() === '' || /[\r\n]/.test(message.trim()) || message.length > 200)) {
+    const why = message.trim() === '' ? 'it is empty' : message.length > 200 ? `it is ${message.length} characters long` : 'it spans several lines';
+    findings.push(violation('BASE-ERR-03', `expected error.message to be one short sentence; ${why}: ${show(message, 100)}`, '/error/message'));
+  }
+  if (error.code === URL_ELICITATION_REQUIRED) {
+    mark(ctx, ['ELIC-ERR-01']);
+    const schema = schemaFor(ctx.revision);
+    const errors = schema.has('URLElicitationRequiredError') ? schema.validate('URLElicitationRequiredError', { jsonrpc: '2.0', error }) : null;
+    if (errors) findings.push(violation('ELIC-ERR-01', `expected a −32042 error to carry data.elicitations, each a URL-mode elicitation with an elicitationId; ${describeErrors(errors, '')}`, '/error'));
   }
 }
 
@@ -224,6 +265,7 @@ function checkRequestedSchema(schema: unknown): Finding[] {
     const where = ptr('params', 'requestedSchema', 'properties', name);
     if (!p) continue;
     const items = obj(p.items);
+    if ('enumNames' in p) findings.push(note('ELIC-FORM-04', `property ${show(name)} uses the deprecated enumNames; titled enums use oneOf/anyOf of {const, title}`, where + '/enumNames'));
     if (p.type === 'object' || 'properties' in p) {
       findings.push(violation('ELIC-FORM-02', `expected only primitive properties in requestedSchema; ${show(name)} is a nested object`, where));
     } else if (p.type === 'array' && (!items || items.type === 'object' || !('enum' in items || 'anyOf' in items))) {

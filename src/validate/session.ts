@@ -111,6 +111,8 @@ export class SessionValidator {
   private readonly tasks = new Map<string, { method: string; params?: Record<string, unknown> }>();
   private toolWalk = new Set<string>();
   private toolPages = new Set<string>();
+  /** elicitationIds of URL-mode elicitations the server sent (ELIC-CMPL-01). */
+  private readonly elicitations = new Set<string>();
   /** URIs the client subscribed to (and the server accepted), for RES-SUB-02. */
   private readonly subscriptions = new Set<string>();
   private clientSpoke = false;
@@ -321,12 +323,22 @@ export class SessionValidator {
       return;
     }
     if (method === 'sampling/createMessage' && params) {
+      const context = params.includeContext;
+      if (context === 'thisServer' || context === 'allServers') {
+        this.applied.add('SAMP-CTX-01');
+        findings.push(
+          declared(peer, ['sampling', 'context'])
+            ? note('SAMP-CTX-01', `includeContext ${show(context)} is soft-deprecated; servers avoid it`, '/params/includeContext')
+            : violation('SAMP-CTX-01', `expected no includeContext ${show(context)} towards a client without sampling.context`, '/params/includeContext'),
+        );
+      }
       this.applied.add('SAMP-TOOLS-01');
       if (('tools' in params || 'toolChoice' in params) && !declared(peer, ['sampling', 'tools'])) {
         findings.push(violation('SAMP-TOOLS-01', 'expected no tools or toolChoice in a sampling request to a client without sampling.tools; the request has them', '/params'));
       }
     }
     if (method === 'elicitation/create' && params) {
+      if (params.mode === 'url' && typeof params.elicitationId === 'string') this.elicitations.add(params.elicitationId);
       this.applied.add('ELIC-CAP-02');
       const elicitation = obj(peer?.elicitation) ?? {};
       const formOnly = Object.keys(elicitation).length === 0;
@@ -358,6 +370,15 @@ export class SessionValidator {
       case 'notifications/resources/updated':
         if (from === 'server') this.onResourceUpdated(params, findings);
         break;
+      case 'notifications/elicitation/complete': {
+        const id = params?.elicitationId;
+        if (from !== 'server' || typeof id !== 'string') return;
+        this.applied.add('ELIC-CMPL-01');
+        if (!this.elicitations.has(id)) {
+          findings.push(violation('ELIC-CMPL-01', `expected elicitation/complete only for a URL-mode elicitation sent in this session; ${show(id)} is none of them`, '/params/elicitationId'));
+        }
+        return;
+      }
     }
     const rule = LIST_CHANGED[method];
     if (rule && rule[0] === from && this.initAnswered) {
@@ -499,6 +520,15 @@ export class SessionValidator {
           }
           this.toolWalk.add(tool.name);
           this.tools.set(tool.name, tool);
+        }
+        break;
+      }
+      case 'tools/call': {
+        const embedded = Array.isArray(result.content) && result.content.some((b) => obj(b)?.type === 'resource');
+        if (!embedded) break;
+        this.applied.add('TOOL-CONT-02');
+        if (!declared(this.serverCapabilities, ['resources'])) {
+          findings.push(violation('TOOL-CONT-02', 'expected a server that returns embedded resources to declare the resources capability; this one did not', '/result/content'));
         }
         break;
       }

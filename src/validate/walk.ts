@@ -1,12 +1,14 @@
 import { checkIcons } from './icons.js';
 import { checkMeta } from './meta.js';
-import { type Finding, ptr } from './finding.js';
+import { type Finding, ptr, show, violation } from './finding.js';
 
 /**
  * Members whose values are application data, not MCP objects: an `icons` or `_meta` member in
  * there is the application's own (tool arguments, structured results, JSON Schemas, log data …).
  */
 const OPAQUE = new Set(['arguments', 'structuredContent', 'inputSchema', 'outputSchema', 'requestedSchema', 'data', 'experimental', 'metadata', 'context']);
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Deeper than any real message; a hostile one is not walked further (and cannot overflow the stack). */
 const MAX_DEPTH = 256;
@@ -45,6 +47,16 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
         continue;
       }
       if (OPAQUE.has(key) || (key === 'content' && 'action' in node && !Array.isArray(child))) continue;
+      if (key === 'annotations' && child !== null && typeof child === 'object' && 'lastModified' in child) {
+        path.push(key, 'lastModified');
+        applied?.add('RES-ANN-01');
+        const stamp = (child as Record<string, unknown>).lastModified;
+        if (typeof stamp === 'string' && !(ISO_8601.test(stamp) && !Number.isNaN(Date.parse(stamp)))) {
+          findings.push(violation('RES-ANN-01', `expected annotations.lastModified to be an ISO 8601 timestamp (e.g. "2025-01-12T15:00:58Z"); got ${show(stamp)}`, ptr(...path), 'warn'));
+        }
+        path.pop();
+        path.pop();
+      }
       if (key === 'icons' && Array.isArray(child)) {
         path.push(key);
         if (applied) for (const id of ICON_RULES) applied.add(id);
