@@ -1,4 +1,5 @@
 import { validateWithSchema } from '../validate/dialects.js';
+import { isObject } from '../json.js';
 
 /**
  * Tool arguments synthesised from a tool's inputSchema, so that mcpcheck can call a tool the way a
@@ -44,10 +45,6 @@ const FORMATS: Readonly<Record<string, string>> = {
 /** Keywords whose constraints are not reproduced here: a schema using them (without a value to copy) is given up on. */
 const UNSUPPORTED = ['not', 'if', 'patternProperties', 'propertyNames', 'dependentSchemas', 'dependencies', 'contains', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
@@ -62,10 +59,10 @@ class Synthesizer {
     let node: unknown = this.root;
     for (const raw of ref.slice(2).split('/')) {
       const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      if (!isObj(node) && !Array.isArray(node)) return undefined;
+      if (!isObject(node) && !Array.isArray(node)) return undefined;
       node = (node as Record<string, unknown>)[part];
     }
-    return isObj(node) || typeof node === 'boolean' ? (node as Schema) : undefined;
+    return isObject(node) || typeof node === 'boolean' ? (node as Schema) : undefined;
   }
 
   /** Validates a value against a subschema, with the root's definitions in scope. */
@@ -81,14 +78,14 @@ class Synthesizer {
     if (depth > MAX_DEPTH) return { ok: false, why: `${path}: nesting deeper than ${MAX_DEPTH} levels (recursive schema?)` };
     if (schema === true) return { ok: true, value: PLACEHOLDER };
     if (schema === false) return { ok: false, why: `${path}: the schema is false (no value allowed)` };
-    if (!isObj(schema)) return { ok: false, why: `${path}: not a schema` };
+    if (!isObject(schema)) return { ok: false, why: `${path}: not a schema` };
 
     if (typeof schema.$ref === 'string') {
       const target = this.resolve(schema.$ref);
       if (target === undefined) return { ok: false, why: `${path}: cannot resolve $ref ${JSON.stringify(schema.$ref)} (only local references are followed)` };
       const { $ref: _ref, ...rest } = schema;
       // Siblings of $ref (2019-09+) apply as well; draft-07 ignores them, and so does merging nothing.
-      const merged = Object.keys(rest).length > 0 && isObj(target) ? mergeAll(target, rest) : target;
+      const merged = Object.keys(rest).length > 0 && isObject(target) ? mergeAll(target, rest) : target;
       if (merged === undefined) return { ok: false, why: `${path}: $ref with conflicting siblings` };
       return this.gen(merged, path, depth + 1);
     }
@@ -107,9 +104,9 @@ class Synthesizer {
       const { allOf, ...rest } = schema;
       let merged: Record<string, unknown> | undefined = rest;
       for (const part of allOf) {
-        const p = isObj(part) && typeof part.$ref === 'string' ? this.resolve(part.$ref) : part;
+        const p = isObject(part) && typeof part.$ref === 'string' ? this.resolve(part.$ref) : part;
         if (p === true) continue;
-        if (!isObj(p)) return { ok: false, why: `${path}: allOf contains an unusable schema` };
+        if (!isObject(p)) return { ok: false, why: `${path}: allOf contains an unusable schema` };
         merged = merged && mergeAll(merged, p);
       }
       if (!merged) return { ok: false, why: `${path}: allOf branches conflict` };
@@ -121,7 +118,7 @@ class Synthesizer {
       const { [key]: _drop, ...rest } = schema;
       const reasons: string[] = [];
       for (const [i, branch] of branches.entries()) {
-        const b = isObj(branch) && typeof branch.$ref === 'string' ? this.resolve(branch.$ref) : branch;
+        const b = isObject(branch) && typeof branch.$ref === 'string' ? this.resolve(branch.$ref) : branch;
         if (b === undefined || b === false) continue;
         const merged = b === true ? rest : mergeAll(rest, b);
         if (!merged) continue;
@@ -232,11 +229,11 @@ class Synthesizer {
   }
 
   object(schema: Record<string, unknown>, path: string, depth: number): Gen {
-    const props = isObj(schema.properties) ? schema.properties : {};
+    const props = isObject(schema.properties) ? schema.properties : {};
     const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
     const out: Record<string, unknown> = {};
     for (const name of required) {
-      const prop = Object.hasOwn(props, name) ? (props[name] as Schema) : isObj(schema.additionalProperties) || typeof schema.additionalProperties === 'boolean' ? (schema.additionalProperties as Schema) : true;
+      const prop = Object.hasOwn(props, name) ? (props[name] as Schema) : isObject(schema.additionalProperties) || typeof schema.additionalProperties === 'boolean' ? (schema.additionalProperties as Schema) : true;
       const got = this.gen(prop, `${path}/${name}`, depth + 1);
       if (!got.ok) return got;
       out[name] = got.value;
@@ -276,9 +273,9 @@ function mergeAll(a: Record<string, unknown>, b: Record<string, unknown>): Recor
       continue;
     }
     const cur = out[k];
-    if (k === 'properties' && isObj(cur) && isObj(v)) {
+    if (k === 'properties' && isObject(cur) && isObject(v)) {
       const props: Record<string, unknown> = { ...cur };
-      for (const [p, s] of Object.entries(v)) props[p] = p in props && isObj(props[p]) && isObj(s) ? (mergeAll(props[p] as Record<string, unknown>, s) ?? s) : s;
+      for (const [p, s] of Object.entries(v)) props[p] = p in props && isObject(props[p]) && isObject(s) ? (mergeAll(props[p] as Record<string, unknown>, s) ?? s) : s;
       out[k] = props;
     } else if (k === 'required' && Array.isArray(cur) && Array.isArray(v)) out[k] = [...new Set([...cur, ...v])];
     else if (k === 'minimum' || k === 'minLength' || k === 'minItems' || k === 'exclusiveMinimum' || k === 'minProperties') out[k] = Math.max(Number(cur), Number(v));
@@ -299,7 +296,7 @@ function mergeAll(a: Record<string, unknown>, b: Record<string, unknown>): Recor
 
 /** Arguments for a tool whose inputSchema is `inputSchema`; see SynthesizedArguments. Never throws. */
 export function synthesizeArguments(inputSchema: unknown): SynthesizedArguments {
-  if (!isObj(inputSchema)) return { args: {}, complete: false, why: 'inputSchema is not a JSON Schema object' };
+  if (!isObject(inputSchema)) return { args: {}, complete: false, why: 'inputSchema is not a JSON Schema object' };
   let got: Gen;
   try {
     got = new Synthesizer(inputSchema).gen(inputSchema, '#', 0);
@@ -307,7 +304,7 @@ export function synthesizeArguments(inputSchema: unknown): SynthesizedArguments 
     return { args: {}, complete: false, why: `synthesis failed: ${e instanceof Error ? e.message : String(e)}` };
   }
   if (!got.ok) return { args: {}, complete: false, why: got.why };
-  if (!isObj(got.value)) return { args: {}, complete: false, why: `the schema describes ${JSON.stringify(got.value)?.slice(0, 40)}, not an object` };
+  if (!isObject(got.value)) return { args: {}, complete: false, why: `the schema describes ${JSON.stringify(got.value)?.slice(0, 40)}, not an object` };
   const v = validateWithSchema(inputSchema, got.value);
   if (v.status === 'unusable') return { args: got.value, complete: false, why: `the schema cannot be used: ${v.reason}` };
   if (v.status === 'invalid') return { args: got.value, complete: false, why: `the synthesised arguments do not validate: ${v.errors.slice(0, 2).join('; ')}` };
@@ -340,9 +337,9 @@ export interface TimedArguments {
  * argument or the adjusted arguments would not validate.
  */
 export function timedArguments(inputSchema: unknown, base: Record<string, unknown>, targetMs: number): TimedArguments | undefined {
-  if (!isObj(inputSchema) || !isObj(inputSchema.properties)) return undefined;
+  if (!isObject(inputSchema) || !isObject(inputSchema.properties)) return undefined;
   const props = inputSchema.properties;
-  const numeric = (s: unknown): s is Record<string, unknown> => isObj(s) && (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))));
+  const numeric = (s: unknown): s is Record<string, unknown> => isObject(s) && (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))));
   const args = { ...base };
   const stepName = Object.keys(props).find((n) => STEP_NAME.test(n) && numeric(props[n]));
   const stepValue = stepName === undefined ? undefined : typeof args[stepName] === 'number' ? args[stepName] : (props[stepName] as Record<string, unknown>).default;

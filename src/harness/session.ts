@@ -4,6 +4,7 @@ import type { Finding } from '../validate/finding.js';
 import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
 import { SessionValidator } from '../validate/session.js';
 import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
+import { isObject } from '../json.js';
 
 /** One frame of the session as recorded: what went out or came in, in order. */
 export interface RecordedFrame {
@@ -398,10 +399,6 @@ function elide(value: unknown, depth: number): unknown {
   if (depth >= ELIDE_DEPTH) return `…(nested deeper than ${ELIDE_DEPTH} levels)`;
   if (Array.isArray(value)) return value.map((v) => elide(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, elide(v, depth + 1)]));
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function idKey(id: unknown): string {

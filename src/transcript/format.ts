@@ -1,3 +1,5 @@
+import { isObject } from '../json.js';
+
 /**
  * The transcript format: JSON Lines. An optional first line
  * `{"mcpcheck":"transcript","version":1,"transport":"stdio"|"http"}`, then one frame a line:
@@ -37,10 +39,6 @@ export interface ParsedTranscript {
 
 /** The input cannot be read as a transcript at all (mcpcheck exits 2). */
 export class TranscriptUnusable extends Error {}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function describe(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);

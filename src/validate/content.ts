@@ -1,12 +1,9 @@
 import { isStrictBase64 } from './base64.js';
 import { type Finding, ptr, show, violation } from './finding.js';
+import { obj } from '../json.js';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;.*)?$/;
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
 
 /** RES-URI-02: an absolute RFC 3986 URI (scheme, then no whitespace or control characters). */
 export function checkResourceUri(uri: unknown, pointer: string): Finding[] {

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import { note, show, violation, type Finding } from './finding.js';
 import { addFormats } from './formats.js';
+import { isObject } from '../json.js';
 
 // ajv-draft-04 is CommonJS with `exports.default`; NodeNext types the default import as the
 // module object, while some loaders hand over the default export itself.
@@ -208,10 +209,6 @@ function describe(e: ErrorObject): string {
   else if ('unevaluatedProperty' in p) extra = ` ${show(p.unevaluatedProperty, 60)}`;
   else if (e.keyword === 'enum') extra = ` ${show(p.allowedValues, 80)}`;
   return clean(`${where} ${e.message ?? e.keyword}${extra}`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function kind(v: unknown): string {

@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { note, ptr, show, violation, type Finding } from './finding.js';
+import { isObject } from '../json.js';
 
 const SIZE = /^(?:[1-9][0-9]*x[1-9][0-9]*|any)$/;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*\s*(?:;.*)?$/i;
@@ -11,10 +12,6 @@ const SNIFF_CHARS = 1024;
 
 type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
 const KNOWN = new Set<string>(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml']);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Checks an `icons` array (ICON-FMT-01..03). An absent array is fine. */
 export function checkIcons(icons: unknown, pointer: string): Finding[] {

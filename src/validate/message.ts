@@ -8,6 +8,7 @@ import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './r
 import { describeErrors, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
 import { walkMessage } from './walk.js';
+import { obj } from '../json.js';
 
 export type Side = 'client' | 'server';
 
@@ -96,10 +97,6 @@ function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath === '/params/url')) return 'ELIC-URL-01';
   return PARAMS_RULE[method];
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision): Finding {

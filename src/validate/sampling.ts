@@ -1,8 +1,5 @@
 import { type Finding, ptr, show, violation } from './finding.js';
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
+import { obj } from '../json.js';
 
 function blocks(content: unknown): Array<Record<string, unknown>> {
   const list = Array.isArray(content) ? content : [content];

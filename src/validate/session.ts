@@ -3,6 +3,7 @@ import { type Finding, note, show, violation } from './finding.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 import { type ToolInfo, toolsOf } from './tools.js';
+import { obj } from '../json.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -33,10 +34,6 @@ class Ledger {
 
 function key(id: string | number): string {
   return typeof id === 'string' ? `s${id}` : `n${id}`;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function other(side: Side): Side {

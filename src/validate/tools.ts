@@ -1,6 +1,7 @@
 import { checkContentList } from './content.js';
 import { checkSchema, validateWithSchema } from './dialects.js';
 import { type Finding, ptr, show, violation } from './finding.js';
+import { obj } from '../json.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -10,10 +11,6 @@ export interface ToolInfo {
   outputSchema?: unknown;
   annotations?: Record<string, unknown>;
   inputSchema?: unknown;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function checkRootObjectSchema(schema: unknown, pointer: string, what: string): Finding[] {

@@ -4,8 +4,14 @@ import { describeReply } from '../../src/runner/checks.js';
 import type { ToolPolicy } from '../../src/runner/scenario.js';
 import { synthesizeArguments, timedArguments } from '../../src/harness/args.js';
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObject } from '../../src/json.js';
+
+export { isObject };
+
+/** Up to `max` items joined for a message, with a count of the rest. */
+export function list(items: string[], max = 8): string {
+  const shown = items.slice(0, max).join('; ');
+  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
 }
 
 /** A response frame (result or error) that answers no request of ours still waiting. */

@@ -3,15 +3,10 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, contentBlockProblem, isObject } from './helpers.js';
+import { budget, contentBlockProblem, isObject, list } from './helpers.js';
 
 const MAX_GETS = 20;
 const PLACEHOLDER = 'mcpcheck';
-
-function list(items: string[], max = 8): string {
-  const shown = items.slice(0, max).join('; ');
-  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
-}
 
 /** The declared arguments of a prompt that are objects with a string name. */
 function argumentsOf(prompt: Record<string, unknown>): Array<{ name: string; required: boolean }> {

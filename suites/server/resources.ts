@@ -3,14 +3,9 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { isStrictBase64 } from '../../src/validate/base64.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, isObject } from './helpers.js';
+import { budget, isObject, isEmptyResult, list } from './helpers.js';
 
 const MAX_READS = 20;
-
-function list(items: string[], max = 8): string {
-  const shown = items.slice(0, max).join('; ');
-  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
-}
 
 // ---- RFC 6570 URI templates ------------------------------------------------------------------
 
@@ -173,10 +168,6 @@ export const resourceTemplates = scenario({
     });
   },
 });
-
-function isEmptyResult(reply: Reply): boolean {
-  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
-}
 
 export const resourceSubscribe = scenario({
   id: 'server.resources.subscribe',

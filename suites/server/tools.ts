@@ -6,7 +6,7 @@ import { checkContentList } from '../../src/validate/content.js';
 import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js';
 import { show } from '../../src/validate/finding.js';
 import { checkCallToolResult } from '../../src/validate/tools.js';
-import { contentBlockProblem, isObject, planToolCall, quickArguments, type ToolPlan } from './helpers.js';
+import { contentBlockProblem, isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TASK_SUPPORT = ['forbidden', 'optional', 'required'];
@@ -15,11 +15,6 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
 const MAX_CALLS = 20;
 const CALL_TIMEOUT_MS = 10_000;
 const CALL_BUDGET_MS = 20_000;
-
-function list(names: string[], max = 8): string {
-  const shown = names.slice(0, max).join('; ');
-  return names.length > max ? `${shown}; …and ${names.length - max} more` : shown;
-}
 
 function nameOf(tool: Record<string, unknown>): string {
   return typeof tool.name === 'string' ? tool.name : show(tool.name);

@@ -3,13 +3,8 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, findSlowTool, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan } from './helpers.js';
+import { budget, findSlowTool, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 import { parseUriTemplate } from './resources.js';
-
-function list(items: string[], max = 8): string {
-  const shown = items.slice(0, max).join('; ');
-  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
-}
 
 function notification(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
   const m = frame.message;
