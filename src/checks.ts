@@ -16,7 +16,8 @@ export interface FindingChecksInput {
   /** Turns a finding into the frame evidence a reader needs. */
   evidence: (finding: Finding) => Evidence;
   skipReason: string;
-  reproduce?: string;
+  /** The command that reproduces a failing check, or a function of its requirement and findings. */
+  reproduce?: string | ((id: string, findings: Finding[]) => string);
 }
 
 function statusOf(findings: Finding[], level: string): Status | undefined {
@@ -52,12 +53,13 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
       status = broken;
       const listed = relevant.slice(0, MAX_LISTED).map((f) => (f.frame !== undefined ? `frame ${f.frame}: ` : '') + f.message);
       message = `${relevant.length} violation(s): ${listed.join(' | ')}${relevant.length > MAX_LISTED ? ` | … ${relevant.length - MAX_LISTED} more` : ''}`;
-    } else if (input.applied.has(id) || findings.length > 0) {
+    } else if (input.applied.has(id)) {
+      // Notes alone are no evidence: a rule passes only where the judged traffic exercised it.
       status = 'pass';
       message = notes.length > 0 ? `no violation; note: ${notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ')}` : 'no violation';
     } else {
       status = 'skip';
-      message = input.skipReason;
+      message = notes.length > 0 ? `${input.skipReason}; note: ${notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ')}` : input.skipReason;
     }
     const check: CheckResult = {
       id: input.idPrefix + id,
@@ -69,7 +71,9 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
       area: req.area,
       evidence: relevant.slice(0, MAX_EVIDENCE).map(input.evidence),
     };
-    if (input.reproduce && (status === 'fail' || status === 'warn')) check.reproduce = input.reproduce;
+    if (input.reproduce && (status === 'fail' || status === 'warn')) {
+      check.reproduce = typeof input.reproduce === 'string' ? input.reproduce : input.reproduce(id, relevant);
+    }
     return check;
   });
 }

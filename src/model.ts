@@ -46,6 +46,8 @@ export interface TargetInfo {
   description: string;
   protocolVersion?: string;
   serverInfo?: { name?: string; version?: string };
+  /** The role graded: only rules binding it count. Absent when both sides of a transcript were judged. */
+  role?: 'server' | 'client';
 }
 
 export interface RequirementVerdict {
@@ -64,12 +66,17 @@ export interface LevelCount {
 }
 
 export interface Summary {
-  /** e.g. "MUST 57/60 · SHOULD 30/34 · 4 skipped (not declared) · 0 could not run" */
+  /** e.g. "requirements: MUST 57/60 · SHOULD 30/34 · 4 skipped · 0 could not run" */
   headline: string;
+  /** Checks per status. */
   checks: Record<Status, number>;
+  /** Requirement verdicts per status: what the headline counts. */
+  requirements: Record<Status, number>;
   levels: Record<Level, LevelCount>;
-  /** Unexpected failures of MUST-level requirements (these make the exit code 1). */
+  /** Unexpected failures of MUST-level checks (these make the exit code 1). */
   mustFailures: number;
+  /** Checks that could not run and are not baselined (these make the exit code 3, unless 1 applies). */
+  incomplete: number;
   /** Baseline entries that failed as expected. */
   expectedFailures: number;
   /** Baseline entries that now pass: they fail the run so the baseline is kept honest. */

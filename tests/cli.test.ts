@@ -95,7 +95,8 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     good.splice(3, 0, '{"from":"server","message":');
     writeFileSync(join(dir, 't.jsonl'), good.join('\n'));
     const r = mcpcheck(['validate', join(dir, 't.jsonl'), '--json', join(dir, 'r.json')]);
-    expect(r.code).toBe(0);
+    // A line that could not be judged leaves the grade incomplete: exit 3, not a pass.
+    expect(r.code).toBe(3);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
     expect(report.checks.some((c: { status: string; message: string }) => c.status === 'error' && c.message.includes('t.jsonl:4'))).toBe(true);
   });

@@ -83,14 +83,14 @@ describe('summary', () => {
   ];
 
   it('writes the headline in the documented format', () => {
-    expect(run(checks).summary.headline).toBe('MUST 2/4 · SHOULD 0/1 · MAY 1/1 · 1 skipped · 1 could not run');
+    expect(run(checks).summary.headline).toBe('requirements: MUST 2/4 · SHOULD 0/1 · MAY 1/1 · 1 skipped · 1 could not run');
   });
 
   it('leaves out levels with nothing graded', () => {
     expect(run([check('a', 'pass', ['BASE-ID-01']), check('b', 'skip', ['JSCH-DIAL-02'])]).summary.headline).toBe(
-      'MUST 1/1 · 1 skipped · 0 could not run',
+      'requirements: MUST 1/1 · 1 skipped · 0 could not run',
     );
-    expect(run([]).summary.headline).toBe('0 skipped · 0 could not run');
+    expect(run([]).summary.headline).toBe('requirements: 0 skipped · 0 could not run');
   });
 
   it('counts levels and statuses', () => {
@@ -111,9 +111,34 @@ describe('summary', () => {
     expect(exitCode(report)).toBe(1);
   });
 
-  it('exits 0 when nothing MUST-level failed', () => {
-    const report = run([check('a', 'pass', ['BASE-ID-01']), check('b', 'warn', ['BASE-ERR-04']), check('c', 'error', ['BASE-ID-02'])]);
+  it('exits 0 when nothing MUST-level failed and everything ran', () => {
+    const report = run([check('a', 'pass', ['BASE-ID-01']), check('b', 'warn', ['BASE-ERR-04'])]);
     expect(exitCode(report)).toBe(0);
+  });
+
+  it('exits 3 (incomplete) when a check could not run, and 1 when a MUST also failed', () => {
+    const incomplete = run([check('a', 'pass', ['BASE-ID-01']), check('c', 'error', ['BASE-ID-02'])]);
+    expect(incomplete.summary.incomplete).toBe(1);
+    expect(exitCode(incomplete)).toBe(3);
+    expect(exitCode(run([check('a', 'fail', ['BASE-ID-01']), check('c', 'error', ['BASE-ID-02'])]))).toBe(1);
+    expect(exitCode(run([check('c', 'error', ['BASE-ID-02'])], { expected: ['c'] }))).toBe(0);
+  });
+
+  it("grades a server only on rules that bind a server, dropping checks about the other side's rules", () => {
+    const report = grade({
+      role: 'server',
+      tool: { name: 't', version: '1' },
+      target: { kind: 'stdio', description: 'x' },
+      startedAt: '2025-01-01T00:00:00.000Z',
+      durationMs: 0,
+      // LIFE-INIT-01 binds clients, PAGE-05 servers, BASE-ID-03 both.
+      checks: [check('client-only', 'pass', ['LIFE-INIT-01']), check('server', 'warn', ['PAGE-05']), check('mixed', 'pass', ['BASE-ID-03', 'LIFE-INIT-01'])],
+    });
+    expect(report.checks.map((c) => c.id)).toEqual(['server', 'mixed']);
+    expect(report.checks[1]!.requirements).toEqual(['BASE-ID-03']);
+    expect(report.requirements.map((v) => v.id).sort()).toEqual(['BASE-ID-03', 'PAGE-05']);
+    expect(report.target.role).toBe('server');
+    expect(report.notes.some((n) => n.includes('do not bind a server'))).toBe(true);
   });
 
   it('defaults notes to an empty list and keeps the given ones', () => {

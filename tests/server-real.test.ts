@@ -22,7 +22,7 @@ const SDK_STDIO = [
   'server.base.invalid-request:warn',
   'server.base.invalid-params:warn',
   // Its ReadBuffer gives up at 10 MB and the transport never reads another message (ROBUST-05).
-  'server.base.hostile-input/probe-2:warn',
+  'server.base.hostile-input/huge-string:warn',
 ];
 const SDK_COMMON = [
   // Invalid cursors are ignored and page 1 comes back, instead of −32602 (PAGE-06, SHOULD).

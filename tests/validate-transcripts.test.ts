@@ -170,12 +170,35 @@ describe('valid transcripts', () => {
     expect(session.negotiatedVersion).toBe('2025-06-18');
   });
 
-  it('full sessions exercise the rules they are meant to (applied set)', () => {
-    const { applied } = run(join(VALID, '2025-11-25-full-session.jsonl'));
-    for (const id of ['LIFE-INIT-01', 'LIFE-INIT-03', 'BASE-ID-03', 'BASE-RES-03', 'TOOL-OUT-01', 'TOOL-OUT-03', 'TOOL-NAME-03', 'PROG-02', 'PROG-04',
-      'CANCEL-01', 'LOG-SET-02', 'LIFE-OP-02', 'SAMP-TOOLS-01', 'ELIC-CAP-02', 'ELIC-URL-03', 'ELIC-FORM-02', 'ICON-FMT-03', 'META-KEY-02', 'RES-READ-01', 'COMP-RES-01', 'ROOTS-LIST-01', 'PING-01']) {
-      expect(applied.has(id), id).toBe(true);
+  it('full sessions exercise the rules they are meant to, on the side whose frames exercised them', () => {
+    const { appliedBy } = run(join(VALID, '2025-11-25-full-session.jsonl'));
+    const bySide = {
+      client: ['LIFE-INIT-01', 'LIFE-INIT-03', 'BASE-ID-03', 'CANCEL-01', 'ROOTS-LIST-01', 'ELIC-URL-03', 'PING-01'],
+      server: ['BASE-ID-03', 'BASE-RES-03', 'TOOL-OUT-01', 'TOOL-OUT-03', 'TOOL-NAME-03', 'PROG-02', 'PROG-04', 'LOG-SET-02', 'LIFE-OP-02', 'SAMP-TOOLS-01', 'ELIC-CAP-02', 'ELIC-FORM-02', 'ICON-FMT-03', 'META-KEY-02', 'RES-READ-01', 'COMP-RES-01'],
+    } as const;
+    for (const side of ['client', 'server'] as const) for (const id of bySide[side]) expect(appliedBy[side].has(id), `${side} ${id}`).toBe(true);
+  });
+
+  it("a rule exercised only by the client's frames is not exercised for the server", () => {
+    const transcript = parseTranscript(
+      [
+        { from: 'client', message: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } } },
+        { from: 'server', message: { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } } },
+        { from: 'client', message: { jsonrpc: '2.0', method: 'notifications/initialized' } },
+        { from: 'client', message: { jsonrpc: '2.0', id: 2, method: 'ping', params: { _meta: { progressToken: 7, 'dev.mcpcheck/x': 1 } } } },
+        { from: 'server', message: { jsonrpc: '2.0', id: 2, result: {} } },
+      ]
+        .map((f) => JSON.stringify(f))
+        .join('\n'),
+      'client-meta.jsonl',
+    );
+    const { appliedBy } = validateTranscript(transcript);
+    for (const id of ['META-KEY-01', 'META-KEY-02', 'META-KEY-04', 'META-RSV-01']) {
+      expect(appliedBy.client.has(id), `client ${id}`).toBe(true);
+      expect(appliedBy.server.has(id), `server ${id}`).toBe(false);
     }
+    // The server's {} answered the client's ping: that exercised the server's side of PING-01.
+    expect(appliedBy.server.has('PING-01')).toBe(true);
   });
 });
 

@@ -91,6 +91,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     });
     const info = out.discovery.serverInfo;
     return grade({
+      role: 'server',
       tool: toolInfo(),
       target: {
         kind: target.kind,

@@ -98,7 +98,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   let serverInfo: { name?: string; version?: string } | undefined;
   for (const { file, transcript } of transcripts) {
     const result = validateTranscript(transcript);
-    for (const id of result.applied) applied.add(id);
+    for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);
     for (const f of result.findings) {
       const frame = f.frame !== undefined ? transcript.frames[f.frame] : undefined;
       if (options.judge && frame && frame.from !== options.judge) continue;
@@ -142,6 +142,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     reproduce: `mcpcheck validate ${options.judge ? `--judge ${options.judge} ` : ''}${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
   });
   return grade({
+    ...(options.judge ? { role: options.judge } : {}),
     tool: toolInfo(),
     target: {
       kind: 'transcript',

@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport, Status, TargetInfo } from '../model.js';
+import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
 import { applyBaseline, type Baseline } from './baseline.js';
 import { headline, levelCounts } from './headline.js';
 import { requirementVerdicts } from './verdicts.js';
@@ -13,40 +14,77 @@ export interface GradeInput {
   checks: CheckResult[];
   notes?: string[];
   baseline?: Baseline;
+  /** The role of the graded target: only rules that bind it are graded (none given: every rule, e.g. a transcript judged on both sides). */
+  role?: Role;
+}
+
+/**
+ * Keeps the requirement ids of a check that bind the role; a check left with none is about
+ * another party (usually mcpcheck itself) and is no part of this target's report.
+ */
+function forRole(checks: readonly CheckResult[], role: Role | undefined): { kept: CheckResult[]; dropped: number } {
+  if (role === undefined) return { kept: [...checks], dropped: 0 };
+  const kept: CheckResult[] = [];
+  let dropped = 0;
+  for (const check of checks) {
+    const requirements = check.requirements.filter((id) => {
+      const r = findRequirement(id);
+      return r === undefined || bindsRole(r, role);
+    });
+    if (requirements.length === 0) dropped++;
+    else kept.push(requirements.length === check.requirements.length ? check : { ...check, requirements });
+  }
+  return { kept, dropped };
 }
 
 /** Turn a run's checks into the report every output format renders; nothing downstream recomputes. */
 export function grade(input: GradeInput): RunReport {
-  const { checks, honoured, stale } = applyBaseline(input.checks, input.baseline);
+  const { kept, dropped } = forRole(input.checks, input.role);
+  const { checks, honoured, stale } = applyBaseline(kept, input.baseline);
   const requirements = requirementVerdicts(checks);
 
   const perStatus: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
   for (const c of checks) perStatus[c.status]++;
+  const perRequirement: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  for (const v of requirements) perRequirement[v.status]++;
+  const notes = [...(input.notes ?? [])];
+  if (dropped > 0) notes.push(`${dropped} check(s) cite only rules that do not bind a ${input.role}; they are not part of its report`);
 
   // Only `fail` at MUST level breaks the build: `warn` is a SHOULD/heuristic, and `error` means the
   // harness could not test (reported as "could not run", not as the target's fault).
   const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && !c.expected).length;
+  const incomplete = checks.filter((c) => c.status === 'error' && !c.expected).length;
 
   return {
     tool: input.tool,
-    target: input.target,
+    target: input.role ? { ...input.target, role: input.role } : input.target,
     startedAt: input.startedAt,
     summary: {
       headline: headline(requirements),
       checks: perStatus,
+      requirements: perRequirement,
       levels: levelCounts(requirements),
       mustFailures,
+      incomplete,
       expectedFailures: honoured.length,
       staleBaseline: stale,
       durationMs: input.durationMs,
     },
     requirements,
     checks,
-    notes: input.notes ?? [],
+    notes,
   };
 }
 
-/** 1 on an unexpected MUST failure or a stale baseline entry (a baseline must be kept honest), else 0. */
-export function exitCode(report: RunReport): 0 | 1 {
-  return report.summary.mustFailures > 0 || report.summary.staleBaseline.length > 0 ? 1 : 0;
+/** The documented exit codes of a graded run (2 and 4, setup and internal errors, belong to the CLI). */
+export const EXIT = { graded: 0, failed: 1, incomplete: 3 } as const;
+
+/**
+ * 1 on an unexpected MUST failure or a stale baseline entry (a baseline must be kept honest);
+ * else 3 when some check could not run (the grade is incomplete, which CI must not take for a
+ * pass); else 0.
+ */
+export function exitCode(report: RunReport): 0 | 1 | 3 {
+  if (report.summary.mustFailures > 0 || report.summary.staleBaseline.length > 0) return EXIT.failed;
+  return report.summary.incomplete > 0 ? EXIT.incomplete : EXIT.graded;
 }

@@ -19,7 +19,8 @@ export function levelCounts(verdicts: readonly RequirementVerdict[]): Record<Lev
 }
 
 /**
- * The one-line grade, e.g. `MUST 57/60 · SHOULD 30/34 · MAY 1/1 · 4 skipped · 0 could not run`.
+ * The one-line grade, e.g. `requirements: MUST 57/60 · SHOULD 30/34 · MAY 1/1 · 4 skipped · 0 could not run`:
+ * every number counts requirements (verdicts), as `summary.levels` and `summary.requirements` do.
  * A level with nothing graded is left out (a 0/0 reads like a failure); the skip and error counts
  * always show, since "0 could not run" is itself worth saying.
  */
@@ -29,5 +30,5 @@ export function headline(verdicts: readonly RequirementVerdict[]): string {
   const skipped = verdicts.filter((v) => v.status === 'skip').length;
   const errored = verdicts.filter((v) => v.status === 'error').length;
   parts.push(`${skipped} skipped`, `${errored} could not run`);
-  return parts.join(' · ');
+  return `requirements: ${parts.join(' · ')}`;
 }

@@ -19,6 +19,8 @@ export interface RecordedFrame {
 
 export type Reply =
   | { kind: 'result'; result: Record<string, unknown>; frame: number; message: Record<string, unknown> }
+  /** A response whose `result` is not an object (null, a string, …): kept exactly as it came, never passed off as `{}`. */
+  | { kind: 'malformed-result'; value: unknown; frame: number; message: Record<string, unknown> }
   | { kind: 'error'; error: { code?: unknown; message?: unknown; data?: unknown }; frame: number; message: Record<string, unknown> }
   | { kind: 'timeout'; waitedMs: number }
   /** Not answered, while a ping sent after it was (see `probe`). */
@@ -356,9 +358,10 @@ export class HarnessSession {
       if ('error' in m) {
         const error = (m.error !== null && typeof m.error === 'object' ? m.error : { message: m.error }) as Record<string, unknown>;
         waiter.resolve({ kind: 'error', error, frame: frame.index, message: m });
+      } else if (isObject(m.result)) {
+        waiter.resolve({ kind: 'result', result: m.result, frame: frame.index, message: m });
       } else {
-        const result = m.result !== null && typeof m.result === 'object' && !Array.isArray(m.result) ? (m.result as Record<string, unknown>) : {};
-        waiter.resolve({ kind: 'result', result, frame: frame.index, message: m });
+        waiter.resolve({ kind: 'malformed-result', value: m.result, frame: frame.index, message: m });
       }
     }
   }

@@ -4,7 +4,10 @@ import { requirement, type Level } from '../spec/catalog.js';
 import { show } from '../validate/finding.js';
 
 export interface CheckOptions {
-  /** Distinguishes several checks of one scenario: the check id becomes `<scenario>/<key>`. */
+  /**
+   * Names the check within its scenario: the id becomes `<scenario>/<key>`. Required as soon as a
+   * scenario records more than one check, so ids never depend on the order checks were recorded in.
+   */
   key?: string;
   /** Defaults to the scenario's requirements. */
   requirements?: string[];
@@ -14,6 +17,11 @@ export interface CheckOptions {
   frames?: Array<number | undefined>;
   session?: HarnessSession;
   title?: string;
+  /**
+   * The replies the verdict rests on. If one of them is mcpcheck's own request timeout, the check
+   * could not run: a harness limit is never the target's failure.
+   */
+  replies?: Reply[];
 }
 
 export interface Expectation extends CheckOptions {
@@ -33,6 +41,8 @@ export function describeReply(reply: Reply): string {
   switch (reply.kind) {
     case 'result':
       return `a result ${show(reply.result, 160)}`;
+    case 'malformed-result':
+      return `a response whose result is not an object: ${show(reply.value, 160)}`;
     case 'error':
       return `error ${show(reply.error.code)} ${show(reply.error.message, 100)}`;
     case 'timeout':
@@ -49,7 +59,12 @@ export function describeReply(reply: Reply): string {
 }
 
 export function replyFrame(reply: Reply): number | undefined {
-  return reply.kind === 'result' || reply.kind === 'error' || reply.kind === 'rejected' ? reply.frame : undefined;
+  return reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error' || reply.kind === 'rejected' ? reply.frame : undefined;
+}
+
+/** Thrown when a scenario records checks in a way that would make their ids unstable (a harness bug). */
+export class UnstableCheckId extends Error {
+  override name = 'UnstableCheckId';
 }
 
 /**
@@ -59,6 +74,7 @@ export function replyFrame(reply: Reply): number | undefined {
 export class CheckRecorder {
   readonly results: CheckResult[] = [];
   private readonly started = performance.now();
+  private sealedBecause: string | undefined;
 
   constructor(
     private readonly scenarioId: string,
@@ -66,19 +82,29 @@ export class CheckRecorder {
     private readonly defaults: string[],
     private readonly sessionOf: () => HarnessSession | undefined,
     private readonly reproduce: string,
+    /** Where notes go (the report's notes); a note is never a verdict. */
+    private readonly onNote: (text: string) => void = () => undefined,
   ) {}
 
-  /** Records pass when `ok`, else fail (MUST) or warn (SHOULD/MAY). Returns `ok`. */
+  /**
+   * Records pass when `ok`, else fail (MUST) or warn (SHOULD/MAY). Returns `ok`. When a reply the
+   * verdict rests on is mcpcheck's own timeout, the check is an error instead, whatever `ok` says.
+   */
   expect(ok: boolean, e: Expectation): boolean {
+    const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout');
+    if (timedOut) {
+      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)`, e);
+      return false;
+    }
     const level = e.level ?? requirement((e.requirements ?? this.defaults)[0]!).level;
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
     this.add(status, ok ? `as expected: ${e.expected}` : `expected ${e.expected}; got ${e.actual}`, e);
     return ok;
   }
 
-  /** A finding that is worth reading but does not fail anything (recorded as a passing check). */
-  info(message: string, o: CheckOptions = {}): void {
-    this.add('pass', message, o);
+  /** A remark for the report's notes, attributed to the scenario. It records no check and no verdict. */
+  note(text: string): void {
+    if (this.sealedBecause === undefined) this.onNote(`${this.scenarioId}: ${text}`);
   }
 
   skip(reason: string, o: CheckOptions = {}): void {
@@ -98,6 +124,7 @@ export class CheckRecorder {
     return this.expect(ok, {
       ...o,
       frames: [...(o.frames ?? []), replyFrame(reply)],
+      replies: [...(o.replies ?? []), reply],
       expected: `${o.what ? o.what + ': ' : ''}a JSON-RPC error with code ${codes.join(' or ')}`,
       actual: describeReply(reply),
     });
@@ -108,6 +135,7 @@ export class CheckRecorder {
     return this.expect(reply.kind === 'error' || reply.kind === 'rejected', {
       ...o,
       frames: [...(o.frames ?? []), replyFrame(reply)],
+      replies: [...(o.replies ?? []), reply],
       expected: `${o.what ? o.what + ': ' : ''}a JSON-RPC error`,
       actual: describeReply(reply),
     });
@@ -118,6 +146,7 @@ export class CheckRecorder {
     return this.expect(reply.kind === 'result', {
       ...o,
       frames: [...(o.frames ?? []), replyFrame(reply)],
+      replies: [...(o.replies ?? []), reply],
       expected: `${o.what ? o.what + ': ' : ''}a result`,
       actual: describeReply(reply),
     });
@@ -127,11 +156,26 @@ export class CheckRecorder {
     return this.results.length;
   }
 
-  private add(status: Status, message: string, o: CheckOptions): void {
+  /**
+   * Ends recording: mcpcheck cut the scenario short (its own timeout), so whatever the scenario
+   * records afterwards reflects mcpcheck closing the session, not the target. One error says so.
+   */
+  seal(reason: string): void {
+    if (this.sealedBecause !== undefined) return;
+    this.couldNotRun(reason);
+    this.sealedBecause = reason;
+  }
+
+  /** The scenario as a whole could not run to its end (an exception, a harness limit). */
+  couldNotRun(message: string): void {
+    this.add('error', message, {}, `${this.scenarioId}/could-not-run`);
+  }
+
+  private add(status: Status, message: string, o: CheckOptions, fixedId?: string): void {
+    if (this.sealedBecause !== undefined) return;
     const requirements = o.requirements ?? this.defaults;
     const first = requirement(requirements[0]!);
-    const n = this.results.length;
-    const id = o.key ? `${this.scenarioId}/${o.key}` : n === 0 ? this.scenarioId : `${this.scenarioId}/${n + 1}`;
+    const id = fixedId ?? this.idFor(o.key);
     const session = o.session ?? this.sessionOf();
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
@@ -153,5 +197,20 @@ export class CheckRecorder {
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);
+  }
+
+  /**
+   * `<scenario>` for a scenario's only check, `<scenario>/<key>` otherwise. A keyless check beside
+   * others, or a key used twice, would make an id depend on recording order: that is refused.
+   */
+  private idFor(key: string | undefined): string {
+    const id = key !== undefined ? `${this.scenarioId}/${key}` : this.scenarioId;
+    const keyless = this.results.some((r) => r.id === this.scenarioId);
+    const others = this.results.filter((r) => r.id !== `${this.scenarioId}/could-not-run`).length;
+    if (others > 0 && (key === undefined || keyless)) {
+      throw new UnstableCheckId(`${this.scenarioId} records several checks: each needs its own key (harness bug)`);
+    }
+    if (this.results.some((r) => r.id === id)) throw new UnstableCheckId(`${this.scenarioId} records the key ${JSON.stringify(key)} twice (harness bug)`);
+    return id;
   }
 }

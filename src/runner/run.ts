@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
-import { HarnessSession, type RecordedFrame } from '../harness/session.js';
+import { HarnessSession, type RecordedFrame, type Reply } from '../harness/session.js';
 import type { Target } from '../harness/target.js';
 import type { CheckResult, Evidence } from '../model.js';
 import { requirement } from '../spec/catalog.js';
@@ -71,7 +71,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
 
   const closeSession = async (session: HarnessSession): Promise<void> => {
     session.end();
-    for (const id of session.validator.applied) applied.add(id);
+    // Only what the server's own traffic exercised can pass for it.
+    for (const id of session.validator.appliedBy.server) applied.add(id);
     await session.close();
   };
 
@@ -88,7 +89,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       let session: HarnessSession | undefined;
       const scenarioOf = () => s.id;
       const extra: HarnessSession[] = [];
-      const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id));
+      const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
       try {
@@ -115,21 +116,23 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           check: recorder,
           discovery,
           options,
-          note: (text) => notes.push(text),
+          note: (text) => recorder.note(text),
         });
         await Promise.race([
           run,
           new Promise<void>((_, reject) => {
             timer = setTimeout(() => {
               timedOut = true;
-              reject(new Error(`the scenario did not finish within ${input.scenarioTimeoutMs} ms`));
+              // Sealed before the session closes: what the scenario sees after this is mcpcheck's doing.
+              recorder.seal(`could not run to its end: mcpcheck's scenario timeout (${input.scenarioTimeoutMs} ms; see --timeout) cut it short`);
+              reject(new Error('scenario timeout'));
             }, input.scenarioTimeoutMs);
           }),
         ]);
-        if (recorder.checkCount === 0) recorder.error('the scenario recorded no check (a harness bug)');
+        if (recorder.checkCount === 0) recorder.couldNotRun('the scenario recorded no check (a harness bug)');
       } catch (e) {
         if (e instanceof SetupError) throw e;
-        recorder.error(`could not run: ${(e as Error).message ?? String(e)}`);
+        recorder.couldNotRun(`could not run: ${(e as Error).message ?? String(e)}`);
         if (timedOut && s.isolation === 'shared' && session) {
           lanes[lane] = undefined;
           await closeSession(session);
@@ -154,9 +157,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
     const first = await openSession('discovery', () => laneScenario[0] ?? 'discovery');
     const init = await first.initialize({ capabilities: {} });
-    if (init.kind === 'timeout' || init.kind === 'closed') {
-      throw new SetupError(`${target.description}: no answer to initialize (${describeReply(init)})`);
-    }
+    const notPeer = notAnInitializeResult(init);
+    if (notPeer) throw new SetupError(`${target.description} is not an MCP server: ${notPeer}`);
     Object.assign(discovery, await discover(first));
     lanes[0] = first;
 
@@ -185,7 +187,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
-    checks.push(...liveChecks(live, applied, input.reproduce.replace('{scenario}', '<scenario>')));
+    checks.push(...liveChecks(live, applied, input.reproduce));
     if (input.transcriptDir) await writeTranscripts(input.transcriptDir, target.kind, sessions);
     return { checks, discovery, notes, sessions: sessions.length };
   } finally {
@@ -196,6 +198,18 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     await Promise.allSettled(sessions.map(({ session }) => session.close()));
     await target.close();
   }
+}
+
+/**
+ * Why the answer to the first initialize shows the target is no MCP server (undefined: it is one).
+ * Nothing is graded then: a grade of something that is not an MCP peer would be meaningless.
+ */
+function notAnInitializeResult(reply: Reply): string | undefined {
+  if (reply.kind === 'result') {
+    return typeof reply.result.protocolVersion === 'string' ? undefined : `initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
+  }
+  if (reply.kind === 'error') return `initialize was refused (${describeReply(reply)}); nothing can be tested without a session`;
+  return `no InitializeResult came back: ${describeReply(reply)}`;
 }
 
 function weight(s: Scenario): number {
@@ -215,8 +229,12 @@ function skipped(s: Scenario, reason: string): CheckResult {
   return { id: s.id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status: 'skip', message: reason, area: first.area, evidence: [], scenario: s.id };
 }
 
-/** Live validation results: one check per requirement, over the traffic of every scenario. */
+/**
+ * Live validation results: one check per requirement, over the traffic of every scenario. A failing
+ * one is reproduced by the scenario in whose traffic its first violation arose.
+ */
 function liveChecks(live: LiveFinding[], applied: Set<string>, reproduce: string): CheckResult[] {
+  const scenarioOf = new Map<Finding, string>(live.map((l) => [l.finding, l.scenario]));
   const where = new Map<Finding, Evidence>();
   for (const l of live) {
     const text = l.frame ? (l.frame.raw ?? JSON.stringify(l.frame.message) ?? '') : undefined;
@@ -236,8 +254,12 @@ function liveChecks(live: LiveFinding[], applied: Set<string>, reproduce: string
     applied,
     coverage: [],
     evidence: (f) => where.get(f) ?? {},
-    skipReason: 'not exercised',
-    reproduce,
+    skipReason: "not exercised: the server's traffic gave this rule no chance to fail",
+    // Discovery runs in every run; a violation it saw is reproduced by the live check alone.
+    reproduce: (id, findings) => {
+      const scenario = scenarioOf.get(findings[0]!);
+      return reproduce.replace('{scenario}', scenario === undefined || scenario === 'discovery' ? `live.${id}` : scenario);
+    },
   });
 }
 

@@ -49,3 +49,14 @@ export function requirement(id: string): Requirement {
 }
 
 export const SPEC_REVISION = '2025-11-25';
+
+/** The role a target plays; a grade counts only the rules that bind it. */
+export type Role = 'server' | 'client';
+
+/**
+ * Whether a rule binds a target in this role. `both` (and the task forms `both (receiver)` /
+ * `both (requestor)`) bind either; AS and proxy rules bind neither a plain server nor a client.
+ */
+export function bindsRole(r: Requirement, role: Role): boolean {
+  return r.binds === role || r.binds === 'both' || r.binds.startsWith('both (');
+}

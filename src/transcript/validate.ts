@@ -4,8 +4,8 @@ import type { ParsedTranscript } from './format.js';
 
 export interface TranscriptValidation {
   findings: Finding[];
-  /** Requirement ids the traffic gave a chance to fail. */
-  applied: Set<string>;
+  /** Requirement ids each side's traffic gave a chance to fail. */
+  appliedBy: Readonly<Record<'client' | 'server', Set<string>>>;
   session: SessionValidator;
 }
 
@@ -29,5 +29,5 @@ export function validateTranscript(transcript: ParsedTranscript): TranscriptVali
     findings.push(...session.message(frame.from, parsed, i, frame.raw));
   });
   findings.push(...session.end());
-  return { findings, applied: session.applied, session };
+  return { findings, appliedBy: session.appliedBy, session };
 }

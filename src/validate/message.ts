@@ -145,7 +145,10 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     checkParams(method, obj(msg.params), ctx, findings);
   } else if (env.kind === 'error') {
     checkError(obj(msg.error), ctx, findings);
-  } else if (env.kind === 'result' && ctx.request && obj(msg.result)) {
+  } else if (env.kind === 'result' && ctx.request && !obj(msg.result)) {
+    // BASE-RES-02 (the envelope) says the result is no object; only ping's own rule says more.
+    if (ctx.request.method === 'ping') checkPingResult(msg.result, ctx, findings);
+  } else if (env.kind === 'result' && ctx.request) {
     const method = ctx.request.method;
     const task = obj(obj(ctx.request.params)?.task) !== undefined;
     const def = schema.resultDef(method, task);
@@ -272,12 +275,23 @@ function checkRequestedSchema(schema: unknown): Finding[] {
   return findings;
 }
 
+/** PING-01: the answer to ping is an empty object (at most `_meta`). */
+function checkPingResult(result: unknown, ctx: MessageContext, findings: Finding[]): void {
+  mark(ctx, ['PING-01']);
+  const members = obj(result);
+  if (!members) {
+    findings.push(violation('PING-01', `expected an empty ping result ({} with at most _meta); got ${show(result)}`, '/result'));
+    return;
+  }
+  for (const key of Object.keys(members)) {
+    if (key !== '_meta') findings.push(violation('PING-01', `expected an empty ping result ({} with at most _meta); got member ${show(key)}`, ptr('result', key)));
+  }
+}
+
 function checkResult(method: string, result: Record<string, unknown>, ctx: MessageContext, findings: Finding[]): void {
   switch (method) {
     case 'ping':
-      for (const key of Object.keys(result)) {
-        if (key !== '_meta') findings.push(violation('PING-01', `expected an empty ping result ({} with at most _meta); got member ${show(key)}`, ptr('result', key)));
-      }
+      checkPingResult(result, ctx, findings);
       break;
     case 'tools/list':
       findings.push(...checkToolList(result));
@@ -285,7 +299,8 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
     case 'tools/call': {
       const name = obj(ctx.request?.params)?.name;
       const tool = typeof name === 'string' ? ctx.tools?.get(name) : undefined;
-      if (tool?.outputSchema !== undefined) mark(ctx, ['TOOL-OUT-01']);
+      // An isError result needs no structuredContent (requirements.md §15.6), so it exercises nothing here.
+      if (tool?.outputSchema !== undefined && result.isError !== true) mark(ctx, ['TOOL-OUT-01']);
       if (result.structuredContent !== undefined) mark(ctx, ['TOOL-OUT-03']);
       findings.push(...checkCallToolResult(result, tool));
       break;

@@ -91,8 +91,13 @@ export interface SessionValidatorOptions {
  * cancellation, progress and log levels. Feed it every frame in order; it does no I/O.
  */
 export class SessionValidator {
-  /** Requirement ids this session gave a chance to fail (a pass means something only for these). */
-  readonly applied = new Set<string>();
+  /**
+   * Requirement ids each side's own frames gave a chance to fail: a pass means something only for
+   * these, and only for that side (mcpcheck's frames exercise client rules, never the server's).
+   */
+  readonly appliedBy: Readonly<Record<Side, Set<string>>> = { client: new Set<string>(), server: new Set<string>() };
+  /** Who sent the frame being judged. */
+  private currentSide: Side = 'client';
   revision: Revision = LATEST_REVISION;
   clientCapabilities?: Record<string, unknown>;
   serverCapabilities?: Record<string, unknown>;
@@ -120,9 +125,15 @@ export class SessionValidator {
 
   constructor(private readonly options: SessionValidatorOptions = {}) {}
 
+  /** The ids the frame being judged exercises go to its sender's set. */
+  private get applied(): Set<string> {
+    return this.appliedBy[this.currentSide];
+  }
+
   /** A frame whose JSON parsed. */
   message(from: Side, message: unknown, frame: number, raw?: string): Finding[] {
     this.currentFrame = frame;
+    this.currentSide = from;
     if (Array.isArray(message) && message.length > 0 && allowsBatches(this.revision)) {
       const findings: Finding[] = [];
       if (raw !== undefined) this.checkRawText(from, raw, findings);
@@ -192,6 +203,7 @@ export class SessionValidator {
 
   /** A frame that is not JSON at all (kept raw in a transcript, or seen raw on the wire). */
   raw(from: Side, text: string, frame: number): Finding[] {
+    this.currentSide = from;
     const findings: Finding[] = [];
     this.checkRawText(from, text, findings);
     this.applied.add('BASE-MSG-01');

@@ -12,12 +12,14 @@ export const nullIdRejected = scenario({
   async run({ session, check }) {
     const mark = session.mark;
     await session.send({ jsonrpc: '2.0', id: null, method: 'ping' });
-    await session.barrier();
+    const barrier = await session.barrier();
     const executed = session.serverFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && (f.message.id === null || !('id' in f.message)));
     check.expect(executed.length === 0, {
       expected: 'an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"ping"}, never a result',
       actual: `${executed.length} result frame(s) answering it`,
       frames: executed.map((f) => f.index),
+      // Nothing came back is evidence only once the server has answered what followed.
+      replies: [barrier],
     });
   },
 });
@@ -91,12 +93,12 @@ export const invalidParams = scenario({
 });
 
 /** Each probe notification, the rules an answer to it would break, and why it must be ignored. */
-const NOTIFICATION_PROBES: Array<{ what: string; message: Record<string, unknown>; requirements: string[] }> = [
-  { what: 'an unknown notification', message: { jsonrpc: '2.0', method: 'notifications/mcpcheck_unknown', params: { hello: 'world' } }, requirements: ['BASE-NOTIF-02', 'ROBUST-04'] },
-  { what: 'a cancellation of a request never sent', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpcheck-never-sent', reason: 'probe' } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
-  { what: 'a cancellation with a malformed requestId', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
-  { what: 'a cancellation without params', message: { jsonrpc: '2.0', method: 'notifications/cancelled' }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
-  { what: 'progress for an unknown token', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'mcpcheck-unknown-token', progress: 1 } }, requirements: ['BASE-NOTIF-02'] },
+const NOTIFICATION_PROBES: Array<{ key: string; what: string; message: Record<string, unknown>; requirements: string[] }> = [
+  { key: 'unknown', what: 'an unknown notification', message: { jsonrpc: '2.0', method: 'notifications/mcpcheck_unknown', params: { hello: 'world' } }, requirements: ['BASE-NOTIF-02', 'ROBUST-04'] },
+  { key: 'cancel-never-sent', what: 'a cancellation of a request never sent', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpcheck-never-sent', reason: 'probe' } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
+  { key: 'cancel-malformed-id', what: 'a cancellation with a malformed requestId', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
+  { key: 'cancel-no-params', what: 'a cancellation without params', message: { jsonrpc: '2.0', method: 'notifications/cancelled' }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
+  { key: 'progress-unknown-token', what: 'progress for an unknown token', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'mcpcheck-unknown-token', progress: 1 } }, requirements: ['BASE-NOTIF-02'] },
 ];
 
 export const notificationsUnanswered = scenario({
@@ -106,18 +108,19 @@ export const notificationsUnanswered = scenario({
   isolation: 'shared',
   async run({ session, check }) {
     let barrier: Awaited<ReturnType<typeof session.barrier>> | undefined;
-    for (const [i, probe] of NOTIFICATION_PROBES.entries()) {
+    for (const probe of NOTIFICATION_PROBES) {
       const mark = session.mark;
       await session.send(probe.message);
       barrier = await session.barrier();
       // Only responses that answer none of our requests can be answers to the notification.
       const stray = strayResponses(session, mark, ourRequestIds(session, mark));
       check.expect(stray.length === 0, {
-        key: `probe-${i + 1}`,
+        key: probe.key,
         requirements: probe.requirements,
         expected: `no response to ${probe.what}`,
         actual: `${stray.length} response frame(s) that answer no request`,
         frames: [session.mark - 1, ...stray.map((f) => f.index)].filter((n) => n >= mark),
+        replies: [barrier],
       });
     }
     check.expect(barrier?.kind === 'result', {
@@ -139,7 +142,7 @@ export const batchRejected = scenario({
     const mark = session.mark;
     const ids = [session.allocateId(), session.allocateId()];
     await session.send(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
-    await session.barrier();
+    const barrier = await session.barrier();
     const arrays = session.serverFrames(mark).filter((f) => Array.isArray(f.message));
     const executed = session.serverFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && ids.includes(f.message.id as number));
     check.expect(executed.length === 0, {
@@ -148,27 +151,30 @@ export const batchRejected = scenario({
       expected: 'the requests inside a batch refused (an error) or dropped, since MCP has no batches since 2025-06-18',
       actual: `${executed.length} of them executed and answered one by one`,
       frames: executed.map((f) => f.index),
+      replies: [barrier],
     });
     check.expect(arrays.length === 0, {
+      key: 'no-batch-answer',
       requirements: ['BASE-MSG-05'],
       expected: 'an error or nothing in answer to a batch array, never a batch (arrays are not MCP messages)',
       actual: `${arrays.length} array frame(s)`,
       frames: arrays.map((f) => f.index),
+      replies: [barrier],
     });
     await stillAnswers(session, check, 'a batch', 'alive');
   },
 });
 
 /** Values that would trip a careless server; each is sent alone, then ping must still work. */
-function hostileFrames(id: () => number): Array<{ what: string; text: string | Uint8Array }> {
+function hostileFrames(id: () => number): Array<{ key: string; what: string; text: string | Uint8Array }> {
   const deep = 10_000;
   return [
-    { what: 'a line of invalid UTF-8', text: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
-    { what: 'a 10 MB string', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'ping', params: { _meta: { 'dev.mcpcheck/padding': 'x'.repeat(10 * 1024 * 1024) } } }) },
-    { what: '10,000-deep nesting', text: `{"jsonrpc":"2.0","id":${id()},"method":"ping","params":{"_meta":{"dev.mcpcheck/deep":${'['.repeat(deep)}${']'.repeat(deep)}}}}` },
-    { what: 'wrong types in the envelope', text: JSON.stringify({ jsonrpc: 2, id: {}, method: [] }) },
-    { what: 'wrong types in params', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { cursor: { evil: true } } }) },
-    { what: 'a JSON string instead of an object', text: '"mcpcheck"' },
+    { key: 'invalid-utf8', what: 'a line of invalid UTF-8', text: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
+    { key: 'huge-string', what: 'a 10 MB string', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'ping', params: { _meta: { 'dev.mcpcheck/padding': 'x'.repeat(10 * 1024 * 1024) } } }) },
+    { key: 'deep-nesting', what: '10,000-deep nesting', text: `{"jsonrpc":"2.0","id":${id()},"method":"ping","params":{"_meta":{"dev.mcpcheck/deep":${'['.repeat(deep)}${']'.repeat(deep)}}}}` },
+    { key: 'envelope-types', what: 'wrong types in the envelope', text: JSON.stringify({ jsonrpc: 2, id: {}, method: [] }) },
+    { key: 'params-types', what: 'wrong types in params', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { cursor: { evil: true } } }) },
+    { key: 'json-string', what: 'a JSON string instead of an object', text: '"mcpcheck"' },
   ];
 }
 
@@ -181,12 +187,12 @@ export const hostileInput = scenario({
   async run({ session, check }) {
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
-    for (const [i, probe] of hostileFrames(() => session.allocateId()).entries()) {
+    for (const probe of hostileFrames(() => session.allocateId())) {
       await session.sendFrameText(probe.text);
-      if (!(await stillAnswers(session, check, probe.what, `probe-${i + 1}`))) return;
+      if (!(await stillAnswers(session, check, probe.what, probe.key))) return;
     }
     const stray = session.serverFrames(0).filter((f) => Array.isArray(f.message) || (f.raw !== undefined && !isResponse(f)));
-    if (stray.length > 0) check.info(`${stray.length} frame(s) the server sent were not JSON-RPC messages (see live checks)`, { key: 'noise' });
+    if (stray.length > 0) check.note(`${stray.length} frame(s) the server sent were not JSON-RPC messages (see the live checks)`);
   },
 });
 

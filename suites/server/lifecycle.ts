@@ -47,7 +47,7 @@ export const versionNegotiation = scenario({
       // A server supporting an older and a newer revision but not this one is legal, yet almost always a bug.
       const gap = got !== p.asked && supported.some((v) => REVISIONS.indexOf(v as never) < index) && supported.some((v) => REVISIONS.indexOf(v as never) > index);
       if (got === p.asked) {
-        check.expect(true, { key: p.asked, requirements: ['LIFE-VER-03'], expected: `protocolVersion ${p.asked} echoed`, actual: got, frames: [replyFrame(p.reply)], session: p.session });
+        check.expect(true, { key: p.asked, requirements: ['LIFE-VER-03'], expected: `protocolVersion ${p.asked} echoed`, actual: got, frames: [replyFrame(p.reply)], replies: [p.reply], session: p.session });
       } else if (gap) {
         check.expect(false, {
           key: p.asked,
@@ -56,13 +56,15 @@ export const versionNegotiation = scenario({
           expected: `${p.asked} echoed: the server echoes ${supported.join(', ')}, older and newer revisions, so it almost certainly supports ${p.asked} too (LIFE-VER-03 requires echoing a supported version; a gap is legal but suspect, hence a warning)`,
           actual: describeReply(p.reply),
           frames: [replyFrame(p.reply)],
+          replies: [p.reply],
           session: p.session,
         });
       } else {
-        check.info(`the server does not support ${p.asked}: asked for it, it answered ${got !== undefined ? `with ${got}` : describeReply(p.reply)}`, {
+        check.skip(`not exercised for ${p.asked}: the server does not support it (asked for it, it answered ${got !== undefined ? `with ${got}` : describeReply(p.reply)})`, {
           key: p.asked,
           requirements: ['LIFE-VER-03'],
           frames: [replyFrame(p.reply)],
+          replies: [p.reply],
           session: p.session,
         });
       }
@@ -88,6 +90,7 @@ export const versionNegotiation = scenario({
         expected: `a result with another protocolVersion the server supports (${supported.join(', ') || 'none echoed'}) when asked for ${p.asked}`,
         actual: describeReply(p.reply),
         frames: [replyFrame(p.reply)],
+        replies: [p.reply],
         session: p.session,
       });
       if (ok && newest !== undefined && isRevision(got)) {
@@ -97,6 +100,7 @@ export const versionNegotiation = scenario({
           expected: `the newest supported version (${newest}) as the fallback`,
           actual: got!,
           frames: [replyFrame(p.reply)],
+          replies: [p.reply],
           session: p.session,
         });
       }
@@ -124,6 +128,7 @@ export const beforeInitialize = scenario({
       expected: `ping, sent between the initialize response and notifications/initialized, answered with {} within ${PING_LIMIT_MS} ms`,
       actual: `${describeReply(ping)} after ${ms} ms`,
       frames: [replyFrame(ping)],
+      replies: [ping],
     });
     await session.notify('notifications/initialized');
     const again = await session.request('initialize', { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } }, 5_000);
@@ -161,6 +166,7 @@ export const capabilitiesHonoured = scenario({
           expected: `${f.method} answered with a result, since the server declared ${f.capability}`,
           actual: describeReply(reply),
           frames: [replyFrame(reply)],
+          replies: [reply],
         });
       } else {
         check.expect(reply.kind !== 'result', {
@@ -169,6 +175,7 @@ export const capabilitiesHonoured = scenario({
           expected: `${f.method} refused (−32601), since the server did not declare ${f.capability}; a server offering it must declare it`,
           actual: describeReply(reply),
           frames: [replyFrame(reply)],
+          replies: [reply],
         });
       }
     }
@@ -180,6 +187,7 @@ export const capabilitiesHonoured = scenario({
         expected: 'completion/complete refused (−32601), since the server did not declare completions',
         actual: describeReply(reply),
         frames: [replyFrame(reply)],
+        replies: [reply],
       });
     }
   },

@@ -55,6 +55,7 @@ export const cleanStdout = scenario({
       expected: 'each message on a single newline-terminated line (no pretty-printing, no embedded newlines)',
       actual: `${framing.length} problem(s): ${quoteOf(framing)}`,
       frames: [replyFrame(last)],
+      replies: [last],
     });
   },
 });
@@ -80,7 +81,7 @@ export const exitOnStdinClose = scenario({
       expected: `the process exits within ${EXIT_WAIT_MS / 1000} s of its stdin reaching end-of-file (so a client rarely needs SIGTERM)`,
       actual: exit === undefined ? `still running after ${EXIT_WAIT_MS} ms` : `exited after ${tookMs} ms`,
     });
-    if (exit !== undefined) check.info(`the server exited ${tookMs} ms after stdin closed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`, { key: 'exit-status' });
+    if (exit !== undefined) check.note(`the server exited ${tookMs} ms after stdin closed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`);
     // The runner closes the channel; a process still running is stopped there (SIGTERM, then SIGKILL).
   },
 });

@@ -78,7 +78,7 @@ export const toolList = scenario({
     for (const n of tools.map(nameOf)) seen.set(n, (seen.get(n) ?? 0) + 1);
     const dupes = [...seen].filter(([, count]) => count > 1).map(([n, count]) => `${show(n, 60)} ×${count}`);
     if (walk?.end === 'loop' && dupes.length > 0) {
-      check.info(`the tools/list walk looped (see server.utilities.pagination), so names seen twice (${list(dupes, 4)}) may be the same page listed again: uniqueness not judged`, {
+      check.skip(`not judged: the tools/list walk looped (see server.utilities.pagination), so names seen twice (${list(dupes, 4)}) may be the same page listed again`, {
         key: 'unique',
         requirements: ['TOOL-NAME-03'],
       });
@@ -132,7 +132,7 @@ export const unknownTool = scenario({
   async run({ session, check }) {
     const reply = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: {} });
     if (reply.kind === 'error' && reply.error.code !== -32602) {
-      check.info(`tools/call mcpcheck_no_such_tool got a JSON-RPC error as required, with code ${show(reply.error.code)}; the spec's example uses −32602`, { key: 'unknown', frames: [reply.frame] });
+      check.expect(true, { key: 'unknown', expected: "tools/call mcpcheck_no_such_tool: a JSON-RPC error (the spec's example uses −32602)", actual: `code ${show(reply.error.code)}`, frames: [reply.frame] });
     } else {
       const isErrorResult = reply.kind === 'result' && reply.result.isError === true;
       check.expect(reply.kind === 'error', {
@@ -140,18 +140,20 @@ export const unknownTool = scenario({
         expected: 'tools/call mcpcheck_no_such_tool: a JSON-RPC error (−32602)',
         actual: describeReply(reply) + (isErrorResult ? ' (an isError result is for failures inside a tool; an unknown tool is a protocol error)' : ''),
         frames: [replyFrame(reply)],
+        replies: [reply],
       });
     }
 
     const nameless = await session.probe({ jsonrpc: '2.0', id: session.allocateId(), method: 'tools/call', params: { arguments: {} } });
     if (nameless.kind === 'error' && nameless.error.code !== -32602) {
-      check.info(`tools/call without "name" got a JSON-RPC error with code ${show(nameless.error.code)}; −32602 (invalid params) fits best`, { key: 'no-name', frames: [nameless.frame] });
+      check.expect(true, { key: 'no-name', expected: 'tools/call without "name": a JSON-RPC error (−32602, invalid params, fits best)', actual: `code ${show(nameless.error.code)}`, frames: [nameless.frame] });
     } else {
       check.expect(nameless.kind === 'error', {
         key: 'no-name',
         expected: 'tools/call without "name" (not a CallToolRequest): a JSON-RPC error (−32602)',
         actual: describeReply(nameless),
         frames: [replyFrame(nameless)],
+        replies: [nameless],
       });
     }
   },
@@ -187,7 +189,7 @@ export const caseSensitiveNames = scenario({
       // A server that answers every unknown name with success (TOOL-ERR-01) shows nothing about case.
       const control = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: args }, CALL_TIMEOUT_MS);
       if (control.kind === 'result' && control.result.isError !== true) {
-        return check.info(`tools/call ${show(flipped)} succeeded, but so does the unknown tool mcpcheck_no_such_tool (see server.tools.unknown-tool): case sensitivity cannot be judged`, {
+        return check.skip(`not judged: tools/call ${show(flipped)} succeeded, but so does the unknown tool mcpcheck_no_such_tool (see server.tools.unknown-tool), so success shows nothing about case`, {
           frames: [reply.frame, control.frame],
         });
       }
@@ -196,6 +198,7 @@ export const caseSensitiveNames = scenario({
       expected: `tools/call ${show(flipped)} (tool ${show(plan.name)} with its letters' case flipped, valid arguments) refused as an unknown tool`,
       actual: ran ? `it ran: ${describeReply(reply)}` : describeReply(reply),
       frames: [replyFrame(reply)],
+      replies: [reply],
     });
   },
 });
@@ -262,9 +265,8 @@ export const toolCalls = scenario({
     const results = calls.filter((c): c is Call & { reply: Extract<Reply, { kind: 'result' }> } => c.reply.kind === 'result');
     const failed = calls.filter((c) => c.reply.kind !== 'result');
     if (failed.length) {
-      check.info(
+      check.note(
         `${failed.length} of ${calls.length} call(s) with synthesised arguments got no result (not a verdict: the server may need real inputs): ${list(failed.map((c) => `${c.plan.name} ${show(c.args, 80)} → ${describeReply(c.reply)}`), 5)}`,
-        { key: 'no-result', frames: failed.map((c) => replyFrame(c.reply)) },
       );
     }
     if (results.length === 0) return;
@@ -295,19 +297,26 @@ export const toolCalls = scenario({
 
     const structured = (c: Call & { reply: Extract<Reply, { kind: 'result' }> }) => ({ name: c.plan.name, outputSchema: c.plan.tool.outputSchema, inputSchema: c.plan.tool.inputSchema });
     const withOutput = results.filter((c) => isObject(c.plan.tool.outputSchema));
-    if (withOutput.length === 0) {
-      check.skip('not exercised: no called tool declares an outputSchema', { key: 'output-schema', requirements: ['TOOL-OUT-01'] });
+    // isError results need no structuredContent (requirements.md §15.6): they are not counted as conforming.
+    const judged = withOutput.filter((c) => c.reply.result.isError !== true);
+    const errorResults = withOutput.filter((c) => c.reply.result.isError === true).map((c) => c.plan.name);
+    if (judged.length === 0) {
+      check.skip(
+        withOutput.length === 0
+          ? 'not exercised: no called tool declares an outputSchema'
+          : `not exercised: every call of a tool with an outputSchema (${errorResults.join(', ')}) came back as an isError result, which needs no structuredContent (requirements.md §15.6)`,
+        { key: 'output-schema', requirements: ['TOOL-OUT-01'] },
+      );
     } else {
-      const mismatched = withOutput
+      const mismatched = judged
         .map((c) => ({ c, findings: checkCallToolResult(c.reply.result, structured(c)).filter((f) => f.requirements[0] === 'TOOL-OUT-01') }))
         .filter((x) => x.findings.length > 0);
-      const errorResults = withOutput.filter((c) => c.reply.result.isError === true).map((c) => c.plan.name);
       check.expect(mismatched.length === 0, {
         key: 'output-schema',
         requirements: ['TOOL-OUT-01'],
         expected:
-          `structuredContent conforming to the outputSchema of ${withOutput.map((c) => c.plan.name).join(', ')}` +
-          (errorResults.length ? ` (not required on the isError results of ${errorResults.join(', ')}: requirements.md §15.6)` : ''),
+          `structuredContent conforming to the outputSchema of ${judged.map((c) => c.plan.name).join(', ')}` +
+          (errorResults.length ? ` (the isError results of ${errorResults.join(', ')} are not judged: requirements.md §15.6)` : ''),
         actual: list(mismatched.map((x) => `${x.c.plan.name}: ${x.findings[0]!.message}`)),
         frames: mismatched.map((x) => x.c.reply.frame),
       });
@@ -355,7 +364,9 @@ export const invalidArguments = scenario({
     const what = `tools/call ${show(plan.name)} with ${show(property)}: 12345 where its inputSchema requires a string`;
     const reply = await session.request('tools/call', { name: plan.name, arguments: args }, CALL_TIMEOUT_MS);
     if (reply.kind === 'error' && reply.error.code === -32602) {
-      check.info(`${what}: −32602, accepted (requirements.md §15.5: the spec does not say whether a wrong type is a protocol error); an isError result lets the model correct itself`, {
+      check.expect(true, {
+        expected: `${what}: a CallToolResult with isError: true, or −32602, accepted (requirements.md §15.5: the spec does not say whether a wrong type is a protocol error; an isError result lets the model correct itself)`,
+        actual: '−32602',
         frames: [reply.frame],
       });
       return;
@@ -365,6 +376,7 @@ export const invalidArguments = scenario({
       expected: `${what}: a CallToolResult with isError: true (or −32602)`,
       actual: reply.kind === 'result' ? `a result without isError: true — the tool ran on an argument its schema forbids: ${describeReply(reply)}` : describeReply(reply),
       frames: [replyFrame(reply)],
+      replies: [reply],
     });
   },
 });
