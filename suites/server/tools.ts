@@ -6,7 +6,8 @@ import { checkContentList } from '../../src/validate/content.js';
 import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js';
 import { show } from '../../src/validate/finding.js';
 import { checkCallToolResult } from '../../src/validate/tools.js';
-import { contentBlockProblem, isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
+import { isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
+import { ruling } from '../../src/spec/rulings.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TASK_SUPPORT = ['forbidden', 'optional', 'required'];
@@ -281,7 +282,7 @@ export const toolCalls = scenario({
     const badContent = results
       .map((c) => {
         const blocks = Array.isArray(c.reply.result.content) ? c.reply.result.content : [];
-        const problem = blocks.map(contentBlockProblem).find((p) => p !== undefined) ?? checkContentList(blocks, '/result/content', 'TOOL-CONT-01')[0]?.message;
+        const problem = checkContentList(blocks, '/result/content', 'TOOL-CONT-01')[0]?.message;
         return { c, problem };
       })
       .filter((x) => x.problem !== undefined);
@@ -307,7 +308,7 @@ export const toolCalls = scenario({
         requirements: ['TOOL-OUT-01'],
         expected:
           `structuredContent conforming to the outputSchema of ${withOutput.map((c) => c.plan.name).join(', ')}` +
-          (errorResults.length ? ` (not required on the isError results of ${errorResults.join(', ')}: requirements.md §15.6)` : ''),
+          (errorResults.length ? ` (not required on the isError results of ${errorResults.join(', ')}: ${ruling('structured-content-on-errors').cite})` : ''),
         actual: list(mismatched.map((x) => `${x.c.plan.name}: ${x.findings[0]!.message}`)),
         frames: mismatched.map((x) => x.c.reply.frame),
       });
@@ -327,7 +328,7 @@ export const toolCalls = scenario({
   },
 });
 
-/** TOOL-ERR-02 and requirements.md §15.5: a wrong argument type is best reported as an isError result. */
+/** TOOL-ERR-02 and ruling wrong-argument-type: a wrong argument type is best reported as an isError result. */
 export const invalidArguments = scenario({
   id: 'server.tools.invalid-arguments',
   title: 'A tool called with an argument of the wrong type reports it as an isError result',
@@ -355,7 +356,7 @@ export const invalidArguments = scenario({
     const what = `tools/call ${show(plan.name)} with ${show(property)}: 12345 where its inputSchema requires a string`;
     const reply = await session.request('tools/call', { name: plan.name, arguments: args }, CALL_TIMEOUT_MS);
     if (reply.kind === 'error' && reply.error.code === -32602) {
-      check.info(`${what}: −32602, accepted (requirements.md §15.5: the spec does not say whether a wrong type is a protocol error); an isError result lets the model correct itself`, {
+      check.info(`${what}: −32602, accepted (the spec does not say whether a wrong type is a protocol error; ${ruling('wrong-argument-type').cite}); an isError result lets the model correct itself`, {
         frames: [reply.frame],
       });
       return;
