@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BREAKS } from './fixtures/reference/breaks.js';
+import { BREAKS, VARIANTS } from './fixtures/reference/breaks.js';
 import type { ServerCommandOptions } from '../src/commands/server.js';
 import { brokenRequirements, describeFailures, harnessErrors, REFERENCE, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
@@ -78,6 +78,24 @@ describe('each broken variant fails exactly its rule', () => {
       expect(broken, describeFailures(report)).toContain(b.requirement);
       const allowed = new Set([b.requirement, ...(ALSO[b.name] ?? [])]);
       expect(broken.filter((id) => !allowed.has(id)), describeFailures(report)).toEqual([]);
+      if (b.verdict) expect(report.requirements.find((r) => r.id === b.requirement)?.status, describeFailures(report)).toBe(b.verdict);
+    });
+  }
+});
+
+describe('each conforming variant gets exactly its verdicts and no failure', () => {
+  for (const v of VARIANTS) {
+    it(`${v.name} → ${Object.entries(v.verdicts).map(([id, status]) => `${id} ${status}`).join(', ')} (${v.transport})`, async () => {
+      const options = { only: [...v.only] };
+      const report =
+        v.transport === 'http'
+          ? await runHttp((port) => `node ${REFERENCE} --http --port ${port} --break ${v.name}`, options)
+          : await runStdio(`node ${REFERENCE} --break ${v.name}`, options);
+      expect(harnessErrors(report)).toEqual([]);
+      expect(brokenRequirements(report), describeFailures(report)).toEqual(Object.keys(v.verdicts).filter((id) => v.verdicts[id] === 'warn'));
+      for (const [id, status] of Object.entries(v.verdicts)) {
+        expect(report.requirements.find((r) => r.id === id)?.status, `${id}: ${describeFailures(report)}`).toBe(status);
+      }
     });
   }
 });

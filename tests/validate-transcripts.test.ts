@@ -52,6 +52,8 @@ const KNOWN_MISSES: Readonly<Record<string, string>> = {};
 const SEVERITY: Readonly<Record<string, 'fail' | 'warn'>> = {
   // RES-ANN-01 is MUST for the annotation types, SHOULD for the ISO 8601 form of lastModified.
   'RES-ANN-01--last-modified-not-iso-8601': 'warn',
+  // Ruling unsupported-version-error: an error for a string that is no version is a SHOULD.
+  'LIFE-VER-04--error-for-non-version-string': 'warn',
 };
 
 /**

@@ -543,7 +543,7 @@ describe('SessionValidator: lifecycle', () => {
   });
 });
 
-describe('SessionValidator: LIFE-VER-04 ruling (requirements §15.1)', () => {
+describe('SessionValidator: LIFE-VER-04 and ruling unsupported-version-error', () => {
   const initWith = (version: string) => {
     const h = new Harness();
     h.client(req(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: CLIENT_INFO }));
@@ -555,6 +555,32 @@ describe('SessionValidator: LIFE-VER-04 ruling (requirements §15.1)', () => {
     const findings = h.server(rpc({ id: 1, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2025-11-25'], requested: '1999-01-01' } } }));
     expect(tags(findings)).toEqual(['LIFE-VER-04:fail']);
     expect(findings[0]?.message).toMatch(/15\.1/);
+  });
+
+  it('an error answering a string that is no version warns (SHOULD) under the same ruling', () => {
+    const h = initWith('mcpcheck-unsupported');
+    const findings = h.server(err(1, -32602, 'Invalid params: protocolVersion'));
+    expect(tags(findings)).toEqual(['LIFE-VER-04:warn']);
+    expect(findings[0]?.level).toBe('SHOULD');
+    expect(findings[0]?.message).toContain('ruling unsupported-version-error');
+  });
+
+  it('a result naming a date that is no MCP revision fails LIFE-VER-04 (1999-01-01 for 2025-11-25)', () => {
+    const h = initWith('2025-11-25');
+    const findings = h.server(res(1, { protocolVersion: '1999-01-01', capabilities: {}, serverInfo: SERVER_INFO }));
+    expect(blocking(findings)).toEqual(['LIFE-VER-04']);
+    expect(findings.find((f) => f.severity === 'fail')?.message).toContain('no MCP revision');
+  });
+
+  it('echoing a requested string that is no version fails LIFE-VER-04 too', () => {
+    const h = initWith('mcpcheck-unsupported');
+    expect(blocking(h.server(res(1, { protocolVersion: 'mcpcheck-unsupported', capabilities: {}, serverInfo: SERVER_INFO })))).toEqual(['LIFE-VER-04']);
+  });
+
+  it('a supported version echoed does not count as exercising LIFE-VER-04', () => {
+    const h = new Harness();
+    h.open('2025-11-25');
+    expect(h.s.appliedBy.server.has('LIFE-VER-04')).toBe(false);
   });
 
   it('a result naming another version the server supports is the correct answer', () => {

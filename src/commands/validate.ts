@@ -7,7 +7,8 @@ import { parseTranscript, TranscriptUnusable, type ParsedTranscript } from '../t
 import { validateTranscript } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { VALIDATOR_RULES } from '../validate/coverage.js';
-import { type Finding, violation } from '../validate/finding.js';
+import type { Finding } from '../validate/finding.js';
+import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
 
 export interface ValidateOptions {
@@ -55,34 +56,10 @@ function corruptLineChecks(file: string, transcript: ParsedTranscript): CheckRes
   });
 }
 
-interface Negotiation {
-  file: string;
+/** A session's negotiation, with where it was recorded. */
+interface Recorded extends Negotiation {
   transcript: ParsedTranscript;
-  requested: string;
-  negotiated: string;
   frame: number;
-  server: string;
-}
-
-/**
- * LIFE-VER-03 across sessions: a server that echoed a version in one session supports it, so it
- * must echo it whenever a client asks for it (sessions of the same serverInfo only).
- */
-function versionConsistency(negotiations: Negotiation[]): Array<{ file: string; frame: number; finding: Finding }> {
-  const out: Array<{ file: string; frame: number; finding: Finding }> = [];
-  for (const n of negotiations) {
-    if (n.negotiated === n.requested) continue;
-    const proof = negotiations.find((o) => o.server === n.server && o.requested === n.requested && o.negotiated === n.requested);
-    if (!proof) continue;
-    const finding = violation(
-      'LIFE-VER-03',
-      `expected the server to answer ${n.requested}, a version it supports (it echoed it in ${proof.file}); it answered ${n.negotiated}`,
-      '/result/protocolVersion',
-    );
-    finding.frame = n.frame;
-    out.push({ file: n.file, frame: n.frame, finding });
-  }
-  return out;
 }
 
 /** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
@@ -93,7 +70,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   const evidenceOf = new Map<Finding, Evidence>();
   const applied = new Set<string>();
   const corrupt: CheckResult[] = [];
-  const negotiations: Negotiation[] = [];
+  const negotiations: Recorded[] = [];
   let protocolVersion: string | undefined;
   let serverInfo: { name?: string; version?: string } | undefined;
   for (const { file, transcript } of transcripts) {
@@ -113,7 +90,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     const { requestedVersion, negotiatedVersion, negotiationFrame } = result.session;
     if (requestedVersion !== undefined && negotiatedVersion !== undefined && negotiationFrame !== undefined) {
       const name = result.session.serverInfo;
-      negotiations.push({ file, transcript, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
+      negotiations.push({ label: file, transcript, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
     }
     protocolVersion ??= result.session.negotiatedVersion;
     const info = result.session.serverInfo;
@@ -124,12 +101,13 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
       };
     }
   }
-  for (const f of versionConsistency(negotiations)) {
-    const n = negotiations.find((x) => x.frame === f.frame && x.file === f.file)!;
+  for (const { index, finding } of versionConsistency(negotiations)) {
+    const n = negotiations[index]!;
     const frame = n.transcript.frames[n.frame];
+    finding.frame = n.frame;
     applied.add('LIFE-VER-03');
-    evidenceOf.set(f.finding, { frame: n.frame, ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${n.file}:${frame.line}` } : {}), pointer: '/result/protocolVersion' });
-    findings.push(f.finding);
+    evidenceOf.set(finding, { frame: n.frame, ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${n.label}:${frame.line}` } : {}), pointer: finding.pointer });
+    findings.push(finding);
   }
   if (negotiations.length > 1) applied.add('LIFE-VER-03');
   const checks = checksFromFindings({

@@ -22,7 +22,12 @@ export type Reply =
   /** A response whose `result` is not an object (null, a string, …): kept exactly as it came, never passed off as `{}`. */
   | { kind: 'malformed-result'; value: unknown; frame: number; message: Record<string, unknown> }
   | { kind: 'error'; error: { code?: unknown; message?: unknown; data?: unknown }; frame: number; message: Record<string, unknown> }
-  | { kind: 'timeout'; waitedMs: number }
+  /**
+   * No response with the request's id in time. `strays`: responses the server sent meanwhile that
+   * answer no request (no id, a wrong id): then the server did answer, wrongly, and the verdict is
+   * its own; without them the silence may be mcpcheck's timeout being too short.
+   */
+  | { kind: 'timeout'; waitedMs: number; strays: number[] }
   /** Not answered, while a ping sent after it was (see `probe`). */
   | { kind: 'unanswered' }
   /** HTTP: the POST got an error status and no JSON-RPC response with the request's id (`error`: the id-less one its body held). */
@@ -76,6 +81,8 @@ export class HarnessSession {
   private readonly canned: CannedAnswers;
   private readonly maxFrames: number;
   private frameCount = 0;
+  /** Frames of responses from the server that matched no request waiting for one (bounded). */
+  private readonly strayResponses: number[] = [];
   initializeResult?: Record<string, unknown>;
   clientCapabilities: Record<string, unknown> = {};
 
@@ -156,15 +163,15 @@ export class HarnessSession {
   async requestMessage(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
     const wait = timeoutMs ?? this.timeoutMs;
     const key = idKey(message.id);
+    const mark = this.frameCount;
     const reply = new Promise<Reply>((resolve) => {
       if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
       const timer = setTimeout(() => {
         this.waiting.delete(key);
-        resolve({ kind: 'timeout', waitedMs: wait });
+        resolve({ kind: 'timeout', waitedMs: wait, strays: this.strayResponses.filter((i) => i >= mark) });
       }, wait);
       this.waiting.set(key, { resolve, timer });
     });
-    const mark = this.frameCount;
     const sent = await this.send(message);
     const status = sent?.status;
     if (status !== undefined && status >= 400) {
@@ -348,12 +355,14 @@ export class HarnessSession {
       if ('id' in m && m.id !== null && !m.method.startsWith('notifications/')) void this.answer(m);
       return;
     }
-    if ('id' in m && ('result' in m || 'error' in m)) {
-      const key = idKey(m.id);
-      const waiter = this.waiting.get(key);
-      if (!waiter) return;
+    if ('result' in m || 'error' in m) {
+      const waiter = 'id' in m ? this.waiting.get(idKey(m.id)) : undefined;
+      if (!waiter) {
+        if (this.strayResponses.length < 1000) this.strayResponses.push(frame.index);
+        return;
+      }
       clearTimeout(waiter.timer);
-      this.waiting.delete(key);
+      this.waiting.delete(idKey(m.id));
       // A response with both members is broken (BASE-MSG-04, judged live); the error is what it reports.
       if ('error' in m) {
         const error = (m.error !== null && typeof m.error === 'object' ? m.error : { message: m.error }) as Record<string, unknown>;

@@ -46,7 +46,9 @@ export function describeReply(reply: Reply): string {
     case 'error':
       return `error ${show(reply.error.code)} ${show(reply.error.message, 100)}`;
     case 'timeout':
-      return `no response within ${reply.waitedMs} ms`;
+      return reply.strays.length > 0
+        ? `no response with its id within ${reply.waitedMs} ms; meanwhile the server sent ${reply.strays.length} response(s) that answer no request (frame ${reply.strays.slice(0, 3).join(', ')})`
+        : `no response within ${reply.waitedMs} ms`;
     case 'closed':
       return `the connection closed (${reply.detail})`;
     case 'unanswered':
@@ -59,6 +61,7 @@ export function describeReply(reply: Reply): string {
 }
 
 export function replyFrame(reply: Reply): number | undefined {
+  if (reply.kind === 'timeout') return reply.strays[0];
   return reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error' || reply.kind === 'rejected' ? reply.frame : undefined;
 }
 
@@ -91,7 +94,8 @@ export class CheckRecorder {
    * verdict rests on is mcpcheck's own timeout, the check is an error instead, whatever `ok` says.
    */
   expect(ok: boolean, e: Expectation): boolean {
-    const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout');
+    // A server that answered, but with no id or the wrong one, is judged on that answer.
+    const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout' && r.strays.length === 0);
     if (timedOut) {
       this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)`, e);
       return false;

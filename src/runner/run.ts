@@ -7,7 +7,7 @@ import type { Target } from '../harness/target.js';
 import type { CheckResult, Evidence } from '../model.js';
 import { requirement } from '../spec/catalog.js';
 import { formatFrame, formatHeader } from '../transcript/format.js';
-import type { Finding } from '../validate/finding.js';
+import { type Finding, show } from '../validate/finding.js';
 import { CheckRecorder, describeReply } from './checks.js';
 import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunOptions, Scenario } from './scenario.js';
@@ -38,6 +38,8 @@ interface LiveFinding {
 }
 
 const EXCERPT = 500;
+/** The least time the first initialize gets, however short --request-timeout is: start-ups are slow on a busy machine. */
+const STARTUP_MS = 10_000;
 
 /**
  * Runs scenarios against a target: one discovery session first, then the scenarios on `concurrency`
@@ -156,9 +158,10 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
 
     // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
     const first = await openSession('discovery', () => laneScenario[0] ?? 'discovery');
-    const init = await first.initialize({ capabilities: {} });
-    const notPeer = notAnInitializeResult(init);
-    if (notPeer) throw new SetupError(`${target.description} is not an MCP server: ${notPeer}`);
+    // A process may take a while to start: the first initialize gets at least STARTUP_MS.
+    const init = await first.initialize({ capabilities: {}, timeoutMs: Math.max(options.requestTimeoutMs, STARTUP_MS) });
+    const notPeer = notAnInitializeResult(init, first.serverFrames());
+    if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
     Object.assign(discovery, await discover(first));
     lanes[0] = first;
 
@@ -204,12 +207,21 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
  * Why the answer to the first initialize shows the target is no MCP server (undefined: it is one).
  * Nothing is graded then: a grade of something that is not an MCP peer would be meaningless.
  */
-function notAnInitializeResult(reply: Reply): string | undefined {
-  if (reply.kind === 'result') {
-    return typeof reply.result.protocolVersion === 'string' ? undefined : `initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
+function notAnInitializeResult(reply: Reply, received: RecordedFrame[]): string | undefined {
+  const noise = received.find((f) => f.raw !== undefined);
+  if (reply.kind === 'timeout' && noise) return `is not an MCP server: it wrote ${show(noise.raw, 80)} where a JSON-RPC answer to initialize belongs`;
+  switch (reply.kind) {
+    case 'result':
+      return typeof reply.result.protocolVersion === 'string' ? undefined : `is not an MCP server: initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
+    case 'error':
+      return `refused initialize (${describeReply(reply)}); nothing can be tested without a session`;
+    case 'timeout':
+      return reply.strays.length > 0 ? `is not an MCP server: ${describeReply(reply)}` : `did not answer initialize within ${reply.waitedMs} ms (if it is slow to start, raise --request-timeout)`;
+    case 'closed':
+      return `closed the connection before answering initialize: ${describeReply(reply)}`;
+    default:
+      return `is not an MCP server: initialize got ${describeReply(reply)}`;
   }
-  if (reply.kind === 'error') return `initialize was refused (${describeReply(reply)}); nothing can be tested without a session`;
-  return `no InitializeResult came back: ${describeReply(reply)}`;
 }
 
 function weight(s: Scenario): number {

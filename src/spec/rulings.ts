@@ -1,8 +1,161 @@
+import { requirement } from './catalog.js';
+
 /**
- * Where schema.json disagrees with schema.ts (the normative source), mcpcheck follows schema.ts
- * (requirements.md §15.14). These patches are applied to the official JSON before compiling, so
- * every validator sees the same ruling, and it can be revisited in this one place.
+ * mcpcheck's rulings on the places where the MCP specification contradicts itself or is silent
+ * (the doubts catalogued while writing the requirement catalog, numbered §15.1–§15.20 there).
+ * Every check or finding that applies one cites it by name through `ruling(id).cite`, so a reader
+ * can look it up in docs/RULINGS.md (shipped in the package, generated from this list) and the
+ * ruling can be revisited in this one place.
  */
+
+export interface Ruling {
+  /** The name checks cite. */
+  id: string;
+  /** Its number in the catalog's list of doubts (§15.n). */
+  section: number;
+  /** What mcpcheck does, in one line. */
+  ruling: string;
+  /** Requirement ids whose verdicts it changes. */
+  requirements: readonly string[];
+}
+
+const RULING_LIST = [
+  {
+    id: 'unsupported-version-error',
+    section: 1,
+    ruling:
+      'An unsupported protocolVersion answered with an error instead of a result naming a supported version fails LIFE-VER-04 (the page\'s example shows the error, its rule demands a result) when the requested version is date-shaped (YYYY-MM-DD); for a string that is no version at all the error is arguably invalid params and warns (SHOULD).',
+    requirements: ['LIFE-VER-04'],
+  },
+  {
+    id: 'wrong-argument-type',
+    section: 5,
+    ruling: 'A tool argument of the wrong type may be answered with −32602 or an isError result; −32602 is accepted, an isError result preferred (SHOULD).',
+    requirements: ['TOOL-ERR-01', 'TOOL-ERR-02'],
+  },
+  {
+    id: 'structured-content-on-errors',
+    section: 6,
+    ruling: 'structuredContent conforming to the outputSchema is not required on isError results.',
+    requirements: ['TOOL-OUT-01'],
+  },
+  {
+    id: 'resource-not-found-32602',
+    section: 7,
+    ruling: 'A missing resource answered with −32602 (the code of the 2026-07-28 revision) is accepted with a note; 2025-11-25 says −32002.',
+    requirements: ['RES-ERR-01'],
+  },
+  {
+    id: 'session-never-issued',
+    section: 8,
+    ruling:
+      'The spec requires 404 only for session ids the server ended; mcpcheck expects 404 for a never-issued id too (common practice), graded SHOULD since the spec does not say it.',
+    requirements: ['HTTP-SESS-06'],
+  },
+  {
+    id: 'origin-probe-configurable',
+    section: 9,
+    ruling: 'Which origins are valid is the server\'s choice: the foreign Origin of the probe is configurable (--origin-probe).',
+    requirements: ['HTTP-ORIGIN-01'],
+  },
+  {
+    id: 'http-icons',
+    section: 10,
+    ruling: 'Icon src values may be HTTP URLs, but consumers may only fetch https: or data:, so a plain http: src is reported under ICON-FMT-03.',
+    requirements: ['ICON-FMT-03'],
+  },
+  {
+    id: 'prompt-embedded-mime',
+    section: 12,
+    ruling: 'Embedded resources need a mimeType in prompt messages only (ResourceContents.mimeType is optional elsewhere).',
+    requirements: ['PROMPT-CONT-01'],
+  },
+  {
+    id: 'schema-ts-over-json',
+    section: 14,
+    ruling:
+      'Where schema.json disagrees with schema.ts (the normative source) mcpcheck follows schema.ts (see SCHEMA_PATCHES), and checks explicitly what schema.json cannot (both result and error, an id on a notification, at most 100 completion values).',
+    requirements: ['ELIC-RESP-01', 'BASE-MSG-04', 'BASE-NOTIF-01', 'COMP-RES-01'],
+  },
+  {
+    id: 'jsonrpc-null-id',
+    section: 15,
+    ruling: 'An error response with "id": null (JSON-RPC 2.0 style, for a request whose id could not be read) is a compatibility note, not a failure; 2025-11-25 leaves the id out.',
+    requirements: ['ROBUST-08'],
+  },
+  {
+    id: 'stdio-crlf',
+    section: 16,
+    ruling: 'stdio lines ending in \\r\\n are accepted on input and reported as a note on output; the spec says newline-delimited without settling \\r\\n.',
+    requirements: ['STDIO-FRAME-01'],
+  },
+  {
+    id: 'slipped-dialect-uri',
+    section: 17,
+    ruling:
+      'A $schema of "https://json-schema.org/2025-11-25/2020-12/schema" (a search-and-replace slip in the 2025-11-25 tag) is treated as 2020-12 with a warning, not as an unknown dialect.',
+    requirements: ['JSCH-VAL-02', 'JSCH-DIAL-01'],
+  },
+  {
+    id: 'reserved-prefix-level',
+    section: 20,
+    ruling: 'The page calls the MCP prefixes "reserved for MCP use" without a keyword; minting keys there is graded MUST NOT.',
+    requirements: ['META-RSV-01'],
+  },
+] as const satisfies readonly Ruling[];
+
+export type RulingId = (typeof RULING_LIST)[number]['id'];
+
+export const RULINGS: readonly Ruling[] = RULING_LIST;
+
+/**
+ * Doubts of the catalog that no check applies as a ruling, and why; listed in docs/RULINGS.md so
+ * that every §15 number is accounted for.
+ */
+export const NOT_APPLIED: ReadonlyArray<{ section: number; why: string }> = [
+  { section: 2, why: 'LIFE-VER-06 (client disconnects on an unsupported version) is catalogued as SHOULD; mcpcheck tests no clients yet.' },
+  { section: 3, why: 'TASK-TOOL-04 (required tools called without a task): mcpcheck does not test tasks yet.' },
+  { section: 4, why: 'ELIC-ERR-01 and ELIC-ERR-02 are both kept as catalogued; no ruling between them is needed.' },
+  { section: 11, why: 'ICON-URI-03 (same-origin icons) is catalogued as SHOULD; no check judges it yet.' },
+  { section: 13, why: 'Elicitation "pattern" validates under both schemas; nothing flags it, so there is nothing to cite.' },
+  { section: 18, why: 'JSON-RPC params by position are folded into BASE-SCHEMA-01 (the schema makes params an object).' },
+  { section: 19, why: 'HTTP header names are compared case-insensitively everywhere, as HTTP requires; no verdict depends on the spelling.' },
+];
+
+/** Where users find the rulings: a file in the mcpcheck package. */
+export const RULINGS_DOC = 'docs/RULINGS.md';
+
+const BY_ID = new Map<string, Ruling>(RULINGS.map((r) => [r.id, r]));
+
+/** A ruling by name, with the citation a message carries. */
+export function ruling(id: RulingId): Ruling & { cite: string } {
+  const r = BY_ID.get(id)!;
+  return { ...r, cite: `ruling ${r.id} (mcpcheck rulings, §15.${r.section}: ${RULINGS_DOC}#${r.id} in the mcpcheck package)` };
+}
+
+/** docs/RULINGS.md, generated from the list above (tests/rulings.test.ts keeps the file in step). */
+export function rulingsMarkdown(): string {
+  const lines = [
+    '# mcpcheck rulings',
+    '',
+    'Where the MCP specification (2025-11-25) contradicts itself or is silent, mcpcheck applies one of',
+    'these rulings, and every check or finding that does so cites it by name ("ruling <name> …").',
+    'The numbers are those of the list of doubts in mcpcheck\'s requirement catalog (§15.n).',
+    'This file is generated from `src/spec/rulings.ts`; edit that, then regenerate it:',
+    '`node -e "import(\'./dist/src/spec/rulings.js\').then((m) => process.stdout.write(m.rulingsMarkdown()))" > docs/RULINGS.md`.',
+    '',
+  ];
+  for (const r of RULINGS) {
+    const pages = [...new Set(r.requirements.map((id) => requirement(id).url))].join(', ');
+    lines.push(`## ${r.id}`, '', `§15.${r.section} · affects ${r.requirements.join(', ')} · spec: ${pages}`, '', r.ruling, '');
+  }
+  lines.push('## Doubts no check applies as a ruling', '');
+  for (const n of NOT_APPLIED) lines.push(`- §15.${n.section}: ${n.why}`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** Where schema.json disagrees with schema.ts, ruling schema-ts-over-json (ruling schema-ts-over-json). */
 export interface SchemaPatch {
   revision: string;
   /** Path from the definitions object to the member replaced. */
@@ -16,31 +169,31 @@ export const SCHEMA_PATCHES: readonly SchemaPatch[] = [
     revision: '2025-06-18',
     path: ['ElicitResult', 'properties', 'content', 'additionalProperties', 'type'],
     value: ['string', 'number', 'boolean'],
-    why: 'ElicitResult.content values may be any number (schema.ts), not only integers (§15.14, ELIC-RESP-01)',
+    why: 'ElicitResult.content values may be any number (schema.ts), not only integers (ruling schema-ts-over-json, ELIC-RESP-01)',
   },
   {
     revision: '2025-11-25',
     path: ['ElicitResult', 'properties', 'content', 'additionalProperties', 'anyOf', 1, 'type'],
     value: ['string', 'number', 'boolean'],
-    why: 'ElicitResult.content values may be any number (schema.ts), not only integers (§15.14, ELIC-RESP-01)',
+    why: 'ElicitResult.content values may be any number (schema.ts), not only integers (ruling schema-ts-over-json, ELIC-RESP-01)',
   },
   {
     revision: '2025-11-25',
     path: ['TaskMetadata', 'properties', 'ttl', 'type'],
     value: 'number',
-    why: 'TaskMetadata.ttl is a number in schema.ts (§15.14)',
+    why: 'TaskMetadata.ttl is a number in schema.ts (ruling schema-ts-over-json)',
   },
   {
     revision: '2025-11-25',
     path: ['Task', 'properties', 'pollInterval', 'type'],
     value: 'number',
-    why: 'Task.pollInterval is a number in schema.ts (§15.14)',
+    why: 'Task.pollInterval is a number in schema.ts (ruling schema-ts-over-json)',
   },
   {
     revision: '2025-11-25',
     path: ['Task', 'properties', 'ttl', 'type'],
     value: ['number', 'null'],
-    why: 'Task.ttl is a number or null in schema.ts (§15.14)',
+    why: 'Task.ttl is a number or null in schema.ts (ruling schema-ts-over-json)',
   },
 ];
 

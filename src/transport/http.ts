@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { PRIMING_EXPECTED, primingProblem } from '../validate/sse.js';
 import { ChannelEvents } from './channel-base.js';
 import type { Channel, IncomingFrame, SendResult } from './channel.js';
 import { note, violation } from '../validate/finding.js';
@@ -412,11 +413,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
       maxBufferSize: this.maxMessageBytes,
       onEvent: (e) => {
         // Priming events arrived with 2025-11-25; the answer to initialize comes before any version is agreed.
-        if (end.events.length === 0 && via === 'post-sse' && primingExpected && (e.id === undefined || e.data !== '')) {
-          this.findings.emit(
-            violation('HTTP-SSE-01', `the first event of ${what} ${e.id === undefined ? 'has no id' : 'carries data'}; expected a priming event with an id and empty data, so the client can resume with Last-Event-ID`),
-          );
-        }
+        const priming = end.events.length === 0 && via === 'post-sse' && primingExpected ? primingProblem(e) : undefined;
+        if (priming !== undefined) this.findings.emit(violation('HTTP-SSE-01', `expected ${what} to open with ${PRIMING_EXPECTED}; ${priming}`));
         end.events.push({ id: e.id, event: e.event, dataBytes: Buffer.byteLength(e.data), at: this.clock() });
         if (e.id !== undefined) {
           end.lastEventId = e.id;

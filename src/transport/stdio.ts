@@ -3,6 +3,7 @@ import type { Channel, ChannelClosed, IncomingFrame, SendResult } from './channe
 import { note, violation, type Finding } from '../validate/finding.js';
 import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
 import { TargetDidNotStart, TargetProcess, type TargetProcessOptions } from './process.js';
+import { ruling } from '../spec/rulings.js';
 
 export interface LineFramerOptions {
   /** IncomingFrame.via for the frames it delivers, e.g. 'stdout'. */
@@ -153,7 +154,7 @@ export class LineFramer {
         this.o.onFinding(
           note(
             'STDIO-FRAME-01',
-            `${this.o.source} lines end in \\r\\n; accepted, since the spec says newline-delimited without settling \\r\\n (ruling in requirements.md §15.16)`,
+            `${this.o.source} lines end in \\r\\n; accepted, since the spec says newline-delimited without settling \\r\\n (${ruling('stdio-crlf').cite})`,
           ),
         );
       }

@@ -1,6 +1,7 @@
 import { isStrictBase64 } from './base64.js';
 import { type Finding, ptr, show, violation } from './finding.js';
 import { obj } from '../json.js';
+import { ruling } from '../spec/rulings.js';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;.*)?$/;
@@ -51,8 +52,8 @@ export function checkContentBlock(block: unknown, pointer: string, rule: string,
     findings.push(...checkResourceContents(b.resource, pointer + '/resource', rule));
     const r = obj(b.resource);
     if (embeddedNeedsMime && r && typeof r.mimeType !== 'string') {
-      // requirements.md §15.12: applied to prompt messages only.
-      findings.push(violation(rule, 'expected an embedded resource in a prompt message to carry a mimeType; got none', pointer + '/resource'));
+      // Applied to prompt messages only.
+      findings.push(violation(rule, `expected an embedded resource in a prompt message to carry a mimeType; got none (${ruling('prompt-embedded-mime').cite})`, pointer + '/resource'));
     }
   } else if (b.type === 'resource_link') {
     findings.push(...checkResourceUri(b.uri, pointer + '/uri'));
@@ -60,9 +61,40 @@ export function checkContentBlock(block: unknown, pointer: string, rule: string,
   return findings;
 }
 
+/** A tool result's content blocks: each of a known type with its fields, then checkContentBlock. */
 export function checkContentList(content: unknown, pointer: string, rule: string): Finding[] {
   if (!Array.isArray(content)) return [];
   const findings: Finding[] = [];
-  content.forEach((block, i) => findings.push(...checkContentBlock(block, pointer + ptr(i), rule)));
+  content.forEach((block, i) => {
+    const problem = contentBlockProblem(block);
+    if (problem !== undefined) findings.push(violation(rule, `expected a content block of a known type with its fields; ${problem}`, pointer + ptr(i)));
+    else findings.push(...checkContentBlock(block, pointer + ptr(i), rule));
+  });
   return findings;
+}
+
+const CONTENT_FIELDS: Readonly<Record<string, Array<[string, string]>>> = {
+  text: [['text', 'string']],
+  image: [['data', 'string'], ['mimeType', 'string']],
+  audio: [['data', 'string'], ['mimeType', 'string']],
+  resource_link: [['uri', 'string'], ['name', 'string']],
+  resource: [['resource', 'object']],
+};
+
+/** What is wrong with one content block (type and required fields; base64 is checked elsewhere), if anything. */
+export function contentBlockProblem(block: unknown): string | undefined {
+  const b = obj(block);
+  if (!b) return `a content block is ${show(block, 40)}`;
+  const fields = typeof b.type === 'string' ? CONTENT_FIELDS[b.type] : undefined;
+  if (!fields) return `content block type ${show(b.type, 40)} is not text, image, audio, resource_link or resource`;
+  for (const [field, type] of fields) {
+    const v = b[field];
+    if (type === 'object' ? !obj(v) : typeof v !== type) return `a ${b.type} block has no ${type} "${field}"`;
+  }
+  if (b.type === 'resource') {
+    const r = b.resource as Record<string, unknown>;
+    if (typeof r.uri !== 'string') return 'an embedded resource has no string "uri"';
+    if (typeof r.text !== 'string' && typeof r.blob !== 'string') return 'an embedded resource has neither "text" nor "blob"';
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@ import AjvDraft04Module from 'ajv-draft-04';
 import { note, show, violation, type Finding } from './finding.js';
 import { addFormats } from './formats.js';
 import { isObject } from '../json.js';
+import { ruling } from '../spec/rulings.js';
 
 // ajv-draft-04 is CommonJS with `exports.default`; NodeNext types the default import as the
 // module object, while some loaders hand over the default export itself.
@@ -24,7 +25,7 @@ const CANONICAL: Record<Dialect, string> = {
   'draft-04': 'http://json-schema.org/draft-04/schema#',
 };
 
-/** The 2025-11-25 tag's search-and-replace slip (requirements §15.17). */
+/** The 2025-11-25 tag's search-and-replace slip (ruling slipped-dialect-uri). */
 const SLIPPED_2020_12 = 'https://json-schema.org/2025-11-25/2020-12/schema';
 
 /** Keyed by the URI with `https:` scheme and no trailing `#`, so all four spellings match. */
@@ -234,7 +235,7 @@ export function checkSchema(schema: unknown, pointer: string): Finding[] {
     findings.push(
       violation(
         ['JSCH-VAL-02', 'JSCH-DIAL-01'],
-        `$schema ${show(detected.declared)} is the URI slipped into the 2025-11-25 tag (requirements §15.17); ` +
+        `$schema ${show(detected.declared)} is the URI slipped into the 2025-11-25 tag (${ruling('slipped-dialect-uri').cite}); ` +
           `treated as 2020-12, expected "${CANONICAL['2020-12']}"`,
         at,
         'warn',

@@ -1,4 +1,5 @@
 import { type Finding, note, show, violation } from './finding.js';
+import { ruling } from '../spec/rulings.js';
 
 export type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'invalid';
 
@@ -18,7 +19,7 @@ function isId(v: unknown): v is string | number {
 /**
  * Classifies a frame as a JSON-RPC request, notification, result or error response and checks
  * what the schema alone cannot: JSON Schema accepts extra members, so "both result and error"
- * and "a notification with an id" need explicit code (requirements.md §15.14).
+ * and "a notification with an id" need explicit code (ruling schema-ts-over-json).
  */
 export function checkEnvelope(message: unknown): Envelope {
   const findings: Finding[] = [];
@@ -102,7 +103,7 @@ function checkError(msg: Record<string, unknown>, findings: Finding[]): void {
     }
   }
   if ('id' in msg && msg.id === null) {
-    findings.push(note('ROBUST-08', 'error response carries "id": null (JSON-RPC 2.0 style); the 2025-11-25 schema omits the id instead — a compatibility note, not a failure', '/id'));
+    findings.push(note('ROBUST-08', `error response carries "id": null (JSON-RPC 2.0 style); the 2025-11-25 schema omits the id instead — a compatibility note, not a failure (${ruling('jsonrpc-null-id').cite})`, '/id'));
   } else if ('id' in msg && !isId(msg.id)) {
     findings.push(violation('BASE-ERR-01', `expected the error response id to be the failed request's string or integer id; got ${show(msg.id)}`, '/id'));
   }

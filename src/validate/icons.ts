@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { note, ptr, show, violation, type Finding } from './finding.js';
 import { isObject } from '../json.js';
+import { ruling } from '../spec/rulings.js';
 
 const SIZE = /^(?:[1-9][0-9]*x[1-9][0-9]*|any)$/;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*\s*(?:;.*)?$/i;
@@ -87,8 +88,8 @@ function checkSrc(src: string, declared: string | undefined, at: string, out: Fi
     return;
   }
   if (scheme === 'http') {
-    // The page allows HTTP URLs, but consumers may only fetch https: (requirements §15.10).
-    out.push(violation('ICON-FMT-03', `icon src: ${expected}, got plain http: ${show(src)}; consumers must not fetch it`, at));
+    // The page allows HTTP URLs, but consumers may only fetch https: (ruling http-icons).
+    out.push(violation('ICON-FMT-03', `icon src: ${expected}, got plain http: ${show(src)}; consumers must not fetch it (${ruling('http-icons').cite})`, at));
   }
 }
 

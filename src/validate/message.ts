@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { checkContentBlock, checkResourceContents, checkResourceUri } from './content.js';
+import { checkContentBlock, checkResourceContents, checkResourceUri, contentBlockProblem } from './content.js';
+import { checkTemplateList } from './uri-template.js';
 import { checkSchema, validateWithSchema } from './dialects.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
 import { type Finding, note, ptr, show, violation } from './finding.js';
@@ -299,7 +300,7 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
     case 'tools/call': {
       const name = obj(ctx.request?.params)?.name;
       const tool = typeof name === 'string' ? ctx.tools?.get(name) : undefined;
-      // An isError result needs no structuredContent (requirements.md §15.6), so it exercises nothing here.
+      // An isError result needs no structuredContent (ruling structured-content-on-errors), so it exercises nothing here.
       if (tool?.outputSchema !== undefined && result.isError !== true) mark(ctx, ['TOOL-OUT-01']);
       if (result.structuredContent !== undefined) mark(ctx, ['TOOL-OUT-03']);
       findings.push(...checkCallToolResult(result, tool));
@@ -310,6 +311,9 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
         result.resources.forEach((r, i) => findings.push(...checkResourceUri(obj(r)?.uri, ptr('result', 'resources', i, 'uri'))));
       }
       break;
+    case 'resources/templates/list':
+      findings.push(...checkTemplateList(result));
+      break;
     case 'resources/read':
       if (Array.isArray(result.contents)) {
         result.contents.forEach((c, i) => findings.push(...checkResourceContents(c, ptr('result', 'contents', i), 'RES-READ-01')));
@@ -318,7 +322,11 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
     case 'prompts/get':
       if (Array.isArray(result.messages)) {
         result.messages.forEach((m, i) => {
-          findings.push(...checkContentBlock(obj(m)?.content, ptr('result', 'messages', i, 'content'), 'PROMPT-CONT-01', true));
+          const content = obj(m)?.content;
+          const at = ptr('result', 'messages', i, 'content');
+          const problem = obj(m) ? contentBlockProblem(content) : undefined;
+          if (problem !== undefined) findings.push(violation('PROMPT-GET-01', `expected each prompt message to carry one content block of a known type with its fields; ${problem}`, at));
+          else findings.push(...checkContentBlock(content, at, 'PROMPT-CONT-01', true));
         });
       }
       break;

@@ -1,4 +1,5 @@
 import { type Finding, ptr, show, violation } from './finding.js';
+import { ruling } from '../spec/rulings.js';
 
 const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
@@ -34,7 +35,7 @@ function judgeKey(key: string): KeyVerdict {
       if (labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS.has(key)) {
         out.push({
           id: 'META-RSV-01',
-          message: `key ${show(key)} uses the MCP-reserved prefix ${show(key.slice(0, slash + 1))} but is not a key the specification defines`,
+          message: `key ${show(key)} uses the MCP-reserved prefix ${show(key.slice(0, slash + 1))} but is not a key the specification defines (graded MUST NOT: ${ruling('reserved-prefix-level').cite})`,
         });
       }
       const first = labels[0]!.toLowerCase();

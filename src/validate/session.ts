@@ -3,6 +3,7 @@ import { type Finding, note, show, violation } from './finding.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 import { type ToolInfo, toolsOf } from './tools.js';
+import { notAProtocolVersion, unsupportedVersionError } from './versions.js';
 import { obj } from '../json.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -565,22 +566,24 @@ export class SessionValidator {
     if (typeof v !== 'string') return;
     this.negotiatedVersion = v;
     this.negotiationFrame = this.currentFrame;
-    this.applied.add('LIFE-VER-04');
-    if (this.requestedVersion !== undefined && v !== this.requestedVersion && !/^\d{4}-\d{2}-\d{2}$/.test(v)) {
-      findings.push(violation('LIFE-VER-04', `expected the server to answer with a protocol version it supports; ${show(v)} is not a protocol version`, '/result/protocolVersion'));
+    // An answer that differs from the request says the requested version is unsupported (LIFE-VER-04);
+    // one that is no protocol version at all cannot be a version the server supports, whatever was asked.
+    const problem = notAProtocolVersion(v);
+    if (v !== this.requestedVersion || problem !== undefined) this.applied.add('LIFE-VER-04');
+    if (problem !== undefined) {
+      findings.push(violation('LIFE-VER-04', `expected the server to answer with a protocol version it supports${this.requestedVersion !== undefined ? ` (asked for ${show(this.requestedVersion)})` : ''}; ${problem}`, '/result/protocolVersion'));
     }
     if (isRevision(v)) this.revision = v;
     else findings.push(note('LIFE-OP-01', `the server chose protocol version ${show(v)}, which mcpcheck does not know; validating with ${this.revision}`, '/result/protocolVersion'));
   }
 
   private onInitializeError(msg: Record<string, unknown>, findings: Finding[]): void {
-    this.applied.add('LIFE-VER-04');
     const requested = this.requestedVersion;
     const error = obj(msg.error);
     const aboutVersion = /version/i.test(String(error?.message ?? '')) || obj(error?.data)?.supported !== undefined;
     if (requested !== undefined && (!isRevision(requested) || aboutVersion)) {
-      // requirements.md §15.1: the page's example answers with an error, its rule demands a result.
-      findings.push(violation('LIFE-VER-04', `expected a result naming another supported version when the requested one (${show(requested)}) is unsupported; got error ${show(obj(msg.error)?.code)} ${show(obj(msg.error)?.message)} (the spec's example shows such an error, but its rule requires a result — requirements.md §15.1)`, '/error'));
+      this.applied.add('LIFE-VER-04');
+      findings.push(unsupportedVersionError(requested, `error ${show(error?.code)} ${show(error?.message)}`));
     }
   }
 }

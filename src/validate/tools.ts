@@ -82,7 +82,7 @@ export function checkCallToolResult(result: Record<string, unknown>, tool: ToolI
   const structured = result.structuredContent;
   if (tool && obj(tool.outputSchema)) {
     if (isError) {
-      // requirements.md §15.6: structuredContent is not required on isError results.
+      // Ruling structured-content-on-errors: structuredContent is not required on isError results.
     } else if (structured === undefined) {
       findings.push(violation('TOOL-OUT-01', `expected structuredContent, because tool ${show(tool.name)} declares an outputSchema; the result has none`, '/result'));
     } else {

@@ -137,31 +137,6 @@ export function quickArguments(plan: ToolPlan, targetMs = 300): Record<string, u
   return timedArguments(plan.tool.inputSchema, plan.args, targetMs)?.args ?? plan.args;
 }
 
-const CONTENT_FIELDS: Readonly<Record<string, Array<[string, string]>>> = {
-  text: [['text', 'string']],
-  image: [['data', 'string'], ['mimeType', 'string']],
-  audio: [['data', 'string'], ['mimeType', 'string']],
-  resource_link: [['uri', 'string'], ['name', 'string']],
-  resource: [['resource', 'object']],
-};
-
-/** What is wrong with one content block (type and required fields; base64 is checked elsewhere), if anything. */
-export function contentBlockProblem(block: unknown): string | undefined {
-  if (!isObject(block)) return `a content block is ${JSON.stringify(block)?.slice(0, 40)}`;
-  const fields = typeof block.type === 'string' ? CONTENT_FIELDS[block.type] : undefined;
-  if (!fields) return `content block type ${JSON.stringify(block.type)?.slice(0, 40)} is not text, image, audio, resource_link or resource`;
-  for (const [field, type] of fields) {
-    const v = block[field];
-    if (type === 'object' ? !isObject(v) : typeof v !== type) return `a ${block.type} block has no ${type} "${field}"`;
-  }
-  if (block.type === 'resource') {
-    const r = block.resource as Record<string, unknown>;
-    if (typeof r.uri !== 'string') return 'an embedded resource has no string "uri"';
-    if (typeof r.text !== 'string' && typeof r.blob !== 'string') return 'an embedded resource has neither "text" nor "blob"';
-  }
-  return undefined;
-}
-
 /** A time budget for a loop of requests, so that a stalling server cannot push a scenario past its timeout. */
 export function budget(ms: number): { left(): number; spent(): boolean; timeout(perRequest: number): number } {
   const end = performance.now() + ms;

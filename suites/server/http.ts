@@ -5,6 +5,8 @@ import { scenario, type Scenario, type ScenarioContext } from '../../src/runner/
 import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
 import { show } from '../../src/validate/finding.js';
 import { LATEST_REVISION } from '../../src/validate/revisions.js';
+import { PRIMING_EXPECTED, primingProblem } from '../../src/validate/sse.js';
+import { ruling } from '../../src/spec/rulings.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isObject, isResponse } from './helpers.js';
 
@@ -61,7 +63,7 @@ async function initialized(ctx: ScenarioContext, capabilities: Record<string, un
 /**
  * Judges the body of an HTTP error that "MAY comprise a JSON-RPC error response that has no id":
  * a body that is not JSON is fine; a JSON body must be a JSONRPCErrorResponse without `id`.
- * `"id": null` (JSON-RPC 2.0 style) is a compatibility note, not a failure (ROBUST-08, requirements.md §15.15).
+ * `"id": null` (JSON-RPC 2.0 style) is a compatibility note, not a failure (ROBUST-08, ruling jsonrpc-null-id).
  */
 function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: string[], what: string): void {
   const text = res.body.trim();
@@ -88,7 +90,7 @@ function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, r
     actual: errors ? describeErrors(errors, '') : hasId ? `an error response with "id": ${show((body as Record<string, unknown>).id)}` : `a body with a result: ${show(body, 160)}`,
   });
   if (idNull && errors === null && !hasResult) {
-    check.note(`${what}: the error body has "id": null (JSON-RPC 2.0 style); 2025-11-25 leaves id out — a compatibility note, not a failure (requirements.md §15.15)`);
+    check.note(`${what}: the error body has "id": null (JSON-RPC 2.0 style); 2025-11-25 leaves id out — a compatibility note, not a failure (${ruling('jsonrpc-null-id').cite})`);
   }
 }
 
@@ -240,40 +242,17 @@ export const requestAnswers = httpScenario({
         continue;
       }
       sse++;
-      const first = firstSseEvent(res.body);
-      check.expect(first !== undefined && first.id !== undefined && first.id !== '' && first.data === '', {
+      const priming = primingProblem(res.sseEvents?.[0]);
+      check.expect(priming === undefined, {
         key: `${method}-priming`,
         requirements: ['HTTP-SSE-01'],
-        expected: `the SSE stream answering ${method} opens with an event that has an id and empty data (so the client can resume with Last-Event-ID)`,
-        actual: first === undefined ? 'a stream with no event' : `the first event has ${first.id ? `id ${show(first.id)}` : 'no id'} and ${first.data === '' ? 'empty data' : `data ${show(first.data, 100)}`}`,
+        expected: `the SSE stream answering ${method} to open with ${PRIMING_EXPECTED}`,
+        actual: priming ?? '',
       });
     }
     if (sse === 0) check.skip('every request was answered with application/json; the priming event applies to SSE streams only', { key: 'priming', requirements: ['HTTP-SSE-01'] });
   },
 });
-
-/**
- * The first event block of an SSE body as written (comment-only blocks skipped). Read from the
- * text rather than a parser, since an event with an id but no data line is not dispatched to
- * listeners, yet still sets the id a client reconnects with.
- */
-function firstSseEvent(body: string): { id?: string; data: string } | undefined {
-  for (const block of body.replace(/\r\n?/g, '\n').split(/\n\n+/)) {
-    const fields = block.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
-    if (fields.length === 0) continue;
-    let id: string | undefined;
-    const data: string[] = [];
-    for (const line of fields) {
-      const colon = line.indexOf(':');
-      const name = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (name === 'id') id = value;
-      else if (name === 'data') data.push(value);
-    }
-    return { ...(id !== undefined ? { id } : {}), data: data.join('\n') };
-  }
-  return undefined;
-}
 
 export const unacceptableInput = httpScenario({
   id: 'server.http.unacceptable-input',
@@ -307,7 +286,8 @@ export const sessionRequired = httpScenario({
   requirements: ['HTTP-SESS-05'],
   async run(ctx, channel) {
     const { check, discovery } = ctx;
-    if (channel.sessionId === undefined) return check.skip('the server issued no session id, so it does not require one');
+    // The rule covers servers that require a session; issuing an id at initialize is how one says so.
+    if (channel.sessionId === undefined) return check.skip('the server issued no MCP-Session-Id at initialize, so it does not require a session (HTTP-SESS-05 covers servers that require one)');
     const method = 'tools' in discovery.capabilities ? 'tools/list' : 'ping';
     const res = await probe(channel, { method: 'POST', body: rpc(method, method === 'ping' ? undefined : {}).body, omitSessionId: true });
     check.expect(res.status === 400, {
@@ -330,7 +310,9 @@ export const sessionEnded = httpScenario({
     check.expect(res.status === 404, {
       key: 'unknown-id',
       requirements: ['HTTP-SESS-06'],
-      expected: `POST ping with MCP-Session-Id ${unknown}, an id the server never issued → 404 Not Found (the spec requires 404 for ended sessions; mcpcheck treats a never-issued id the same, requirements.md §15.8)`,
+      // The spec's letter covers ended sessions only: the never-issued id is the ruling's, hence SHOULD.
+      level: 'SHOULD',
+      expected: `POST ping with MCP-Session-Id ${unknown}, an id the server never issued → 404 Not Found (the spec requires 404 for sessions the server ended; a never-issued id is treated the same at SHOULD level, ${ruling('session-never-issued').cite})`,
       actual: describeProbe(res),
     });
 
@@ -381,7 +363,7 @@ export const originValidated = scenario({
   async run(ctx) {
     const { check, options } = ctx;
     const origin = options.originProbe;
-    const configurable = `which origins are valid is the server's choice: if ${origin} is meant to be allowed, rerun with --origin-probe set to an origin the server refuses (requirements.md §15.9)`;
+    const configurable = `which origins are valid is the server's choice: if ${origin} is meant to be allowed, rerun with --origin-probe set to an origin the server refuses (${ruling('origin-probe-configurable').cite})`;
     const init = JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-origin-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
     const probeChannel = ctx.session.channel as HttpChannel;
     const res = await probe(probeChannel, { method: 'POST', body: init, headers: { Origin: origin }, omitSessionId: true, omitProtocolVersion: true });

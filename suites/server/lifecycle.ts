@@ -4,6 +4,7 @@ import { scenario } from '../../src/runner/scenario.js';
 import { isEmptyResult, PING_LIMIT_MS, timedPing } from './helpers.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
+import { notAProtocolVersion, unsupportedVersionErrorRuling } from '../../src/validate/versions.js';
 
 interface VersionProbe {
   asked: string;
@@ -11,7 +12,12 @@ interface VersionProbe {
   session: HarnessSession;
 }
 
-const UNSUPPORTED = ['1999-01-01', 'mcpcheck-unsupported'];
+/**
+ * Versions no server supports: date-shaped ones before the first revision and far in the future
+ * (LIFE-VER-04's MUST), and a string that is no version at all (an error is then a SHOULD, ruling
+ * unsupported-version-error).
+ */
+const UNSUPPORTED = ['2024-01-01', '2099-01-01', 'mcpcheck-unsupported'];
 
 /** Initializes a fresh session per revision (and per unsupported version) and compares the answers. */
 export const versionNegotiation = scenario({
@@ -73,22 +79,26 @@ export const versionNegotiation = scenario({
     for (const p of probes.slice(REVISIONS.length)) {
       const got = answered(p);
       if (p.reply.kind === 'error') {
+        const { level, why } = unsupportedVersionErrorRuling(p.asked);
         check.expect(false, {
           key: `unsupported-${p.asked}`,
           requirements: ['LIFE-VER-04'],
-          expected: `a result naming a version the server supports when asked for ${p.asked} (the spec's example shows a −32602 error, but its rule requires a result: requirements.md §15.1)`,
+          level,
+          expected: `a result naming a version the server supports when asked for ${p.asked} (${why})`,
           actual: describeReply(p.reply),
           frames: [p.reply.frame],
           session: p.session,
         });
         continue;
       }
-      const ok = got !== undefined && got !== p.asked && (supported.length === 0 || supported.includes(got) || !isRevision(got));
+      // A later date than mcpcheck's newest revision may be a revision mcpcheck does not know yet.
+      const ok = got !== undefined && got !== p.asked && notAProtocolVersion(got) === undefined && (supported.length === 0 || supported.includes(got) || !isRevision(got));
+      const why = got === undefined ? undefined : got === p.asked ? `it echoed ${p.asked}, which no server supports` : notAProtocolVersion(got);
       check.expect(ok, {
         key: `unsupported-${p.asked}`,
         requirements: ['LIFE-VER-04'],
         expected: `a result with another protocolVersion the server supports (${supported.join(', ') || 'none echoed'}) when asked for ${p.asked}`,
-        actual: describeReply(p.reply),
+        actual: `${describeReply(p.reply)}${why ? ` (${why})` : ''}`,
         frames: [replyFrame(p.reply)],
         replies: [p.reply],
         session: p.session,

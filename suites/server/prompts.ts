@@ -3,7 +3,8 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, contentBlockProblem, isObject, list } from './helpers.js';
+import { budget, isObject, list } from './helpers.js';
+import { contentBlockProblem } from '../../src/validate/content.js';
 
 const MAX_GETS = 20;
 const PLACEHOLDER = 'mcpcheck';

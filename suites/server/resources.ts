@@ -4,59 +4,10 @@ import { scenario } from '../../src/runner/scenario.js';
 import { isStrictBase64 } from '../../src/validate/base64.js';
 import { show } from '../../src/validate/finding.js';
 import { budget, isObject, isEmptyResult, list } from './helpers.js';
+import { parseUriTemplate } from '../../src/validate/uri-template.js';
+import { ruling } from '../../src/spec/rulings.js';
 
 const MAX_READS = 20;
-
-// ---- RFC 6570 URI templates ------------------------------------------------------------------
-
-export type UriTemplateParse = { ok: true; variables: string[] } | { ok: false; error: string };
-
-const OPERATORS = '+#./;?&';
-const RESERVED_OPERATORS = '=,!@|';
-const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;
-const PREFIX = /^[1-9][0-9]{0,3}$/;
-// Literals: any character but CTL, space, and " ' < > \ ^ ` { | } ; "%" only as a pct-encoding.
-// eslint-disable-next-line no-control-regex
-const BAD_LITERAL = /[\u0000-\u0020\u007f"'<>\\^`{|}]/;
-
-/** Parses an RFC 6570 URI template (levels 1–4); returns its variable names or the first error. */
-export function parseUriTemplate(template: string): UriTemplateParse {
-  const variables: string[] = [];
-  let i = 0;
-  while (i < template.length) {
-    const c = template[i]!;
-    if (c === '{') {
-      const end = template.indexOf('}', i + 1);
-      if (end < 0) return { ok: false, error: `unclosed "{" at offset ${i}` };
-      let body = template.slice(i + 1, end);
-      if (body.includes('{')) return { ok: false, error: `nested "{" in the expression at offset ${i}` };
-      if (body !== '' && OPERATORS.includes(body[0]!)) body = body.slice(1);
-      else if (body !== '' && RESERVED_OPERATORS.includes(body[0]!)) return { ok: false, error: `operator "${body[0]}" is reserved for future extensions (offset ${i})` };
-      if (body === '') return { ok: false, error: `empty expression at offset ${i}` };
-      for (const spec of body.split(',')) {
-        let name = spec;
-        if (name.endsWith('*')) name = name.slice(0, -1);
-        else if (name.includes(':')) {
-          const [n, max] = name.split(':', 2) as [string, string];
-          if (!PREFIX.test(max) || name.split(':').length > 2) return { ok: false, error: `bad prefix modifier in ${show(spec)} (":" then 1–9999)` };
-          name = n;
-        }
-        if (!VARNAME.test(name)) return { ok: false, error: `bad variable name ${show(spec)} (letters, digits, "_", pct-encodings, inner ".")` };
-        variables.push(name);
-      }
-      i = end + 1;
-    } else if (c === '}') {
-      return { ok: false, error: `"}" without "{" at offset ${i}` };
-    } else if (c === '%') {
-      if (!/^%[0-9A-Fa-f]{2}$/.test(template.slice(i, i + 3))) return { ok: false, error: `"%" not followed by two hex digits at offset ${i}` };
-      i += 3;
-    } else {
-      if (BAD_LITERAL.test(c)) return { ok: false, error: `character ${show(c)} is not allowed in a literal (offset ${i})` };
-      i++;
-    }
-  }
-  return { ok: true, variables };
-}
 
 // ---- Scenarios -------------------------------------------------------------------------------
 
@@ -201,7 +152,7 @@ export const resourceMissing = scenario({
     for (const { key, uri } of MISSING) {
       const reply = await session.request('resources/read', { uri });
       if (reply.kind === 'error' && reply.error.code === -32602) {
-        check.expect(true, { key, expected: `resources/read ${show(uri)}: −32002, or −32602, accepted (requirements.md §15.7: it is the code of the 2026-07-28 revision)`, actual: '−32602', frames: [reply.frame] });
+        check.expect(true, { key, expected: `resources/read ${show(uri)}: −32002, or −32602, accepted (it is the code of the 2026-07-28 revision; ${ruling('resource-not-found-32602').cite})`, actual: '−32602', frames: [reply.frame] });
         continue;
       }
       check.errorCode(reply, [-32002], { key, what: `resources/read ${show(uri)} (no such resource)` });

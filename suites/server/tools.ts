@@ -6,7 +6,8 @@ import { checkContentList } from '../../src/validate/content.js';
 import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js';
 import { show } from '../../src/validate/finding.js';
 import { checkCallToolResult } from '../../src/validate/tools.js';
-import { contentBlockProblem, isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
+import { isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
+import { ruling } from '../../src/spec/rulings.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TASK_SUPPORT = ['forbidden', 'optional', 'required'];
@@ -283,7 +284,7 @@ export const toolCalls = scenario({
     const badContent = results
       .map((c) => {
         const blocks = Array.isArray(c.reply.result.content) ? c.reply.result.content : [];
-        const problem = blocks.map(contentBlockProblem).find((p) => p !== undefined) ?? checkContentList(blocks, '/result/content', 'TOOL-CONT-01')[0]?.message;
+        const problem = checkContentList(blocks, '/result/content', 'TOOL-CONT-01')[0]?.message;
         return { c, problem };
       })
       .filter((x) => x.problem !== undefined);
@@ -297,14 +298,14 @@ export const toolCalls = scenario({
 
     const structured = (c: Call & { reply: Extract<Reply, { kind: 'result' }> }) => ({ name: c.plan.name, outputSchema: c.plan.tool.outputSchema, inputSchema: c.plan.tool.inputSchema });
     const withOutput = results.filter((c) => isObject(c.plan.tool.outputSchema));
-    // isError results need no structuredContent (requirements.md §15.6): they are not counted as conforming.
+    // isError results need no structuredContent (ruling structured-content-on-errors): they are not counted as conforming.
     const judged = withOutput.filter((c) => c.reply.result.isError !== true);
     const errorResults = withOutput.filter((c) => c.reply.result.isError === true).map((c) => c.plan.name);
     if (judged.length === 0) {
       check.skip(
         withOutput.length === 0
           ? 'not exercised: no called tool declares an outputSchema'
-          : `not exercised: every call of a tool with an outputSchema (${errorResults.join(', ')}) came back as an isError result, which needs no structuredContent (requirements.md §15.6)`,
+          : `not exercised: every call of a tool with an outputSchema (${errorResults.join(', ')}) came back as an isError result, which needs no structuredContent (${ruling('structured-content-on-errors').cite})`,
         { key: 'output-schema', requirements: ['TOOL-OUT-01'] },
       );
     } else {
@@ -316,7 +317,7 @@ export const toolCalls = scenario({
         requirements: ['TOOL-OUT-01'],
         expected:
           `structuredContent conforming to the outputSchema of ${judged.map((c) => c.plan.name).join(', ')}` +
-          (errorResults.length ? ` (the isError results of ${errorResults.join(', ')} are not judged: requirements.md §15.6)` : ''),
+          (errorResults.length ? ` (the isError results of ${errorResults.join(', ')} are not judged: ${ruling('structured-content-on-errors').cite})` : ''),
         actual: list(mismatched.map((x) => `${x.c.plan.name}: ${x.findings[0]!.message}`)),
         frames: mismatched.map((x) => x.c.reply.frame),
       });
@@ -336,7 +337,7 @@ export const toolCalls = scenario({
   },
 });
 
-/** TOOL-ERR-02 and requirements.md §15.5: a wrong argument type is best reported as an isError result. */
+/** TOOL-ERR-02 and ruling wrong-argument-type: a wrong argument type is best reported as an isError result. */
 export const invalidArguments = scenario({
   id: 'server.tools.invalid-arguments',
   title: 'A tool called with an argument of the wrong type reports it as an isError result',
@@ -365,7 +366,7 @@ export const invalidArguments = scenario({
     const reply = await session.request('tools/call', { name: plan.name, arguments: args }, CALL_TIMEOUT_MS);
     if (reply.kind === 'error' && reply.error.code === -32602) {
       check.expect(true, {
-        expected: `${what}: a CallToolResult with isError: true, or −32602, accepted (requirements.md §15.5: the spec does not say whether a wrong type is a protocol error; an isError result lets the model correct itself)`,
+        expected: `${what}: a CallToolResult with isError: true, or −32602, accepted (the spec does not say whether a wrong type is a protocol error, ${ruling('wrong-argument-type').cite}; an isError result lets the model correct itself)`,
         actual: '−32602',
         frames: [reply.frame],
       });

@@ -4,7 +4,7 @@ import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runne
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { budget, findSlowTool, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
-import { parseUriTemplate } from './resources.js';
+import { parseUriTemplate } from '../../src/validate/uri-template.js';
 
 function notification(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
   const m = frame.message;

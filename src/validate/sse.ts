@@ -1,0 +1,25 @@
+import { show } from './finding.js';
+
+/** An SSE event as an SSE parser (eventsource-parser) dispatches it. */
+export interface SseEvent {
+  id?: string;
+  data: string;
+}
+
+/**
+ * HTTP-SSE-01 (2025-11-25 transports page): a server that opens an SSE stream "SHOULD immediately
+ * send an SSE event consisting of an event ID and an empty data field". Judged on the first event
+ * an SSE parser dispatches: it must carry a non-empty id (an empty one resets the client's
+ * Last-Event-ID) and a data field that is empty. A block with an id but no data line is no event
+ * under the SSE standard (it is never dispatched), so it does not count as the priming event.
+ * Returns what is wrong with the stream's opening, or undefined when it is the priming event.
+ */
+export function primingProblem(first: SseEvent | undefined): string | undefined {
+  if (first === undefined) return 'the stream carried no event';
+  const id = first.id === undefined || first.id === '' ? (first.id === '' ? 'an empty id' : 'no id') : undefined;
+  const data = first.data !== '' ? `data ${show(first.data, 100)}` : undefined;
+  if (id === undefined && data === undefined) return undefined;
+  return `the first event has ${[id, data].filter((p) => p !== undefined).join(' and ')}`;
+}
+
+export const PRIMING_EXPECTED = 'an opening event with an id and an empty data field (the priming event the client resumes from with Last-Event-ID)';
