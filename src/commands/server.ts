@@ -2,12 +2,13 @@ import { availableParallelism } from 'node:os';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
-import type { RunReport } from '../model.js';
+import type { CheckResult, RunReport } from '../model.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
-import { select } from '../runner/select.js';
 import { serverScenarios } from '../../suites/server/index.js';
+import { untestedNotes } from '../spec/untested.js';
 import { toolInfo } from '../version.js';
+import { LIVE, planSelection } from './selection.js';
 
 export interface ServerCommandOptions {
   stdio?: string;
@@ -67,11 +68,16 @@ function makeTarget(o: ServerCommandOptions): Target {
   return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}) });
 }
 
+/** A live check judges all traffic, so the run that reproduces it is `--only live.X`, not one scenario. */
+function withLiveReproduce(check: CheckResult, targetFlags: string): CheckResult {
+  if (check.reproduce === undefined || !check.id.startsWith(LIVE)) return check;
+  return { ...check, reproduce: `mcpcheck server ${targetFlags} --only ${check.id}` };
+}
+
 /** `mcpcheck server`: runs the server suite against one target and grades it. */
 export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] = serverScenarios): Promise<RunReport> {
   const started = Date.now();
-  const chosen = select(scenarios, o.only ?? [], o.skip ?? []);
-  if (chosen.length === 0) throw new SetupError('--only/--skip left no scenario to run (see mcpcheck list)');
+  const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
   const target = makeTarget(o);
   const options: RunOptions = {
     callTools: parseToolPolicy(o.callTools),
@@ -82,7 +88,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     if (target instanceof HttpTarget) await target.prepare();
     const out = await runScenarios({
       target,
-      scenarios: chosen,
+      scenarios: selection.scenarios,
       options,
       concurrency: o.concurrency ?? availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
@@ -100,8 +106,8 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
-      checks: out.checks,
-      notes: out.notes,
+      checks: out.checks.filter(selection.keep).map((c) => withLiveReproduce(c, o.targetFlags)),
+      notes: [...out.notes, ...untestedNotes()],
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } catch (e) {
