@@ -376,3 +376,17 @@ describe('mcpcheck server', () => {
     expect(ids).toContain('live.BASE-ID-01');
   });
 });
+
+describe('the npm package', () => {
+  it('ships the built CLI, the catalog, the schemas and the LICENSE, and builds dist/ before packing', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.scripts.prepack).toMatch(/npm run build/);
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
+    expect(pkg.license).toBe('Apache-2.0');
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const files = new Set((JSON.parse(r.stdout)[0].files as Array<{ path: string }>).map((f) => f.path));
+    for (const f of ['LICENSE', 'dist/src/cli.js', 'dist/src/cli/main.js', 'dist/suites/server/index.js', 'src/spec/requirements.json', 'schemas/report.schema.json']) expect(files).toContain(f);
+    expect([...files].some((f) => f.startsWith('dist/tests/'))).toBe(false);
+  });
+});
