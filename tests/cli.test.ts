@@ -87,6 +87,8 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     [['server', '--stdio', 'x', '--skip', 'server'], /left no scenario/],
     [['server', '--stdio', 'x', '--json', '-', '--junit', '-'], /cannot both go to stdout/],
     [['frobnicate'], /Unknown argument|name a command/],
+    [[], /name a command/],
+    [['validate'], /Not enough non-option arguments/],
     [['validate', '/nonexistent/session.jsonl'], /no such file/],
   ])('%j', (args, message) => {
     const r = mcpcheck(args as string[]);
@@ -262,6 +264,7 @@ describe('the command line', () => {
 
   it('NO_COLOR turns colour off unless --color is given', () => {
     const forced = { NO_COLOR: '1', FORCE_COLOR: '1' };
+    expect(mcpcheck(['validate', TRANSCRIPT], { NO_COLOR: '', FORCE_COLOR: '1' }).stdout).toContain('\x1b[');
     expect(mcpcheck(['validate', TRANSCRIPT], forced).stdout).not.toContain('\x1b[');
     expect(mcpcheck(['validate', TRANSCRIPT, '--color'], forced).stdout).toContain('\x1b[');
   });
