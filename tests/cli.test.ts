@@ -90,6 +90,7 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     [[], /name a command/],
     [['validate'], /Not enough non-option arguments/],
     [['validate', '/nonexistent/session.jsonl'], /no such file/],
+    [['validate', 'tests/fixtures/transcripts/valid/2025-11-25-tools.jsonl', '--baseline', '/nonexistent/b.json'], /--baseline \/nonexistent\/b\.json: cannot read it \(no such file or directory\)/],
   ])('%j', (args, message) => {
     const r = mcpcheck(args as string[]);
     expect(r.code).toBe(2);
