@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useColor } from '../src/cli/report-output.js';
+import { planSelection } from '../src/commands/selection.js';
+import type { CheckResult } from '../src/model.js';
+import { serverScenarios } from '../suites/server/index.js';
 import { freePort, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -378,6 +381,30 @@ describe('mcpcheck server', () => {
     const ids = (JSON.parse(readFileSync(out, 'utf8')).checks as Array<{ id: string }>).map((c) => c.id);
     expect(ids).not.toContain('live.BASE-ID-03');
     expect(ids).toContain('live.BASE-ID-01');
+  });
+});
+
+describe('--only / --skip with live checks (planSelection)', () => {
+  const check = (id: string, requirements: string[], scenario?: string): CheckResult => ({
+    id, title: id, requirements, level: 'MUST', status: 'pass', message: '', area: 'x', evidence: [], ...(scenario ? { scenario } : {}),
+  });
+
+  it('live.X runs every scenario and keeps what cites X, beside the scenarios named next to it', () => {
+    const { scenarios, keep } = planSelection(serverScenarios, ['live.base-id-03', 'server.base.null-id-rejected'], []);
+    expect(scenarios).toEqual(serverScenarios);
+    expect(keep(check('live.BASE-ID-03', ['BASE-ID-03']))).toBe(true);
+    expect(keep(check('server.tools.call', ['BASE-ID-03'], 'server.tools.call'))).toBe(true);
+    expect(keep(check('server.base.null-id-rejected', ['ROBUST-01'], 'server.base.null-id-rejected'))).toBe(true);
+    expect(keep(check('live.BASE-ID-01', ['BASE-ID-01']))).toBe(false);
+    expect(keep(check('server.tools.call', ['TOOL-CALL-01'], 'server.tools.call'))).toBe(false);
+  });
+
+  it('without live entries it is the plain scenario selection, and every check is kept', () => {
+    const { scenarios, keep } = planSelection(serverScenarios, ['server.base'], ['live.BASE-ID-01']);
+    expect(scenarios.length).toBeGreaterThan(0);
+    expect(scenarios.every((s) => s.id.startsWith('server.base.'))).toBe(true);
+    expect(keep(check('live.BASE-ID-03', ['BASE-ID-03']))).toBe(true);
+    expect(keep(check('live.BASE-ID-01', ['BASE-ID-01']))).toBe(false);
   });
 });
 
