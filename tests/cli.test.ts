@@ -1,20 +1,32 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useColor } from '../src/cli/report-output.js';
+import { planSelection } from '../src/commands/selection.js';
+import type { CheckResult } from '../src/model.js';
+import { serverScenarios } from '../suites/server/index.js';
 import { freePort, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 
 beforeAll(requireBuild);
 
-function mcpcheck(args: string[], env: NodeJS.ProcessEnv = {}) {
+function mcpcheck(args: string[], env: NodeJS.ProcessEnv = {}, nodeFlags: string[] = []) {
   const started = Date.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...nodeFlags, CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+}
+
+/** One line on stderr, `mcpcheck: …`, and no stack frame. */
+function expectOneLine(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^mcpcheck: /);
+  expect(stderr).not.toMatch(/^\s+at /m);
 }
 
 /** Processes whose environment carries `marker` (every child of a run inherits it). */
@@ -71,14 +83,69 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     [['server', '--url', 'not a url'], /not a valid URL/],
     [['server', '--stdio', 'x', '--concurrency', '0'], /--concurrency takes a positive whole number/],
     [['server', '--stdio', 'x', '--bogus'], /Unknown argument: bogus/],
-    [['server', '--stdio', 'x', '--only', 'no.such.scenario'], /left no scenario/],
+    [['server', '--stdio', 'x', '--only', 'no.such.scenario'], /--only no\.such\.scenario matches no scenario/],
+    [['server', '--stdio', 'x', '--only', 'server.base,no.such.scenario'], /--only no\.such\.scenario matches no scenario/],
+    [['server', '--stdio', 'x', '--only', 'live.NO-SUCH-01'], /--only live\.NO-SUCH-01: NO-SUCH-01 is not a requirement id/],
+    [['server', '--stdio', 'x', '--skip', 'live.NO-SUCH-01'], /--skip live\.NO-SUCH-01: NO-SUCH-01 is not a requirement id/],
+    [['server', '--stdio', 'x', '--skip', 'server'], /left no scenario/],
+    [['server', '--stdio', 'x', '--json', '-', '--junit', '-'], /cannot both go to stdout/],
     [['frobnicate'], /Unknown argument|name a command/],
+    [[], /name a command/],
+    [['validate'], /Not enough non-option arguments/],
     [['validate', '/nonexistent/session.jsonl'], /no such file/],
+    [['validate', 'tests/fixtures/transcripts/valid/2025-11-25-tools.jsonl', '--baseline', '/nonexistent/b.json'], /--baseline \/nonexistent\/b\.json: cannot read it \(no such file or directory\)/],
   ])('%j', (args, message) => {
     const r = mcpcheck(args as string[]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expectOneLine(r.stderr);
+  });
+
+  // Every flag that takes a value, given none (at the end, or followed by another flag).
+  it.each([
+    ['server', '--stdio'], ['server', '--url'], ['server', '--stdio', 'x', '--start'], ['server', '--url', 'http://127.0.0.1:1/mcp', '--header'],
+    ['server', '--stdio', 'x', '--json'], ['server', '--stdio', 'x', '--junit'], ['server', '--stdio', 'x', '--baseline'],
+    ['server', '--stdio', 'x', '--transcript'], ['server', '--stdio', 'x', '--only'], ['server', '--stdio', 'x', '--skip'],
+    ['server', '--stdio', 'x', '--concurrency'], ['server', '--stdio', 'x', '--timeout'], ['server', '--stdio', 'x', '--request-timeout'],
+    ['server', '--stdio', 'x', '--call-tools'], ['server', '--stdio', 'x', '--origin-probe'], ['server', '--stdio', '--json', 'r.json'],
+    ['validate', 'f.jsonl', '--json'], ['validate', 'f.jsonl', '--junit'], ['validate', 'f.jsonl', '--baseline'], ['validate', 'f.jsonl', '--judge'],
+  ])('%s %s … without its value', (...args) => {
+    const r = mcpcheck(args);
+    expect(r.code, r.stderr).toBe(2);
+    expectOneLine(r.stderr);
+    const flag = args.at(-1)!.startsWith('--') ? args.at(-1)! : args.at(-3)!;
+    expect(r.stderr).toContain(flag.slice(2));
+  });
+
+  describe('report destinations are checked before the run', () => {
+    // The target records that it was started: none of these may get that far.
+    const marker = () => join(tmp(), 'started');
+    const target = (file: string) => `${process.execPath} -e "require('fs').writeFileSync(${JSON.stringify(JSON.stringify(file)).slice(1, -1)}, 'x')"`;
+    it.each([
+      ['--json', '/etc/passwd/r.json', /--json \/etc\/passwd\/r\.json: cannot write there \(a parent is a file, not a directory\)/],
+      ['--junit', '/etc/passwd/j.xml', /--junit \/etc\/passwd\/j\.xml: cannot write there/],
+      ['--transcript', '/etc/passwd/t', /--transcript \/etc\/passwd\/t: cannot write there/],
+      ['--json', tmpdir(), /is a directory, not a file/],
+    ])('%s %s', (flag, path, message) => {
+      const started = marker();
+      const r = mcpcheck(['server', '--stdio', target(started), flag, path]);
+      expect(r.code, r.stderr).toBe(2);
+      expectOneLine(r.stderr);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(started)).toBe(false);
+    });
+
+    it('and for validate', () => {
+      const r = mcpcheck(['validate', join(ROOT, 'tests/fixtures/transcripts/valid/2025-11-25-tools.jsonl'), '--junit', '/etc/passwd/j.xml']);
+      expect(r.code).toBe(2);
+      expectOneLine(r.stderr);
+    });
+
+    it('the marker target does start when the paths are fine (the cases above can fail)', () => {
+      const started = marker();
+      mcpcheck(['server', '--stdio', target(started), '--json', join(tmp(), 'r.json')]);
+      expect(existsSync(started)).toBe(true);
+    });
   });
 
   it('a file that is not a transcript names the file and line', () => {
@@ -99,6 +166,123 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     expect(r.code).toBe(3);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
     expect(report.checks.some((c: { status: string; message: string }) => c.status === 'error' && c.message.includes('t.jsonl:4'))).toBe(true);
+  });
+});
+
+const TRANSCRIPT = join(ROOT, 'tests/fixtures/transcripts/valid/2025-11-25-tools.jsonl');
+
+describe('the command line', () => {
+  it('-h is --help, and the help lists exit codes 0–4 (top level and per command)', () => {
+    const long = mcpcheck(['--help']);
+    expect(long.code).toBe(0);
+    expect(mcpcheck(['-h']).stdout).toBe(long.stdout);
+    for (const out of [long.stdout, mcpcheck(['server', '-h']).stdout, mcpcheck(['validate', '--help']).stdout]) {
+      expect(out).toContain('Exit codes:');
+      for (const code of [0, 1, 2, 3, 4]) expect(out).toMatch(new RegExp(`^  ${code}  `, 'm'));
+    }
+  });
+
+  it('--version and -V print the package version', () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    for (const flag of ['--version', '-V']) {
+      const r = mcpcheck([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+    }
+  });
+
+  // A resolve hook that refuses to load a package: what a command needs but does not load cannot break it.
+  const refusing = (pkg: string) => [
+    '--import',
+    `data:text/javascript,import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { if (s === "${pkg}" || s.startsWith("${pkg}/")) throw new Error("refused ${pkg}"); return next(s, c); }'));`,
+  ];
+
+  it('--version loads neither yargs nor ajv; --help loads no ajv', () => {
+    expect(mcpcheck(['--version'], {}, refusing('yargs')).code).toBe(0);
+    expect(mcpcheck(['--version'], {}, refusing('ajv')).code).toBe(0);
+    expect(mcpcheck(['--help'], {}, refusing('ajv')).code).toBe(0);
+    // The hook works: commands that need them fail without them.
+    expect(mcpcheck(['--help'], {}, refusing('yargs')).code).not.toBe(0);
+    expect(mcpcheck(['validate', TRANSCRIPT], {}, refusing('ajv')).code).not.toBe(0);
+  });
+
+  it('an internal error is one line and exit 4; MCPCHECK_DEBUG=1 adds the stack', () => {
+    // A bug stand-in: writing to stdout throws inside the list command.
+    const broken = ['--import', 'data:text/javascript,process.stdout.write = () => { throw new TypeError("boom") };'];
+    const r = mcpcheck(['list'], {}, broken);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe('mcpcheck: internal error: boom\n');
+    const debug = mcpcheck(['list'], { MCPCHECK_DEBUG: '1' }, broken);
+    expect(debug.code).toBe(4);
+    expect(debug.stderr).toMatch(/^mcpcheck: internal error: boom\nTypeError: boom\n\s+at /);
+  });
+
+  /** Runs mcpcheck with its stdout closed before it writes anything (as `| head -0` would). */
+  function closedStdout(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  it.each([[['list']], [['--help']], [['validate', TRANSCRIPT]]])('%j to a closed stdout ends quietly with its own exit code', async (args) => {
+    const r = await closedStdout(args);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('a closed stdout does not hide a failing verdict', async () => {
+    const file = join(ROOT, 'tests/fixtures/transcripts/broken/BASE-ID-02--null-request-id.jsonl');
+    expect(mcpcheck(['validate', file]).code).toBe(1);
+    const r = await closedStdout(['validate', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+  });
+
+  it('--json - writes the JSON report to stdout and the console report to stderr', () => {
+    const r = mcpcheck(['validate', TRANSCRIPT, '--json', '-']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).tool.name).toBe('mcpcheck');
+    expect(r.stderr).toMatch(/^mcpcheck \d/);
+    expect(r.stderr).toMatch(/MUST \d+\/\d+/);
+    const x = mcpcheck(['validate', TRANSCRIPT, '--junit', '-']);
+    expect(x.stdout).toMatch(/^<\?xml[\s\S]*<testsuites/);
+  });
+
+  it.each([
+    [{}, undefined, false, false],
+    [{}, undefined, true, true],
+    [{}, true, false, true],
+    [{}, false, true, false],
+    [{ NO_COLOR: '1' }, undefined, true, false],
+    [{ NO_COLOR: '' }, undefined, true, true],
+    [{ NO_COLOR: '1' }, true, false, true],
+    [{ FORCE_COLOR: '1' }, undefined, false, true],
+    [{ FORCE_COLOR: '0' }, undefined, true, false],
+    [{ NO_COLOR: '1', FORCE_COLOR: '1' }, undefined, false, false],
+  ])('colour with env %j, --color %s, a terminal %s: %s', (env, flag, isTTY, coloured) => {
+    expect(useColor(flag, { isTTY }, env)).toBe(coloured);
+  });
+
+  it('NO_COLOR turns colour off unless --color is given', () => {
+    const forced = { NO_COLOR: '1', FORCE_COLOR: '1' };
+    expect(mcpcheck(['validate', TRANSCRIPT], { NO_COLOR: '', FORCE_COLOR: '1' }).stdout).toContain('\x1b[');
+    expect(mcpcheck(['validate', TRANSCRIPT], forced).stdout).not.toContain('\x1b[');
+    expect(mcpcheck(['validate', TRANSCRIPT, '--color'], forced).stdout).toContain('\x1b[');
+  });
+
+  it('every report lists the areas mcpcheck does not test (console, JSON, JUnit)', () => {
+    const dir = tmp();
+    const r = mcpcheck(['validate', TRANSCRIPT, '--json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml')]);
+    expect(r.code).toBe(0);
+    for (const area of ['clients', 'authorization (AUTH-*)', 'tasks (TASK-*)', 'revision 2026-07-28', 'fuzzing']) {
+      expect(r.stdout).toContain(`not tested: ${area}`);
+      expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).notes).toContainEqual(expect.stringContaining(`not tested: ${area}`));
+      expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toContain(`<property name="note" value="not tested: ${area}`);
+    }
   });
 });
 
@@ -153,6 +337,7 @@ describe('mcpcheck server', () => {
     expect(r.code).toBe(0);
     const scenarios = new Set(JSON.parse(readFileSync(out, 'utf8')).checks.map((c: { scenario?: string }) => c.scenario).filter(Boolean));
     expect([...scenarios]).toEqual(['server.base.null-id-rejected']);
+    expect(JSON.parse(readFileSync(out, 'utf8')).notes).toContainEqual(expect.stringContaining('not tested: authorization'));
     const list = mcpcheck(['list']);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/server\.base\.null-id-rejected {2}\[ROBUST-01\]/);
@@ -169,5 +354,72 @@ describe('mcpcheck server', () => {
     expect(r.code, r.stderr).toBe(0);
     const everything = [r.stdout, r.stderr, readFileSync(join(dir, 'r.json'), 'utf8'), readFileSync(join(dir, 'j.xml'), 'utf8'), ...readdirSync(join(dir, 't')).map((f) => readFileSync(join(dir, 't', f), 'utf8'))];
     for (const text of everything) expect(text).not.toContain(secret);
+  });
+
+  it('--only live.X runs every scenario and reports the checks citing X; its reproduce line runs as pasted', () => {
+    const out = join(tmp(), 'r.json');
+    // BASE-RES-01 (a result repeats its request's id) is exercised by every answer the server sends.
+    const r = mcpcheck(['server', '--stdio', `node ${REFERENCE}`, '--only', 'live.BASE-RES-01', '--json', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const checks = JSON.parse(readFileSync(out, 'utf8')).checks as Array<{ id: string; status: string; requirements: string[] }>;
+    expect(checks.find((c) => c.id === 'live.BASE-RES-01')?.status).toBe('pass');
+    for (const c of checks) expect(c.requirements).toContain('BASE-RES-01');
+
+    const failing = join(tmp(), 'f.json');
+    const bad = mcpcheck(['server', '--stdio', `node ${REFERENCE} --break bad-meta-key`, '--only', 'live.META-KEY-02', '--json', failing]);
+    expect(bad.code, bad.stdout.slice(-1500)).toBe(1);
+    const live = (JSON.parse(readFileSync(failing, 'utf8')).checks as Array<{ id: string; status: string; reproduce?: string }>).find((c) => c.id === 'live.META-KEY-02');
+    expect(live?.status).toBe('fail');
+    expect(live?.reproduce).toBe(`mcpcheck server --stdio ${JSON.stringify(`node ${REFERENCE} --break bad-meta-key`)} --only live.META-KEY-02`);
+    const again = spawnSync('sh', ['-c', live!.reproduce!.replace(/^mcpcheck /, `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} `)], { encoding: 'utf8', timeout: 60_000 });
+    expect(again.status).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+live\.META-KEY-02/);
+  });
+
+  it('--skip live.X drops that live check only', () => {
+    const out = join(tmp(), 'r.json');
+    const r = mcpcheck(['server', '--stdio', `node ${REFERENCE}`, '--only', 'server.base', '--skip', 'live.BASE-RES-01', '--json', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const ids = (JSON.parse(readFileSync(out, 'utf8')).checks as Array<{ id: string }>).map((c) => c.id);
+    expect(ids).not.toContain('live.BASE-RES-01');
+    expect(ids).toContain('live.BASE-MSG-01');
+  });
+});
+
+describe('--only / --skip with live checks (planSelection)', () => {
+  const check = (id: string, requirements: string[], scenario?: string): CheckResult => ({
+    id, title: id, requirements, level: 'MUST', status: 'pass', message: '', area: 'x', evidence: [], ...(scenario ? { scenario } : {}),
+  });
+
+  it('live.X runs every scenario and keeps what cites X, beside the scenarios named next to it', () => {
+    const { scenarios, keep } = planSelection(serverScenarios, ['live.base-id-03', 'server.base.null-id-rejected'], []);
+    expect(scenarios).toEqual(serverScenarios);
+    expect(keep(check('live.BASE-ID-03', ['BASE-ID-03']))).toBe(true);
+    expect(keep(check('server.tools.call', ['BASE-ID-03'], 'server.tools.call'))).toBe(true);
+    expect(keep(check('server.base.null-id-rejected', ['ROBUST-01'], 'server.base.null-id-rejected'))).toBe(true);
+    expect(keep(check('live.BASE-ID-01', ['BASE-ID-01']))).toBe(false);
+    expect(keep(check('server.tools.call', ['TOOL-CALL-01'], 'server.tools.call'))).toBe(false);
+  });
+
+  it('without live entries it is the plain scenario selection, and every check is kept', () => {
+    const { scenarios, keep } = planSelection(serverScenarios, ['server.base'], ['live.BASE-ID-01']);
+    expect(scenarios.length).toBeGreaterThan(0);
+    expect(scenarios.every((s) => s.id.startsWith('server.base.'))).toBe(true);
+    expect(keep(check('live.BASE-ID-03', ['BASE-ID-03']))).toBe(true);
+    expect(keep(check('live.BASE-ID-01', ['BASE-ID-01']))).toBe(false);
+  });
+});
+
+describe('the npm package', () => {
+  it('ships the built CLI, the catalog, the schemas and the LICENSE, and builds dist/ before packing', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.scripts.prepack).toMatch(/npm run build/);
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
+    expect(pkg.license).toBe('Apache-2.0');
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const files = new Set((JSON.parse(r.stdout)[0].files as Array<{ path: string }>).map((f) => f.path));
+    for (const f of ['LICENSE', 'dist/src/cli.js', 'dist/src/cli/main.js', 'dist/suites/server/index.js', 'src/spec/requirements.json', 'schemas/report.schema.json']) expect(files).toContain(f);
+    expect([...files].some((f) => f.startsWith('dist/tests/'))).toBe(false);
   });
 });

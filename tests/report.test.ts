@@ -257,7 +257,11 @@ describe('renderJunit', () => {
     const root = parseXml(renderJunit(fullReport()));
     expect(root.name).toBe('testsuites');
     const suites = all(root, 'testsuite');
-    expect(suites.map((s) => s.attrs.name)).toEqual([BASE, 'Lifecycle', 'JSON Schema usage']);
+    expect(suites.map((s) => s.attrs.name)).toEqual([BASE, 'Lifecycle', 'JSON Schema usage', 'notes']);
+    // The report's notes, one property each, in a testsuite of their own without testcases.
+    const notes = suites.at(-1)!;
+    expect(all(notes, 'property').map((p) => [p.attrs.name, p.attrs.value])).toEqual(fullReport().notes.map((n) => ['note', n]));
+    expect(all(notes, 'testcase')).toHaveLength(0);
     const cases = Object.fromEntries(all(root, 'testcase').map((c): [string, XmlNode] => [c.attrs.name ?? '', c]));
     expect(Object.keys(cases)).toHaveLength(8);
 

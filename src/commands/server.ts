@@ -5,9 +5,10 @@ import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/t
 import type { RunReport } from '../model.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
-import { select } from '../runner/select.js';
 import { serverScenarios } from '../../suites/server/index.js';
+import { untestedNotes } from '../spec/untested.js';
 import { toolInfo } from '../version.js';
+import { planSelection } from './selection.js';
 
 export interface ServerCommandOptions {
   stdio?: string;
@@ -70,8 +71,7 @@ function makeTarget(o: ServerCommandOptions): Target {
 /** `mcpcheck server`: runs the server suite against one target and grades it. */
 export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] = serverScenarios): Promise<RunReport> {
   const started = Date.now();
-  const chosen = select(scenarios, o.only ?? [], o.skip ?? []);
-  if (chosen.length === 0) throw new SetupError('--only/--skip left no scenario to run (see mcpcheck list)');
+  const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
   const target = makeTarget(o);
   const options: RunOptions = {
     callTools: parseToolPolicy(o.callTools),
@@ -82,7 +82,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     if (target instanceof HttpTarget) await target.prepare();
     const out = await runScenarios({
       target,
-      scenarios: chosen,
+      scenarios: selection.scenarios,
       options,
       concurrency: o.concurrency ?? availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
@@ -101,8 +101,8 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
-      checks: out.checks,
-      notes: out.notes,
+      checks: out.checks.filter(selection.keep),
+      notes: [...out.notes, ...untestedNotes()],
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } catch (e) {

@@ -6,6 +6,7 @@ import type { CheckResult, Evidence, RunReport } from '../model.js';
 import { parseTranscript, TranscriptUnusable, type ParsedTranscript } from '../transcript/format.js';
 import { validateTranscript } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
+import { untestedNotes } from '../spec/untested.js';
 import { VALIDATOR_RULES } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
@@ -131,6 +132,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     checks: [...checks, ...corrupt],
+    notes: untestedNotes(),
     ...(options.baseline ? { baseline: options.baseline } : {}),
   });
 }

@@ -21,6 +21,8 @@ const junitReportBuilder = createRequire(import.meta.url)('junit-report-builder'
  * - warn  → a passing testcase with the message in system-out: a broken SHOULD, or a heuristic
  *   suspicion, is worth reading but must not fail the build, matching exit code 0 for warnings;
  * - pass  → a plain testcase.
+ * The report's notes (what was called, what was not tested) go to a testsuite "notes" of their own,
+ * one `note` property each, since the library has no testsuites-level output.
  * Every string passes through `xmlSafe`, since target text may hold characters XML 1.0 cannot carry.
  */
 export function renderJunit(report: RunReport): string {
@@ -34,6 +36,13 @@ export function renderJunit(report: RunReport): string {
     const suiteMs = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0);
     if (suiteMs > 0) suite.time(suiteMs / 1000);
     for (const check of checks) addTestCase(suite.testCase(), check, area, verdicts);
+  }
+  if (report.notes.length > 0) {
+    const suite = builder.testSuite().name('notes').timestamp(xmlSafe(report.startedAt));
+    for (const note of report.notes) {
+      if (note.includes('\n')) suite.multilineProperty('note', xmlSafe(note));
+      else suite.property('note', xmlSafe(note));
+    }
   }
   return builder.build();
 }

@@ -1,0 +1,62 @@
+import { SetupError } from '../errors.js';
+
+/**
+ * mcpcheck's exit codes (README "Exit codes" and `mcpcheck --help` say the same):
+ * 0 graded, nothing unexpected failed · 1 an unexpected MUST failure or a stale baseline entry ·
+ * 2 usage or setup error · 3 incomplete (some check could not run) · 4 internal error.
+ * 0, 1 and 3 come from grading (`exitCode()`); the CLI only adds 2 and 4.
+ */
+export const EXIT_USAGE = 2;
+export const EXIT_INTERNAL = 4;
+
+export const EXIT_CODES_HELP = [
+  'Exit codes:',
+  '  0  graded, no unexpected MUST failure',
+  '  1  an unexpected MUST failure or a stale baseline entry',
+  '  2  usage or setup error (bad flag or file; target does not start, is not MCP)',
+  '  3  incomplete: some check could not run (e.g. mcpcheck\'s own timeout)',
+  '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
+].join('\n');
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}
+
+/**
+ * What the CLI prints and returns for an error nothing else handled: a SetupError is the user's
+ * (one line, exit 2); anything else is a bug in mcpcheck (one line, exit 4, the stack on request).
+ */
+export function describeFatal(e: unknown, debug: boolean): { code: number; text: string } {
+  if (e instanceof SetupError) return { code: EXIT_USAGE, text: `mcpcheck: ${firstLine(e.message)}\n` };
+  const message = e instanceof Error ? e.message : String(e);
+  const stack = debug && e instanceof Error && e.stack ? `${e.stack}\n` : '';
+  return { code: EXIT_INTERNAL, text: `mcpcheck: internal error: ${firstLine(message)}\n${stack}` };
+}
+
+export function fatal(e: unknown): never {
+  const { code, text } = describeFatal(e, process.env.MCPCHECK_DEBUG === '1');
+  process.stderr.write(text);
+  process.exit(code);
+}
+
+/** The reader went away (`mcpcheck list | head -1`): what is left to print has nobody to read it. */
+export function isClosedOutput(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+}
+
+/** Output to a closed pipe ends quietly; the exit code stays the command's own. */
+export function tolerateClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e) => {
+      if (!isClosedOutput(e)) fatal(e);
+    });
+  }
+}
+
+/** Writes and waits until the text is handed to the OS, so that exiting afterwards loses nothing. */
+export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (e) => (e && !isClosedOutput(e) ? reject(e) : resolve()));
+  });
+}

@@ -1,0 +1,143 @@
+import { readFile } from 'node:fs/promises';
+import yargs from 'yargs';
+import { SetupError } from '../errors.js';
+import type { Baseline } from '../grade/index.js';
+import type { RunReport } from '../model.js';
+import { toolInfo } from '../version.js';
+import { EXIT_CODES_HELP, write } from './exit.js';
+import { checkReportPaths, emitReport, errnoText, STDOUT, type ReportFlags } from './report-output.js';
+
+// Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
+// ajv, the schemas and every suite.
+
+async function readBaseline(path: string | undefined): Promise<Baseline | undefined> {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new SetupError(`--baseline ${path}: cannot read it (${errnoText(e)})`);
+  }
+  const { loadBaseline } = await import('../grade/index.js');
+  try {
+    return loadBaseline(text, path);
+  } catch (e) {
+    throw new SetupError((e as Error).message);
+  }
+}
+
+async function finish(report: RunReport, flags: ReportFlags): Promise<never> {
+  await emitReport(report, flags);
+  const { exitCode } = await import('../grade/index.js');
+  process.exit(exitCode(report));
+}
+
+/** Comma-separated or repeated list flags, as one list. */
+function list(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+}
+
+const reportOptions = {
+  json: { type: 'string', describe: `write the JSON report to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, requiresArg: true },
+  junit: { type: 'string', describe: `write a JUnit XML report to this file (${STDOUT}: to stdout, as for --json)`, requiresArg: true },
+  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids)', requiresArg: true },
+  verbose: { type: 'boolean', describe: 'list passing and skipped checks too' },
+  color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
+} as const;
+
+const serverOptions = {
+  stdio: { type: 'string', describe: 'command that starts the server on stdio (a fresh process per isolated scenario)', requiresArg: true },
+  url: { type: 'string', describe: 'Streamable HTTP endpoint of the server', requiresArg: true },
+  start: { type: 'string', describe: 'with --url: command that serves the URL; started first, stopped last', requiresArg: true },
+  header: { type: 'string', array: true, describe: 'with --url: "Name: value" sent on every request (redacted in reports)', requiresArg: true },
+  concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores)', requiresArg: true },
+  timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)', requiresArg: true },
+  'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000)', requiresArg: true },
+  only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated', requiresArg: true },
+  skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks', requiresArg: true },
+  'call-tools': { type: 'string', describe: 'which tools to call: readonly (default: readOnlyHint true), all, none, or NAME,NAME', requiresArg: true },
+  'origin-probe': { type: 'string', describe: 'the foreign Origin sent by the HTTP Origin check', requiresArg: true },
+  transcript: { type: 'string', describe: 'write one transcript per session into this folder', requiresArg: true },
+} as const;
+
+export async function main(argv: string[]): Promise<void> {
+  await yargs(argv)
+    .scriptName('mcpcheck')
+    .version(toolInfo().version)
+    .alias('version', 'V')
+    .strict()
+    .command(
+      'validate <files..>',
+      'validate recorded MCP sessions (JSON Lines transcripts)',
+      (y) =>
+        y
+          .positional('files', { type: 'string', array: true, demandOption: true })
+          .options({ judge: { choices: ['client', 'server'] as const, describe: 'judge only what this side sent (default: both)', requiresArg: true } })
+          .options(reportOptions)
+          .epilogue(EXIT_CODES_HELP),
+      async (args) => {
+        await checkReportPaths(args);
+        const baseline = await readBaseline(args.baseline);
+        const { validateFiles } = await import('../commands/validate.js');
+        const report = await validateFiles({ files: args.files as string[], ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
+        await finish(report, args);
+      },
+    )
+    .command(
+      'server',
+      'test an MCP server over stdio or Streamable HTTP',
+      (y) =>
+        y
+          .options(serverOptions)
+          .options(reportOptions)
+          .epilogue(EXIT_CODES_HELP)
+          .check((a) => {
+            for (const [name, v] of [['concurrency', a.concurrency], ['timeout', a.timeout], ['request-timeout', a['request-timeout']]] as const) {
+              if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new SetupError(`--${name} takes a positive whole number`);
+            }
+            return true;
+          }),
+      async (args) => {
+        await checkReportPaths(args);
+        const baseline = await readBaseline(args.baseline);
+        const { testServer } = await import('../commands/server.js');
+        const targetFlags = args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
+        const report = await testServer({
+          ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
+          ...(args.url !== undefined ? { url: args.url } : {}),
+          ...(args.start !== undefined ? { start: args.start } : {}),
+          headers: args.header ?? [],
+          ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+          ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
+          ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
+          only: list(args.only),
+          skip: list(args.skip),
+          ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
+          ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
+          ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
+          ...(baseline ? { baseline } : {}),
+          targetFlags,
+        });
+        await finish(report, args);
+      },
+    )
+    .command(
+      'list',
+      'list the server scenarios with their requirement ids',
+      (y) => y,
+      async () => {
+        const { serverScenarios } = await import('../../suites/server/index.js');
+        await write(process.stdout, serverScenarios.map((s) => `${s.id}  [${s.requirements.join(', ')}]  ${s.title}\n`).join(''));
+      },
+    )
+    .demandCommand(1, 'name a command: server, validate or list')
+    .fail((message, error) => {
+      // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
+      if (error && error.name !== 'YError') throw error;
+      throw new SetupError(`${message ?? error?.message} (see mcpcheck --help)`);
+    })
+    .help()
+    .alias('help', 'h')
+    .epilogue(EXIT_CODES_HELP)
+    .parseAsync();
+}
