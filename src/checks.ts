@@ -52,9 +52,13 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
       status = broken;
       const listed = relevant.slice(0, MAX_LISTED).map((f) => (f.frame !== undefined ? `frame ${f.frame}: ` : '') + f.message);
       message = `${relevant.length} violation(s): ${listed.join(' | ')}${relevant.length > MAX_LISTED ? ` | … ${relevant.length - MAX_LISTED} more` : ''}`;
-    } else if (input.applied.has(id) || findings.length > 0) {
+    } else if (input.applied.has(id) || findings.some((f) => !f.unjudged)) {
       status = 'pass';
       message = notes.length > 0 ? `no violation; note: ${notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ')}` : 'no violation';
+    } else if (findings.length > 0) {
+      // Only values the rule could not be judged on: no evidence either way.
+      status = 'skip';
+      message = notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ');
     } else {
       status = 'skip';
       message = input.skipReason;
