@@ -30,6 +30,8 @@ const PLACEHOLDER = 'mcpcheck';
 /** Keywords whose constraints are not reproduced here: a schema using them (without a value to copy) is given up on. */
 const UNSUPPORTED = ['not', 'if', 'patternProperties', 'propertyNames', 'dependentSchemas', 'dependencies', 'contains', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
 
+const STRING_CONSTRAINTS = ['pattern', 'format', 'minLength', 'maxLength'];
+
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
@@ -220,7 +222,9 @@ class Synthesizer {
     ];
     // Patterns are read only where simple; a few plain candidates are tried against the whole schema too.
     if (typeof schema.pattern === 'string') candidates.push(PLACEHOLDER + '1', 'mcpcheck-1', 'a', 'A', '1', 'test', 'x1');
-    const hit = candidates.find((c) => this.fits(schema, c));
+    // Without string constraints any string fits: no need to compile the schema to know.
+    const constrained = STRING_CONSTRAINTS.some((k) => k in schema);
+    const hit = constrained ? candidates.find((c) => this.fits(schema, c)) : candidates[0];
     if (hit !== undefined) return { ok: true, value: hit };
     if (typeof schema.pattern === 'string') {
       return { ok: false, why: `${path}: "pattern" ${JSON.stringify(schema.pattern).slice(0, 60)} cannot be satisfied without an example or default` };
