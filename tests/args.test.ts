@@ -254,53 +254,31 @@ const required = (properties: Record<string, unknown>) => ({ type: 'object', pro
 
 describe('synthesizeArguments: values of the kind a parameter names', () => {
   it('reads names, descriptions and formats', () => {
-    const out = synth(
-      required({
-        resourceUri: { type: 'string' },
-        target: { type: 'string', description: 'The URI of the resource to read' },
-        homepage_url: { type: 'string' },
-        file_path: { type: 'string' },
-        outputDir: { type: 'string' },
-        fileName: { type: 'string' },
-        email: { type: 'string' },
-        contact: { type: 'string', description: 'E-mail of the owner' },
-        startDate: { type: 'string' },
-        createdAt: { type: 'string' },
-        when: { type: 'string', format: 'date-time' },
-        request_id: { type: 'string', format: 'uuid' },
-        userId: { type: 'string' },
-        host: { type: 'string' },
-        ip: { type: 'string' },
-        language: { type: 'string' },
-        locale: { type: 'string' },
-        colour: { type: 'string' },
-        payload: { type: 'string', description: 'A JSON document' },
-        contentType: { type: 'string' },
-      }),
-    );
-    expect(out.args).toEqual({
-      resourceUri: 'https://example.com/mcpcheck',
-      target: 'https://example.com/mcpcheck',
-      homepage_url: 'https://example.com/mcpcheck',
-      file_path: '/tmp/mcpcheck.txt',
-      outputDir: '/tmp',
-      fileName: 'mcpcheck.txt',
-      email: 'mcpcheck@example.com',
-      contact: 'mcpcheck@example.com',
-      startDate: '2025-11-25',
-      createdAt: '2025-11-25T12:00:00Z',
-      when: '2025-11-25T12:00:00Z',
-      request_id: '123e4567-e89b-42d3-a456-426614174000',
-      userId: '1',
-      host: 'example.com',
-      ip: '127.0.0.1',
-      language: 'en',
-      locale: 'en-US',
-      colour: '#3366cc',
-      payload: '{}',
-      contentType: 'text/plain',
-    });
-    expect(JSON.parse(out.args.payload as string)).toEqual({});
+    // name, what the schema adds to {type: 'string'}, the value expected
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['resourceUri', {}, 'https://example.com/mcpcheck'],
+      ['target', { description: 'The URI of the resource to read' }, 'https://example.com/mcpcheck'],
+      ['homepage_url', {}, 'https://example.com/mcpcheck'],
+      ['file_path', {}, '/tmp/mcpcheck.txt'],
+      ['outputDir', {}, '/tmp/mcpcheck'],
+      ['fileName', {}, 'mcpcheck.txt'],
+      ['email', {}, 'mcpcheck@example.com'],
+      ['contact', { description: 'E-mail of the owner' }, 'mcpcheck@example.com'],
+      ['startDate', {}, '2025-11-25'],
+      ['createdAt', {}, '2025-11-25T12:00:00Z'],
+      ['when', { format: 'date-time' }, '2025-11-25T12:00:00Z'],
+      ['request_id', { format: 'uuid' }, '123e4567-e89b-42d3-a456-426614174000'],
+      ['userId', {}, '1'],
+      ['host', {}, 'example.com'],
+      ['ip', {}, '127.0.0.1'],
+      ['language', {}, 'en'],
+      ['locale', {}, 'en-US'],
+      ['colour', {}, '#3366cc'],
+      ['payload', { description: 'A JSON document' }, '{}'],
+      ['contentType', {}, 'text/plain'],
+    ];
+    const out = synth(required(Object.fromEntries(cases.map(([name, extra]) => [name, { type: 'string', ...extra }]))));
+    expect(out.args).toEqual(Object.fromEntries(cases.map(([name, , value]) => [name, value])));
   });
 
   it('prefers a resource the server listed for URI parameters, not for URLs', () => {

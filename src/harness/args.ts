@@ -1,7 +1,7 @@
 import { validateWithSchema } from '../validate/dialects.js';
 import { FORMAT_SAMPLES } from '../validate/formats.js';
 import { isObject } from '../json.js';
-import { type ArgumentContext, kindOf, valuesOf } from './kinds.js';
+import { type ArgumentContext, kindOf, PLACEHOLDER, valuesOf } from './kinds.js';
 import { exampleOf } from './pattern.js';
 
 export type { ArgumentContext } from './kinds.js';
@@ -25,7 +25,6 @@ type Schema = Record<string, unknown> | boolean;
 type Gen = { ok: true; value: unknown } | { ok: false; why: string };
 
 const MAX_DEPTH = 12;
-const PLACEHOLDER = 'mcpcheck';
 
 /** Keywords whose constraints are not reproduced here: a schema using them (without a value to copy) is given up on. */
 const UNSUPPORTED = ['not', 'if', 'patternProperties', 'propertyNames', 'dependentSchemas', 'dependencies', 'contains', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];

@@ -1,3 +1,5 @@
+import { FORMAT_SAMPLES as F } from '../validate/formats.js';
+
 /**
  * What a parameter is meant to hold, guessed from its name, description and `format`, and values
  * of that kind a real client would send. A server that builds a resource URI from a `uri`
@@ -16,24 +18,26 @@ export type Kind =
   | 'mime-type' | 'version' | 'phone' | 'port' | 'page' | 'offset' | 'year' | 'month' | 'day' | 'hour'
   | 'latitude' | 'longitude' | 'percent' | 'dry-run';
 
-export const SAMPLE_URL = 'https://example.com/mcpcheck';
+/** The value for a parameter of no recognisable kind. */
+export const PLACEHOLDER = 'mcpcheck';
 
 /** Values per kind, most realistic first; numbers and booleans for the kinds that are numeric. */
 const VALUES: Readonly<Record<Kind, readonly unknown[]>> = {
-  uri: [SAMPLE_URL],
-  url: [SAMPLE_URL],
+  uri: [F.uri],
+  url: [F.url],
   path: ['/tmp/mcpcheck.txt'],
-  directory: ['/tmp'],
+  // Not an existing directory: a tool may write to, or delete, what it is given.
+  directory: ['/tmp/mcpcheck'],
   'file-name': ['mcpcheck.txt'],
-  email: ['mcpcheck@example.com'],
-  date: ['2025-11-25'],
-  'date-time': ['2025-11-25T12:00:00Z'],
-  time: ['12:00:00Z'],
-  uuid: ['123e4567-e89b-42d3-a456-426614174000'],
+  email: [F.email],
+  date: [F.date],
+  'date-time': [F['date-time']],
+  time: [F.time],
+  uuid: [F.uuid],
   id: ['1', 1],
-  hostname: ['example.com'],
-  ipv4: ['127.0.0.1'],
-  ipv6: ['::1'],
+  hostname: [F.hostname],
+  ipv4: [F.ipv4],
+  ipv6: [F.ipv6],
   language: ['en'],
   locale: ['en-US'],
   country: ['US'],
@@ -49,7 +53,7 @@ const VALUES: Readonly<Record<Kind, readonly unknown[]>> = {
   offset: [0],
   year: [2025],
   month: [11],
-  day: [25, '2025-11-25'],
+  day: [25, F.date],
   hour: [12],
   latitude: [48.8566],
   longitude: [2.3522],
@@ -171,8 +175,6 @@ export function valuesOf(kind: Kind, context: ArgumentContext = {}): readonly un
   if (kind === 'uri' && context.resourceUris?.length) return [...context.resourceUris, ...VALUES.uri];
   return VALUES[kind];
 }
-
-const PLACEHOLDER = 'mcpcheck';
 
 /**
  * A value for a prompt argument, which has only a name and a description (prompt arguments are

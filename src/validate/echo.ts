@@ -74,7 +74,7 @@ export function excuseEchoedUris(findings: Finding[], root: unknown, supplied: r
   return findings.map((f) => {
     if (f.severity === 'info' || !f.requirements.includes('RES-URI-02')) return f;
     const value = valueAt(root, f.pointer);
-    const echo = echoedArgument(value, supplied, isAbsoluteUri, FORMAT_SAMPLES.uri!);
+    const echo = echoedArgument(value, supplied, isAbsoluteUri, FORMAT_SAMPLES.uri);
     return echo && typeof value === 'string' ? unjudged(f.requirements, because('URI', value, echo, client), f.pointer) : f;
   });
 }

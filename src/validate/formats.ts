@@ -12,7 +12,7 @@ export const addFormats: AddFormats =
  * One valid value per string format, for filling a value in (argument synthesis) and for standing
  * in for a value the client supplied (echo.ts).
  */
-export const FORMAT_SAMPLES: Readonly<Record<string, string>> = {
+const SAMPLES = {
   email: 'mcpcheck@example.com',
   'idn-email': 'mcpcheck@example.com',
   uri: 'https://example.com/mcpcheck',
@@ -33,4 +33,5 @@ export const FORMAT_SAMPLES: Readonly<Record<string, string>> = {
   'json-pointer': '/mcpcheck',
   'relative-json-pointer': '0',
   regex: '^mcpcheck$',
-};
+} as const;
+export const FORMAT_SAMPLES: Readonly<Record<string, string>> & typeof SAMPLES = SAMPLES;
