@@ -1,10 +1,17 @@
 import { validateWithSchema } from '../validate/dialects.js';
+import { FORMAT_SAMPLES } from '../validate/formats.js';
 import { isObject } from '../json.js';
+import { type ArgumentContext, kindOf, PLACEHOLDER, valuesOf } from './kinds.js';
+import { exampleOf } from './pattern.js';
+
+export type { ArgumentContext } from './kinds.js';
 
 /**
  * Tool arguments synthesised from a tool's inputSchema, so that mcpcheck can call a tool the way a
  * careful client would: required properties only, preferring the schema's own `const`, `default`,
- * `enum` and `examples`, else the smallest value its constraints allow. JSON Schema 2020-12 and
+ * `enum` and `examples`, else a value of the kind the parameter's name, description and `format`
+ * suggest (a URI, a date, a port: see kinds.ts) within its constraints, else the smallest value
+ * they allow; of anyOf/oneOf the simplest branch that yields a valid value. JSON Schema 2020-12 and
  * draft-07 spellings are both understood. The result is validated against the schema (with the
  * schema's dialect) before it is returned; `complete: false` says why no valid arguments were found.
  */
@@ -18,39 +25,45 @@ type Schema = Record<string, unknown> | boolean;
 type Gen = { ok: true; value: unknown } | { ok: false; why: string };
 
 const MAX_DEPTH = 12;
-const PLACEHOLDER = 'mcpcheck';
-
-const FORMATS: Readonly<Record<string, string>> = {
-  email: 'mcpcheck@example.com',
-  'idn-email': 'mcpcheck@example.com',
-  uri: 'https://example.com/mcpcheck',
-  iri: 'https://example.com/mcpcheck',
-  'uri-reference': 'https://example.com/mcpcheck',
-  'iri-reference': 'https://example.com/mcpcheck',
-  url: 'https://example.com/mcpcheck',
-  date: '2025-11-25',
-  'date-time': '2025-11-25T12:00:00Z',
-  time: '12:00:00Z',
-  duration: 'PT1S',
-  uuid: '00000000-0000-4000-8000-000000000000',
-  hostname: 'example.com',
-  'idn-hostname': 'example.com',
-  ipv4: '127.0.0.1',
-  ipv6: '::1',
-  'json-pointer': '/mcpcheck',
-  'relative-json-pointer': '0',
-  regex: '^mcpcheck$',
-};
 
 /** Keywords whose constraints are not reproduced here: a schema using them (without a value to copy) is given up on. */
 const UNSUPPORTED = ['not', 'if', 'patternProperties', 'propertyNames', 'dependentSchemas', 'dependencies', 'contains', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
+
+const STRING_CONSTRAINTS = ['pattern', 'format', 'minLength', 'maxLength'];
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** What a value is for: the property's name (inherited by array items) and its description/title. */
+interface Hint {
+  name?: string;
+  text: string;
+}
+
+const NO_HINT: Hint = { text: '' };
+
+function hintFor(schema: Schema, name: string | undefined, inherited = ''): Hint {
+  const own = isObject(schema) ? [schema.title, schema.description].filter((t): t is string => typeof t === 'string').join(' ') : '';
+  return { ...(name !== undefined ? { name } : {}), text: own || inherited };
+}
+
+/** A branch's cost for "the simplest valid branch": scalars first, then arrays, then objects; null last. */
+function branchCost(branch: unknown): number {
+  if (!isObject(branch)) return branch === true ? 1 : 9;
+  if ('const' in branch || Array.isArray(branch.enum)) return 0;
+  const type = Array.isArray(branch.type) ? branch.type[0] : branch.type;
+  if (type === 'null') return 8;
+  if (type === 'array' || 'items' in branch) return 3;
+  if (type === 'object' || 'properties' in branch) return 4 + (Array.isArray(branch.required) ? branch.required.length : 0);
+  return 1;
+}
+
 class Synthesizer {
-  constructor(private readonly root: Record<string, unknown>) {}
+  constructor(
+    private readonly root: Record<string, unknown>,
+    private readonly context: ArgumentContext,
+  ) {}
 
   /** Resolves a local `$ref` ("#", "#/$defs/x", "#/definitions/x", any JSON pointer into the root). */
   resolve(ref: string): Schema | undefined {
@@ -74,11 +87,18 @@ class Synthesizer {
     return validateWithSchema(scoped, value).status === 'valid';
   }
 
-  gen(schema: Schema, path: string, depth: number): Gen {
+  /** Values of the kind the hint (and the schema's format) suggests, of one JSON type. */
+  kindValues(schema: Record<string, unknown>, hint: Hint, type: 'string' | 'number' | 'boolean'): unknown[] {
+    const kind = kindOf(hint.name, hint.text, typeof schema.format === 'string' ? schema.format : undefined);
+    return kind === undefined ? [] : valuesOf(kind, this.context).filter((v) => typeof v === type);
+  }
+
+  gen(schema: Schema, path: string, depth: number, hint: Hint = NO_HINT): Gen {
     if (depth > MAX_DEPTH) return { ok: false, why: `${path}: nesting deeper than ${MAX_DEPTH} levels (recursive schema?)` };
-    if (schema === true) return { ok: true, value: PLACEHOLDER };
+    if (schema === true) return { ok: true, value: this.kindValues({}, hint, 'string')[0] ?? PLACEHOLDER };
     if (schema === false) return { ok: false, why: `${path}: the schema is false (no value allowed)` };
     if (!isObject(schema)) return { ok: false, why: `${path}: not a schema` };
+    if (hint.text === '') hint = hintFor(schema, hint.name);
 
     if (typeof schema.$ref === 'string') {
       const target = this.resolve(schema.$ref);
@@ -87,7 +107,7 @@ class Synthesizer {
       // Siblings of $ref (2019-09+) apply as well; draft-07 ignores them, and so does merging nothing.
       const merged = Object.keys(rest).length > 0 && isObject(target) ? mergeAll(target, rest) : target;
       if (merged === undefined) return { ok: false, why: `${path}: $ref with conflicting siblings` };
-      return this.gen(merged, path, depth + 1);
+      return this.gen(merged, path, depth + 1, hint);
     }
     if ('const' in schema) return { ok: true, value: schema.const };
     if ('default' in schema && this.fits(schema, schema.default)) return { ok: true, value: schema.default };
@@ -110,19 +130,20 @@ class Synthesizer {
         merged = merged && mergeAll(merged, p);
       }
       if (!merged) return { ok: false, why: `${path}: allOf branches conflict` };
-      return this.gen(merged, path, depth + 1);
+      return this.gen(merged, path, depth + 1, hint);
     }
     for (const key of ['anyOf', 'oneOf'] as const) {
       const branches = schema[key];
       if (!Array.isArray(branches)) continue;
       const { [key]: _drop, ...rest } = schema;
       const reasons: string[] = [];
-      for (const [i, branch] of branches.entries()) {
-        const b = isObject(branch) && typeof branch.$ref === 'string' ? this.resolve(branch.$ref) : branch;
+      const resolved = branches.map((branch, i) => ({ i, b: isObject(branch) && typeof branch.$ref === 'string' ? this.resolve(branch.$ref) : (branch as Schema) }));
+      resolved.sort((x, y) => branchCost(x.b) - branchCost(y.b));
+      for (const { i, b } of resolved) {
         if (b === undefined || b === false) continue;
         const merged = b === true ? rest : mergeAll(rest, b);
         if (!merged) continue;
-        const got = this.gen(merged, `${path}/${key}/${i}`, depth + 1);
+        const got = this.gen(merged, `${path}/${key}/${i}`, depth + 1, hint);
         if (got.ok && this.fits(schema, got.value)) return got;
         if (!got.ok) reasons.push(got.why);
       }
@@ -136,14 +157,14 @@ class Synthesizer {
       case 'null':
         return { ok: true, value: null };
       case 'boolean':
-        return { ok: true, value: false };
+        return { ok: true, value: this.kindValues(schema, hint, 'boolean')[0] ?? false };
       case 'integer':
       case 'number':
-        return this.number(schema, type, path);
+        return this.number(schema, type, path, hint);
       case 'string':
-        return this.string(schema, path);
+        return this.string(schema, path, hint);
       case 'array':
-        return this.array(schema, path, depth);
+        return this.array(schema, path, depth, hint);
       case 'object':
         return this.object(schema, path, depth);
       default:
@@ -151,7 +172,7 @@ class Synthesizer {
     }
   }
 
-  number(schema: Record<string, unknown>, type: 'integer' | 'number', path: string): Gen {
+  number(schema: Record<string, unknown>, type: 'integer' | 'number', path: string, hint: Hint): Gen {
     const integer = type === 'integer';
     let lo = num(schema.minimum);
     let hi = num(schema.maximum);
@@ -180,36 +201,41 @@ class Synthesizer {
       const base = unit !== undefined ? Math.floor(hi / unit) * unit : hi;
       candidates.push(unit !== undefined ? base : hi - 1, base, unit !== undefined ? base - unit : hi);
     }
-    candidates.unshift(step ?? 1);
+    candidates.unshift(...(this.kindValues(schema, hint, 'number') as number[]), step ?? 1);
     candidates.push(0);
     const value = candidates.find(ok);
     return value !== undefined ? { ok: true, value } : { ok: false, why: `${path}: no ${type} satisfies minimum/maximum/multipleOf` };
   }
 
-  string(schema: Record<string, unknown>, path: string): Gen {
+  string(schema: Record<string, unknown>, path: string, hint: Hint): Gen {
     const min = num(schema.minLength) ?? 0;
     const max = num(schema.maxLength);
+    if (max !== undefined && max < min) return { ok: false, why: `${path}: maxLength is below minLength` };
+    const format = typeof schema.format === 'string' ? schema.format : undefined;
+    const fromPattern = typeof schema.pattern === 'string' ? exampleOf(schema.pattern) : undefined;
+    const candidates = [
+      ...this.kindValues(schema, hint, 'string'),
+      ...(format !== undefined && format in FORMAT_SAMPLES ? [FORMAT_SAMPLES[format]] : []),
+      PLACEHOLDER,
+      ...(fromPattern !== undefined ? [fromPattern] : []),
+    ];
+    // Patterns are read only where simple; a few plain candidates are tried against the whole schema too.
+    if (typeof schema.pattern === 'string') candidates.push(PLACEHOLDER + '1', 'mcpcheck-1', 'a', 'A', '1', 'test', 'x1');
+    // Without string constraints any string fits: no need to compile the schema to know.
+    const constrained = STRING_CONSTRAINTS.some((k) => k in schema);
+    const hit = constrained ? candidates.find((c) => this.fits(schema, c)) : candidates[0];
+    if (hit !== undefined) return { ok: true, value: hit };
     if (typeof schema.pattern === 'string') {
-      // Patterns are not inverted; a few plain candidates are tried against the whole schema instead.
-      const candidates = [PLACEHOLDER, PLACEHOLDER + '1', 'mcpcheck-1', 'a', 'A', '1', 'test', 'x1', 'mcpcheck@example.com', 'https://example.com/mcpcheck'];
-      const hit = candidates.find((c) => this.fits(schema, c));
-      if (hit !== undefined) return { ok: true, value: hit };
       return { ok: false, why: `${path}: "pattern" ${JSON.stringify(schema.pattern).slice(0, 60)} cannot be satisfied without an example or default` };
     }
-    const format = typeof schema.format === 'string' ? schema.format : undefined;
-    if (format !== undefined && format in FORMATS) {
-      const value = FORMATS[format]!;
-      if ([...value].length < min || (max !== undefined && [...value].length > max)) return { ok: false, why: `${path}: no ${format} value fits minLength/maxLength` };
-      return { ok: true, value };
-    }
-    if (max !== undefined && max < min) return { ok: false, why: `${path}: maxLength is below minLength` };
+    if (format !== undefined && format in FORMAT_SAMPLES) return { ok: false, why: `${path}: no ${format} value fits minLength/maxLength` };
     let value = PLACEHOLDER;
     if (value.length < min) value = value + 'x'.repeat(min - value.length);
     if (max !== undefined && value.length > max) value = value.slice(0, max);
     return { ok: true, value };
   }
 
-  array(schema: Record<string, unknown>, path: string, depth: number): Gen {
+  array(schema: Record<string, unknown>, path: string, depth: number, hint: Hint): Gen {
     const min = num(schema.minItems) ?? 0;
     const max = num(schema.maxItems);
     if (max !== undefined && max < min) return { ok: false, why: `${path}: maxItems is below minItems` };
@@ -218,7 +244,7 @@ class Synthesizer {
     const rest = prefix ? (Array.isArray(schema.items) ? schema.additionalItems : schema.items) : schema.items;
     for (let i = 0; i < min; i++) {
       const item = prefix && i < prefix.length ? (prefix[i] as Schema) : rest === undefined ? true : (rest as Schema);
-      const got = this.gen(item, `${path}/${i}`, depth + 1);
+      const got = this.gen(item, `${path}/${i}`, depth + 1, hintFor(item, hint.name, hint.text));
       if (!got.ok) return got;
       out.push(got.value);
     }
@@ -234,7 +260,7 @@ class Synthesizer {
     const out: Record<string, unknown> = {};
     for (const name of required) {
       const prop = Object.hasOwn(props, name) ? (props[name] as Schema) : isObject(schema.additionalProperties) || typeof schema.additionalProperties === 'boolean' ? (schema.additionalProperties as Schema) : true;
-      const got = this.gen(prop, `${path}/${name}`, depth + 1);
+      const got = this.gen(prop, `${path}/${name}`, depth + 1, hintFor(prop, name));
       if (!got.ok) return got;
       out[name] = got.value;
     }
@@ -242,7 +268,7 @@ class Synthesizer {
     for (const [name, prop] of Object.entries(props)) {
       if (Object.keys(out).length >= min) break;
       if (name in out) continue;
-      const got = this.gen(prop as Schema, `${path}/${name}`, depth + 1);
+      const got = this.gen(prop as Schema, `${path}/${name}`, depth + 1, hintFor(prop as Schema, name));
       if (got.ok) out[name] = got.value;
     }
     if (Object.keys(out).length < min) return { ok: false, why: `${path}: cannot reach minProperties ${min}` };
@@ -295,11 +321,11 @@ function mergeAll(a: Record<string, unknown>, b: Record<string, unknown>): Recor
 }
 
 /** Arguments for a tool whose inputSchema is `inputSchema`; see SynthesizedArguments. Never throws. */
-export function synthesizeArguments(inputSchema: unknown): SynthesizedArguments {
+export function synthesizeArguments(inputSchema: unknown, context: ArgumentContext = {}): SynthesizedArguments {
   if (!isObject(inputSchema)) return { args: {}, complete: false, why: 'inputSchema is not a JSON Schema object' };
   let got: Gen;
   try {
-    got = new Synthesizer(inputSchema).gen(inputSchema, '#', 0);
+    got = new Synthesizer(inputSchema, context).gen(inputSchema, '#', 0);
   } catch (e) {
     return { args: {}, complete: false, why: `synthesis failed: ${e instanceof Error ? e.message : String(e)}` };
   }

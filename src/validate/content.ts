@@ -6,11 +6,16 @@ import { ruling } from '../spec/rulings.js';
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;.*)?$/;
 
-/** RES-URI-02: an absolute RFC 3986 URI (scheme, then no whitespace or control characters). */
+/** RES-URI-02's test: an absolute RFC 3986 URI (scheme, then no whitespace or control characters). */
+export function isAbsoluteUri(uri: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return SCHEME.test(uri) && !/[\s\u0000-\u001f\u007f<>"{}|\\^`]/.test(uri);
+}
+
+/** RES-URI-02: an absolute RFC 3986 URI. */
 export function checkResourceUri(uri: unknown, pointer: string): Finding[] {
   if (typeof uri !== 'string') return [];
-  // eslint-disable-next-line no-control-regex
-  if (!SCHEME.test(uri) || /[\s\u0000-\u001f\u007f<>"{}|\\^`]/.test(uri)) {
+  if (!isAbsoluteUri(uri)) {
     return [violation('RES-URI-02', `expected an absolute RFC 3986 URI (scheme ":" …, no spaces or control characters); got ${show(uri)}`, pointer)];
   }
   return [];

@@ -13,6 +13,11 @@ export interface Finding {
   pointer: string;
   /** Index of the frame in the session or transcript, when known. */
   frame?: number;
+  /**
+   * On a note: the rule could not be judged on this value (the message says why, e.g. it echoes
+   * what the client passed), so the note is no evidence that the rule held.
+   */
+  unjudged?: true;
 }
 
 /**
@@ -29,6 +34,11 @@ export function violation(ids: string | string[], message: string, pointer = '',
 export function note(ids: string | string[], message: string, pointer = ''): Finding {
   const list = Array.isArray(ids) ? ids : [ids];
   return { requirements: list, level: requirement(list[0]!).level, severity: 'info', message, pointer };
+}
+
+/** A value the rule cannot be judged on, reported instead of the violation it seemed to be. */
+export function unjudged(ids: string | string[], message: string, pointer = ''): Finding {
+  return { ...note(ids, message, pointer), unjudged: true };
 }
 
 /** JSON pointer escaping (RFC 6901). */

@@ -3,7 +3,8 @@ import { checkContentBlock, checkResourceContents, checkResourceUri, contentBloc
 import { checkTemplateList } from './uri-template.js';
 import { checkSchema, validateWithSchema } from './dialects.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
-import { type Finding, note, ptr, show, violation } from './finding.js';
+import { excuseEchoedUris, suppliedArguments, withoutEchoedFormats } from './echo.js';
+import { type Finding, note, ptr, show, unjudged, violation } from './finding.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { describeErrors, schemaFor } from './schemas.js';
@@ -153,14 +154,23 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     const method = ctx.request.method;
     const task = obj(obj(ctx.request.params)?.task) !== undefined;
     const def = schema.resultDef(method, task);
+    // What the server echoes of the client's own arguments is not judged (echo.ts).
+    const supplied = suppliedArguments(ctx.request);
     if (def) {
       mark(ctx, ['BASE-RES-03', ...(RESULT_RULE[method] ? [RESULT_RULE[method]] : []), ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]);
       mark(ctx, RESULT_EXTRA_RULES[method]);
-      const errors = schema.validate(def, msg.result);
+      const found = schema.validate(def, msg.result);
+      const { errors, echoes } = found ? withoutEchoedFormats(msg.result, found, supplied, (data) => schema.validate(def, data)) : { errors: null, echoes: [] };
       // A CreateTaskResult is not the method's own result: its shape is the base rule's alone.
-      if (errors) findings.push(schemaFinding('BASE-RES-03', task ? undefined : RESULT_RULE[method], errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision));
+      const rule = task ? undefined : RESULT_RULE[method];
+      for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));
+      if (errors) findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision));
     }
-    if (!task) checkResult(method, obj(msg.result)!, ctx, findings);
+    if (!task) {
+      const own: Finding[] = [];
+      checkResult(method, obj(msg.result)!, ctx, own);
+      findings.push(...excuseEchoedUris(own, msg, supplied));
+    }
   }
   walkMessage(message, findings, ctx.applied);
   return findings;

@@ -1,8 +1,10 @@
 import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply } from '../../src/runner/checks.js';
+import type { Discovery } from '../../src/runner/discovery.js';
 import type { ToolPolicy } from '../../src/runner/scenario.js';
-import { synthesizeArguments, timedArguments } from '../../src/harness/args.js';
+import { type ArgumentContext, synthesizeArguments, timedArguments } from '../../src/harness/args.js';
+import { isAbsoluteUri } from '../../src/validate/content.js';
 
 import { isObject } from '../../src/json.js';
 
@@ -83,8 +85,21 @@ export interface ToolPlan {
   args: Record<string, unknown>;
 }
 
+const MAX_CONTEXT_URIS = 5;
+
+/**
+ * What discovery learned that makes synthesised arguments realistic: URIs of listed resources,
+ * then of listed templates whose simple `{name}` variables are filled with a placeholder.
+ */
+export function argumentContext(discovery: Discovery): ArgumentContext {
+  const listed = discovery.resources.map((r) => r.uri);
+  const templated = discovery.resourceTemplates.map((t) => (typeof t.uriTemplate === 'string' ? t.uriTemplate.replace(/\{[A-Za-z0-9_]+\}/g, 'mcpcheck') : undefined));
+  const uris = [...listed, ...templated].filter((u): u is string => typeof u === 'string' && isAbsoluteUri(u));
+  return { resourceUris: [...new Set(uris)].slice(0, MAX_CONTEXT_URIS) };
+}
+
 /** Decides, for one listed tool, whether the policy lets mcpcheck call it and with which arguments. */
-export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy): ToolPlan {
+export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy, context: ArgumentContext = {}): ToolPlan {
   const name = typeof tool.name === 'string' ? tool.name : String(tool.name);
   const no = (why: string): ToolPlan => ({ tool, name, call: false, why, args: {} });
   const annotations = isObject(tool.annotations) ? tool.annotations : {};
@@ -108,7 +123,7 @@ export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy):
   }
   const execution = isObject(tool.execution) ? tool.execution : {};
   if (execution.taskSupport === 'required') return no('needs task augmentation (execution.taskSupport "required")');
-  const synthesized = synthesizeArguments(tool.inputSchema);
+  const synthesized = synthesizeArguments(tool.inputSchema, context);
   if (!synthesized.complete) return no(`arguments could not be synthesised: ${synthesized.why ?? 'unknown reason'}`);
   return { tool, name, call: true, why: allowed, args: synthesized.args };
 }

@@ -1,18 +1,27 @@
 import type { HarnessSession, Reply } from '../../src/harness/session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability } from '../../src/runner/discovery.js';
+import { type ArgumentContext, promptArgumentValue } from '../../src/harness/kinds.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, isObject, list } from './helpers.js';
+import { argumentContext, budget, isObject, list } from './helpers.js';
 import { contentBlockProblem } from '../../src/validate/content.js';
 
 const MAX_GETS = 20;
-const PLACEHOLDER = 'mcpcheck';
+
+interface PromptArgument {
+  name: string;
+  description: string;
+  required: boolean;
+}
 
 /** The declared arguments of a prompt that are objects with a string name. */
-function argumentsOf(prompt: Record<string, unknown>): Array<{ name: string; required: boolean }> {
+function argumentsOf(prompt: Record<string, unknown>): PromptArgument[] {
   if (!Array.isArray(prompt.arguments)) return [];
-  return prompt.arguments.filter(isObject).filter((a) => typeof a.name === 'string').map((a) => ({ name: a.name as string, required: a.required === true }));
+  return prompt.arguments
+    .filter(isObject)
+    .filter((a) => typeof a.name === 'string')
+    .map((a) => ({ name: a.name as string, description: [a.title, a.description].filter((t) => typeof t === 'string').join(' '), required: a.required === true }));
 }
 
 export const promptList = scenario({
@@ -49,12 +58,13 @@ export const promptList = scenario({
 
 /**
  * Values for a prompt's required arguments: the first completion the server suggests (passing the
- * values chosen so far as context), else a placeholder string.
+ * values chosen so far as context), else a value of the kind the argument's name and description
+ * suggest (a listed resource's URI for a `uri`, a date for a `date`, …).
  */
-async function fillArguments(session: HarnessSession, name: string, args: Array<{ name: string; required: boolean }>, completions: boolean, timeoutMs: () => number): Promise<Record<string, string>> {
+async function fillArguments(session: HarnessSession, name: string, args: PromptArgument[], completions: boolean, context: ArgumentContext, timeoutMs: () => number): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   for (const a of args.filter((x) => x.required)) {
-    let value = PLACEHOLDER;
+    let value = promptArgumentValue(a.name, a.description, context);
     if (completions) {
       const reply = await session.request(
         'completion/complete',
@@ -94,12 +104,13 @@ export const promptGet = scenario({
     const prompts = discovery.prompts.filter((p) => typeof p.name === 'string').slice(0, MAX_GETS);
     if (prompts.length === 0) return check.skip('the server lists no prompts');
     const completions = hasCapability(discovery.capabilities, 'completions');
+    const context = argumentContext(discovery);
     const gets: Array<{ name: string; args: Record<string, string>; needsArgs: boolean; reply: Reply }> = [];
     const time = budget(20_000);
     for (const p of prompts) {
       if (time.spent()) break;
       const declared = argumentsOf(p);
-      const args = await fillArguments(session, p.name as string, declared, completions, () => time.timeout(3_000));
+      const args = await fillArguments(session, p.name as string, declared, completions, context, () => time.timeout(3_000));
       const reply = await session.request('prompts/get', { name: p.name, arguments: args }, time.timeout(5_000));
       gets.push({ name: p.name as string, args, needsArgs: declared.some((a) => a.required), reply });
     }
