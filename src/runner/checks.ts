@@ -1,6 +1,6 @@
 import type { HarnessSession, RecordedFrame, Reply } from '../harness/session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { requirement, type Level } from '../spec/catalog.js';
+import { absentIn, requirement, type Level } from '../spec/catalog.js';
 import { show } from '../validate/finding.js';
 
 export interface CheckOptions {
@@ -128,11 +128,19 @@ export class CheckRecorder {
   }
 
   private add(status: Status, message: string, o: CheckOptions): void {
-    const requirements = o.requirements ?? this.defaults;
-    const first = requirement(requirements[0]!);
+    const cited = o.requirements ?? this.defaults;
     const n = this.results.length;
     const id = o.key ? `${this.scenarioId}/${o.key}` : n === 0 ? this.scenarioId : `${this.scenarioId}/${n + 1}`;
     const session = o.session ?? this.sessionOf();
+    // The session is judged by its negotiated revision's rules: a rule it lacks is not judged at all.
+    const absent = session ? cited.map((r) => absentIn(r, session.revision)) : [];
+    const judged = cited.filter((_, i) => absent[i] === undefined);
+    const requirements = judged.length > 0 ? judged : cited;
+    if (judged.length === 0) {
+      status = 'skip';
+      message = absent[0]!;
+    }
+    const first = requirement(requirements[0]!);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;

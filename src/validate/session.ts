@@ -1,5 +1,6 @@
 import { checkEnvelope } from './envelope.js';
 import { type Finding, note, show, violation } from './finding.js';
+import { findingsIn, RulesInRevision } from './in-revision.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 import { type ToolInfo, toolsOf } from './tools.js';
@@ -91,8 +92,11 @@ export interface SessionValidatorOptions {
  * cancellation, progress and log levels. Feed it every frame in order; it does no I/O.
  */
 export class SessionValidator {
-  /** Requirement ids this session gave a chance to fail (a pass means something only for these). */
-  readonly applied = new Set<string>();
+  /**
+   * Requirement ids this session gave a chance to fail (a pass means something only for these);
+   * rules its revision lacks are never added, as its findings are filtered where they are returned.
+   */
+  readonly applied: Set<string> = new RulesInRevision(() => this.revision);
   revision: Revision = LATEST_REVISION;
   clientCapabilities?: Record<string, unknown>;
   serverCapabilities?: Record<string, unknown>;
@@ -128,7 +132,7 @@ export class SessionValidator {
       if (raw !== undefined) this.checkRawText(from, raw, findings);
       for (const f of findings) f.frame = frame;
       message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
-      return findings;
+      return findingsIn(findings, this.revision);
     }
     const findings: Finding[] = [];
     if (raw !== undefined) this.checkRawText(from, raw, findings);
@@ -167,7 +171,7 @@ export class SessionValidator {
       }
     }
     for (const f of findings) f.frame = frame;
-    return findings;
+    return findingsIn(findings, this.revision);
   }
 
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
@@ -200,7 +204,7 @@ export class SessionValidator {
     findings.push(violation(rule, `expected a JSON-RPC message; got a frame that is not JSON: ${show(text, 200)}`));
     this.ledgers[from].unreadable++;
     for (const f of findings) f.frame = frame;
-    return findings;
+    return findingsIn(findings, this.revision);
   }
 
   /** A frame the transport already reported as unreadable: only the bookkeeping, no second finding. */
@@ -221,7 +225,7 @@ export class SessionValidator {
     if (this.initAnswered && !this.initialized) {
       findings.push(note('LIFE-INIT-03', 'the session ended without notifications/initialized from the client'));
     }
-    return findings;
+    return findingsIn(findings, this.revision);
   }
 
   private checkRawText(from: Side, raw: string, findings: Finding[]): void {
