@@ -40,7 +40,8 @@ export class RulesInRevision extends Set<string> {
   }
 
   override add(id: string): this {
-    if (appliesIn(id, this.revision())) super.add(id);
+    // Most ids are marked again on every frame: only a new one needs the catalog.
+    if (!this.has(id) && appliesIn(id, this.revision())) super.add(id);
     return this;
   }
 }
