@@ -48,7 +48,7 @@ function load(): Map<string, Requirement> {
     const rev = rules[r.id];
     // A rule without revision data would be judged in every revision: refuse to start instead.
     if (!rev || !isRevision(rev.since) || !(rev.notIn ?? []).every(isRevision)) throw new Error(`src/spec/revisions.json: no valid revision data for ${r.id}`);
-    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn as Revision[] } : {}) });
+    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isRevision) } : {}) });
   }
   byId = map;
   return byId;
