@@ -83,6 +83,10 @@ class TestServer {
         res.write('data: this is not json\n\n');
         res.write(Buffer.concat([Buffer.from('data: {"jsonrpc":"2.0","method":"x","params":{"p":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n\n')]));
         return void res.end(`data: ${reply({})}\n\n`);
+      case 'sse-unprimed':
+        // No priming event: the first event already carries the response, under the same id each time.
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        return void res.end(`id: u1\ndata: ${reply({ content: [] })}\n\n`);
       case 'not-json':
         return void json('<html>oops</html>');
       case 'bad-utf8':
@@ -198,6 +202,22 @@ describe('HttpChannel POST', () => {
     expect(frames[0]!.parseError).toBeTruthy();
     expect(frames[1]!.raw).toContain('\uFFFD');
     expect(frames[2]!.message).toMatchObject({ id: 1 });
+  });
+
+  it('judges SSE streams by the rules of the negotiated revision (HTTP-SSE-01 from 2025-11-25, HTTP-RESUME-01 from 2025-03-26)', async () => {
+    const seen: Record<string, string[]> = {};
+    for (const revision of ['2024-11-05', '2025-06-18', '2025-11-25']) {
+      const { channel, findings } = await setup();
+      await channel.send(initialize);
+      channel.setProtocolVersion(revision);
+      for (const id of [2, 3]) await (await channel.send(call(id, 'sse-unprimed'))).done;
+      seen[revision] = ids(findings);
+    }
+    expect(seen).toEqual({
+      '2024-11-05': [],
+      '2025-06-18': ['HTTP-RESUME-01:fail'],
+      '2025-11-25': ['HTTP-SSE-01:warn', 'HTTP-SSE-01:warn', 'HTTP-RESUME-01:fail'],
+    });
   });
 
   it('reports a JSON response whose body is not JSON (HTTP-POST-05) or not UTF-8 (BASE-MSG-02)', async () => {

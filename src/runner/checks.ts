@@ -1,6 +1,6 @@
 import type { HarnessSession, RecordedFrame, Reply } from '../harness/session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { requirement, type Level } from '../spec/catalog.js';
+import { absentIn, requirement, type Level } from '../spec/catalog.js';
 import { show } from '../validate/finding.js';
 
 export interface CheckOptions {
@@ -177,10 +177,18 @@ export class CheckRecorder {
 
   private add(status: Status, message: string, o: CheckOptions, fixedId?: string): void {
     if (this.sealedBecause !== undefined) return;
-    const requirements = o.requirements ?? this.defaults;
-    const first = requirement(requirements[0]!);
+    const cited = o.requirements ?? this.defaults;
     const id = fixedId ?? this.idFor(o.key);
     const session = o.session ?? this.sessionOf();
+    // The session is judged by its negotiated revision's rules: a rule it lacks is not judged at all.
+    const absent = session ? cited.map((r) => absentIn(r, session.revision)) : [];
+    const judged = cited.filter((_, i) => absent[i] === undefined);
+    const requirements = judged.length > 0 ? judged : cited;
+    if (judged.length === 0) {
+      status = 'skip';
+      message = absent[0]!;
+    }
+    const first = requirement(requirements[0]!);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
+import { isRevision, type Revision, revisionAtLeast } from '../validate/revisions.js';
 
 /** Grading level: MUST NOT grades as MUST, SHOULD NOT as SHOULD (requirements.md, "How to read a row"). */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -17,19 +18,39 @@ export interface Requirement {
   title: string;
   requirement: string;
   blackbox: 'Y' | 'P' | 'N';
+  /** The first protocol revision that has this rule (src/spec/revisions.json, REVISIONS.md). */
+  since: Revision;
+  /** Revisions after `since` that do not have it (JSON-RPC batches were legal in 2025-03-26 only). */
+  notIn?: Revision[];
 }
 
 interface CatalogFile {
   spec: string;
-  requirements: Requirement[];
+  requirements: Array<Omit<Requirement, 'since' | 'notIn'>>;
+}
+
+interface RevisionsFile {
+  rules: Record<string, { since: string; notIn?: string[] }>;
 }
 
 let byId: Map<string, Requirement> | undefined;
 
+function readJson<T>(name: string): T {
+  return JSON.parse(readFileSync(join(packageRoot(), 'src/spec', name), 'utf8')) as T;
+}
+
 function load(): Map<string, Requirement> {
   if (byId) return byId;
-  const file = JSON.parse(readFileSync(join(packageRoot(), 'src/spec/requirements.json'), 'utf8')) as CatalogFile;
-  byId = new Map(file.requirements.map((r) => [r.id, r]));
+  const file = readJson<CatalogFile>('requirements.json');
+  const { rules } = readJson<RevisionsFile>('revisions.json');
+  const map = new Map<string, Requirement>();
+  for (const r of file.requirements) {
+    const rev = rules[r.id];
+    // A rule without revision data would be judged in every revision: refuse to start instead.
+    if (!rev || !isRevision(rev.since) || !(rev.notIn ?? []).every(isRevision)) throw new Error(`src/spec/revisions.json: no valid revision data for ${r.id}`);
+    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isRevision) } : {}) });
+  }
+  byId = map;
   return byId;
 }
 
@@ -46,6 +67,21 @@ export function requirement(id: string): Requirement {
   const r = load().get(id);
   if (!r) throw new Error(`unknown requirement id ${id}`);
   return r;
+}
+
+/** Whether the rule exists in a protocol revision; sessions are judged by their negotiated revision's rules. */
+export function appliesIn(id: string, revision: Revision): boolean {
+  const r = requirement(id);
+  return revisionAtLeast(revision, r.since) && !r.notIn?.includes(revision);
+}
+
+/** Why a rule is not judged in a revision (a skip reason), or undefined when the revision has it. */
+export function absentIn(id: string, revision: Revision): string | undefined {
+  if (appliesIn(id, revision)) return undefined;
+  const r = requirement(id);
+  return revisionAtLeast(revision, r.since)
+    ? `${id} is not a rule of revision ${revision} (it holds from ${r.since} except in ${r.notIn!.join(', ')})`
+    : `${id} is not a rule of revision ${revision} (new in ${r.since})`;
 }
 
 export const SPEC_REVISION = '2025-11-25';

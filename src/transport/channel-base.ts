@@ -1,4 +1,5 @@
 import type { Finding } from '../validate/finding.js';
+import { findingsIn, judgedRevision } from '../validate/in-revision.js';
 import type { ChannelClosed, IncomingFrame } from './channel.js';
 import { Listeners } from './common.js';
 
@@ -13,8 +14,11 @@ export abstract class ChannelEvents {
     this.frames.add(listener);
   }
 
+  /** Only findings of rules the negotiated revision has reach listeners (no priming demanded of 2025-06-18). */
   onFinding(listener: (finding: Finding) => void): void {
-    this.findings.add(listener);
+    this.findings.add((f) => {
+      for (const g of findingsIn([f], judgedRevision(this.protocolVersion))) listener(g);
+    });
   }
 
   onClose(listener: (info: ChannelClosed) => void): void {

@@ -405,14 +405,15 @@ export class HttpChannel extends ChannelEvents implements Channel {
   private async pump(res: Response, ctl: AbortController, exchange: number, via: 'post-sse' | 'get-sse', resumed = false): Promise<BodyEnd> {
     const end: BodyEnd = { reason: 'end', bytes: 0, events: [] };
     const what = `the SSE stream of ${via === 'post-sse' ? 'POST' : 'GET'} #${exchange}`;
-    const primingExpected = this.protocolVersion !== undefined && this.protocolVersion >= '2025-11-25';
+    // The answer to initialize comes before any version is agreed; which revisions have priming
+    // (2025-11-25 on) is the catalog's to say, applied to every finding in ChannelEvents.onFinding.
+    const primingExpected = this.protocolVersion !== undefined;
     const timer = deadline(ctl, this.streamTimeoutMs, `stream still open after ${this.streamTimeoutMs} ms`);
     // SSE itself strips one leading BOM, which the default (ignoreBOM: false) decoder does too.
     let decoder = new TextDecoder('utf-8', { fatal: true });
     const parser = createParser({
       maxBufferSize: this.maxMessageBytes,
       onEvent: (e) => {
-        // Priming events arrived with 2025-11-25; the answer to initialize comes before any version is agreed.
         const priming = end.events.length === 0 && via === 'post-sse' && primingExpected ? primingProblem(e) : undefined;
         if (priming !== undefined) this.findings.emit(violation('HTTP-SSE-01', `expected ${what} to open with ${PRIMING_EXPECTED}; ${priming}`));
         end.events.push({ id: e.id, event: e.event, dataBytes: Buffer.byteLength(e.data), at: this.clock() });

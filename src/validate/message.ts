@@ -5,6 +5,7 @@ import { checkSchema, validateWithSchema } from './dialects.js';
 import { checkEnvelope, type Envelope } from './envelope.js';
 import { excuseEchoedUris, suppliedArguments, withoutEchoedFormats } from './echo.js';
 import { type Finding, note, ptr, show, unjudged, violation } from './finding.js';
+import { findingsIn } from './in-revision.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { describeErrors, schemaFor } from './schemas.js';
@@ -115,13 +116,13 @@ function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorOb
 /**
  * Everything one message shows by itself, given its context: the envelope, the per-method schema of
  * the negotiated revision, `_meta` keys and icons anywhere, embedded JSON Schemas and the feature
- * rules a single message can break. Pure: same input, same findings.
+ * rules a single message can break, each only if the revision has it. Pure: same input, same findings.
  */
 export function validateMessage(message: unknown, ctx: MessageContext): Finding[] {
   if (Array.isArray(message) && message.length > 0 && allowsBatches(ctx.revision)) {
     return message.flatMap((m, i) => validateMessage(m, ctx).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` })));
   }
-  return validateEnvelope(checkEnvelope(message), message, ctx);
+  return findingsIn(validateEnvelope(checkEnvelope(message), message, ctx), ctx.revision);
 }
 
 /** As validateMessage, for a message already classified (the session validator needs both). */

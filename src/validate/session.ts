@@ -1,5 +1,6 @@
 import { checkEnvelope } from './envelope.js';
 import { type Finding, note, show, violation } from './finding.js';
+import { findingsIn, RulesInRevision } from './in-revision.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 import { type ToolInfo, toolsOf } from './tools.js';
@@ -95,8 +96,9 @@ export class SessionValidator {
   /**
    * Requirement ids each side's own frames gave a chance to fail: a pass means something only for
    * these, and only for that side (mcpcheck's frames exercise client rules, never the server's).
+   * Rules the session's revision lacks are never added, as its findings are filtered where they are returned.
    */
-  readonly appliedBy: Readonly<Record<Side, Set<string>>> = { client: new Set<string>(), server: new Set<string>() };
+  readonly appliedBy: Readonly<Record<Side, Set<string>>> = { client: new RulesInRevision(() => this.revision), server: new RulesInRevision(() => this.revision) };
   /** Who sent the frame being judged. */
   private currentSide: Side = 'client';
   revision: Revision = LATEST_REVISION;
@@ -140,7 +142,7 @@ export class SessionValidator {
       if (raw !== undefined) this.checkRawText(from, raw, findings);
       for (const f of findings) f.frame = frame;
       message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
-      return findings;
+      return findingsIn(findings, this.revision);
     }
     const findings: Finding[] = [];
     if (raw !== undefined) this.checkRawText(from, raw, findings);
@@ -179,7 +181,7 @@ export class SessionValidator {
       }
     }
     for (const f of findings) f.frame = frame;
-    return findings;
+    return findingsIn(findings, this.revision);
   }
 
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
@@ -213,7 +215,7 @@ export class SessionValidator {
     findings.push(violation(rule, `expected a JSON-RPC message; got a frame that is not JSON: ${show(text, 200)}`));
     this.ledgers[from].unreadable++;
     for (const f of findings) f.frame = frame;
-    return findings;
+    return findingsIn(findings, this.revision);
   }
 
   /** A frame the transport already reported as unreadable: only the bookkeeping, no second finding. */
@@ -234,7 +236,7 @@ export class SessionValidator {
     if (this.initAnswered && !this.initialized) {
       findings.push(note('LIFE-INIT-03', 'the session ended without notifications/initialized from the client'));
     }
-    return findings;
+    return findingsIn(findings, this.revision);
   }
 
   private checkRawText(from: Side, raw: string, findings: Finding[]): void {

@@ -1,0 +1,47 @@
+import { appliesIn, requirement } from '../spec/catalog.js';
+import type { Finding } from './finding.js';
+import { isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+
+/**
+ * The revision a peer is judged by: the negotiated one, or 2025-11-25 while none is agreed (or when
+ * it is one mcpcheck does not know, as SessionValidator does).
+ */
+export function judgedRevision(version: string | undefined): Revision {
+  return isRevision(version) ? version : LATEST_REVISION;
+}
+
+/**
+ * The findings as a session on `revision` sees them: a rule the revision does not have yields no
+ * finding (HTTP-SSE-01 on a 2025-06-18 session). A finding that also cites rules the revision has
+ * keeps those; if its leading rule went, its level follows the new leader and a MUST failure
+ * softens to warn (never the other way: a softened heuristic stays soft).
+ */
+export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
+  if (findings.length === 0) return findings;
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const kept = f.requirements.filter((id) => appliesIn(id, revision));
+    if (kept.length === f.requirements.length) out.push(f);
+    else if (kept.length > 0) {
+      const level = requirement(kept[0]!).level;
+      out.push({ ...f, requirements: kept, level, severity: f.severity === 'fail' && level !== 'MUST' ? 'warn' : f.severity });
+    }
+  }
+  return out;
+}
+
+/**
+ * The rules a session gave a chance to fail. add() keeps only rules of the session's revision at
+ * that moment, so every validator that marks a rule applied is scoped without knowing it.
+ */
+export class RulesInRevision extends Set<string> {
+  constructor(private readonly revision: () => Revision) {
+    super();
+  }
+
+  override add(id: string): this {
+    // Most ids are marked again on every frame: only a new one needs the catalog.
+    if (!this.has(id) && appliesIn(id, this.revision())) super.add(id);
+    return this;
+  }
+}
