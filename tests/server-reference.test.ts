@@ -23,7 +23,10 @@ const ALSO: Record<string, string[]> = {
   // A result with "id": null is also a result whose id is not the request's.
   'null-id-executed': ['BASE-RES-01'],
   // An unknown notification answered is both "never answered" and "unknown ones ignored".
-  'answers-notifications': ['ROBUST-04'],
+  // The answer can carry no id (a notification has none): an id-less error that answers no
+  // unreadable request is BASE-ERR-01's too, unless an earlier malformed frame on the same lane
+  // still awaits its answer (which depends on what ran there before).
+  'answers-notifications': ['ROBUST-04', 'BASE-ERR-01'],
   // The unknown-method probe checks the −32601 code under both rules.
   'method-not-found-code': ['BASE-ERR-04'],
   // A string code is not the −32601 the unknown-method probe expects.
