@@ -1,25 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { testServer, type ServerCommandOptions } from '../src/commands/server.js';
 import { packageRoot } from '../src/paths.js';
+import { freePort } from './processes.js';
+import { median } from './time.js';
 
 const root = packageRoot();
 const reference = join(root, 'dist/tests/fixtures/reference/server.js');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const loopback = join(root, 'tests/fixtures/loopback-only.mjs');
 const RUNS = 3;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 interface Target {
   name: string;
@@ -51,8 +41,7 @@ export async function benchServer(): Promise<void> {
       checks = report.checks.length;
       headline = report.summary.headline;
     }
-    times.sort((a, b) => a - b);
-    console.log(`  ${t.name.padEnd(26)} ${(times[Math.floor(RUNS / 2)]! / 1000).toFixed(2).padStart(6)} s  ${String(checks).padStart(4)} checks  ${headline}`);
+    console.log(`  ${t.name.padEnd(26)} ${(median(times) / 1000).toFixed(2).padStart(6)} s  ${String(checks).padStart(4)} checks  ${headline}`);
   }
   const cores = execFileSync('nproc').toString().trim();
   console.log(`  (${cores} cores; targets: server-everything HTTP ≤ 1.5 s, stdio ≤ 3 s)`);

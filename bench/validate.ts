@@ -1,8 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseTranscript } from '../src/transcript/format.js';
 import { validateTranscript } from '../src/transcript/validate.js';
+import { packageRoot } from '../src/paths.js';
 import { generateTranscript } from './transcript.js';
+import { median } from './time.js';
 
 const FRAMES = 100_000;
+const RUNS = 5;
+const root = packageRoot();
 
 function time<T>(fn: () => T): [T, number] {
   const t0 = performance.now();
@@ -10,21 +18,75 @@ function time<T>(fn: () => T): [T, number] {
   return [out, performance.now() - t0];
 }
 
-/** Validator throughput on one core: frames/s and MB/s, beside JSON.parse alone on the same lines. */
+interface Usage {
+  wallMs: number;
+  cpuMs: number;
+}
+
+const CPU_LINE = /^mcpcheck-bench-cpu-ms (\d+(?:\.\d+)?)$/m;
+
+/** Wall and CPU time of one child process; throws unless it exits with one of `codes`. */
+function run(args: string[], codes: number[]): Usage {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['--import', join(root, 'dist/bench/cpu-usage.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 120_000,
+  });
+  const wallMs = performance.now() - t0;
+  const stderr = String(r.stderr);
+  const cpu = CPU_LINE.exec(stderr);
+  if (r.status === null || !codes.includes(r.status) || !cpu) throw new Error(`${args.join(' ')} exited ${r.status ?? r.signal}: ${stderr.slice(0, 300)}`);
+  return { wallMs, cpuMs: Number(cpu[1]) };
+}
+
+function line(label: string, ms: number, mb: number, ratio?: number): string {
+  const fps = ((FRAMES / ms) * 1000).toFixed(0).padStart(9);
+  return `  ${label.padEnd(42)} ${ms.toFixed(0).padStart(6)} ms ${fps} frames/s ${((mb / ms) * 1000).toFixed(1).padStart(6)} MB/s${ratio === undefined ? '' : `  ${ratio.toFixed(2)}× JSON.parse`}`;
+}
+
+/**
+ * Validator throughput, two ways: the CLI end to end (`mcpcheck validate FILE`, a process of its
+ * own, beside a process that only JSON.parses every line of the same file), and the validator
+ * alone in memory (warm, no file, no report), which is what a long-running embedder sees.
+ */
 export function benchValidate(): void {
   const lines = generateTranscript(FRAMES);
-  const text = lines.join('\n');
+  const text = lines.join('\n') + '\n';
   const mb = Buffer.byteLength(text) / 1e6;
-  // Warm up the compiled schemas and JIT on a slice, as a long-running validator would be.
-  validateTranscript(parseTranscript(lines.slice(0, 2_000).join('\n'), 'warmup'));
-  const [, parseMs] = time(() => {
-    for (const line of lines) JSON.parse(line);
-  });
-  const [result, validateMs] = time(() => validateTranscript(parseTranscript(text, 'bench')));
-  const failures = result.findings.filter((f) => f.severity !== 'info').length;
-  const fps = (FRAMES / validateMs) * 1000;
-  console.log(`validate: ${FRAMES.toLocaleString('en')} frames, ${mb.toFixed(1)} MB`);
-  console.log(`  JSON.parse alone     ${parseMs.toFixed(0).padStart(6)} ms  ${((FRAMES / parseMs) * 1000).toFixed(0).padStart(9)} frames/s  ${((mb / parseMs) * 1000).toFixed(1)} MB/s`);
-  console.log(`  parse + validate     ${validateMs.toFixed(0).padStart(6)} ms  ${fps.toFixed(0).padStart(9)} frames/s  ${((mb / validateMs) * 1000).toFixed(1)} MB/s`);
-  console.log(`  ratio to JSON.parse  ${(validateMs / parseMs).toFixed(2)}×   (target ≤ 4×, ≥ 100,000 frames/s)   findings: ${failures} fail/warn`);
+  const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-bench-'));
+  try {
+    const file = join(dir, 'bench.jsonl');
+    const report = join(dir, 'report.json');
+    writeFileSync(file, text);
+    console.log(`validate: ${FRAMES.toLocaleString('en')} generated frames, ${mb.toFixed(1)} MB; median of ${RUNS} runs of each process (wall time, and CPU time of all its threads)`);
+    const cli: Usage[] = [];
+    const parse: Usage[] = [];
+    // Interleaved, so a neighbour's load falls on both sides alike.
+    for (let i = 0; i < RUNS; i++) {
+      parse.push(run([join(root, 'dist/bench/parse-lines.js'), file], [0]));
+      cli.push(run([join(root, 'dist/src/cli.js'), 'validate', file, '--json', report], [0, 1]));
+    }
+    const summary = (JSON.parse(readFileSync(report, 'utf8')) as { summary: { headline: string } }).summary.headline;
+    for (const measure of ['wallMs', 'cpuMs'] as const) {
+      const parseMs = median(parse.map((u) => u[measure]));
+      const cliMs = median(cli.map((u) => u[measure]));
+      const label = measure === 'wallMs' ? 'wall' : 'CPU';
+      console.log(line(`${label}: node, read + JSON.parse each line`, parseMs, mb));
+      console.log(line(`${label}: mcpcheck validate FILE (CLI)`, cliMs, mb, cliMs / parseMs) + '   target ≤ 2×');
+    }
+    console.log(`    ${summary}`);
+
+    // In memory: warm up the compiled schemas and the JIT on a slice, as a long-running validator would be.
+    validateTranscript(parseTranscript(lines.slice(0, 2_000).join('\n'), 'warmup'));
+    const [, inMemoryParseMs] = time(() => {
+      for (const l of lines) JSON.parse(l);
+    });
+    const [result, inMemoryMs] = time(() => validateTranscript(parseTranscript(text, 'bench')));
+    const failures = result.findings.filter((f) => f.severity !== 'info').length;
+    console.log(line('in memory: JSON.parse each line', inMemoryParseMs, mb));
+    console.log(line('in memory: parse + validate (warm)', inMemoryMs, mb, inMemoryMs / inMemoryParseMs) + `   findings: ${failures} fail/warn`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

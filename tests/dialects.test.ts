@@ -304,6 +304,34 @@ describe('caching', () => {
   });
 });
 
+describe('schemas that differ only in annotations share a compiled validator', () => {
+  it('gives each its own verdicts all the same', () => {
+    const a = { type: 'object', description: 'first', properties: { n: { type: 'integer', title: 'N', description: 'a count' } } };
+    const b = { type: 'object', description: 'second', properties: { n: { type: 'integer', title: 'Count' } } };
+    for (const s of [a, b]) {
+      expect(checkSchema(s, '/s')).toEqual([]);
+      expect(validateWithSchema(s, { n: 1 })).toEqual({ status: 'valid' });
+      expect(validateWithSchema(s, { n: 'x' })).toEqual({ status: 'invalid', errors: ['/n must be integer'] });
+    }
+    // A meta-invalid annotation is still reported, though the compiled form is shared.
+    expect(ids(checkSchema({ ...a, description: 42 }, '/s'))).toEqual(['JSCH-VAL-03:fail']);
+  });
+
+  it('keeps properties, definitions and data that merely carry an annotation keyword as their name', () => {
+    const plain = { type: 'object', properties: {} };
+    const named = { type: 'object', properties: { description: { type: 'string' }, title: { const: 'x' } }, required: ['title'] };
+    expect(validateWithSchema(plain, { description: 1 })).toEqual({ status: 'valid' });
+    expect(validateWithSchema(named, { description: 1, title: 'x' }).status).toBe('invalid');
+    expect(validateWithSchema(named, { title: 'y' }).status).toBe('invalid');
+    expect(validateWithSchema(named, { description: 'd', title: 'x' })).toEqual({ status: 'valid' });
+    const viaRef = { $defs: { description: { type: 'string' } }, $ref: '#/$defs/description' };
+    expect(validateWithSchema(viaRef, 'text')).toEqual({ status: 'valid' });
+    expect(validateWithSchema(viaRef, 1).status).toBe('invalid');
+    expect(validateWithSchema({ enum: [{ description: 'a' }] }, { description: 'a' })).toEqual({ status: 'valid' });
+    expect(validateWithSchema({ enum: [{ description: 'a' }] }, {}).status).toBe('invalid');
+  });
+});
+
 describe('robustness', () => {
   const KEYWORDS = [
     '$schema', '$id', '$ref', '$defs', 'definitions', 'type', 'properties', 'items', 'prefixItems', 'required',

@@ -3,8 +3,8 @@ import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
-import { parseTranscript, TranscriptUnusable, type ParsedTranscript } from '../transcript/format.js';
-import { validateTranscript } from '../transcript/validate.js';
+import { TranscriptUnusable, type ParsedTranscript } from '../transcript/format.js';
+import { type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedNotes } from '../spec/untested.js';
 import { VALIDATOR_RULES } from '../validate/coverage.js';
@@ -24,16 +24,19 @@ function excerpt(value: unknown): string {
   return text.length > 500 ? text.slice(0, 500) + '…' : text;
 }
 
-async function readTranscript(file: string): Promise<ParsedTranscript> {
-  let text: string;
+async function readText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new SetupError(`${file}: cannot read the transcript (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message})`);
   }
+}
+
+/** Parses and judges in one pass (each message judged as it is read, none kept). */
+function judgeTranscript(file: string, text: string): { transcript: ParsedTranscript; validation: TranscriptValidation } {
   try {
-    return parseTranscript(text, file);
+    return validateTranscriptText(text, file);
   } catch (e) {
     if (e instanceof TranscriptUnusable) throw new SetupError(e.message);
     throw e;
@@ -66,7 +69,7 @@ interface Recorded extends Negotiation {
 /** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
 export async function validateFiles(options: ValidateOptions): Promise<RunReport> {
   const started = Date.now();
-  const transcripts = await Promise.all(options.files.map(async (file) => ({ file, transcript: await readTranscript(file) })));
+  const texts = await Promise.all(options.files.map(async (file) => ({ file, text: await readText(file) })));
   const findings: Finding[] = [];
   const evidenceOf = new Map<Finding, Evidence>();
   const applied = new Set<string>();
@@ -74,8 +77,8 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   const negotiations: Recorded[] = [];
   let protocolVersion: string | undefined;
   let serverInfo: { name?: string; version?: string } | undefined;
-  for (const { file, transcript } of transcripts) {
-    const result = validateTranscript(transcript);
+  for (const { file, text } of texts) {
+    const { transcript, validation: result } = judgeTranscript(file, text);
     for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);
     for (const f of result.findings) {
       const frame = f.frame !== undefined ? transcript.frames[f.frame] : undefined;

@@ -63,50 +63,74 @@ function readFrame(value: unknown): TranscriptFrame | string {
   return frame;
 }
 
-/** Pure parse of a transcript's text; `source` names it in errors. */
-export function parseTranscript(text: string, source: string): ParsedTranscript {
-  const lines = text.split('\n');
-  const out: ParsedTranscript = { frames: [], problems: [] };
+/** One record of a transcript file, as read: the header, a frame (with its line's text), or a line that is neither. */
+export type TranscriptRecord =
+  | { kind: 'header'; header: TranscriptHeader }
+  | { kind: 'frame'; frame: TranscriptFrame; text: string }
+  | { kind: 'problem'; problem: TranscriptProblem };
+
+/**
+ * Reads a transcript's text record by record, in file order, so a caller can judge each frame
+ * as it is read and keep none of them; `source` names the file in errors. Throws
+ * TranscriptUnusable (at the end, when nothing in it was a frame) as parseTranscript does.
+ */
+export function* readRecords(text: string, source: string): Generator<TranscriptRecord> {
   let records = 0;
+  let frames = 0;
   let firstBad: TranscriptProblem | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.replace(/\r$/, '');
+  let start = 0;
+  for (let n = 1; start <= text.length; n++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const lineEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end; // a CRLF line
+    const line = text.slice(start, lineEnd);
+    start = end + 1;
     if (line.trim() === '') continue;
-    const n = i + 1;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (e) {
       const problem = { line: n, message: `not JSON: ${(e as Error).message}` };
       firstBad ??= problem;
-      out.problems.push(problem);
+      yield { kind: 'problem', problem };
       continue;
     }
-    if (records === 0 && out.frames.length === 0 && isObject(value) && value.mcpcheck === 'transcript') {
+    if (records === 0 && isObject(value) && value.mcpcheck === 'transcript') {
       if (value.version !== 1) throw new TranscriptUnusable(`${source}:${n}: unsupported transcript version ${describe(value.version)} (mcpcheck reads version 1)`);
       if ('transport' in value && value.transport !== 'stdio' && value.transport !== 'http') {
         throw new TranscriptUnusable(`${source}:${n}: unknown transport ${describe(value.transport)} (expected "stdio" or "http")`);
       }
-      out.header = { mcpcheck: 'transcript', version: 1, ...(value.transport ? { transport: value.transport as 'stdio' | 'http' } : {}) };
       records++;
+      yield { kind: 'header', header: { mcpcheck: 'transcript', version: 1, ...(value.transport ? { transport: value.transport as 'stdio' | 'http' } : {}) } };
       continue;
     }
     const frame = readFrame(value);
     if (typeof frame === 'string') {
       const problem = { line: n, message: frame };
       firstBad ??= problem;
-      out.problems.push(problem);
+      yield { kind: 'problem', problem };
       continue;
     }
     frame.line = n;
-    out.frames.push(frame);
     records++;
+    frames++;
+    yield { kind: 'frame', frame, text: line };
   }
   if (records === 0) {
     const why = firstBad ? `line ${firstBad.line}: ${firstBad.message}` : 'the file is empty';
     throw new TranscriptUnusable(`${source}: not an mcpcheck transcript (JSON Lines of frames) — ${why}`);
   }
-  if (out.frames.length === 0) throw new TranscriptUnusable(`${source}: the transcript holds no frames`);
+  if (frames === 0) throw new TranscriptUnusable(`${source}: the transcript holds no frames`);
+}
+
+/** Pure parse of a transcript's text; `source` names it in errors. */
+export function parseTranscript(text: string, source: string): ParsedTranscript {
+  const out: ParsedTranscript = { frames: [], problems: [] };
+  for (const record of readRecords(text, source)) {
+    if (record.kind === 'header') out.header = record.header;
+    else if (record.kind === 'frame') out.frames.push(record.frame);
+    else out.problems.push(record.problem);
+  }
   return out;
 }
 

@@ -108,11 +108,7 @@ function instance(dialect: Dialect): { ajv: AnyAjv; compiles: number } {
 
 // ---- Preparing (meta-validation + compilation), cached ---------------------------------------
 
-interface Prepared {
-  /** Meta-schema errors, empty when the schema is valid for its dialect. */
-  metaErrors: string[];
-  /** Pointer (relative to the schema) of the first meta-schema error. */
-  metaPointer: string;
+interface Compiled {
   validate?: ValidateFunction;
   /** Why the schema could not be compiled. */
   problem?: string;
@@ -120,39 +116,70 @@ interface Prepared {
   gaveUp?: boolean;
 }
 
-const CACHE_SIZE = 500;
-/** Bigger schemas are prepared every time rather than pinned in memory as cache keys. */
-const MAX_KEY_CHARS = 256 * 1024;
-const cache = new Map<string, Prepared>();
+interface Prepared extends Compiled {
+  /** Meta-schema errors, empty when the schema is valid for its dialect. */
+  metaErrors: string[];
+  /** Pointer (relative to the schema) of the first meta-schema error. */
+  metaPointer: string;
+}
 
-function prepared(schema: Record<string, unknown>, dialect: Dialect): Prepared {
-  let key: string | undefined;
-  try {
-    key = dialect + '\n' + JSON.stringify(schema);
-  } catch {
-    key = undefined; // BigInt or cycles: not JSON, never cached
+/**
+ * A bounded cache that forgets what was not used lately: two generations, so a hit costs one
+ * lookup and no reordering; an entry still used when its generation is retired moves forward.
+ */
+class Lru<V> {
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
+  /** At most `2 × generation` entries are kept. */
+  constructor(private readonly generation: number) {}
+
+  get(key: string): V | undefined {
+    const hit = this.current.get(key);
+    if (hit !== undefined) return hit;
+    const old = this.previous.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
   }
-  if (key !== undefined) {
-    const hit = cache.get(key);
-    if (hit) {
-      cache.delete(key); // re-insert to mark as most recently used
-      cache.set(key, hit);
-      return hit;
+
+  set(key: string, value: V): void {
+    this.current.set(key, value);
+    if (this.current.size >= this.generation) {
+      this.previous = this.current;
+      this.current = new Map();
     }
   }
-  const result = prepare(schema, dialect);
-  if (key !== undefined && key.length <= MAX_KEY_CHARS) {
-    cache.set(key, result);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+}
+
+const CACHE_GENERATION = 250;
+/** Bigger schemas are prepared every time rather than pinned in memory as cache keys. */
+const MAX_KEY_CHARS = 256 * 1024;
+/** By the schema's own text: the same tool schema arrives again in every tools/list response. */
+const preparedCache = new Lru<Prepared>(CACHE_GENERATION);
+/** By the text of the schema without annotations: tools often differ only in their descriptions. */
+const compiledCache = new Lru<Compiled>(CACHE_GENERATION);
+
+function textOf(schema: unknown): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined; // BigInt or cycles: not JSON, never cached
   }
+}
+
+function prepared(schema: Record<string, unknown>, dialect: Dialect): Prepared {
+  const text = textOf(schema);
+  const key = text === undefined ? undefined : dialect + '\n' + text;
+  const hit = key === undefined ? undefined : preparedCache.get(key);
+  if (hit) return hit;
+  const result = prepare(schema, dialect);
+  if (key !== undefined && key.length <= MAX_KEY_CHARS) preparedCache.set(key, result);
   return result;
 }
 
 function prepare(schema: Record<string, unknown>, dialect: Dialect): Prepared {
   // Give Ajv the spelling of `$schema` it registered, so every accepted variant finds its meta-schema.
   const input = Object.hasOwn(schema, '$schema') ? { ...schema, $schema: CANONICAL[dialect] } : schema;
-  const inst = instance(dialect);
-  const { ajv } = inst;
+  const { ajv } = instance(dialect);
   try {
     if (!ajv.validateSchema(input)) {
       const errors = ajv.errors ?? [];
@@ -165,15 +192,32 @@ function prepare(schema: Record<string, unknown>, dialect: Dialect): Prepared {
   } catch (e) {
     return { metaErrors: [], metaPointer: '', problem: `meta-schema validation failed: ${errorText(e)}`, gaveUp: e instanceof RangeError };
   }
+  return { metaErrors: [], metaPointer: '', ...compiledFor(input, dialect) };
+}
+
+function compiledFor(input: Record<string, unknown>, dialect: Dialect): Compiled {
+  const bare = withoutAnnotations(input);
+  const text = bare === undefined ? undefined : textOf(bare);
+  const key = text === undefined ? undefined : dialect + '\n' + text;
+  const hit = key === undefined ? undefined : compiledCache.get(key);
+  if (hit) return hit;
+  const result = compile(bare ?? input, dialect);
+  if (key !== undefined && key.length <= MAX_KEY_CHARS) compiledCache.set(key, result);
+  return result;
+}
+
+function compile(input: Record<string, unknown>, dialect: Dialect): Compiled {
+  const inst = instance(dialect);
+  const { ajv } = inst;
   // Ajv registers the schema's `$id` (and nested ids) instance-wide; roll that back after
   // compiling so two unrelated schemas with the same `$id` never clash or resolve into each other.
   const schemas = { ...ajv.schemas };
   const refs = { ...ajv.refs };
   inst.compiles++;
   try {
-    return { metaErrors: [], metaPointer: '', validate: ajv.compile(input) };
+    return { validate: ajv.compile(input) };
   } catch (e) {
-    return { metaErrors: [], metaPointer: '', problem: `schema does not compile: ${errorText(e)}`, gaveUp: e instanceof RangeError };
+    return { problem: `schema does not compile: ${errorText(e)}`, gaveUp: e instanceof RangeError };
   } finally {
     try {
       ajv.removeSchema(input);
@@ -183,6 +227,51 @@ function prepare(schema: Record<string, unknown>, dialect: Dialect): Prepared {
     restore(ajv.schemas, schemas);
     restore(ajv.refs, refs);
   }
+}
+
+// ---- Annotations, which no validator reads ----------------------------------------------------
+
+/** Metadata keywords with scalar values: no assertion depends on them, nor any Ajv error message. */
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords whose value is a schema, a list of schemas or a map of names to schemas, in any dialect. */
+const SUBSCHEMA = new Set([
+  'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties', 'contains',
+  'propertyNames', 'if', 'then', 'else', 'not', 'contentSchema', 'items',
+]);
+const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+/**
+ * A reference that could point into an annotation (or hides its path behind escapes) keeps the
+ * schema as it is: dropping the annotation would change what the reference resolves to.
+ */
+const REF_NEAR_ANNOTATION = /"\$(?:ref|dynamicRef|recursiveRef)":"(?:[^"\\]|\\.)*?(?:title|description|\$comment|deprecated|readOnly|writeOnly|%|\\)/;
+
+/**
+ * The schema with its scalar annotations removed at every schema position, so schemas that differ
+ * only in titles and descriptions share one compiled validator. Undefined when that is not safe.
+ */
+function withoutAnnotations(schema: Record<string, unknown>): Record<string, unknown> | undefined {
+  const text = textOf(schema);
+  if (text === undefined || REF_NEAR_ANNOTATION.test(text)) return undefined;
+  try {
+    return bareSchema(schema) as Record<string, unknown>;
+  } catch {
+    return undefined; // nesting too deep for the stack: compiled as it is, and judged there
+  }
+}
+
+function bareSchema(node: unknown): unknown {
+  if (!isObject(node)) return node;
+  const entries: Array<[string, unknown]> = [];
+  for (const [k, v] of Object.entries(node)) {
+    if (ANNOTATIONS.has(k) && (v === null || typeof v !== 'object')) continue;
+    if (Array.isArray(v)) entries.push([k, SUBSCHEMA_LISTS.has(k) ? v.map(bareSchema) : v]);
+    else if (SUBSCHEMA.has(k)) entries.push([k, bareSchema(v)]);
+    else if (SUBSCHEMA_MAPS.has(k) && isObject(v)) entries.push([k, Object.fromEntries(Object.entries(v).map(([name, s]) => [name, bareSchema(s)]))]);
+    else entries.push([k, v]);
+  }
+  // fromEntries, not assignment: a "__proto__" member stays a member.
+  return Object.fromEntries(entries);
 }
 
 function restore(target: Record<string, unknown>, saved: Record<string, unknown>): void {

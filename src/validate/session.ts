@@ -78,6 +78,29 @@ function declared(caps: Record<string, unknown> | undefined, path: string[]): bo
   return true;
 }
 
+/**
+ * The pages of one pagination walk, to tell a page served again from a new one. A page can only
+ * repeat an earlier one if one of its names was seen already, so the pages' text is only built
+ * (once each) when a name recurs; a walk without repeats never serialises a page.
+ */
+class Pages {
+  private readonly pages: Array<{ items: unknown; text?: string | undefined }> = [];
+
+  /** Records the page; true when the same page came earlier in the walk. */
+  seenBefore(items: unknown, nameRecurs: boolean): boolean {
+    const entry: { items: unknown; text?: string | undefined } = { items };
+    if (nameRecurs) {
+      entry.text = JSON.stringify(items);
+      for (const p of this.pages) {
+        if (!('text' in p)) p.text = JSON.stringify(p.items);
+        if (p.text === entry.text) return true;
+      }
+    }
+    this.pages.push(entry);
+    return false;
+  }
+}
+
 export interface SessionValidatorOptions {
   transport?: 'stdio' | 'http';
   /**
@@ -115,7 +138,7 @@ export class SessionValidator {
   /** Task id → the task-augmented request, so tasks/result payloads are judged as its result. */
   private readonly tasks = new Map<string, { method: string; params?: Record<string, unknown> }>();
   private toolWalk = new Set<string>();
-  private toolPages = new Set<string>();
+  private toolPages = new Pages();
   /** elicitationIds of URL-mode elicitations the server sent (ELIC-CMPL-01). */
   private readonly elicitations = new Set<string>();
   /** URIs the client subscribed to (and the server accepted), for RES-SUB-02. */
@@ -520,13 +543,12 @@ export class SessionValidator {
         this.applied.add('TOOL-NAME-03');
         if (!request.params?.cursor) {
           this.toolWalk = new Set();
-          this.toolPages = new Set();
+          this.toolPages = new Pages();
         }
+        const tools = toolsOf(result);
         // A page seen before in this walk is a pagination loop (PAGE-05), not a duplicate name.
-        const page = JSON.stringify(result.tools);
-        if (this.toolPages.has(page)) break;
-        this.toolPages.add(page);
-        for (const tool of toolsOf(result)) {
+        if (this.toolPages.seenBefore(result.tools, tools.some((t) => this.toolWalk.has(t.name)))) break;
+        for (const tool of tools) {
           if (this.toolWalk.has(tool.name) && !findings.some((f) => f.requirements[0] === 'TOOL-NAME-03')) {
             findings.push(violation('TOOL-NAME-03', `expected unique tool names across all pages; ${show(tool.name)} was listed on an earlier page`, '/result/tools'));
           }
