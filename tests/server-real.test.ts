@@ -106,3 +106,57 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
     expect(report.summary.mustFailures).toBe(0);
   });
 });
+
+describe('small apps on other MCP libraries', () => {
+  it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async () => {
+    const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/tmcp/server.js`);
+    expect(harnessErrors(report)).toEqual([]);
+    expect(findings(report)).toEqual(
+      [
+        // Answers tools/list before initialize (ROBUST-02, SHOULD) and drops unparsable or invalid frames silently (BASE-ERR-04).
+        'server.lifecycle.before-initialize/refused:warn',
+        'server.base.parse-error:warn',
+        'server.base.invalid-request:warn',
+        'server.base.invalid-params:warn',
+        // Refuses the garbage version string with −32602 rather than naming its own version (ruling unsupported-version-error: SHOULD).
+        'server.lifecycle.version-negotiation/unsupported-mcpcheck-unsupported:warn',
+        'live.LIFE-VER-04:warn',
+        // Ignores invalid cursors (PAGE-06) and answers unknown or nameless tool calls with isError results (TOOL-ERR-01).
+        'server.utilities.invalid-cursor/prompts/list:warn',
+        'server.utilities.invalid-cursor/resources/list:warn',
+        'server.utilities.invalid-cursor/resources/templates/list:warn',
+        'server.utilities.invalid-cursor/tools/list:warn',
+        'server.tools.unknown-tool/unknown:warn',
+        'server.tools.unknown-tool/no-name:warn',
+        // completion/complete, not declared, is answered with "result": null: no JSON object (BASE-RES-02, MUST).
+        'live.BASE-RES-02:fail',
+      ].sort(),
+    );
+    expect(report.summary.mustFailures).toBe(1);
+  });
+
+  it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {
+    const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/fastmcp/server.js`);
+    expect(harnessErrors(report)).toEqual([]);
+    expect(findings(report)).toEqual(
+      [
+        ...SDK_STDIO,
+        // What fastmcp adds on the SDK: −32601 for a missing resource or prompt and −32600 for missing
+        // arguments instead of −32002 / −32602 (RES-ERR-01, PROMPT-ERR-01), −32603 for an unknown
+        // prompt's completion and an invalid log level (COMP-ERR-01, LOG-SET-03), zod dumps as messages.
+        'server.resources.missing/custom-scheme:warn',
+        'server.resources.missing/file:warn',
+        'server.prompts.errors/unknown:warn',
+        'server.prompts.errors/missing-arguments:warn',
+        'server.utilities.completion-errors:warn',
+        'server.utilities.log-levels/invalid:warn',
+        'server.utilities.invalid-cursor/prompts/list:warn',
+        'server.utilities.invalid-cursor/resources/list:warn',
+        'server.utilities.invalid-cursor/resources/templates/list:warn',
+        'server.utilities.invalid-cursor/tools/list:warn',
+        'live.BASE-ERR-03:warn',
+      ].sort(),
+    );
+    expect(report.summary.mustFailures).toBe(0);
+  });
+});
