@@ -47,6 +47,9 @@ const ALSO: Record<string, string[]> = {
 const OPTIONS: Record<string, Partial<ServerCommandOptions>> = {
   // The update for an unsubscribed resource follows write_note, which is not read-only.
   'updated-without-subscription': { callTools: 'all' },
+  // The subscription and list-changed scenarios cause changes only through write_note.
+  'updates-after-unsubscribe': { callTools: 'all' },
+  'list-changed-silent': { callTools: 'all' },
 };
 
 describe('the reference server', () => {
@@ -54,6 +57,18 @@ describe('the reference server', () => {
     const report = await runStdio(`node ${REFERENCE}`);
     expect(describeFailures(report)).toBe('');
     expect(report.summary.checks.pass).toBeGreaterThan(40);
+  });
+
+  it('passes with zero failures when it may call every tool (stdio)', async () => {
+    // write_note is what makes subscriptions and list changes observable.
+    const report = await runStdio(`node ${REFERENCE}`, { callTools: 'all' });
+    expect(describeFailures(report)).toBe('');
+    const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.id));
+    expect([...passed].filter((id) => id.startsWith('server.resources.updates/') || id.startsWith('server.list-changed/')).sort()).toEqual([
+      'server.list-changed/resources',
+      'server.resources.updates/subscribed',
+      'server.resources.updates/unsubscribed',
+    ]);
   });
 
   it('passes with zero failures over Streamable HTTP', async () => {

@@ -63,6 +63,12 @@ export function errorCodeOf(reply: Reply): unknown {
   return reply.kind === 'error' ? reply.error.code : undefined;
 }
 
+/** The params of a frame that is a notification of `method` (`{}` when it has none), else undefined. */
+export function notificationParams(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
+  const m = frame.message;
+  return isObject(m) && m.method === method && !('id' in m) ? (isObject(m.params) ? m.params : {}) : undefined;
+}
+
 /** The first object of a frame's message, or of its raw text when that parses. */
 export function messageOf(frame: RecordedFrame | undefined): Record<string, unknown> | undefined {
   if (!frame) return undefined;

@@ -3,13 +3,10 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, findSlowTool, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
+import { budget, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 import { parseUriTemplate } from './resources.js';
 
-function notification(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
-  const m = frame.message;
-  return isObject(m) && m.method === method && !('id' in m) ? (isObject(m.params) ? m.params : {}) : undefined;
-}
+const notification = notificationParams;
 
 // ---- Ping --------------------------------------------------------------------------------------
 
