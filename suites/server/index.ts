@@ -3,6 +3,7 @@ import { baseProtocol } from './base-protocol.js';
 import { http } from './http.js';
 import { lifecycle } from './lifecycle.js';
 import { notifications } from './notifications.js';
+import { olderRevisions } from './older-revisions.js';
 import { prompts } from './prompts.js';
 import { resources } from './resources.js';
 import { stdio } from './stdio.js';
@@ -10,4 +11,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...prompts, ...stdio, ...http];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...prompts, ...stdio, ...http];
