@@ -138,6 +138,39 @@ export function findSlowTool(tools: Array<Record<string, unknown>>, policy: Tool
   return undefined;
 }
 
+export interface ProgressProbe {
+  plan: ToolPlan;
+  args: Record<string, unknown>;
+  token: string;
+  /** The first frame after the call went out. */
+  mark: number;
+  reply: Reply;
+  /** How long the call took. */
+  estimateMs: number;
+}
+
+/**
+ * Calls permitted tools (slow-looking ones first) with a progress token until one reports
+ * progress for it, within `ms`: a tool may report progress without any duration-like argument.
+ */
+export async function findProgressTool(session: HarnessSession, tools: Array<Record<string, unknown>>, policy: ToolPolicy, ms: number): Promise<ProgressProbe | undefined> {
+  const time = budget(ms);
+  const plans = tools.map((t) => planToolCall(t, policy)).filter((p) => p.call);
+  for (const plan of [...plans.filter((p) => isSlowTool(p.tool)), ...plans.filter((p) => !isSlowTool(p.tool))]) {
+    if (time.spent()) return undefined;
+    const args = quickArguments(plan);
+    const id = session.allocateId();
+    const token = `mcpcheck-progress-${id}`;
+    const mark = session.mark;
+    const started = performance.now();
+    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, time.timeout(5_000));
+    const estimateMs = Math.round(performance.now() - started);
+    await session.barrier(time.timeout(2_000));
+    if (session.serverFrames(mark).some((f) => notificationParams(f, 'notifications/progress')?.progressToken === token)) return { plan, args, token, mark, reply, estimateMs };
+  }
+  return undefined;
+}
+
 /** The arguments to call a tool with: synthesised, with any time-like arguments shortened to about `targetMs`. */
 export function quickArguments(plan: ToolPlan, targetMs = 300): Record<string, unknown> {
   return timedArguments(plan.tool.inputSchema, plan.args, targetMs)?.args ?? plan.args;
