@@ -85,14 +85,14 @@ export const capabilityGatedRequests = scenario({
     const toolsD = 'tools' in discovery.capabilities ? await listTools(declaring) : [];
     const candidates = askingTools(toolsD, options.callTools);
     const skipped = toolsD.filter((t) => ASKS_CLIENT.test(`${String(t.name)} ${String(t.description ?? '')}`) && !candidates.some((c) => c.name === t.name));
-    if (skipped.length) note(`server.client-features.capability-gated: not called (${list(skipped.map((t) => `${String(t.name)}: ${planToolCall(t, options.callTools).why}`), 4)})`);
+    if (skipped.length) note(`not called (${list(skipped.map((t) => `${String(t.name)}: ${planToolCall(t, options.callTools).why}`), 4)})`);
     for (const c of candidates.slice(0, MAX_CALLS)) {
       if (time.spent()) break;
       const mark = declaring.mark;
       const reply = await callTool(declaring, c.name, c.args, time.timeout(10_000));
       const asked = gatedRequests(declaring, mark);
       if (asked.length) triggers.push({ what: c.name, args: c.args, methods: new Set(asked.map((f) => requestMethod(f)!)), frames: asked.map((f) => f.index) });
-      else note(`server.client-features.capability-gated: tools/call ${show(c.name)} sent no sampling, elicitation or roots request to the declaring client (${describeReply(reply)})`);
+      else note(`tools/call ${show(c.name)} sent no sampling, elicitation or roots request to the declaring client (${describeReply(reply)})`);
     }
 
     // The same actions towards the client that declared nothing.

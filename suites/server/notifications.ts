@@ -87,7 +87,7 @@ export const resourceUpdates = scenario({
     const isSwitch = plan !== undefined && SWITCH.test(String(plan.name));
     const cause = async (): Promise<Reply | undefined> => (plan ? session.request('tools/call', { name: plan.name, arguments: args }, 10_000) : undefined);
     const how = plan ? `after tools/call ${show(plan.name)} ${show(args, 80)} (${plan.why})` : `within ${SPONTANEOUS_WAIT_MS} ms of subscribing, with no tool to cause one (${options.callTools.mode === 'all' || options.callTools.mode === 'named' ? 'no permitted tool says it updates a resource' : 'tools that change resources are called only under --call-tools all or by name'})`;
-    if (!plan) note(`server.resources.updates: ${how}`);
+    if (!plan) note(how);
 
     const mark = session.mark;
     const first = await cause();
@@ -191,7 +191,7 @@ export const listChanged = scenario({
     const how = calls.length
       ? `tools/call ${list(calls, 5)}`
       : `no tool call (${options.callTools.mode === 'all' || options.callTools.mode === 'named' ? 'no permitted tool says it creates, adds or removes anything' : 'tools that change lists are called only under --call-tools all or by name'})`;
-    if (!calls.length) note(`server.list-changed: ${how}; only changes the server makes by itself can show`);
+    if (!calls.length) note(`${how}; only changes the server makes by itself can show`);
     for (const k of kinds) {
       const notified = session.serverFrames(mark).filter((f) => notificationParams(f, k.notification) !== undefined);
       const was = before.get(k.capability);
@@ -202,7 +202,7 @@ export const listChanged = scenario({
       }
       const change = difference(was, now);
       if (!change) {
-        if (notified.length) note(`server.list-changed: ${k.notification} came after ${how}, but ${k.method} shows the same ${now.length} item(s) (allowed: the items may have changed in place)`);
+        if (notified.length) note(`${k.notification} came after ${how}, but ${k.method} shows the same ${now.length} item(s) (allowed: the items may have changed in place)`);
         check.skip(`not exercised: ${k.method} did not change after ${how}${notified.length ? ` (${notified.length} ${k.notification} came)` : ''}`, { key: k.capability, requirements: [k.requirement], frames: notified.map((f) => f.index) });
         continue;
       }
