@@ -61,17 +61,22 @@ describe('the reference server', () => {
     expect(report.summary.checks.pass).toBeGreaterThan(40);
   });
 
-  it('passes with zero failures when it may call every tool (stdio)', async () => {
-    // write_note is what makes subscriptions and list changes observable.
-    const report = await runStdio(`node ${REFERENCE}`, { callTools: 'all' });
-    expect(describeFailures(report)).toBe('');
-    const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.id));
-    expect([...passed].filter((id) => id.startsWith('server.resources.updates/') || id.startsWith('server.list-changed/')).sort()).toEqual([
-      'server.list-changed/resources',
-      'server.resources.updates/subscribed',
-      'server.resources.updates/unsubscribed',
-    ]);
-  });
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`passes with zero failures when it may call every tool (${transport})`, async () => {
+      // write_note is what makes subscriptions and list changes observable.
+      const report =
+        transport === 'http' ? await runHttp((port) => `node ${REFERENCE} --http --port ${port}`, { callTools: 'all' }) : await runStdio(`node ${REFERENCE}`, { callTools: 'all' });
+      expect(describeFailures(report)).toBe('');
+      const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+      expect(passed.filter((id) => /^server\.(resources\.updates|list-changed|client-features\.capability-gated)\//.test(id)).sort()).toEqual([
+        'server.client-features.capability-gated/roots',
+        'server.client-features.capability-gated/sampling',
+        'server.list-changed/resources',
+        'server.resources.updates/subscribed',
+        'server.resources.updates/unsubscribed',
+      ]);
+    });
+  }
 
   it('passes with zero failures over Streamable HTTP', async () => {
     const report = await runHttp((port) => `node ${REFERENCE} --http --port ${port}`);

@@ -76,6 +76,8 @@ export const capabilityGatedRequests = scenario({
       for (const g of GATED) check.skip(`not exercised: initialize got ${describeReply(bad)}`, { key: g.capability });
       return;
     }
+    // Over HTTP, requests tied to no tool call (roots/list after initialized) come on the GET stream.
+    await Promise.all([declaring.listen(), plain.listen()]);
     await Promise.all([declaring.settle(AFTER_INIT_MS), plain.settle(AFTER_INIT_MS)]);
     const triggers: Trigger[] = [];
     const initRequests = gatedRequests(declaring, 0);

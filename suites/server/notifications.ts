@@ -74,6 +74,7 @@ export const resourceUpdates = scenario({
   async run({ session, check, discovery, options, note }) {
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.skip(`not exercised: initialize got ${describeReply(init)}`, { key: 'subscribed' });
+    await session.listen();
     const listed = discovery.resources.map((r) => r.uri).filter((u): u is string => typeof u === 'string');
     const updaters = mutatingPlans(discovery.tools, options.callTools, (text) => UPDATER.test(text) && ABOUT_RESOURCES.test(text));
     const plan = updaters[0];
@@ -177,6 +178,7 @@ export const listChanged = scenario({
     if (kinds.length === 0) return check.skip('not exercised: the server declares listChanged for none of tools, resources, prompts', { key: 'tools' });
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.skip(`not exercised: initialize got ${describeReply(init)}`, { key: kinds[0]!.capability });
+    await session.listen();
     const before = new Map<string, string[] | undefined>();
     for (const k of kinds) before.set(k.capability, await snapshot(session, k.method));
     const mark = session.mark;
