@@ -68,10 +68,10 @@ describe('the reference server', () => {
         transport === 'http' ? await runHttp((port) => `node ${REFERENCE} --http --port ${port}`, { callTools: 'all' }) : await runStdio(`node ${REFERENCE}`, { callTools: 'all' });
       expect(describeFailures(report)).toBe('');
       const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
-      expect(passed.filter((id) => /^server\.(resources\.updates|list-changed|client-features\.capability-gated)\//.test(id)).sort()).toEqual([
-        'server.client-features.capability-gated/roots',
-        'server.client-features.capability-gated/sampling',
-        'server.list-changed/resources',
+      expect(passed.filter((id) => /^server\.(resources\.updates|notifications\.list-changed|lifecycle\.client-capabilities)\//.test(id)).sort()).toEqual([
+        'server.lifecycle.client-capabilities/roots',
+        'server.lifecycle.client-capabilities/sampling',
+        'server.notifications.list-changed/resources',
         'server.resources.updates/subscribed',
         'server.resources.updates/unsubscribed',
       ]);

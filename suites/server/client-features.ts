@@ -64,7 +64,7 @@ async function callTool(session: HarnessSession, name: string, args: Record<stri
  * asked there must not be asked of the client that declared nothing.
  */
 export const capabilityGatedRequests = scenario({
-  id: 'server.client-features.capability-gated',
+  id: 'server.lifecycle.client-capabilities',
   title: 'Sampling, elicitation and roots requests go only to a client that declared the capability',
   requirements: ['LIFE-OP-02'],
   isolation: 'session',

@@ -166,7 +166,7 @@ function difference(before: string[], after: string[]): string {
 }
 
 export const listChanged = scenario({
-  id: 'server.list-changed',
+  id: 'server.notifications.list-changed',
   title: 'A server that declared listChanged notifies when a list changes; the re-list after a notification shows the change',
   requirements: ['TOOL-LC-01', 'RES-LC-01', 'PROMPT-LC-01'],
   isolation: 'session',
