@@ -3,8 +3,8 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability, type Discovery } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import type { Revision } from '../../src/validate/revisions.js';
-import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
+import { REVISIONS, type Revision } from '../../src/validate/revisions.js';
+import { describeErrors, schemaFor, type RevisionSchema } from '../../src/validate/schemas.js';
 import { budget, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
 
 /** The older revisions a session is operated on (2025-03-26 differs from 2025-06-18 in little a client can see). */
@@ -66,6 +66,10 @@ async function operate(session: HarnessSession, discovery: Discovery, policy: To
   return steps;
 }
 
+function validFor(schema: RevisionSchema, method: string, result: Record<string, unknown>): ReturnType<RevisionSchema['validate']> {
+  return schema.validate(schema.resultDef(method, false) ?? 'Result', result);
+}
+
 function summary(steps: Step[]): string {
   const counts = new Map<string, number>();
   for (const { method } of steps) counts.set(method, (counts.get(method) ?? 0) + 1);
@@ -92,21 +96,24 @@ export const olderRevisions = scenario({
           });
         }
         const steps = await operate(s, discovery, options.callTools);
-        const schema = schemaFor(revision);
+        // A result valid only for a newer revision shows the server left the negotiated one; a
+        // result valid for none is a plain schema failure (judged live), not this rule's business.
+        const newer = REVISIONS.slice(REVISIONS.indexOf(revision) + 1).map(schemaFor);
         const problems: string[] = [];
-        for (const { method, label = method, reply } of steps) {
-          if (reply.kind === 'malformed-result') problems.push(`${label}: ${describeReply(reply)}`);
+        const judged = steps.filter((x) => x.reply.kind === 'result');
+        for (const { method, label = method, reply } of judged) {
           if (reply.kind !== 'result') continue;
-          const errors = schema.validate(schema.resultDef(method, false) ?? 'Result', reply.result);
-          if (errors) problems.push(`${label}: ${describeErrors(errors, '/result')}`);
+          const errors = validFor(schemaFor(revision), method, reply.result);
+          if (errors && newer.some((schema) => validFor(schema, method, reply.result) === null)) problems.push(`${label}: ${describeErrors(errors, '/result')}`);
         }
-        const answered = steps.filter((x) => x.reply.kind === 'result');
-        check.expect(problems.length === 0 && answered.length > 0, {
+        const unjudged = steps.filter((x) => x.reply.kind !== 'result');
+        check.expect(problems.length === 0 && judged.length > 0, {
           key: revision,
-          expected: `on a session that negotiated ${revision}, results valid for ${revision}'s schema (${summary(steps)}; ${answered.length} answered with a result)`,
-          actual: problems.length ? list(problems, 4) : `no result at all: ${list(steps.map((x) => `${x.method} → ${describeReply(x.reply)}`), 4)}`,
-          frames: steps.map((x) => replyFrame(x.reply)),
-          replies: steps.map((x) => x.reply),
+          expected: `on a session that negotiated ${revision}, no result in a newer revision's shape (${summary(judged)} judged${unjudged.length ? `; not answered with a result: ${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)}` : ''})`,
+          actual: problems.length ? list(problems, 4) : 'no result at all',
+          frames: judged.map((x) => replyFrame(x.reply)),
+          // The verdict rests on the results; a step that got none is named, not judged.
+          replies: judged.length ? judged.map((x) => x.reply) : unjudged.map((x) => x.reply),
           session: s,
         });
       }),

@@ -355,9 +355,12 @@ export const progress = scenario({
     const slow = found && found.estimateMs <= 5_000 ? found : undefined;
     // Without a tool whose duration can be set, any permitted tool that reports progress will do.
     const probe = slow ? undefined : await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS);
-    const plan = slow?.plan ?? probe?.plan ?? discovery.tools.map((t) => planToolCall(t, options.callTools)).find((p) => p.call);
-    if (!plan) return check.skip(`no tool may be called under --call-tools ${options.callTools.mode}`);
-    const args = slow?.args ?? probe?.args ?? quickArguments(plan);
+    const plan = slow?.plan ?? probe?.plan;
+    if (!plan) {
+      const permitted = discovery.tools.some((t) => planToolCall(t, options.callTools).call);
+      return check.skip(permitted ? `not exercised: no permitted tool reported progress for a progress token (tried within ${PROGRESS_SEARCH_MS / 1000} s; progress is optional)` : `no tool may be called under --call-tools ${options.callTools.mode}`);
+    }
+    const args = slow?.args ?? probe?.args ?? {};
     const id = session.allocateId();
     const token = probe?.token ?? `mcpcheck-progress-${id}`;
     const mark = probe?.mark ?? session.mark;
