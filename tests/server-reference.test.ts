@@ -15,6 +15,8 @@ const ALSO: Record<string, string[]> = {
   'bad-template': ['BASE-RES-03'],
   'bad-resource-uri': ['BASE-RES-03', 'RES-LIST-01', 'RES-READ-01'],
   'init-missing-serverinfo': ['BASE-RES-03'],
+  // The live validator judges every result by the negotiated revision's schema too.
+  'old-revision-new-shapes': ['BASE-RES-03', 'TOOL-CALL-01'],
   'inputschema-not-object': ['BASE-RES-03', 'TOOL-LIST-01'],
   'tool-bad-annotation': ['BASE-RES-03', 'TOOL-LIST-01'],
   'tool-missing-inputschema': ['BASE-RES-03'],
@@ -50,6 +52,9 @@ const ALSO: Record<string, string[]> = {
 const OPTIONS: Record<string, Partial<ServerCommandOptions>> = {
   // The update for an unsubscribed resource follows write_note, which is not read-only.
   'updated-without-subscription': { callTools: 'all' },
+  // The subscription and list-changed scenarios cause changes only through write_note.
+  'updates-after-unsubscribe': { callTools: 'all' },
+  'list-changed-silent': { callTools: 'all' },
 };
 
 describe('the reference server', () => {
@@ -58,6 +63,23 @@ describe('the reference server', () => {
     expect(describeFailures(report)).toBe('');
     expect(report.summary.checks.pass).toBeGreaterThan(40);
   });
+
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`passes with zero failures when it may call every tool (${transport})`, async () => {
+      // write_note is what makes subscriptions and list changes observable.
+      const report =
+        transport === 'http' ? await runHttp((port) => `node ${REFERENCE} --http --port ${port}`, { callTools: 'all' }) : await runStdio(`node ${REFERENCE}`, { callTools: 'all' });
+      expect(describeFailures(report)).toBe('');
+      const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+      expect(passed.filter((id) => /^server\.(resources\.updates|notifications\.list-changed|lifecycle\.client-capabilities)\//.test(id)).sort()).toEqual([
+        'server.lifecycle.client-capabilities/roots',
+        'server.lifecycle.client-capabilities/sampling',
+        'server.notifications.list-changed/resources',
+        'server.resources.updates/subscribed',
+        'server.resources.updates/unsubscribed',
+      ]);
+    });
+  }
 
   it('passes with zero failures over Streamable HTTP', async () => {
     const report = await runHttp((port) => `node ${REFERENCE} --http --port ${port}`);

@@ -151,6 +151,11 @@ export class HarnessSession {
     return reply;
   }
 
+  /** Opens the channel's way for messages tied to no request (see Channel.listen). */
+  async listen(): Promise<void> {
+    if (!this.closedDetail) await this.channel.listen?.();
+  }
+
   /** Sends a request and waits for its response, a timeout, or the end of the channel. */
   async request(method: string, params?: unknown, timeoutMs?: number): Promise<Reply> {
     const id = this.allocateId();

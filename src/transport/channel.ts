@@ -55,6 +55,11 @@ export interface Channel {
   /** Transport-level findings (framing, stdout noise, …) with the frame index left unset. */
   onFinding(listener: (finding: Finding) => void): void;
   onClose(listener: (info: ChannelClosed) => void): void;
+  /**
+   * Opens the way for messages tied to no request (list_changed, resources/updated, server
+   * requests): over HTTP the GET stream; stdio always has it (absent: nothing to open).
+   */
+  listen?(): Promise<void>;
   /** Tells the transport the negotiated protocol version (HTTP sends it as a header afterwards). */
   setProtocolVersion(version: string): void;
   /** Closes the channel and releases everything it holds (kills the process group for stdio). */

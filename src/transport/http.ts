@@ -218,6 +218,11 @@ export class HttpChannel extends ChannelEvents implements Channel {
     return this.consume(opened, exchange, 'get', false, options.lastEventId !== undefined);
   }
 
+  /** The listening stream; a 405 means the server sends nothing unsolicited, which is its right. */
+  async listen(): Promise<void> {
+    await this.openGetStream();
+  }
+
   /** DELETE for the current session (HTTP-SESS-08); a 2xx marks the session ended. */
   async deleteSession(timeoutMs = this.timeoutMs): Promise<HttpSendResult> {
     const exchange = ++this.exchanges;

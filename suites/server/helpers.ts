@@ -65,6 +65,12 @@ export function errorCodeOf(reply: Reply): unknown {
   return reply.kind === 'error' ? reply.error.code : undefined;
 }
 
+/** The params of a frame that is a notification of `method` (`{}` when it has none), else undefined. */
+export function notificationParams(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
+  const m = frame.message;
+  return isObject(m) && m.method === method && !('id' in m) ? (isObject(m.params) ? m.params : {}) : undefined;
+}
+
 /** The first object of a frame's message, or of its raw text when that parses. */
 export function messageOf(frame: RecordedFrame | undefined): Record<string, unknown> | undefined {
   if (!frame) return undefined;
@@ -143,6 +149,39 @@ export function findSlowTool(tools: Array<Record<string, unknown>>, policy: Tool
     if (!plan.call) continue;
     const timed = timedArguments(tool.inputSchema, plan.args, targetMs);
     if (timed) return { plan, args: timed.args, estimateMs: timed.estimateMs };
+  }
+  return undefined;
+}
+
+export interface ProgressProbe {
+  plan: ToolPlan;
+  args: Record<string, unknown>;
+  token: string;
+  /** The first frame after the call went out. */
+  mark: number;
+  reply: Reply;
+  /** How long the call took. */
+  estimateMs: number;
+}
+
+/**
+ * Calls permitted tools (slow-looking ones first) with a progress token until one reports
+ * progress for it, within `ms`: a tool may report progress without any duration-like argument.
+ */
+export async function findProgressTool(session: HarnessSession, tools: Array<Record<string, unknown>>, policy: ToolPolicy, ms: number): Promise<ProgressProbe | undefined> {
+  const time = budget(ms);
+  const plans = tools.map((t) => planToolCall(t, policy)).filter((p) => p.call);
+  for (const plan of [...plans.filter((p) => isSlowTool(p.tool)), ...plans.filter((p) => !isSlowTool(p.tool))]) {
+    if (time.spent()) return undefined;
+    const args = quickArguments(plan);
+    const id = session.allocateId();
+    const token = `mcpcheck-progress-${id}`;
+    const mark = session.mark;
+    const started = performance.now();
+    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, time.timeout(5_000));
+    const estimateMs = Math.round(performance.now() - started);
+    await session.barrier(time.timeout(2_000));
+    if (session.serverFrames(mark).some((f) => notificationParams(f, 'notifications/progress')?.progressToken === token)) return { plan, args, token, mark, reply, estimateMs };
   }
   return undefined;
 }

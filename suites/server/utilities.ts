@@ -3,13 +3,10 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, findSlowTool, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
+import { budget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 import { parseUriTemplate } from '../../src/validate/uri-template.js';
 
-function notification(frame: RecordedFrame, method: string): Record<string, unknown> | undefined {
-  const m = frame.message;
-  return isObject(m) && m.method === method && !('id' in m) ? (isObject(m.params) ? m.params : {}) : undefined;
-}
+const notification = notificationParams;
 
 // ---- Ping --------------------------------------------------------------------------------------
 
@@ -356,13 +353,18 @@ export const progress = scenario({
   async run({ session, check, discovery, options }) {
     const found = findSlowTool(discovery.tools, options.callTools, 300);
     const slow = found && found.estimateMs <= 5_000 ? found : undefined;
-    const plan = slow?.plan ?? discovery.tools.map((t) => planToolCall(t, options.callTools)).find((p) => p.call);
-    if (!plan) return check.skip(`no tool may be called under --call-tools ${options.callTools.mode}`);
-    const args = slow?.args ?? quickArguments(plan);
+    // Without a tool whose duration can be set, any permitted tool that reports progress will do.
+    const probe = slow ? undefined : await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS);
+    const plan = slow?.plan ?? probe?.plan;
+    if (!plan) {
+      const permitted = discovery.tools.some((t) => planToolCall(t, options.callTools).call);
+      return check.skip(permitted ? `not exercised: no permitted tool reported progress for a progress token (tried within ${PROGRESS_SEARCH_MS / 1000} s; progress is optional)` : `no tool may be called under --call-tools ${options.callTools.mode}`);
+    }
+    const args = slow?.args ?? probe?.args ?? {};
     const id = session.allocateId();
-    const token = `mcpcheck-progress-${id}`;
-    const mark = session.mark;
-    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, 10_000);
+    const token = probe?.token ?? `mcpcheck-progress-${id}`;
+    const mark = probe?.mark ?? session.mark;
+    const reply = probe?.reply ?? (await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, 10_000));
     await session.barrier(3_000);
     await session.settle(150);
     const seen = progressFrames(session, token, mark);
@@ -405,6 +407,8 @@ export const progress = scenario({
 });
 
 const CANCEL_TARGET_MS = 600;
+/** How long the progress and cancel scenarios may spend looking for a tool that reports progress. */
+const PROGRESS_SEARCH_MS = 6_000;
 
 export const cancelInFlight = scenario({
   id: 'server.utilities.cancel',
@@ -414,15 +418,16 @@ export const cancelInFlight = scenario({
   waits: true,
   needs: { capabilities: ['tools'] },
   async run({ session, check, discovery, options }) {
-    const slow = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS);
-    // The tool must outlast the cancel (≥ 1 s) yet finish soon enough that a server ignoring the cancel is seen answering.
-    if (!slow || slow.estimateMs < 400 || slow.estimateMs > 6_000) {
-      return check.skip(
-        `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about 2 s)`,
-      );
-    }
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    // Else a permitted tool that reports progress, with the duration its first call took.
+    const slow = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS) ?? (await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS));
+    // The tool must outlast the cancel yet finish soon enough that a server ignoring the cancel is seen answering.
+    if (!slow || slow.estimateMs < 400 || slow.estimateMs > 6_000) {
+      return check.skip(
+        `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about 2 s, or one that reports progress and takes 0.4–6 s${slow ? `; ${slow.plan.name} took ${slow.estimateMs} ms` : ''})`,
+      );
+    }
     const { plan, args, estimateMs } = slow;
     const id = session.allocateId();
     const token = `mcpcheck-cancel-${id}`;
