@@ -14,8 +14,12 @@ import { describeProbe, httpScenario, is2xx, mediaOf, probe, rpc } from './http.
 // #multiple-connections) and where a started server listens (#security-warning). Every exchange
 // is a raw probe: a stream mcpcheck drops on purpose must not disturb the session's own traffic.
 
-/** The slow tool call should outlast the drop and the other stream, yet finish well within the budget. */
-const SLOW_TARGET_MS = 600;
+/**
+ * The dropped request should outlast the other stream's whole run, so that its resumption comes
+ * after the other stream's events exist and while it is still running; both finish well within budget.
+ */
+const DROPPED_TARGET_MS = 1_200;
+const OTHER_TARGET_MS = 300;
 const SLOW_MAX_MS = 4_000;
 /** Reading a stream that carries a request's response after the request's own duration. */
 const STREAM_GRACE_MS = 1_500;
@@ -35,9 +39,9 @@ interface Outgoing {
 }
 
 /** A tools/call of a slow tool with a progress token when the policy allows one, else a ping. */
-function outgoing(ctx: ScenarioContext, label: string): Outgoing {
+function outgoing(ctx: ScenarioContext, label: string, targetMs: number): Outgoing {
   const { discovery, options } = ctx;
-  const found = 'tools' in discovery.capabilities ? findSlowTool(discovery.tools, options.callTools, SLOW_TARGET_MS) : undefined;
+  const found = 'tools' in discovery.capabilities ? findSlowTool(discovery.tools, options.callTools, targetMs) : undefined;
   if (found && found.estimateMs <= SLOW_MAX_MS) {
     const token = `mcpcheck-stream-${label}-${Date.now()}`;
     const { id, body } = rpc('tools/call', { name: found.plan.name, arguments: found.args, _meta: { progressToken: token } });
@@ -78,7 +82,7 @@ const progressToken = (m: Record<string, unknown> | undefined) =>
 const belongsTo = (d: Delivered, r: Outgoing) => isResponseTo(d.message, r.id) || (r.token !== undefined && progressToken(d.message) === r.token);
 
 function describeDelivered(d: Delivered): string {
-  if (d.message === undefined) return d.event.data === '' ? `an event with id ${show(d.event.id)} and empty data` : `event data ${show(d.event.data, 80)}`;
+  if (d.message === undefined || (!('method' in d.message) && !('id' in d.message))) return d.event.data === '' ? `an event with id ${show(d.event.id)} and empty data` : `event data ${show(d.event.data, 80)}`;
   const m = d.message;
   const what = typeof m.method === 'string' ? `${m.method}${progressToken(m) !== undefined ? ` (progressToken ${show(progressToken(m))})` : ''}` : `the response to id ${show(m.id)}`;
   return `${what}${d.event.id !== undefined ? ` (event id ${show(d.event.id)})` : ''}`;
@@ -118,21 +122,21 @@ export const resume = httpScenario({
   requirements: ['HTTP-RESUME-04', 'HTTP-RESUME-02', 'HTTP-GET-04', 'HTTP-SSE-05', 'HTTP-SSE-07', 'HTTP-SSE-03', 'HTTP-MULTI-01'],
   async run(ctx, channel) {
     const { check } = ctx;
-    const a = outgoing(ctx, 'a');
-    const b = outgoing(ctx, 'b');
+    const a = outgoing(ctx, 'a', DROPPED_TARGET_MS);
+    const b = outgoing(ctx, 'b', OTHER_TARGET_MS);
     const streamMs = b.estimateMs + STREAM_GRACE_MS;
 
     // A listening GET stream stays open while B runs, so that a broadcast would show (HTTP-MULTI-01).
     const listening = probe(channel, { method: 'GET', readMs: b.estimateMs + 500 });
     // A is cut right after its first event with an id (the priming event, from 2025-11-25 on).
     const cut = await probe(channel, { method: 'POST', body: a.body, stopWhen: (e) => e.id !== undefined && e.id !== '' });
-    // B runs on a stream of its own while A is resumed, so that A's resumption could wrongly replay B's events.
-    const otherRun = probe(channel, { method: 'POST', body: b.body, readMs: streamMs });
+    // B runs to its end on a stream of its own, so that A's resumption could wrongly replay B's events.
+    const other = await probe(channel, { method: 'POST', body: b.body, readMs: streamMs });
     const before = delivered(cut);
     const first = before.at(-1);
     const resumable = cut.status !== 0 && is2xx(cut.status) && cut.sseEvents !== undefined && cut.dropped === true && first?.event.id !== undefined;
     const polls = resumable ? await reconnect(channel, first.event.id!, a, cut.retry) : [];
-    const [other, get] = await Promise.all([otherRun, listening]);
+    const get = await listening;
     judgeOneStream(check, { get, cut: before, other: delivered(other), b });
 
     if (cut.status === 0) return couldNotRun(check, `the POST of ${a.what}`, cut);
@@ -147,7 +151,7 @@ export const resume = httpScenario({
     if (!is2xx(opened.status) || !opened.sseEvents) {
       return skipAll(check, `GET with Last-Event-ID ${show(first.event.id)} → ${describeProbe(opened)}, not an SSE stream: the server does not resume (resumability is optional)`);
     }
-    const story = `${a.what} on POST, dropped ${dropAt}, resumed with GET + Last-Event-ID (${polls.length} reconnection(s)) while ${b.what} ran on a second POST`;
+    const story = `${a.what} on POST, dropped ${dropAt}, resumed with GET + Last-Event-ID (${polls.length} reconnection(s)) after ${b.what} ran on a second POST`;
     judgeResumed(check, { a, b, before, other: [...delivered(other), ...delivered(get)], polls, story, retryBefore: cut.retry });
   },
 });
@@ -157,7 +161,7 @@ async function reconnect(channel: HttpChannel, lastEventId: string, a: Outgoing,
   const polls: Poll[] = [];
   let last = lastEventId;
   let wait = retry;
-  const end = performance.now() + a.estimateMs + STREAM_GRACE_MS * 2;
+  const end = performance.now() + a.estimateMs + STREAM_GRACE_MS;
   while (polls.length < MAX_POLLS) {
     if (polls.length > 0) await new Promise((r) => setTimeout(r, Math.min(wait ?? DEFAULT_RECONNECT_MS, RETRY_CAP_MS)));
     const readMs = Math.max(STREAM_GRACE_MS, end - performance.now());
@@ -230,7 +234,7 @@ function judgeResumed(
   check.expect(answered, {
     ...KEYS[judged],
     expected: `${story}: the response to the dropped stream's request (id ${show(a.id)}) comes on the resumed stream${a.token !== undefined ? ' (the drop is not a cancellation)' : ''}`,
-    actual: `no response to it in ${polls.length} reconnection(s): ${polls.map((p) => `${describeProbe(p.res)}${p.res.incomplete ? ' (still open)' : ''}`).join('; ')}`.slice(0, 600),
+    actual: `no response to it (the drop was taken as a cancellation, or the response was lost) in ${polls.length} reconnection(s): ${polls.map((p) => `${describeProbe(p.res)}${p.res.incomplete ? ' (still open)' : ''}`).join('; ')}`.slice(0, 600),
   });
 
   if (!answered) check.skip('the response never came, so the end of the stream after it could not be watched', KEYS.ends);
