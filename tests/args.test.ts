@@ -147,7 +147,7 @@ describe('synthesizeArguments', () => {
 
   it('satisfies a permissive pattern with a plain value', () => {
     const out = synth({ type: 'object', properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, n: { type: 'string', pattern: '^[0-9]+$' } }, required: ['id', 'n'] });
-    expect(out).toEqual({ args: { id: '1', n: '1' }, complete: true });
+    expect(out).toEqual({ args: { id: 'mcpcheck-1', n: '1' }, complete: true });
   });
 
   it('gives up, saying why, on a pattern it cannot read and on not', () => {
@@ -268,7 +268,7 @@ describe('synthesizeArguments: values of the kind a parameter names', () => {
       ['createdAt', {}, '2025-11-25T12:00:00Z'],
       ['when', { format: 'date-time' }, '2025-11-25T12:00:00Z'],
       ['request_id', { format: 'uuid' }, '123e4567-e89b-42d3-a456-426614174000'],
-      ['userId', {}, '1'],
+      ['userId', {}, 'mcpcheck-1'],
       ['host', {}, 'example.com'],
       ['ip', {}, '127.0.0.1'],
       ['language', {}, 'en'],

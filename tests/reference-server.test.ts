@@ -809,7 +809,7 @@ describe('reference server over Streamable HTTP', () => {
     expect((await peer.post(ping)).status).toBe(404);
   });
 
-  it('resumes a dropped SSE stream with Last-Event-ID', async () => {
+  it('resumes a dropped SSE stream with Last-Event-ID, polling while the stream is unfinished', async () => {
     const peer = await startHttp();
     await peer.initialize();
     const id = peer.newId();
@@ -818,12 +818,25 @@ describe('reference server over Streamable HTTP', () => {
     const lastId = call.sse!.events.filter((e) => e.data !== '').at(-1)?.id;
     expect(first.params.progress).toBe(1);
     call.sse!.res.destroy();
-    const resumed = await peer.get({ 'last-event-id': lastId });
-    const response = await resumed.sse!.waitFor((m) => m.id === id);
-    expect(response.result.content[0].text).toContain('Completed 6 steps');
-    const progress = resumed.sse!.messages().filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress);
-    expect(progress[0]).toBeGreaterThan(1);
-    await resumed.sse!.waitEnd();
+    // Each reconnection replays what is new since its Last-Event-ID; an unfinished stream then closes (after a retry field).
+    const progress: number[] = [];
+    let last = lastId;
+    let response: AnyJson | undefined;
+    let polls = 0;
+    while (response === undefined && polls++ < 20) {
+      const resumed = await peer.get({ 'last-event-id': last });
+      expect(resumed.status).toBe(200);
+      await resumed.sse!.waitEnd();
+      const messages = resumed.sse!.messages();
+      progress.push(...messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress as number));
+      response = messages.find((m) => m.id === id);
+      last = resumed.sse!.events.filter((e) => e.id !== undefined).at(-1)?.id ?? last;
+      if (response === undefined) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(response?.result.content[0].text).toContain('Completed 6 steps');
+    expect(polls).toBeGreaterThan(1);
+    // Every later step exactly once, in order: nothing at or before a Last-Event-ID comes again.
+    expect(progress).toEqual([2, 3, 4, 5, 6]);
   });
 
   it('closes everything and exits on SIGTERM', async () => {

@@ -40,6 +40,8 @@ const ALSO: Record<string, string[]> = {
   'http-no-session-required': ['ROBUST-02'],
   // The 200 body answering a notification is not a JSON-RPC message.
   'http-notification-200': ['BASE-MSG-01'],
+  // Event ids that are all "1" cannot lead a resumption back to the dropped stream: its response never comes.
+  'http-duplicate-event-ids': ['HTTP-SSE-07'],
   // GET → 404 breaks "single endpoint for POST and GET" and "GET → SSE or 405" alike.
   'http-get-404': ['HTTP-GET-02'],
   // Errors without an id, or responses with the wrong id, match no request: every check that waits

@@ -19,6 +19,8 @@ interface Seen {
 class TestServer {
   readonly seen: Seen[] = [];
   getMode: '405' | 'sse' = '405';
+  /** Called with the response of each 'sse' call, e.g. to watch for the client dropping it. */
+  onSse: ((res: ServerResponse) => void) | undefined;
   deleteStatus = 200;
   private server!: Server;
   private readonly waiting = new Map<string, () => void>();
@@ -68,10 +70,10 @@ class TestServer {
           'MCP-Session-Id': SESSION,
         });
       case 'sse': {
-        // Priming event, then a server→client request; the response only after the client answered it.
+        // Priming event, then a server→client request (in the same chunk); the response only after the client answered it.
         res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8' });
-        res.write('id: e1\nretry: 1500\ndata:\n\n');
-        res.write(`id: e2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 's1', method: 'roots/list' })}\n\n`);
+        this.onSse?.(res);
+        res.write(`id: e1\nretry: 1500\ndata:\n\nid: e2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 's1', method: 'roots/list' })}\n\n`);
         this.waiting.set('s1', () => {
           res.write(`id: e3\ndata: ${reply({ content: [] })}\n\n`);
           res.end();
@@ -340,6 +342,27 @@ describe('HttpChannel raw probes', () => {
 
     expect(frames).toHaveLength(1); // only the initialize result
     expect(channel.sessionId).toBe(SESSION);
+  });
+
+  it('drops an SSE stream right after the event stopWhen accepts, and the server sees the connection close', async () => {
+    const { server, channel } = await setup();
+    await channel.send(initialize);
+    let closed = false;
+    server.onSse = (res) => res.on('close', () => (closed = true));
+    const res = await channel.request({ method: 'POST', body: JSON.stringify(call(5, 'sse')), stopWhen: (e) => e.id !== undefined && e.data === '', readMs: 2000 });
+    // The roots/list request came in the same chunk, after the priming event: never received.
+    expect(res.sseEvents).toEqual([{ id: 'e1', data: '' }]);
+    expect(res).toMatchObject({ dropped: true, incomplete: false, retry: 1500 });
+    expect(res.error).toBeUndefined();
+    await until('the server to see the connection close', () => closed, 2000);
+  });
+
+  it('stops an SSE read at maxEvents', async () => {
+    const { channel } = await setup();
+    await channel.send(initialize);
+    const res = await channel.request({ method: 'POST', body: JSON.stringify(call(6, 'sse')), maxEvents: 2, readMs: 2000 });
+    expect(res.sseEvents?.map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect(res.dropped).toBe(true);
   });
 
   it('reports a probe that found nobody as status 0 with an error', async () => {

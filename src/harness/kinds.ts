@@ -34,7 +34,8 @@ const VALUES: Readonly<Record<Kind, readonly unknown[]>> = {
   'date-time': [F['date-time']],
   time: [F.time],
   uuid: [F.uuid],
-  id: ['1', 1],
+  // Ids no real record is likely to have: under --call-tools all a write tool must not overwrite record 1.
+  id: ['mcpcheck-1', 424242],
   hostname: [F.hostname],
   ipv4: [F.ipv4],
   ipv6: [F.ipv6],

@@ -93,6 +93,11 @@ export class HttpTarget implements Target {
     return this.options.headers ?? {};
   }
 
+  /** The process group of the serving command mcpcheck started (`--start`) while it runs, else undefined. */
+  get startedGroup(): number | undefined {
+    return this.server?.running ? this.server.pid : undefined;
+  }
+
   /** Starts the serving command, if any, and waits until the URL answers. */
   async prepare(): Promise<void> {
     if (!this.options.start) return;

@@ -1,4 +1,5 @@
 // Stateless pieces of the HTTP transport: bounded body reads, error wording, redaction.
+import { createParser } from 'eventsource-parser';
 
 /** Reads at most `max` bytes; stops (and cancels the rest) beyond. Never throws. */
 export async function readBody(res: Response, max: number): Promise<{ bytes: Buffer; truncated: boolean; error?: unknown }> {
@@ -27,6 +28,69 @@ export async function readBody(res: Response, max: number): Promise<{ bytes: Buf
   if (truncated || error !== undefined) reader.cancel().catch(() => undefined);
   const out: { bytes: Buffer; truncated: boolean; error?: unknown } = { bytes: Buffer.concat(chunks), truncated };
   if (error !== undefined) out.error = error;
+  return out;
+}
+
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+export interface SseRead {
+  bytes: Buffer;
+  truncated: boolean;
+  error?: unknown;
+  /** Events in order, up to (and including) the one `stopWhen` accepted. */
+  events: SseEvent[];
+  /** The last `retry` value the server sent, in ms. */
+  retry?: number;
+  /** Reading ended because `stopWhen` accepted an event (or `maxEvents` were read), not with the body. */
+  stopped: boolean;
+}
+
+/**
+ * Reads an SSE body event by event, at most `max` bytes and `maxEvents` events, and stops as soon
+ * as `stopWhen` accepts an event: whatever the same chunk held after it counts as never received,
+ * as for a client whose connection dropped there. The caller owns the deadline and must abort the
+ * request when `stopped` (cancelling the reader alone may leave the connection up). Never throws.
+ */
+export async function readSseBody(res: Response, max: number, stopWhen?: (e: SseEvent) => boolean, maxEvents = 1000): Promise<SseRead> {
+  const out: SseRead = { bytes: Buffer.alloc(0), truncated: false, events: [], stopped: false };
+  const reader = res.body?.getReader();
+  if (!reader) return out;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  const parser = createParser({
+    onEvent: (e) => {
+      if (out.stopped) return;
+      out.events.push({ ...(e.id !== undefined ? { id: e.id } : {}), ...(e.event !== undefined ? { event: e.event } : {}), data: e.data });
+      if (out.events.length >= maxEvents || stopWhen?.(out.events.at(-1)!)) out.stopped = true;
+    },
+    onRetry: (ms) => {
+      if (!out.stopped) out.retry = ms;
+    },
+  });
+  try {
+    while (!out.stopped) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = max - size;
+      const kept = value.length > room ? value.subarray(0, room) : value;
+      chunks.push(kept);
+      size += kept.length;
+      parser.feed(decoder.decode(kept, { stream: true }));
+      if (kept.length < value.length) {
+        out.truncated = true;
+        break;
+      }
+    }
+  } catch (err) {
+    out.error = err;
+  }
+  if (out.stopped || out.truncated || out.error !== undefined) reader.cancel().catch(() => undefined);
+  out.bytes = Buffer.concat(chunks);
   return out;
 }
 

@@ -4,9 +4,9 @@ import { ChannelEvents } from './channel-base.js';
 import type { Channel, IncomingFrame, SendResult } from './channel.js';
 import { note, violation } from '../validate/finding.js';
 import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
-import { describeNetworkError, headerRecord, mediaType, readBody, redactHeaders, redactUrl } from './http-util.js';
+import { describeNetworkError, headerRecord, mediaType, readBody, readSseBody, redactHeaders, redactUrl, type SseEvent } from './http-util.js';
 
-export { describeNetworkError, redactHeaders, redactUrl };
+export { describeNetworkError, redactHeaders, redactUrl, type SseEvent };
 
 export interface HttpChannelOptions {
   /** The MCP endpoint. Credentials belong in `headers`, not in the URL. */
@@ -81,6 +81,13 @@ export interface ProbeRequest {
   readMs?: number;
   /** Body bytes kept. Default 1 MiB. */
   maxBytes?: number;
+  /**
+   * SSE bodies only: stop reading, and drop the connection, right after the first event this
+   * accepts (e.g. a priming event), as a client whose connection broke there would.
+   */
+  stopWhen?: (e: SseEvent) => boolean;
+  /** SSE bodies only: the most events read before the connection is dropped. Default 1000. */
+  maxEvents?: number;
 }
 
 export interface ProbeResponse {
@@ -93,8 +100,10 @@ export interface ProbeResponse {
   truncated: boolean;
   /** Reading stopped at readMs before the body ended. */
   incomplete: boolean;
-  sseEvents?: Array<{ id?: string; event?: string; data: string }>;
+  sseEvents?: SseEvent[];
   retry?: number;
+  /** mcpcheck dropped the connection on purpose (`stopWhen` or `maxEvents`), before the body ended. */
+  dropped?: boolean;
   error?: string;
 }
 
@@ -263,8 +272,10 @@ export class HttpChannel extends ChannelEvents implements Channel {
       clearTimeout(timer);
       const readMs = probe.readMs ?? timeoutMs;
       timer = deadline(ctl, readMs, `body not complete within ${readMs} ms`);
-      const read = await readBody(res, probe.maxBytes ?? MiB);
       const contentType = res.headers.get('content-type') ?? undefined;
+      const sse = mediaType(contentType) === 'text/event-stream';
+      const sseRead = sse ? await readSseBody(res, probe.maxBytes ?? MiB, probe.stopWhen, probe.maxEvents) : undefined;
+      const read = sseRead ?? (await readBody(res, probe.maxBytes ?? MiB));
       const out: ProbeResponse = {
         status: res.status,
         headers: headerRecord(res.headers),
@@ -274,19 +285,17 @@ export class HttpChannel extends ChannelEvents implements Channel {
         incomplete: read.error !== undefined && abortKind(ctl) === 'timeout',
       };
       if (read.error !== undefined && !out.incomplete) out.error = this.explain(read.error, ctl);
-      if (mediaType(contentType) === 'text/event-stream') {
-        const events: NonNullable<ProbeResponse['sseEvents']> = [];
-        const parser = createParser({
-          onEvent: (e) => events.push({ id: e.id, event: e.event, data: e.data }),
-          onRetry: (ms) => (out.retry = ms),
-        });
-        parser.feed(out.body);
-        out.sseEvents = events;
+      if (sseRead) {
+        out.sseEvents = sseRead.events;
+        if (sseRead.retry !== undefined) out.retry = sseRead.retry;
+        if (sseRead.stopped) out.dropped = true;
       }
       return out;
     } finally {
       clearTimeout(timer);
       this.inflight.delete(ctl);
+      // A body left unread (dropped on purpose, cut at readMs, or too large) must not keep its connection.
+      ctl.abort(new Abort('closed', 'the probe is over'));
     }
   }
 

@@ -23,3 +23,8 @@ export function primingProblem(first: SseEvent | undefined): string | undefined 
 }
 
 export const PRIMING_EXPECTED = 'an opening event with an id and an empty data field (the priming event the client resumes from with Last-Event-ID)';
+
+/** Whether an event is that priming event: the same predicate, for code that only needs yes or no. */
+export function isPrimingEvent(e: SseEvent): boolean {
+  return primingProblem(e) === undefined;
+}

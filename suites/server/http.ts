@@ -15,7 +15,7 @@ import { isObject, isResponse } from './helpers.js';
 // so a probe the server wrongly accepts cannot disturb the rest of a scenario.
 
 /** Until response headers arrive; a local server answers in milliseconds. */
-const HEADERS_MS = 5_000;
+export const HEADERS_MS = 5_000;
 /** Reading a body after its headers (an SSE answer ends after its response). */
 const BODY_MS = 2_000;
 /** How long a fresh GET stream is watched for responses that must not be there. */
@@ -27,27 +27,27 @@ const needs = { transport: 'http' } as const;
 
 let probeIds = 0;
 /** A JSON-RPC request body with an id no session request uses. */
-function rpc(method: string, params?: unknown): { id: string; body: string } {
+export function rpc(method: string, params?: unknown): { id: string; body: string } {
   const id = `mcpcheck-http-${++probeIds}`;
   return { id, body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }) };
 }
 
-function probe(channel: HttpChannel, req: ProbeRequest): Promise<ProbeResponse> {
+export function probe(channel: HttpChannel, req: ProbeRequest): Promise<ProbeResponse> {
   return channel.request({ timeoutMs: HEADERS_MS, readMs: BODY_MS, ...req });
 }
 
 /** "HTTP 400 (application/json): {…}" or "no HTTP response (…)", for messages. */
-function describeProbe(res: ProbeResponse): string {
+export function describeProbe(res: ProbeResponse): string {
   if (res.status === 0) return `no HTTP response (${res.error ?? 'unknown error'})`;
   const body = res.body.trim();
   return `HTTP ${res.status}${res.contentType ? ` (${res.contentType})` : ''}${body ? `: ${show(body, 160)}` : ' with an empty body'}`;
 }
 
-function mediaOf(contentType: string | undefined): string | undefined {
+export function mediaOf(contentType: string | undefined): string | undefined {
   return contentType?.split(';')[0]?.trim().toLowerCase();
 }
 
-const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+export const is2xx = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 const is4xx = (status: number) => status >= 400 && status < 500;
 
 /** The session's HTTP channel, after initializing the session; records an error and returns undefined if that fails. */
@@ -95,7 +95,7 @@ function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, r
 }
 
 /** An HTTP scenario on a session of its own, initialized before `run` gets the session's channel. */
-function httpScenario(s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & { run(ctx: ScenarioContext, channel: HttpChannel): Promise<void> }): Scenario {
+export function httpScenario(s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & { run(ctx: ScenarioContext, channel: HttpChannel): Promise<void> }): Scenario {
   return scenario({
     ...s,
     isolation: 'session',
@@ -356,7 +356,7 @@ export const badVersionHeader = httpScenario({
 
 export const originValidated = scenario({
   id: 'server.http.origin',
-  title: 'A request with a foreign Origin is refused with 403 Forbidden',
+  title: 'A POST, GET or DELETE with a foreign Origin, or Origin: null, is refused with 403 Forbidden',
   requirements: ['HTTP-ORIGIN-01'],
   isolation: 'session',
   needs,
@@ -386,6 +386,27 @@ export const originValidated = scenario({
       expected: `POST ping in an initialized session with Origin: ${origin} → 403 Forbidden (${configurable})`,
       actual: describeProbe(ping),
     });
+    // Every incoming connection, not only POST. `null` is what browsers send from sandboxed frames
+    // and file: pages: it names no site, so no allow-list can make it valid. DELETE goes last: a
+    // server that wrongly accepts it has ended the session.
+    const others = [
+      { key: 'get', method: 'GET', value: origin, readMs: GET_WINDOW_MS },
+      { key: 'null-origin', method: 'POST', value: 'null', body: rpc('ping').body },
+      { key: 'delete', method: 'DELETE', value: origin },
+    ];
+    for (const o of others) {
+      const res = await probe(channel, { method: o.method, headers: { Origin: o.value }, ...(o.body ? { body: o.body } : {}), ...(o.readMs ? { readMs: o.readMs } : {}) });
+      // A method the endpoint does not serve at all is refused whatever the Origin: nothing to judge.
+      if (o.method !== 'POST' && (res.status === 405 || res.status === 404)) {
+        check.skip(`not judged: ${o.method} with Origin: ${o.value} got ${describeProbe(res)}; the server does not serve ${o.method}, so the Origin made no difference`, { key: o.key });
+        continue;
+      }
+      check.expect(res.status === 403, {
+        key: o.key,
+        expected: `${o.method}${o.body ? ' ping' : ''} in an initialized session with Origin: ${o.value} → 403 Forbidden${o.value === 'null' ? ' (the opaque origin of sandboxed or file: documents can never be a valid one)' : ` (${configurable})`}`,
+        actual: describeProbe(res),
+      });
+    }
   },
 });
 

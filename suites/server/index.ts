@@ -2,6 +2,7 @@ import type { Scenario } from '../../src/runner/scenario.js';
 import { baseProtocol } from './base-protocol.js';
 import { clientFeatures } from './client-features.js';
 import { http } from './http.js';
+import { httpStreams } from './http-streams.js';
 import { lifecycle } from './lifecycle.js';
 import { notifications } from './notifications.js';
 import { olderRevisions } from './older-revisions.js';
@@ -12,4 +13,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams];
