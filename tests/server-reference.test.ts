@@ -42,6 +42,9 @@ const ALSO: Record<string, string[]> = {
   'http-notification-200': ['BASE-MSG-01'],
   // Event ids that are all "1" cannot lead a resumption back to the dropped stream: its response never comes.
   'http-duplicate-event-ids': ['HTTP-SSE-07'],
+  // A message sent on every open stream keeps its event id and, for a request to the client
+  // (ask_llm, list_roots), its request id: both then show up twice (when such a tool runs meanwhile).
+  'http-broadcast-notifications': ['BASE-ID-03', 'HTTP-RESUME-01'],
   // GET → 404 breaks "single endpoint for POST and GET" and "GET → SSE or 405" alike.
   'http-get-404': ['HTTP-GET-02'],
   // Errors without an id, or responses with the wrong id, match no request: every check that waits
