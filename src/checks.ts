@@ -57,11 +57,8 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
       // Notes alone are no evidence: a rule passes only where the judged traffic exercised it.
       status = 'pass';
       message = notes.length > 0 ? `no violation; note: ${notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ')}` : 'no violation';
-    } else if (findings.length > 0) {
-      // Only values the rule could not be judged on: no evidence either way.
-      status = 'skip';
-      message = notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ');
     } else {
+      // Notes only (values the rule could not be judged on, remarks): no evidence either way.
       status = 'skip';
       message = notes.length > 0 ? `${input.skipReason}; note: ${notes.slice(0, MAX_LISTED).map((f) => f.message).join(' | ')}` : input.skipReason;
     }

@@ -438,7 +438,7 @@ describe('validateMessage: a result that echoes the arguments of its request', (
     const checks = checksFromFindings({ idPrefix: 'live.', findings, applied: new Set(['BASE-RES-03']), coverage: [], evidence: () => ({}), skipReason: 'not exercised' });
     const status = Object.fromEntries(checks.map((c) => [c.id, c.status]));
     expect(status).toEqual({ 'live.BASE-RES-03': 'pass', 'live.PROMPT-GET-01': 'skip', 'live.RES-URI-02': 'skip' });
-    expect(checks.find((c) => c.id === 'live.RES-URI-02')!.message).toMatch(/^not judged: the invalid URI "mcpcheck"/);
+    expect(checks.find((c) => c.id === 'live.RES-URI-02')!.message).toMatch(/; note: not judged: the invalid URI "mcpcheck"/);
   });
 });
 
