@@ -4,7 +4,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { walkList } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
+import { budget, callTool, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
 
 /** Server→client requests and the client capability each needs (LIFE-OP-02). */
 const GATED = [
@@ -50,8 +50,8 @@ function askingTools(tools: Array<Record<string, unknown>>, policy: ToolPolicy):
     .map((p) => ({ name: p.name, args: quickArguments(p), why: p.why }));
 }
 
-async function callTool(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
-  const reply = await session.request('tools/call', { name, arguments: args }, timeoutMs);
+async function callAndSettle(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
+  const reply = await callTool(session, name, args, timeoutMs);
   // Requests the call caused may still be in flight behind its response.
   await session.barrier(2_000);
   return reply;
@@ -91,7 +91,7 @@ export const capabilityGatedRequests = scenario({
     for (const c of candidates.slice(0, MAX_CALLS)) {
       if (time.spent()) break;
       const mark = declaring.mark;
-      const reply = await callTool(declaring, c.name, c.args, time.timeout(10_000));
+      const reply = await callAndSettle(declaring, c.name, c.args, time.timeout(10_000));
       const asked = gatedRequests(declaring, mark);
       if (asked.length) triggers.push({ what: c.name, args: c.args, methods: new Set(asked.map((f) => requestMethod(f)!)), frames: asked.map((f) => f.index) });
       else note(`tools/call ${show(c.name)} sent no sampling, elicitation or roots request to the declaring client (${describeReply(reply)})`);
@@ -111,7 +111,7 @@ export const capabilityGatedRequests = scenario({
         continue;
       }
       if (time.spent()) break;
-      const reply = await callTool(plain, t.what, t.args ?? {}, time.timeout(10_000));
+      const reply = await callAndSettle(plain, t.what, t.args ?? {}, time.timeout(10_000));
       replies.push(reply);
       repeated.set(t, `tools/call ${t.what} → ${reply.kind === 'result' && reply.result.isError === true ? 'isError result' : reply.kind}`);
     }

@@ -197,3 +197,11 @@ export function budget(ms: number): { left(): number; spent(): boolean; timeout(
   const left = () => Math.max(0, end - performance.now());
   return { left, spent: () => left() < 250, timeout: (perRequest) => Math.max(250, Math.min(perRequest, left())) };
 }
+
+/** Calls a tool; a call that outlives `timeoutMs` is cancelled, so the server does not go on with it. */
+export async function callTool(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
+  const id = session.allocateId();
+  const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
+  if (reply.kind === 'timeout') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
+  return reply;
+}

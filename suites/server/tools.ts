@@ -1,4 +1,4 @@
-import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import type { Reply } from '../../src/harness/session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
@@ -7,7 +7,7 @@ import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js'
 import { excuseEchoedUris, suppliedArguments } from '../../src/validate/echo.js';
 import { show } from '../../src/validate/finding.js';
 import { checkCallToolResult } from '../../src/validate/tools.js';
-import { argumentContext, isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
+import { argumentContext, callTool, isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
 import { ruling } from '../../src/spec/rulings.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -217,13 +217,6 @@ interface Call {
   plan: ToolPlan;
   args: Record<string, unknown>;
   reply: Reply;
-}
-
-async function callTool(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
-  const id = session.allocateId();
-  const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
-  if (reply.kind === 'timeout') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
-  return reply;
 }
 
 /**
