@@ -126,6 +126,15 @@ export const capabilityGatedRequests = scenario({
         );
         continue;
       }
+      // Silence towards the plain client means something only once what caused the request was repeated towards it.
+      if (wrong.length === 0 && !causes.some((c) => repeated.has(c))) {
+        check.skip(`not exercised: ${list(causes.map((c) => c.what))} made the server send ${g.method} to the declaring client, but mcpcheck ran out of time before repeating it towards the other one`, {
+          key: g.capability,
+          frames: causes.flatMap((c) => c.frames),
+          session: declaring,
+        });
+        continue;
+      }
       check.expect(wrong.length === 0, {
         key: g.capability,
         expected: `no ${g.method} to a client that did not declare ${g.capability}${causes.length ? `, although ${list(causes.map((c) => c.what))} made the server send it to one that did; repeated towards it: ${list(causes.map((c) => repeated.get(c) ?? `${c.what} (not repeated: out of time)`))}` : ''}`,
