@@ -39,6 +39,12 @@ export interface HarnessSessionOptions {
   transport: 'stdio' | 'http';
   /** Per request, unless a call says otherwise. */
   requestTimeoutMs?: number;
+  /**
+   * Until the target has sent its first frame, every wait lasts at least this long: a freshly
+   * started process (a Node app loading its dependencies on a busy machine) may need seconds
+   * before it reads its input, and that start-up is no slowness of its answers.
+   */
+  startupMs?: number;
   canned?: CannedAnswers;
   /** Frames are kept for evidence and transcripts; bounded so a chatty target cannot exhaust memory. */
   maxFrames?: number;
@@ -81,6 +87,8 @@ export class HarnessSession {
   private readonly canned: CannedAnswers;
   private readonly maxFrames: number;
   private frameCount = 0;
+  /** Whether the target has sent anything yet (see `startupMs`). */
+  private heard = false;
   /** Frames of responses from the server that matched no request waiting for one (bounded). */
   private readonly strayResponses: number[] = [];
   initializeResult?: Record<string, unknown>;
@@ -166,7 +174,7 @@ export class HarnessSession {
 
   /** Sends a request message as given (any id) and waits for the response with that id. */
   async requestMessage(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
-    const wait = timeoutMs ?? this.timeoutMs;
+    const wait = Math.max(timeoutMs ?? this.timeoutMs, this.heard ? 0 : (this.options.startupMs ?? 0));
     const key = idKey(message.id);
     const mark = this.frameCount;
     const reply = new Promise<Reply>((resolve) => {
@@ -333,6 +341,7 @@ export class HarnessSession {
   }
 
   private receive(incoming: IncomingFrame): void {
+    this.heard = true;
     const frame = this.record(
       incoming.message !== undefined || incoming.parseError === undefined
         ? { from: 'server', message: incoming.message, via: incoming.via }

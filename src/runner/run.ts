@@ -61,6 +61,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       channel,
       transport: target.kind,
       requestTimeoutMs: options.requestTimeoutMs,
+      // Each stdio session starts a process of its own.
+      ...(target.kind === 'stdio' ? { startupMs: STARTUP_MS } : {}),
       onFinding: (finding) => {
         // Findings buffered before the session existed (a start-up banner) arrive during its construction.
         const frame = finding.frame !== undefined && session !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
