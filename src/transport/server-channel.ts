@@ -1,0 +1,72 @@
+import type { Channel } from './channel.js';
+
+/**
+ * One HTTP request the client under test made to mcpcheck's endpoint, and what mcpcheck answered.
+ * Client-side transport rules (Accept, one message per POST, the version and session headers,
+ * DELETE at the end, Last-Event-ID) are judged on these.
+ */
+export interface ClientExchange {
+  /** Numbers the exchange; frames it carried have the same `exchange`. */
+  exchange: number;
+  method: string;
+  /** Request headers, lower-cased names, values as sent (bounded). */
+  headers: Record<string, string>;
+  /** POST: how many JSON-RPC messages the body held (each member of an array); absent when not JSON. */
+  messages?: number;
+  /** The status mcpcheck answered with. */
+  status: number;
+  /** How the body was answered: a JSON body, an SSE stream, nothing (202/4xx without body). */
+  answer: 'json' | 'sse' | 'empty';
+  /** Milliseconds since the endpoint opened. */
+  at: number;
+}
+
+/** Over stdio: what the relay saw the client do to the process it started as its server. */
+export interface StdioClientEvent {
+  kind: 'stdin-closed' | 'signal' | 'relay-exit';
+  /** For 'signal': the name (SIGTERM, SIGINT, …). */
+  signal?: string;
+  at: number;
+}
+
+/**
+ * How mcpcheck's HTTP endpoint answers; a scenario may change it at any time, and it applies to
+ * exchanges that arrive afterwards.
+ */
+export interface EndpointPolicy {
+  /** A POST carrying requests: answered by a JSON body or by an SSE stream. */
+  answerWith: 'json' | 'sse';
+  /** Issue an Mcp-Session-Id on the initialize response and require it afterwards. */
+  sessions: boolean;
+  /** SSE streams start with a priming event (an id, empty data) and carry `retry` when set. */
+  priming: boolean;
+  retryMs?: number;
+  /** GET opens a stream for messages tied to no request; false answers 405. */
+  getStream: boolean;
+  /** Requests after initialize must carry a supported MCP-Protocol-Version header (else 400). */
+  requireVersionHeader: boolean;
+}
+
+/**
+ * The channel towards a client under test, mcpcheck playing the server. `send` routes by itself:
+ * a response goes back on the exchange that carried its request, anything else on an open stream
+ * (the GET stream over HTTP, stdout over stdio), held until one opens.
+ */
+export interface ServerChannel extends Channel {
+  /** What the client is given to reach mcpcheck: the endpoint URL, or the command line that starts the stdio relay. */
+  readonly address: string;
+  /** HTTP: every exchange, once answered (absent over stdio). */
+  onExchange?(listener: (exchange: ClientExchange) => void): void;
+  /** stdio: what the client did to the relay process (absent over HTTP). */
+  onStdioEvent?(listener: (event: StdioClientEvent) => void): void;
+  /** HTTP: the policy the endpoint answers with (absent over stdio). */
+  readonly policy?: EndpointPolicy;
+  /** HTTP: the client's current session ends (its id is answered with 404 from now on). */
+  expireSession?(): void;
+  /** HTTP: ends the SSE stream that carries the response to request `id` before that response is sent (a dropped stream). */
+  dropStreamOf?(id: string | number): void;
+  /** stdio: the relay exits, as a server that died would (its stdout closes). */
+  die?(code?: number): Promise<void>;
+  /** stdio: writes text to the relay's stderr (a server's log line). */
+  stderr?(text: string): Promise<void>;
+}
