@@ -4,7 +4,7 @@
  * counts as applied.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessSession } from '../src/harness/session.js';
+import { ClientSession } from '../src/harness/client-session.js';
 import { HttpTarget } from '../src/harness/target.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import { type Finding, violation } from '../src/validate/finding.js';
@@ -73,7 +73,7 @@ describe('the reference server without priming events (--break http-no-priming-e
   /** Calls the streaming `log` tool on a session of `revision`, then records a scenario check of HTTP-SSE-01. */
   async function run(revision: Revision) {
     const findings: Finding[] = [];
-    const session = new HarnessSession({ channel: await target.open(), transport: 'http', requestTimeoutMs: 5000, onFinding: (f) => findings.push(f) });
+    const session = new ClientSession({ channel: await target.open(), transport: 'http', requestTimeoutMs: 5000, onFinding: (f) => findings.push(f) });
     try {
       const init = await session.initialize({ protocolVersion: revision });
       expect(init.kind).toBe('result');

@@ -1,6 +1,6 @@
 import { SetupError } from '../errors.js';
 import type { CheckResult } from '../model.js';
-import type { Scenario } from '../runner/scenario.js';
+import type { ScenarioIdentity } from '../runner/scenario.js';
 import { matches, select } from '../runner/select.js';
 import { findRequirement } from '../spec/catalog.js';
 
@@ -8,8 +8,8 @@ import { findRequirement } from '../spec/catalog.js';
 export const LIVE = 'live.';
 
 /** What --only/--skip asked for: the scenarios to run, and which of the run's checks to report. */
-export interface Selection {
-  scenarios: Scenario[];
+export interface Selection<S extends ScenarioIdentity> {
+  scenarios: S[];
   keep: (check: CheckResult) => boolean;
 }
 
@@ -25,7 +25,7 @@ function liveRequirement(entry: string, flag: string): string {
  * and the report keeps the checks citing X; `--skip live.X` drops that one live check.
  * An --only entry that matches nothing is a usage error: a typo must not pass as "nothing failed".
  */
-export function planSelection(all: Scenario[], only: string[], skip: string[]): Selection {
+export function planSelection<S extends ScenarioIdentity>(all: S[], only: string[], skip: string[]): Selection<S> {
   const liveOnly = only.filter((e) => e.startsWith(LIVE)).map((e) => liveRequirement(e, '--only'));
   const scenarioOnly = only.filter((e) => !e.startsWith(LIVE));
   const liveSkip = new Set(skip.filter((e) => e.startsWith(LIVE)).map((e) => LIVE + liveRequirement(e, '--skip')));

@@ -1,5 +1,5 @@
 import { SetupError } from '../errors.js';
-import type { Channel } from '../transport/channel.js';
+import type { ChannelToServer } from './client-session.js';
 import { HttpChannel, redactUrl, TargetUnreachable } from '../transport/http.js';
 import { TargetDidNotStart, TargetProcess } from '../transport/process.js';
 import { StdioChannel } from '../transport/stdio.js';
@@ -13,7 +13,7 @@ export interface Target {
   readonly kind: 'stdio' | 'http';
   /** For reports: the command or the URL, never header values or URL credentials. */
   readonly description: string;
-  open(): Promise<Channel>;
+  open(): Promise<ChannelToServer>;
   /** Stops everything the target started. */
   close(): Promise<void>;
 }

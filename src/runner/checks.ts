@@ -1,4 +1,4 @@
-import type { HarnessSession, RecordedFrame, Reply } from '../harness/session.js';
+import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, requirement, type Level } from '../spec/catalog.js';
 import { show } from '../validate/finding.js';
@@ -15,7 +15,7 @@ export interface CheckOptions {
   level?: Level;
   /** Indices of frames (in `session`, default the scenario's session) that show what happened. */
   frames?: Array<number | undefined>;
-  session?: HarnessSession;
+  session?: PeerSession;
   title?: string;
   /**
    * The replies the verdict rests on. If one of them is mcpcheck's own request timeout, the check
@@ -83,7 +83,7 @@ export class CheckRecorder {
     private readonly scenarioId: string,
     private readonly scenarioTitle: string,
     private readonly defaults: string[],
-    private readonly sessionOf: () => HarnessSession | undefined,
+    private readonly sessionOf: () => PeerSession | undefined,
     private readonly reproduce: string,
     /** Where notes go (the report's notes); a note is never a verdict. */
     private readonly onNote: (text: string) => void = () => undefined,

@@ -1,4 +1,5 @@
-import type { HarnessSession, Reply } from '../harness/session.js';
+import type { ClientSession } from '../harness/client-session.js';
+import type { Reply } from '../harness/peer-session.js';
 
 /** What the server declares and offers, learned once before the scenarios run. */
 export interface Discovery {
@@ -39,7 +40,7 @@ export type ListMethod = keyof typeof LISTS;
 const MAX_PAGES = 200;
 
 /** Walks a paginated list to its end, stopping at a repeated cursor (a loop) or after MAX_PAGES. */
-export async function walkList(session: HarnessSession, method: ListMethod): Promise<ListWalk> {
+export async function walkList(session: ClientSession, method: ListMethod): Promise<ListWalk> {
   const key = LISTS[method].key;
   const walk: ListWalk = { method, items: [], pages: 0, cursors: [], end: 'complete', frames: [] };
   let cursor: string | undefined;
@@ -100,7 +101,7 @@ export function emptyDiscovery(): Discovery {
 }
 
 /** Walks every list the server declared, on a session that has been initialized. */
-export async function discover(session: HarnessSession): Promise<Discovery> {
+export async function discover(session: ClientSession): Promise<Discovery> {
   const init = session.initializeResult;
   const capabilities = (init?.capabilities ?? {}) as Record<string, unknown>;
   const discovery: Discovery = {

@@ -1,14 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
-import { HarnessSession, type RecordedFrame, type Reply } from '../harness/session.js';
+import { ClientSession } from '../harness/client-session.js';
+import { type RecordedFrame, type Reply } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
-import type { CheckResult, Evidence } from '../model.js';
+import type { CheckResult } from '../model.js';
 import { requirement } from '../spec/catalog.js';
-import { formatFrame, formatHeader } from '../transcript/format.js';
-import { type Finding, show } from '../validate/finding.js';
+import { show } from '../validate/finding.js';
 import { CheckRecorder, describeReply } from './checks.js';
+import { inLanes, runGuarded } from './guard.js';
+import { LiveLedger } from './live.js';
 import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunOptions, Scenario } from './scenario.js';
 
@@ -31,13 +30,8 @@ export interface RunOutput {
   sessions: number;
 }
 
-interface LiveFinding {
-  finding: Finding;
-  scenario: string;
-  frame?: RecordedFrame;
-}
-
-const EXCERPT = 500;
+/** The label of the discovery session's traffic, which belongs to no scenario. */
+const DISCOVERY = 'discovery';
 /** The least time the first initialize gets, however short --request-timeout is: start-ups are slow on a busy machine. */
 const STARTUP_MS = 10_000;
 
@@ -49,34 +43,26 @@ const STARTUP_MS = 10_000;
  */
 export async function runScenarios(input: RunInput): Promise<RunOutput> {
   const { target, options } = input;
-  const live: LiveFinding[] = [];
-  const applied = new Set<string>();
-  const sessions: Array<{ session: HarnessSession; label: string }> = [];
+  const ledger = new LiveLedger();
   const notes: string[] = [];
 
-  const openSession = async (label: string, scenarioOf: () => string): Promise<HarnessSession> => {
+  const openSession = async (label: string, scenarioOf: () => string): Promise<ClientSession> => {
     const channel = await target.open();
-    let session: HarnessSession | undefined = undefined;
-    session = new HarnessSession({
+    let session: ClientSession | undefined = undefined;
+    session = new ClientSession({
       channel,
       transport: target.kind,
       requestTimeoutMs: options.requestTimeoutMs,
       // Each stdio session starts a process of its own.
       ...(target.kind === 'stdio' ? { startupMs: STARTUP_MS } : {}),
-      onFinding: (finding) => {
-        // Findings buffered before the session existed (a start-up banner) arrive during its construction.
-        const frame = finding.frame !== undefined && session !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
-        live.push({ finding, scenario: scenarioOf(), ...(frame ? { frame } : {}) });
-      },
+      onFinding: ledger.sink(scenarioOf, () => session),
     });
-    sessions.push({ session, label });
+    ledger.track(session, label);
     return session;
   };
 
-  const closeSession = async (session: HarnessSession): Promise<void> => {
-    session.end();
-    // Only what the server's own traffic exercised can pass for it.
-    for (const id of session.validator.appliedBy.server) applied.add(id);
+  const closeSession = async (session: ClientSession): Promise<void> => {
+    ledger.absorb(session);
     await session.close();
   };
 
@@ -84,19 +70,17 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   try {
     // Shared lanes serve one scenario at a time, so a frame on a lane belongs to its running scenario.
     const laneScenario: string[] = [];
-    const lanes: Array<HarnessSession | undefined> = [];
+    const lanes: Array<ClientSession | undefined> = [];
     const checks: CheckResult[] = [];
     // Filled in place once discovery is done; the early scenarios below must not rely on it.
     const discovery = emptyDiscovery();
 
     const runOne = async (lane: number, s: Scenario): Promise<void> => {
-      let session: HarnessSession | undefined;
+      let session: ClientSession | undefined;
       const scenarioOf = () => s.id;
-      const extra: HarnessSession[] = [];
+      const extra: ClientSession[] = [];
       const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
-      let timer: NodeJS.Timeout | undefined;
-      let timedOut = false;
-      try {
+      const { timedOut } = await runGuarded(recorder, input.scenarioTimeoutMs, async () => {
         if (s.isolation === 'shared') {
           session = lanes[lane];
           if (!session || session.closed) {
@@ -109,7 +93,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
         } else {
           session = await openSession(s.id, scenarioOf);
         }
-        const run = s.run({
+        await s.run({
           session,
           openSession: async () => {
             const extraSession = await openSession(`${s.id}-extra`, scenarioOf);
@@ -122,30 +106,14 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           options,
           note: (text) => recorder.note(text),
         });
-        await Promise.race([
-          run,
-          new Promise<void>((_, reject) => {
-            timer = setTimeout(() => {
-              timedOut = true;
-              // Sealed before the session closes: what the scenario sees after this is mcpcheck's doing.
-              recorder.seal(`could not run to its end: mcpcheck's scenario timeout (${input.scenarioTimeoutMs} ms; see --timeout) cut it short`);
-              reject(new Error('scenario timeout'));
-            }, input.scenarioTimeoutMs);
-          }),
-        ]);
-        if (recorder.checkCount === 0) recorder.couldNotRun('the scenario recorded no check (a harness bug)');
-      } catch (e) {
-        if (e instanceof SetupError) throw e;
-        recorder.couldNotRun(`could not run: ${(e as Error).message ?? String(e)}`);
-        if (timedOut && s.isolation === 'shared' && session) {
-          lanes[lane] = undefined;
-          await closeSession(session);
-        }
-      } finally {
-        clearTimeout(timer);
-        for (const x of extra) await closeSession(x);
-        if (s.isolation !== 'shared' && session) await closeSession(session);
+      });
+      // A shared session a timed-out scenario left mid-way is of no use to the next one.
+      if (timedOut && s.isolation === 'shared' && session) {
+        lanes[lane] = undefined;
+        await closeSession(session);
       }
+      for (const x of extra) await closeSession(x);
+      if (s.isolation !== 'shared' && session) await closeSession(session);
       checks.push(...recorder.results);
     };
 
@@ -159,10 +127,10 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     earlyRun.catch(() => undefined);
 
     // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
-    const first = await openSession('discovery', () => laneScenario[0] ?? 'discovery');
+    const first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY);
     // A process may take a while to start: the first initialize gets at least STARTUP_MS.
     const init = await first.initialize({ capabilities: {}, timeoutMs: Math.max(options.requestTimeoutMs, STARTUP_MS) });
-    const notPeer = notAnInitializeResult(init, first.serverFrames());
+    const notPeer = notAnInitializeResult(init, first.peerFrames());
     if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
     Object.assign(discovery, await discover(first));
     lanes[0] = first;
@@ -181,26 +149,19 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const last = queue.filter(breaksTarget);
     const beside = queue.filter((s) => waiting(s) && !last.includes(s));
     const laned = queue.filter((s) => !beside.includes(s) && !last.includes(s));
-    let next = 0;
-    const lanesRun = Array.from({ length: Math.max(1, input.concurrency) }, async (_, lane) => {
-      while (next < laned.length) {
-        const s = laned[next++]!;
-        await runOne(lane, s);
-      }
-    });
-    await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), ...lanesRun]);
+    await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), inLanes(laned, input.concurrency, (s, lane) => runOne(lane, s))]);
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
-    checks.push(...liveChecks(live, applied, input.reproduce));
-    if (input.transcriptDir) await writeTranscripts(input.transcriptDir, target.kind, sessions);
-    return { checks, discovery, notes, sessions: sessions.length };
+    checks.push(...ledger.checks('server', input.reproduce, DISCOVERY));
+    if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind);
+    return { checks, discovery, notes, sessions: ledger.tracked.length };
   } finally {
     // A setup error can end the run while early scenarios still run: stop the target first, so
     // they end too, then wait for them before the last sweep.
     await target.close();
     await Promise.allSettled([earlyRun]);
-    await Promise.allSettled(sessions.map(({ session }) => session.close()));
+    await Promise.allSettled(ledger.tracked.map((session) => session.close()));
     await target.close();
   }
 }
@@ -241,49 +202,4 @@ function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): 
 function skipped(s: Scenario, reason: string): CheckResult {
   const first = requirement(s.requirements[0]!);
   return { id: s.id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status: 'skip', message: reason, area: first.area, evidence: [], scenario: s.id };
-}
-
-/**
- * Live validation results: one check per requirement, over the traffic of every scenario. A failing
- * one is reproduced by the scenario in whose traffic its first violation arose.
- */
-function liveChecks(live: LiveFinding[], applied: Set<string>, reproduce: string): CheckResult[] {
-  const scenarioOf = new Map<Finding, string>(live.map((l) => [l.finding, l.scenario]));
-  const where = new Map<Finding, Evidence>();
-  for (const l of live) {
-    const text = l.frame ? (l.frame.raw ?? JSON.stringify(l.frame.message) ?? '') : undefined;
-    where.set(l.finding, {
-      ...(l.finding.frame !== undefined ? { frame: l.finding.frame } : {}),
-      ...(l.frame ? { from: l.frame.from } : {}),
-      ...(l.finding.pointer ? { pointer: l.finding.pointer } : {}),
-      ...(text !== undefined ? { excerpt: text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text } : {}),
-      location: `scenario ${l.scenario}`,
-    });
-  }
-  // Only frames the target sent are its responsibility; mcpcheck's own probes break rules on purpose.
-  const fromTarget = live.filter((l) => l.frame?.from !== 'client').map((l) => l.finding);
-  return checksFromFindings({
-    idPrefix: 'live.',
-    findings: fromTarget,
-    applied,
-    coverage: [],
-    evidence: (f) => where.get(f) ?? {},
-    skipReason: "not exercised: the server's traffic gave this rule no chance to fail",
-    // Discovery runs in every run; a violation it saw is reproduced by the live check alone.
-    reproduce: (id, findings) => {
-      const scenario = scenarioOf.get(findings[0]!);
-      return reproduce.replace('{scenario}', scenario === undefined || scenario === 'discovery' ? `live.${id}` : scenario);
-    },
-  });
-}
-
-async function writeTranscripts(dir: string, transport: 'stdio' | 'http', sessions: Array<{ session: HarnessSession; label: string }>): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  let n = 0;
-  for (const { session, label } of sessions) {
-    n++;
-    const lines = [formatHeader(transport), ...session.frames.map((f) => formatFrame(f.raw !== undefined ? { from: f.from, raw: f.raw } : { from: f.from, message: f.message }))];
-    const name = `${String(n).padStart(3, '0')}-${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`;
-    await writeFile(join(dir, name), lines.join('\n') + '\n', 'utf8');
-  }
 }

@@ -1,4 +1,5 @@
-import type { HarnessSession, Reply } from '../harness/session.js';
+import type { ClientSession } from '../harness/client-session.js';
+import type { Reply } from '../harness/peer-session.js';
 import type { Level } from '../spec/catalog.js';
 import type { CheckRecorder } from './checks.js';
 import type { Discovery } from './discovery.js';
@@ -31,9 +32,9 @@ export interface RunOptions {
 
 export interface ScenarioContext {
   /** For 'shared' scenarios: initialized. For 'session'/'process': opened, not initialized. */
-  session: HarnessSession;
+  session: ClientSession;
   /** Opens another session on the same target (counts against nothing; close it when done). */
-  openSession(): Promise<HarnessSession>;
+  openSession(): Promise<ClientSession>;
   target: Target;
   check: CheckRecorder;
   discovery: Discovery;
@@ -42,12 +43,18 @@ export interface ScenarioContext {
   note(text: string): void;
 }
 
-export interface Scenario {
+/** What every scenario has, whichever role the target plays: how it is named, selected and reported. */
+export interface ScenarioIdentity {
   id: string;
+  /** The spec sentence it enforces, as `list` and reports show it. */
   title: string;
   /** Requirement ids the scenario's checks cite by default. */
   requirements: string[];
   level?: Level;
+}
+
+/** A scenario against a server under test (mcpcheck plays the client). */
+export interface Scenario extends ScenarioIdentity {
   isolation: Isolation;
   /**
    * The scenario spends most of its time waiting on purpose (for a hang, a timeout, a process to

@@ -1,10 +1,10 @@
-import type { Scenario } from './scenario.js';
+import type { ScenarioIdentity } from './scenario.js';
 
 /**
  * Whether a --only/--skip token names a scenario: its id, an id prefix (`server.tools`), its area
  * (`tools`, the second part of the id) or one of its requirement ids (`ROBUST-01`).
  */
-export function matches(s: Scenario, token: string): boolean {
+export function matches(s: ScenarioIdentity, token: string): boolean {
   const t = token.trim();
   if (t === '') return false;
   if (s.id === t || s.id.startsWith(t + '.')) return true;
@@ -12,6 +12,6 @@ export function matches(s: Scenario, token: string): boolean {
   return s.requirements.some((r) => r.toUpperCase() === t.toUpperCase());
 }
 
-export function select(scenarios: Scenario[], only: string[], skip: string[]): Scenario[] {
+export function select<S extends ScenarioIdentity>(scenarios: S[], only: string[], skip: string[]): S[] {
   return scenarios.filter((s) => (only.length === 0 || only.some((t) => matches(s, t))) && !skip.some((t) => matches(s, t)));
 }

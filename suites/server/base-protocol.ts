@@ -1,4 +1,5 @@
-import type { HarnessSession, RecordedFrame } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { RecordedFrame } from '../../src/harness/peer-session.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
@@ -13,7 +14,7 @@ export const nullIdRejected = scenario({
     const mark = session.mark;
     await session.send({ jsonrpc: '2.0', id: null, method: 'ping' });
     const barrier = await session.barrier();
-    const executed = session.serverFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && (f.message.id === null || !('id' in f.message)));
+    const executed = session.peerFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && (f.message.id === null || !('id' in f.message)));
     check.expect(executed.length === 0, {
       expected: 'an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"ping"}, never a result',
       actual: `${executed.length} result frame(s) answering it`,
@@ -34,11 +35,11 @@ function isAnonymousError(f: RecordedFrame): boolean {
  * Sends one malformed frame and expects an error with `code`, without an id (the request could
  * not be read) or with `id` when the server could read that much.
  */
-async function expectErrorFor(session: HarnessSession, check: CheckRecorder, send: () => Promise<unknown>, code: number, what: string, id?: number): Promise<void> {
+async function expectErrorFor(session: ClientSession, check: CheckRecorder, send: () => Promise<unknown>, code: number, what: string, id?: number): Promise<void> {
   const mark = session.mark;
   await send();
   await session.barrier();
-  const answers = session.serverFrames(mark).filter((f) => isAnonymousError(f) || (id !== undefined && isObject(f.message) && isObject(f.message.error) && f.message.id === id));
+  const answers = session.peerFrames(mark).filter((f) => isAnonymousError(f) || (id !== undefined && isObject(f.message) && isObject(f.message.error) && f.message.id === id));
   const codes = answers.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
   check.expect(codes.includes(code), {
     expected: `a JSON-RPC error with code ${code} for ${what}`,
@@ -143,8 +144,8 @@ export const batchRejected = scenario({
     const ids = [session.allocateId(), session.allocateId()];
     await session.send(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
     const barrier = await session.barrier();
-    const arrays = session.serverFrames(mark).filter((f) => Array.isArray(f.message));
-    const executed = session.serverFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && ids.includes(f.message.id as number));
+    const arrays = session.peerFrames(mark).filter((f) => Array.isArray(f.message));
+    const executed = session.peerFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && ids.includes(f.message.id as number));
     check.expect(executed.length === 0, {
       key: 'not-executed',
       requirements: ['ROBUST-05'],
@@ -191,7 +192,7 @@ export const hostileInput = scenario({
       await session.sendFrameText(probe.text);
       if (!(await stillAnswers(session, check, probe.what, probe.key))) return;
     }
-    const stray = session.serverFrames(0).filter((f) => Array.isArray(f.message) || (f.raw !== undefined && !isResponse(f)));
+    const stray = session.peerFrames(0).filter((f) => Array.isArray(f.message) || (f.raw !== undefined && !isResponse(f)));
     if (stray.length > 0) check.note(`${stray.length} frame(s) the server sent were not JSON-RPC messages (see the live checks)`);
   },
 });

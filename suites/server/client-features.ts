@@ -1,5 +1,6 @@
 import { cannedCapabilities } from '../../src/harness/canned.js';
-import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { walkList } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
@@ -32,11 +33,11 @@ function requestMethod(frame: RecordedFrame): string | undefined {
   return isObject(m) && typeof m.method === 'string' && 'id' in m && GATED.some((g) => g.method === m.method) ? m.method : undefined;
 }
 
-function gatedRequests(session: HarnessSession, from: number, to = Infinity): RecordedFrame[] {
-  return session.serverFrames(from).filter((f) => f.index < to && requestMethod(f) !== undefined);
+function gatedRequests(session: ClientSession, from: number, to = Infinity): RecordedFrame[] {
+  return session.peerFrames(from).filter((f) => f.index < to && requestMethod(f) !== undefined);
 }
 
-async function listTools(session: HarnessSession): Promise<Array<Record<string, unknown>>> {
+async function listTools(session: ClientSession): Promise<Array<Record<string, unknown>>> {
   const walk = await walkList(session, 'tools/list');
   return walk.items;
 }
@@ -50,7 +51,7 @@ function askingTools(tools: Array<Record<string, unknown>>, policy: ToolPolicy):
     .map((p) => ({ name: p.name, args: quickArguments(p), why: p.why }));
 }
 
-async function callAndSettle(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
+async function callAndSettle(session: ClientSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
   const reply = await callTool(session, name, args, timeoutMs);
   // Requests the call caused may still be in flight behind its response.
   await session.barrier(2_000);

@@ -1,4 +1,5 @@
-import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply } from '../../src/runner/checks.js';
 import type { Discovery } from '../../src/runner/discovery.js';
@@ -23,8 +24,8 @@ export function isResponse(frame: RecordedFrame): boolean {
 }
 
 /** Responses among the server's frames since `mark` whose id is not in `ours`. */
-export function strayResponses(session: HarnessSession, mark: number, ours: ReadonlySet<unknown>): RecordedFrame[] {
-  return session.serverFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
+export function strayResponses(session: ClientSession, mark: number, ours: ReadonlySet<unknown>): RecordedFrame[] {
+  return session.peerFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
 }
 
 export function isEmptyResult(reply: Reply): boolean {
@@ -34,14 +35,14 @@ export function isEmptyResult(reply: Reply): boolean {
 /** PING-01's "promptly". */
 export const PING_LIMIT_MS = 2_000;
 
-export async function timedPing(session: HarnessSession): Promise<{ reply: Reply; ms: number }> {
+export async function timedPing(session: ClientSession): Promise<{ reply: Reply; ms: number }> {
   const started = performance.now();
   const reply = await session.request('ping', undefined, 5_000);
   return { reply, ms: Math.round(performance.now() - started) };
 }
 
 /** Ids of the requests mcpcheck sent from frame `mark` on. */
-export function ourRequestIds(session: HarnessSession, mark: number): Set<unknown> {
+export function ourRequestIds(session: ClientSession, mark: number): Set<unknown> {
   const ids = new Set<unknown>();
   for (const f of session.frames) {
     if (f.index >= mark && f.from === 'client' && isObject(f.message) && typeof f.message.method === 'string' && 'id' in f.message) ids.add(f.message.id);
@@ -50,7 +51,7 @@ export function ourRequestIds(session: HarnessSession, mark: number): Set<unknow
 }
 
 /** ROBUST-05 and friends: after a probe, the target must still answer ping. */
-export async function stillAnswers(session: HarnessSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05']): Promise<boolean> {
+export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05']): Promise<boolean> {
   const reply = await session.request('ping', undefined, 1_500);
   return check.expect(reply.kind === 'result', {
     key,
@@ -168,7 +169,7 @@ export interface ProgressProbe {
  * Calls permitted tools (slow-looking ones first) with a progress token until one reports
  * progress for it, within `ms`: a tool may report progress without any duration-like argument.
  */
-export async function findProgressTool(session: HarnessSession, tools: Array<Record<string, unknown>>, policy: ToolPolicy, ms: number): Promise<ProgressProbe | undefined> {
+export async function findProgressTool(session: ClientSession, tools: Array<Record<string, unknown>>, policy: ToolPolicy, ms: number): Promise<ProgressProbe | undefined> {
   const time = budget(ms);
   const plans = tools.map((t) => planToolCall(t, policy)).filter((p) => p.call);
   for (const plan of [...plans.filter((p) => isSlowTool(p.tool)), ...plans.filter((p) => !isSlowTool(p.tool))]) {
@@ -181,7 +182,7 @@ export async function findProgressTool(session: HarnessSession, tools: Array<Rec
     const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, time.timeout(5_000));
     const estimateMs = Math.round(performance.now() - started);
     await session.barrier(time.timeout(2_000));
-    if (session.serverFrames(mark).some((f) => notificationParams(f, 'notifications/progress')?.progressToken === token)) return { plan, args, token, mark, reply, estimateMs };
+    if (session.peerFrames(mark).some((f) => notificationParams(f, 'notifications/progress')?.progressToken === token)) return { plan, args, token, mark, reply, estimateMs };
   }
   return undefined;
 }
@@ -199,7 +200,7 @@ export function budget(ms: number): { left(): number; spent(): boolean; timeout(
 }
 
 /** Calls a tool; a call that outlives `timeoutMs` is cancelled, so the server does not go on with it. */
-export async function callTool(session: HarnessSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
+export async function callTool(session: ClientSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
   const id = session.allocateId();
   const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
   if (reply.kind === 'timeout') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });

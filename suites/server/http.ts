@@ -57,7 +57,10 @@ async function initialized(ctx: ScenarioContext, capabilities: Record<string, un
     ctx.check.error(`initialize failed: ${describeReply(reply)}`);
     return undefined;
   }
-  return ctx.session.channel as HttpChannel;
+  const channel = ctx.session.channel;
+  if (channel.kind === 'http') return channel;
+  ctx.check.error('needs the http transport');
+  return undefined;
 }
 
 /**
@@ -168,7 +171,7 @@ export const acceptedWithoutBody = scenario({
     const request =
       is2xx(get.status) && mediaOf(get.contentType) === 'text/event-stream'
         ? await session.waitForFrame(isServerRequest, Math.max(0, SERVER_REQUEST_WINDOW_MS - (performance.now() - initializedAt)), mark)
-        : session.serverFrames(mark).find(isServerRequest);
+        : session.peerFrames(mark).find(isServerRequest);
     if (!request) {
       check.skip(`the server sent no request of its own within ${SERVER_REQUEST_WINDOW_MS} ms of notifications/initialized, so there was no response to POST`, { key: 'response' });
       return;
@@ -365,7 +368,8 @@ export const originValidated = scenario({
     const origin = options.originProbe;
     const configurable = `which origins are valid is the server's choice: if ${origin} is meant to be allowed, rerun with --origin-probe set to an origin the server refuses (${ruling('origin-probe-configurable').cite})`;
     const init = JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-origin-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
-    const probeChannel = ctx.session.channel as HttpChannel;
+    const probeChannel = ctx.session.channel;
+    if (probeChannel.kind !== 'http') return check.error('needs the http transport');
     const res = await probe(probeChannel, { method: 'POST', body: init, headers: { Origin: origin }, omitSessionId: true, omitProtocolVersion: true });
     const accepted = res.headers['mcp-session-id'];
     // A session the server opened for the probe is closed again.
@@ -438,7 +442,7 @@ export const getStream = httpScenario({
     // Requests on POST while the stream is open: their responses belong on the POST answers only.
     const replies = await Promise.all([session.request('ping', undefined, HEADERS_MS), session.request('ping', undefined, HEADERS_MS)]);
     await session.settle(GET_WINDOW_MS);
-    const onGet = session.serverFrames(mark).filter((f) => f.via === 'get-sse' && isResponse(f));
+    const onGet = session.peerFrames(mark).filter((f) => f.via === 'get-sse' && isResponse(f));
     check.expect(onGet.length === 0, {
       key: 'no-responses',
       requirements: ['HTTP-GET-04'],

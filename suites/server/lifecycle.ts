@@ -1,4 +1,5 @@
-import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { isEmptyResult, PING_LIMIT_MS, timedPing } from './helpers.js';
@@ -9,7 +10,7 @@ import { notAProtocolVersion, unsupportedVersionErrorRuling } from '../../src/va
 interface VersionProbe {
   asked: string;
   reply: Reply;
-  session: HarnessSession;
+  session: ClientSession;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { walkList, type ListMethod } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
@@ -100,7 +101,7 @@ export const resourceUpdates = scenario({
     // A periodic update (a switch, or one the server sends by itself) must recur for its absence after unsubscribing to mean anything.
     const periodic = !plan || isSwitch;
     const second = periodic ? await session.waitForFrame((f) => f.index > firstUpdate.index && covers(uri, updatedUri(f)), PERIOD_MAX_MS, firstUpdate.index + 1) : undefined;
-    const subscribedPhase = session.serverFrames(mark).filter((f) => updatedUri(f) !== undefined);
+    const subscribedPhase = session.peerFrames(mark).filter((f) => updatedUri(f) !== undefined);
     const strangers = subscribedPhase.filter((f) => !covers(uri, updatedUri(f)));
     check.expect(strangers.length === 0, {
       key: 'subscribed',
@@ -130,7 +131,7 @@ export const resourceUpdates = scenario({
       await session.barrier(3_000);
       window = `after unsubscribing and repeating tools/call ${show(plan!.name)}`;
     }
-    const late = session.serverFrames(after).filter((f) => covers(uri, updatedUri(f)));
+    const late = session.peerFrames(after).filter((f) => covers(uri, updatedUri(f)));
     check.expect(late.length === 0, {
       key: 'unsubscribed',
       expected: `no resources/updated for ${show(uri)} ${window}`,
@@ -154,7 +155,7 @@ function identities(items: Array<Record<string, unknown>>): string[] {
   return items.map((i) => String(i.uri ?? i.name)).sort();
 }
 
-async function snapshot(session: HarnessSession, method: ListMethod): Promise<string[] | undefined> {
+async function snapshot(session: ClientSession, method: ListMethod): Promise<string[] | undefined> {
   const walk = await walkList(session, method);
   return walk.end === 'complete' ? identities(walk.items) : undefined;
 }
@@ -195,7 +196,7 @@ export const listChanged = scenario({
       : `no tool call (${options.callTools.mode === 'all' || options.callTools.mode === 'named' ? 'no permitted tool says it creates, adds or removes anything' : 'tools that change lists are called only under --call-tools all or by name'})`;
     if (!calls.length) note(`${how}; only changes the server makes by itself can show`);
     for (const k of kinds) {
-      const notified = session.serverFrames(mark).filter((f) => notificationParams(f, k.notification) !== undefined);
+      const notified = session.peerFrames(mark).filter((f) => notificationParams(f, k.notification) !== undefined);
       const was = before.get(k.capability);
       const now = await snapshot(session, k.method);
       if (was === undefined || now === undefined) {

@@ -1,4 +1,5 @@
-import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability, type Discovery } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
@@ -42,7 +43,7 @@ function callable(listed: unknown[], discovery: Discovery, policy: ToolPolicy): 
 }
 
 /** Lists, calls permitted tools and pings on a session that negotiated `revision`. */
-async function operate(session: HarnessSession, discovery: Discovery, policy: ToolPolicy): Promise<Step[]> {
+async function operate(session: ClientSession, discovery: Discovery, policy: ToolPolicy): Promise<Step[]> {
   const steps: Step[] = [];
   const time = budget(10_000);
   const tools: unknown[] = [];

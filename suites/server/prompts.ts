@@ -1,4 +1,5 @@
-import type { HarnessSession, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability } from '../../src/runner/discovery.js';
 import { type ArgumentContext, promptArgumentValue } from '../../src/harness/kinds.js';
@@ -61,7 +62,7 @@ export const promptList = scenario({
  * values chosen so far as context), else a value of the kind the argument's name and description
  * suggest (a listed resource's URI for a `uri`, a date for a `date`, …).
  */
-async function fillArguments(session: HarnessSession, name: string, args: PromptArgument[], completions: boolean, context: ArgumentContext, timeoutMs: () => number): Promise<Record<string, string>> {
+async function fillArguments(session: ClientSession, name: string, args: PromptArgument[], completions: boolean, context: ArgumentContext, timeoutMs: () => number): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   for (const a of args.filter((x) => x.required)) {
     let value = promptArgumentValue(a.name, a.description, context);

@@ -1,4 +1,4 @@
-import type { Reply } from '../../src/harness/session.js';
+import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { isStrictBase64 } from '../../src/validate/base64.js';

@@ -1,6 +1,5 @@
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
-import type { StdioChannel } from '../../src/transport/stdio.js';
 import type { Finding } from '../../src/validate/finding.js';
 
 // stdio transport rules (basic/transports.mdx#stdio). Every stdout line is judged live by the
@@ -35,7 +34,7 @@ export const cleanStdout = scenario({
 
     const findings = session.transportFindings.filter((f) => f.severity !== 'info' && f.requirements.some((r) => STDOUT_RULES.has(r)));
     // A line that is not JSON is also kept as a frame with only `raw` set.
-    const noise = session.serverFrames(0).filter((f) => f.raw !== undefined && f.message === undefined);
+    const noise = session.peerFrames(0).filter((f) => f.raw !== undefined && f.message === undefined);
     const out = findings.filter((f) => f.requirements.includes('STDIO-OUT-01'));
     const framing = findings.filter((f) => f.requirements.includes('STDIO-FRAME-01'));
     const quoteOf = (fs: Finding[]) => fs.slice(0, 3).map((f) => f.message).join('; ');
@@ -70,7 +69,8 @@ export const exitOnStdinClose = scenario({
   waits: true,
   needs: { transport: 'stdio' },
   async run({ session, check }) {
-    const channel = session.channel as StdioChannel;
+    const channel = session.channel;
+    if (channel.kind !== 'stdio') return check.error('needs the stdio transport');
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const started = performance.now();

@@ -1,4 +1,5 @@
-import type { HarnessSession, RecordedFrame, Reply } from '../../src/harness/session.js';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
@@ -94,7 +95,7 @@ export const pagination = scenario({
       const mark = session.mark;
       const again = [await walkList(session, method), await walkList(session, method)];
       const before = unstable.length;
-      const changed = session.serverFrames(mark).some((f) => notification(f, LIST_CHANGED[method]) !== undefined);
+      const changed = session.peerFrames(mark).some((f) => notification(f, LIST_CHANGED[method]) !== undefined);
       const [a, b] = again.map((w) => [...keysOf(w)].sort()) as [string[], string[]];
       if (again.every((w) => w.end === 'complete') && !changed && JSON.stringify(a) !== JSON.stringify(b)) {
         const missing = a.filter((k) => !b.includes(k));
@@ -183,12 +184,12 @@ const LOG_WORDS = /(?:^|[^a-z])log(?:s|ging|gers?)?(?![a-z])/i;
 const MAX_LOG_TOOLS = 10;
 
 /** Calls the tools at once and returns the log messages (notifications/message) that arrived meanwhile. */
-async function callForLogs(session: HarnessSession, plans: ToolPlan[]): Promise<Array<{ level: string; frame: number }>> {
+async function callForLogs(session: ClientSession, plans: ToolPlan[]): Promise<Array<{ level: string; frame: number }>> {
   const mark = session.mark;
   await Promise.all(plans.map((plan) => session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, 5_000)));
   await session.barrier(3_000);
   return session
-    .serverFrames(mark)
+    .peerFrames(mark)
     .map((f) => ({ params: notification(f, 'notifications/message'), frame: f.index }))
     .filter((x) => x.params !== undefined)
     .map((x) => ({ level: String(x.params!.level), frame: x.frame }));
@@ -336,9 +337,9 @@ export const completionErrors = scenario({
 
 // ---- Progress and cancellation -------------------------------------------------------------------
 
-function progressFrames(session: HarnessSession, token: string | number, since: number): Array<{ frame: RecordedFrame; progress: unknown }> {
+function progressFrames(session: ClientSession, token: string | number, since: number): Array<{ frame: RecordedFrame; progress: unknown }> {
   return session
-    .serverFrames(since)
+    .peerFrames(since)
     .map((frame) => ({ frame, params: notification(frame, 'notifications/progress') }))
     .filter((x) => x.params !== undefined && x.params.progressToken === token)
     .map((x) => ({ frame: x.frame, progress: x.params!.progress }));
@@ -369,7 +370,7 @@ export const progress = scenario({
     await session.settle(150);
     const seen = progressFrames(session, token, mark);
     const foreign = session
-      .serverFrames(mark)
+      .peerFrames(mark)
       .filter((f) => {
         const p = notification(f, 'notifications/progress');
         return p !== undefined && p.progressToken !== token;

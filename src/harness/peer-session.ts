@@ -3,13 +3,15 @@ import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
 import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
 import { SessionValidator } from '../validate/session.js';
-import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
 import { isObject } from '../json.js';
+
+/** The part a side plays in MCP. */
+export type Side = 'client' | 'server';
 
 /** One frame of the session as recorded: what went out or came in, in order. */
 export interface RecordedFrame {
   index: number;
-  from: 'client' | 'server';
+  from: Side;
   message?: unknown;
   raw?: string;
   /** Milliseconds since the session opened. */
@@ -23,8 +25,8 @@ export type Reply =
   | { kind: 'malformed-result'; value: unknown; frame: number; message: Record<string, unknown> }
   | { kind: 'error'; error: { code?: unknown; message?: unknown; data?: unknown }; frame: number; message: Record<string, unknown> }
   /**
-   * No response with the request's id in time. `strays`: responses the server sent meanwhile that
-   * answer no request (no id, a wrong id): then the server did answer, wrongly, and the verdict is
+   * No response with the request's id in time. `strays`: responses the target sent meanwhile that
+   * answer no request (no id, a wrong id): then the target did answer, wrongly, and the verdict is
    * its own; without them the silence may be mcpcheck's timeout being too short.
    */
   | { kind: 'timeout'; waitedMs: number; strays: number[] }
@@ -34,8 +36,8 @@ export type Reply =
   | { kind: 'rejected'; status: number; body: string; error?: { code?: unknown; message?: unknown }; frame?: number }
   | { kind: 'closed'; detail: string };
 
-export interface HarnessSessionOptions {
-  channel: Channel;
+export interface PeerSessionOptions<C extends Channel = Channel> {
+  channel: C;
   transport: 'stdio' | 'http';
   /** Per request, unless a call says otherwise. */
   requestTimeoutMs?: number;
@@ -45,20 +47,10 @@ export interface HarnessSessionOptions {
    * before it reads its input, and that start-up is no slowness of its answers.
    */
   startupMs?: number;
-  canned?: CannedAnswers;
   /** Frames are kept for evidence and transcripts; bounded so a chatty target cannot exhaust memory. */
   maxFrames?: number;
   /** Receives every live finding about the target, with the frame index set. */
   onFinding?: (finding: Finding) => void;
-}
-
-export interface InitializeOptions {
-  protocolVersion?: string;
-  capabilities?: Record<string, unknown>;
-  clientInfo?: Record<string, unknown>;
-  /** Skip notifications/initialized (to test what a server does before it). */
-  withholdInitialized?: boolean;
-  timeoutMs?: number;
 }
 
 type Waiter = { resolve: (reply: Reply) => void; timer: NodeJS.Timeout };
@@ -67,37 +59,41 @@ type FrameWaiter = { match: (frame: RecordedFrame) => boolean; resolve: (frame: 
 const MAX_RAW_KEPT = 64 * 1024;
 
 /**
- * A session with the target, mcpcheck playing the client: ids, correlation, timeouts, canned
- * answers to the server's requests, the recorded frames, and live validation of every frame.
- * Nothing a target does makes a method here throw: timeouts and closed channels are replies.
+ * A session with the target, whichever side mcpcheck plays (`role`): ids, correlation, timeouts,
+ * the recorded frames, and live validation of every frame. What the target asks of mcpcheck is
+ * the role's business (`answer`). Nothing a target does makes a method here throw: timeouts and
+ * closed channels are replies.
  */
-export class HarnessSession {
+export abstract class PeerSession<C extends Channel = Channel> {
   readonly frames: RecordedFrame[] = [];
   readonly validator: SessionValidator;
   private nextId = 1;
   private readonly waiting = new Map<string, Waiter>();
   private readonly frameWaiters = new Set<FrameWaiter>();
   private readonly started = performance.now();
-  private closedDetail: string | undefined;
+  protected closedDetail: string | undefined;
   /** The transport under the session, for transport-level probes (raw HTTP exchanges, the stdio process). */
-  readonly channel: Channel;
+  readonly channel: C;
   /** What the transport itself reported for this session (stdout noise, framing, …), in order; bounded. */
   readonly transportFindings: Finding[] = [];
   private readonly timeoutMs: number;
-  private readonly canned: CannedAnswers;
   private readonly maxFrames: number;
   private frameCount = 0;
   /** Whether the target has sent anything yet (see `startupMs`). */
   private heard = false;
-  /** Frames of responses from the server that matched no request waiting for one (bounded). */
+  /** Frames of responses from the target that matched no request waiting for one (bounded). */
   private readonly strayResponses: number[] = [];
-  initializeResult?: Record<string, unknown>;
-  clientCapabilities: Record<string, unknown> = {};
+  /** The side the target plays: its frames are the ones judged. */
+  readonly them: Side;
 
-  constructor(private readonly options: HarnessSessionOptions) {
+  constructor(
+    /** The side mcpcheck plays. */
+    readonly role: Side,
+    private readonly options: PeerSessionOptions<C>,
+  ) {
+    this.them = role === 'client' ? 'server' : 'client';
     this.channel = options.channel;
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
-    this.canned = options.canned ?? DEFAULT_CANNED;
     this.maxFrames = options.maxFrames ?? 20_000;
     this.validator = new SessionValidator({ transport: options.transport });
     this.channel.onFrame((f) => this.receive(f));
@@ -137,31 +133,6 @@ export class HarnessSession {
   /** Allocates the next request id (ids are never reused in a session). */
   allocateId(): number {
     return this.nextId++;
-  }
-
-  async initialize(options: InitializeOptions = {}): Promise<Reply> {
-    this.clientCapabilities = options.capabilities ?? {};
-    const reply = await this.request(
-      'initialize',
-      {
-        protocolVersion: options.protocolVersion ?? LATEST_REVISION,
-        capabilities: this.clientCapabilities,
-        clientInfo: options.clientInfo ?? { name: 'mcpcheck', version: '0.1.0' },
-      },
-      options.timeoutMs,
-    );
-    if (reply.kind === 'result') {
-      this.initializeResult = reply.result;
-      const version = reply.result.protocolVersion;
-      if (typeof version === 'string') this.channel.setProtocolVersion(version);
-      if (!options.withholdInitialized) await this.notify('notifications/initialized');
-    }
-    return reply;
-  }
-
-  /** Opens the channel's way for messages tied to no request (see Channel.listen). */
-  async listen(): Promise<void> {
-    if (!this.closedDetail) await this.channel.listen?.();
   }
 
   /** Sends a request and waits for its response, a timeout, or the end of the channel. */
@@ -207,7 +178,7 @@ export class HarnessSession {
   }
 
   /**
-   * Sends a request the server may legitimately or wrongly leave unanswered (malformed params …)
+   * Sends a request the target may legitimately or wrongly leave unanswered (malformed params …)
    * and waits only until a ping sent right after it is answered, instead of a full timeout.
    */
   async probe(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
@@ -231,8 +202,8 @@ export class HarnessSession {
 
   /** Sends any JSON value as one frame (for malformed-message probes); it is recorded but not validated. */
   async send(message: unknown): Promise<SendResult | undefined> {
-    this.record({ from: 'client', message });
-    this.validator.message('client', message, this.frameCount - 1);
+    this.record({ from: this.role, message });
+    this.validator.message(this.role, message, this.frameCount - 1);
     if (this.closedDetail) return undefined;
     try {
       return await this.channel.send(message);
@@ -255,11 +226,11 @@ export class HarnessSession {
     // A huge probe is kept as its structure with long strings cut, so its id stays readable;
     // anything else exactly as sent.
     const frame = this.record(
-      text.length <= MAX_RAW_KEPT ? { from: 'client', raw: text } : parsed !== undefined ? { from: 'client', message: elide(parsed, 0) } : { from: 'client', raw: text.slice(0, MAX_RAW_KEPT) + '…' },
+      text.length <= MAX_RAW_KEPT ? { from: this.role, raw: text } : parsed !== undefined ? { from: this.role, message: elide(parsed, 0) } : { from: this.role, raw: text.slice(0, MAX_RAW_KEPT) + '…' },
     );
-    // Keep the ledger true to what the server saw, so its answers to our probes are judged fairly.
-    if (parsed !== undefined) this.validator.message('client', parsed, frame.index);
-    else this.validator.unreadableFrame('client');
+    // Keep the ledger true to what the target saw, so its answers to our probes are judged fairly.
+    if (parsed !== undefined) this.validator.message(this.role, parsed, frame.index);
+    else this.validator.unreadableFrame(this.role);
     if (this.closedDetail) return undefined;
     try {
       return await this.channel.sendRaw(bytes);
@@ -277,8 +248,8 @@ export class HarnessSession {
   }
 
   /**
-   * Waits until the server has processed everything sent so far, as far as a client can tell:
-   * a ping sent last is answered. Faster and surer than sleeping; servers answer in order.
+   * Waits until the target has processed everything sent so far, as far as a peer can tell:
+   * a ping sent last is answered. Faster and surer than sleeping; peers answer in order.
    */
   async barrier(timeoutMs?: number): Promise<Reply> {
     const reply = await this.request('ping', undefined, timeoutMs);
@@ -286,9 +257,9 @@ export class HarnessSession {
     return reply;
   }
 
-  /** Waits for a frame from the server that matches, looking at frames from index `since` on. */
+  /** Waits for a frame from the target that matches, looking at frames from index `since` on. */
   waitForFrame(match: (frame: RecordedFrame) => boolean, timeoutMs: number, since = 0): Promise<RecordedFrame | undefined> {
-    const earlier = this.frames.find((f) => f.index >= since && f.from === 'server' && match(f));
+    const earlier = this.frames.find((f) => f.index >= since && f.from === this.them && match(f));
     if (earlier) return Promise.resolve(earlier);
     if (this.closedDetail) return Promise.resolve(undefined);
     return new Promise((resolve) => {
@@ -304,9 +275,9 @@ export class HarnessSession {
     });
   }
 
-  /** Frames from the server from index `since` on. */
-  serverFrames(since = 0): RecordedFrame[] {
-    return this.frames.filter((f) => f.index >= since && f.from === 'server');
+  /** Frames from the target from index `since` on. */
+  peerFrames(since = 0): RecordedFrame[] {
+    return this.frames.filter((f) => f.index >= since && f.from === this.them);
   }
 
   /** The index the next frame will get: take it before a step to look only at what follows. */
@@ -344,17 +315,17 @@ export class HarnessSession {
     this.heard = true;
     const frame = this.record(
       incoming.message !== undefined || incoming.parseError === undefined
-        ? { from: 'server', message: incoming.message, via: incoming.via }
-        : { from: 'server', raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via },
+        ? { from: this.them, message: incoming.message, via: incoming.via }
+        : { from: this.them, raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via },
     );
     // An HTTP error status may carry a JSON-RPC error without id (HTTP-POST-04): the refusal is of
     // the POST as a whole, so the error answers it the way it would answer an unreadable request.
     const m0 = incoming.message as Record<string, unknown> | undefined;
     if (incoming.via === 'post-error' && m0 && typeof m0 === 'object' && 'error' in m0 && (!('id' in m0) || m0.id === null)) {
-      this.validator.unreadableFrame('client');
+      this.validator.unreadableFrame(this.role);
     }
-    if (frame.raw !== undefined) this.validator.unreadableFrame('server');
-    else for (const f of this.validator.message('server', incoming.message, frame.index)) this.report(f);
+    if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
+    else for (const f of this.validator.message(this.them, incoming.message, frame.index)) this.report(f);
     for (const w of this.frameWaiters) {
       if (w.match(frame)) {
         clearTimeout(w.timer);
@@ -389,30 +360,8 @@ export class HarnessSession {
     }
   }
 
-  /** Answers a server→client request with the canned answer for a declared capability, else −32601. */
-  private async answer(request: Record<string, unknown>): Promise<void> {
-    const declared = (name: string) => name in this.clientCapabilities;
-    let result: unknown;
-    switch (request.method) {
-      case 'ping':
-        result = {};
-        break;
-      case 'roots/list':
-        if (declared('roots')) result = { roots: this.canned.roots };
-        break;
-      case 'sampling/createMessage':
-        if (declared('sampling')) result = this.canned.sampling;
-        break;
-      case 'elicitation/create':
-        if (declared('elicitation')) result = this.canned.elicitation;
-        break;
-    }
-    const reply =
-      result !== undefined
-        ? { jsonrpc: '2.0', id: request.id, result }
-        : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpcheck does not offer ${String(request.method)} in this session` } };
-    await this.send(reply);
-  }
+  /** Answers a request from the target (every request gets exactly one response). */
+  protected abstract answer(request: Record<string, unknown>): Promise<void>;
 }
 
 const ELIDE_STRING = 4096;

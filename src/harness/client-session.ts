@@ -1,0 +1,84 @@
+import type { HttpChannel } from '../transport/http.js';
+import type { StdioChannel } from '../transport/stdio.js';
+import { LATEST_REVISION } from '../validate/revisions.js';
+import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
+import { PeerSession, type PeerSessionOptions, type Reply } from './peer-session.js';
+
+/** The channels towards a server: `kind` tells them apart, so transport probes need no cast. */
+export type ChannelToServer = HttpChannel | StdioChannel;
+
+export interface ClientSessionOptions extends PeerSessionOptions<ChannelToServer> {
+  canned?: CannedAnswers;
+}
+
+export interface InitializeOptions {
+  protocolVersion?: string;
+  capabilities?: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  /** Skip notifications/initialized (to test what a server does before it). */
+  withholdInitialized?: boolean;
+  timeoutMs?: number;
+}
+
+/** A session with a server under test, mcpcheck playing the client: initialize, and canned answers to the server's requests. */
+export class ClientSession extends PeerSession<ChannelToServer> {
+  private readonly canned: CannedAnswers;
+  initializeResult?: Record<string, unknown>;
+  clientCapabilities: Record<string, unknown> = {};
+
+  constructor(options: ClientSessionOptions) {
+    super('client', options);
+    this.canned = options.canned ?? DEFAULT_CANNED;
+  }
+
+  async initialize(options: InitializeOptions = {}): Promise<Reply> {
+    this.clientCapabilities = options.capabilities ?? {};
+    const reply = await this.request(
+      'initialize',
+      {
+        protocolVersion: options.protocolVersion ?? LATEST_REVISION,
+        capabilities: this.clientCapabilities,
+        clientInfo: options.clientInfo ?? { name: 'mcpcheck', version: '0.1.0' },
+      },
+      options.timeoutMs,
+    );
+    if (reply.kind === 'result') {
+      this.initializeResult = reply.result;
+      const version = reply.result.protocolVersion;
+      if (typeof version === 'string') this.channel.setProtocolVersion(version);
+      if (!options.withholdInitialized) await this.notify('notifications/initialized');
+    }
+    return reply;
+  }
+
+  /** Opens the channel's way for messages tied to no request (see Channel.listen). */
+  async listen(): Promise<void> {
+    // stdio always has its way open.
+    if (!this.closedDetail && this.channel.kind === 'http') await this.channel.listen();
+  }
+
+  /** Answers a server→client request with the canned answer for a declared capability, else −32601. */
+  protected override async answer(request: Record<string, unknown>): Promise<void> {
+    const declared = (name: string) => name in this.clientCapabilities;
+    let result: unknown;
+    switch (request.method) {
+      case 'ping':
+        result = {};
+        break;
+      case 'roots/list':
+        if (declared('roots')) result = { roots: this.canned.roots };
+        break;
+      case 'sampling/createMessage':
+        if (declared('sampling')) result = this.canned.sampling;
+        break;
+      case 'elicitation/create':
+        if (declared('elicitation')) result = this.canned.elicitation;
+        break;
+    }
+    const reply =
+      result !== undefined
+        ? { jsonrpc: '2.0', id: request.id, result }
+        : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpcheck does not offer ${String(request.method)} in this session` } };
+    await this.send(reply);
+  }
+}

@@ -1,0 +1,42 @@
+import { SetupError } from '../errors.js';
+import type { CheckRecorder } from './checks.js';
+
+/**
+ * Runs one scenario body under mcpcheck's scenario timeout, whichever role mcpcheck plays. What
+ * goes wrong on mcpcheck's side (its timeout, an exception) is "could not run", never a verdict on
+ * the target; a setup error ends the whole run.
+ */
+export async function runGuarded(recorder: CheckRecorder, timeoutMs: number, body: () => Promise<void>): Promise<{ timedOut: boolean }> {
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  try {
+    await Promise.race([
+      body(),
+      new Promise<void>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          // Sealed before the session closes: what the scenario sees after this is mcpcheck's doing.
+          recorder.seal(`could not run to its end: mcpcheck's scenario timeout (${timeoutMs} ms; see --timeout) cut it short`);
+          reject(new Error('scenario timeout'));
+        }, timeoutMs);
+      }),
+    ]);
+    if (recorder.checkCount === 0) recorder.couldNotRun('the scenario recorded no check (a harness bug)');
+  } catch (e) {
+    if (e instanceof SetupError) throw e;
+    recorder.couldNotRun(`could not run: ${(e as Error).message ?? String(e)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { timedOut };
+}
+
+/** Runs `work` over `items`, at most `concurrency` at a time, in order of the list. */
+export async function inLanes<T>(items: readonly T[], concurrency: number, work: (item: T, lane: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, concurrency) }, async (_, lane) => {
+      while (next < items.length) await work(items[next++]!, lane);
+    }),
+  );
+}

@@ -1,0 +1,95 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checksFromFindings } from '../checks.js';
+import type { PeerSession, RecordedFrame, Side } from '../harness/peer-session.js';
+import type { CheckResult, Evidence } from '../model.js';
+import { formatFrame, formatHeader } from '../transcript/format.js';
+import type { Finding } from '../validate/finding.js';
+
+interface LiveFinding {
+  finding: Finding;
+  scenario: string;
+  frame?: RecordedFrame;
+}
+
+const EXCERPT = 500;
+
+/**
+ * What live validation saw over a whole run, whichever side the target plays: every finding about
+ * the target's frames, tied to the scenario whose traffic it was, and the rules its traffic exercised.
+ */
+export class LiveLedger {
+  private readonly live: LiveFinding[] = [];
+  private readonly applied = new Set<string>();
+  private readonly sessions: Array<{ session: PeerSession; label: string }> = [];
+
+  /** The sink for a session's findings; `scenarioOf` names the scenario running on it at that moment. */
+  sink(scenarioOf: () => string, sessionOf: () => PeerSession | undefined): (finding: Finding) => void {
+    return (finding) => {
+      // Findings buffered before the session existed (a start-up banner) arrive during its construction.
+      const session = sessionOf();
+      const frame = finding.frame !== undefined && session !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
+      this.live.push({ finding, scenario: scenarioOf(), ...(frame ? { frame } : {}) });
+    };
+  }
+
+  /** Keeps the session for transcripts. */
+  track(session: PeerSession, label: string): void {
+    this.sessions.push({ session, label });
+  }
+
+  get tracked(): readonly PeerSession[] {
+    return this.sessions.map((s) => s.session);
+  }
+
+  /** At a session's end: only what the target's own traffic exercised can pass for it. */
+  absorb(session: PeerSession): void {
+    session.end();
+    for (const id of session.validator.appliedBy[session.them]) this.applied.add(id);
+  }
+
+  /**
+   * One check per requirement over the traffic of every scenario. A failing one is reproduced by
+   * the scenario in whose traffic its first violation arose (`setup`: traffic of no scenario).
+   */
+  checks(judged: Side, reproduce: string, setup: string): CheckResult[] {
+    const scenarioOf = new Map<Finding, string>(this.live.map((l) => [l.finding, l.scenario]));
+    const where = new Map<Finding, Evidence>();
+    for (const l of this.live) {
+      const text = l.frame ? (l.frame.raw ?? JSON.stringify(l.frame.message) ?? '') : undefined;
+      where.set(l.finding, {
+        ...(l.finding.frame !== undefined ? { frame: l.finding.frame } : {}),
+        ...(l.frame ? { from: l.frame.from } : {}),
+        ...(l.finding.pointer ? { pointer: l.finding.pointer } : {}),
+        ...(text !== undefined ? { excerpt: text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text } : {}),
+        location: `scenario ${l.scenario}`,
+      });
+    }
+    // Only frames the target sent are its responsibility; mcpcheck's own probes break rules on purpose.
+    const fromTarget = this.live.filter((l) => l.frame === undefined || l.frame.from === judged).map((l) => l.finding);
+    return checksFromFindings({
+      idPrefix: 'live.',
+      findings: fromTarget,
+      applied: this.applied,
+      coverage: [],
+      evidence: (f) => where.get(f) ?? {},
+      skipReason: `not exercised: the ${judged}'s traffic gave this rule no chance to fail`,
+      reproduce: (id, findings) => {
+        const scenario = scenarioOf.get(findings[0]!);
+        return reproduce.replace('{scenario}', scenario === undefined || scenario === setup ? `live.${id}` : scenario);
+      },
+    });
+  }
+
+  /** One transcript per session, in the order they opened. */
+  async writeTranscripts(dir: string, transport: 'stdio' | 'http'): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    let n = 0;
+    for (const { session, label } of this.sessions) {
+      n++;
+      const lines = [formatHeader(transport), ...session.frames.map((f) => formatFrame(f.raw !== undefined ? { from: f.from, raw: f.raw } : { from: f.from, message: f.message }))];
+      const name = `${String(n).padStart(3, '0')}-${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`;
+      await writeFile(join(dir, name), lines.join('\n') + '\n', 'utf8');
+    }
+  }
+}
