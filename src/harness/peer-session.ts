@@ -74,6 +74,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
   protected closedDetail: string | undefined;
   /** The transport under the session, for transport-level probes (raw HTTP exchanges, the stdio process). */
   readonly channel: C;
+  /** Every live finding about the target's frames in this session, in order; bounded. */
+  readonly findings: Finding[] = [];
   /** What the transport itself reported for this session (stdout noise, framing, …), in order; bounded. */
   readonly transportFindings: Finding[] = [];
   private readonly timeoutMs: number;
@@ -308,6 +310,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   private report(finding: Finding): void {
+    if (this.findings.length < 5_000) this.findings.push(finding);
     this.options.onFinding?.(finding);
   }
 

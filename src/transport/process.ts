@@ -6,8 +6,10 @@ const MiB = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface TargetProcessOptions {
-  /** A command line, run by the shell (`sh -c` on POSIX). */
+  /** A command line, run by the shell (`sh -c` on POSIX) unless `argv` is given; reports name it. */
   command: string;
+  /** The program and its arguments, run without a shell. */
+  argv?: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** How much of stderr is kept (the tail). Default 1 MiB. */
@@ -95,8 +97,9 @@ export class TargetProcess {
     this.command = options.command;
     this.killGraceMs = options.killGraceMs ?? 2000;
     this.stderr = new TailBuffer(options.stderrLimit ?? MiB);
-    this.child = spawn(options.command, {
-      shell: true,
+    const [program, ...args] = options.argv ?? [options.command];
+    this.child = spawn(program!, options.argv ? args : [], {
+      shell: options.argv === undefined,
       detached: true,
       cwd: options.cwd,
       env: options.env ?? process.env,

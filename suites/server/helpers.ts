@@ -7,15 +7,10 @@ import type { ToolPolicy } from '../../src/runner/scenario.js';
 import { type ArgumentContext, synthesizeArguments, timedArguments } from '../../src/harness/args.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
 
-import { isObject } from '../../src/json.js';
+import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
-export { isObject };
+export { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
 
-/** Up to `max` items joined for a message, with a count of the rest. */
-export function list(items: string[], max = 8): string {
-  const shown = items.slice(0, max).join('; ');
-  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
-}
 
 /** A response frame (result or error) that answers no request of ours still waiting. */
 export function isResponse(frame: RecordedFrame): boolean {
@@ -28,18 +23,6 @@ export function strayResponses(session: ClientSession, mark: number, ours: Reado
   return session.peerFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
 }
 
-export function isEmptyResult(reply: Reply): boolean {
-  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
-}
-
-/** PING-01's "promptly". */
-export const PING_LIMIT_MS = 2_000;
-
-export async function timedPing(session: ClientSession): Promise<{ reply: Reply; ms: number }> {
-  const started = performance.now();
-  const reply = await session.request('ping', undefined, 5_000);
-  return { reply, ms: Math.round(performance.now() - started) };
-}
 
 /** Ids of the requests mcpcheck sent from frame `mark` on. */
 export function ourRequestIds(session: ClientSession, mark: number): Set<unknown> {

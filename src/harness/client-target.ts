@@ -1,0 +1,78 @@
+import { SetupError } from '../errors.js';
+import { TargetProcess } from '../transport/process.js';
+import type { ServerChannel } from '../transport/server-channel.js';
+import { splitWords } from './words.js';
+
+export const URL_PLACEHOLDER = '{url}';
+export const STDIO_PLACEHOLDER = '{stdio}';
+
+export interface ClientTargetOptions {
+  /** The client's command line, with {url} or {stdio} where mcpcheck's endpoint goes. */
+  command: string;
+  /** Run it through `sh -c` (pipes, variables) instead of as plain words. */
+  shell?: boolean;
+  cwd?: string;
+}
+
+/** Opens the endpoint a client reaches mcpcheck through, one per scenario. */
+export type EndpointFactory = (transport: 'stdio' | 'http') => Promise<ServerChannel>;
+
+/**
+ * What mcpcheck tests when it plays the server: a client command it starts once per scenario,
+ * pointed at a fresh endpoint. `{stdio}` makes it a stdio client (it starts mcpcheck's relay as
+ * its server); otherwise it gets the Streamable HTTP URL, at `{url}` or as its last argument.
+ */
+export class ClientTarget {
+  readonly transport: 'stdio' | 'http';
+  readonly description: string;
+  private readonly words: string[] | undefined;
+  private readonly running = new Set<TargetProcess>();
+
+  constructor(
+    private readonly options: ClientTargetOptions,
+    readonly openEndpoint: EndpointFactory,
+  ) {
+    if (options.command.trim() === '') throw new SetupError('--command needs a command');
+    const stdio = options.command.includes(STDIO_PLACEHOLDER);
+    if (stdio && options.command.includes(URL_PLACEHOLDER)) throw new SetupError(`--command takes ${URL_PLACEHOLDER} or ${STDIO_PLACEHOLDER}, not both`);
+    this.transport = stdio ? 'stdio' : 'http';
+    this.description = options.command;
+    if (!options.shell) {
+      const split = splitWords(options.command);
+      if ('error' in split) throw new SetupError(`--command: ${split.error}`);
+      this.words = split.words;
+    }
+  }
+
+  /** Starts the client for one scenario, pointed at `address`. */
+  launch(address: string, env: Record<string, string>): TargetProcess {
+    const placeholder = this.transport === 'stdio' ? STDIO_PLACEHOLDER : URL_PLACEHOLDER;
+    const present = this.options.command.includes(placeholder);
+    const fullEnv = { ...process.env, ...env };
+    let child: TargetProcess;
+    if (this.words) {
+      // A word that is just the placeholder becomes the address's own words (a command line for
+      // {stdio}); inside a longer word it is replaced as text.
+      const argv = present
+        ? this.words.flatMap((w) => (w === placeholder ? address.split(' ') : [w.split(placeholder).join(address)]))
+        : [...this.words, address];
+      child = new TargetProcess({ command: argv.join(' '), argv, env: fullEnv, ...(this.options.cwd ? { cwd: this.options.cwd } : {}) });
+    } else {
+      const command = present ? this.options.command.split(placeholder).join(address) : `${this.options.command} ${address}`;
+      child = new TargetProcess({ command, env: fullEnv, ...(this.options.cwd ? { cwd: this.options.cwd } : {}) });
+    }
+    this.running.add(child);
+    return child;
+  }
+
+  /** Stops one client's whole process group (what it started, mcpcheck's relay among it, goes too). */
+  async stop(child: TargetProcess): Promise<void> {
+    await child.stop(0);
+    this.running.delete(child);
+  }
+
+  /** Stops every client process group still running. */
+  async close(): Promise<void> {
+    await Promise.all([...this.running].map((c) => c.stop(0)));
+  }
+}

@@ -1,0 +1,131 @@
+import { isObject } from '../json.js';
+import type { ServerChannel } from '../transport/server-channel.js';
+import { isRevision, LATEST_REVISION } from '../validate/revisions.js';
+import { PeerSession, type PeerSessionOptions, type RecordedFrame } from './peer-session.js';
+
+/** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */
+export type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } | { hold: true };
+
+export type Handler = (params: Record<string, unknown>, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
+
+/** One page of a list mcpcheck serves: the cursors it hands out are opaque tokens it made. */
+export interface Paged {
+  key: string;
+  items: unknown[];
+  /** Items per page; the whole list in one page when absent. */
+  pageSize?: number;
+}
+
+const VERSION = '0.1.0';
+
+/** The tools every client scenario offers unless it says otherwise: one that echoes, one that adds. */
+export const DEFAULT_TOOLS = [
+  {
+    name: 'add_numbers',
+    title: 'Add two numbers',
+    description: 'Adds a and b.',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  },
+  {
+    name: 'echo',
+    title: 'Echo',
+    description: 'Returns the text it was given.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  },
+];
+
+/**
+ * A session with a client under test, mcpcheck playing the server: it answers the client's
+ * requests from its handlers (initialize, ping, tools, and whatever a scenario installs), and
+ * records what the client asked for.
+ */
+export class ServerSession extends PeerSession<ServerChannel> {
+  private readonly handlers = new Map<string, Handler>();
+  /** The params of the client's first initialize request, once it came. */
+  initializeParams?: Record<string, unknown>;
+  /** The version mcpcheck answered initialize with. */
+  negotiated?: string;
+  capabilities: Record<string, unknown> = { tools: { listChanged: true } };
+  tools: unknown[] = DEFAULT_TOOLS;
+  toolsPageSize: number | undefined;
+  /** Cursors handed out, by the token, with the list and offset they stand for. */
+  readonly cursors = new Map<string, { key: string; offset: number }>();
+  private nextCursor = 1;
+
+  constructor(options: PeerSessionOptions<ServerChannel>) {
+    super('server', options);
+    this.handle('initialize', (params) => this.initialize(params));
+    this.handle('ping', () => ({ result: {} }));
+    this.handle('tools/list', (params) => this.page({ key: 'tools', items: this.tools, ...(this.toolsPageSize ? { pageSize: this.toolsPageSize } : {}) }, params, 'tools'));
+    this.handle('tools/call', (params) => this.callTool(params));
+  }
+
+  /** Installs (or replaces) how a method is answered. */
+  handle(method: string, handler: Handler): void {
+    this.handlers.set(method, handler);
+  }
+
+  /** The version mcpcheck answers initialize with, given what the client asked for; a scenario may replace it. */
+  chooseVersion: (asked: unknown) => string = (asked) => (typeof asked === 'string' && isRevision(asked) ? asked : LATEST_REVISION);
+
+  /** The client's requests for `method` so far (frames it sent), from index `since`. */
+  requestsFor(method: string, since = 0): RecordedFrame[] {
+    return this.peerFrames(since).filter((f) => isObject(f.message) && f.message.method === method && 'id' in f.message);
+  }
+
+  /** Waits for the client's next request or notification named `method`. */
+  waitForMethod(method: string, timeoutMs: number, since = 0): Promise<RecordedFrame | undefined> {
+    return this.waitForFrame((f) => isObject(f.message) && f.message.method === method, timeoutMs, since);
+  }
+
+  /** Answers a list request one page at a time; a cursor mcpcheck never handed out is −32602. */
+  page(list: Paged, params: Record<string, unknown>, member: string): Outcome {
+    let offset = 0;
+    if (params.cursor !== undefined) {
+      const known = typeof params.cursor === 'string' ? this.cursors.get(params.cursor) : undefined;
+      if (!known || known.key !== list.key) return { error: { code: -32602, message: `unknown cursor for ${list.key}` } };
+      offset = known.offset;
+    }
+    const size = list.pageSize ?? list.items.length;
+    const items = list.items.slice(offset, offset + size);
+    const result: Record<string, unknown> = { [member]: items };
+    if (offset + size < list.items.length) {
+      // Opaque on purpose: a client that parses or alters it gets it wrong (PAGE-04).
+      const token = `mcpcheck~${list.key}~${this.nextCursor++}~${Math.random().toString(36).slice(2, 10)}`;
+      this.cursors.set(token, { key: list.key, offset: offset + size });
+      result.nextCursor = token;
+    }
+    return { result };
+  }
+
+  protected override async answer(request: Record<string, unknown>): Promise<void> {
+    const method = String(request.method);
+    const handler = this.handlers.get(method);
+    const params = isObject(request.params) ? request.params : {};
+    const outcome: Outcome = handler ? await handler(params, request) : { error: { code: -32601, message: `mcpcheck does not serve ${method}` } };
+    if ('hold' in outcome) return;
+    await this.send({ jsonrpc: '2.0', id: request.id, ...outcome });
+  }
+
+  private initialize(params: Record<string, unknown>): Outcome {
+    this.initializeParams ??= params;
+    const version = this.chooseVersion(params.protocolVersion);
+    this.negotiated = version;
+    this.channel.setProtocolVersion(version);
+    return { result: { protocolVersion: version, capabilities: this.capabilities, serverInfo: { name: 'mcpcheck', version: VERSION } } };
+  }
+
+  private callTool(params: Record<string, unknown>): Outcome {
+    const args = isObject(params.arguments) ? params.arguments : {};
+    switch (params.name) {
+      case 'add_numbers': {
+        const sum = Number(args.a) + Number(args.b);
+        return { result: { content: [{ type: 'text', text: String(sum) }] } };
+      }
+      case 'echo':
+        return { result: { content: [{ type: 'text', text: typeof args.text === 'string' ? args.text : '' }] } };
+      default:
+        return { error: { code: -32602, message: `unknown tool ${JSON.stringify(params.name)}` } };
+    }
+  }
+}

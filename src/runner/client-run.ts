@@ -1,0 +1,145 @@
+import { SetupError } from '../errors.js';
+import type { ClientTarget } from '../harness/client-target.js';
+import { ServerSession } from '../harness/server-session.js';
+import type { CheckResult } from '../model.js';
+import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
+import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
+import { LATEST_REVISION } from '../validate/revisions.js';
+import { CheckRecorder } from './checks.js';
+import type { ClientScenario } from './client-scenario.js';
+import { inLanes, runGuarded } from './guard.js';
+import { LiveLedger } from './live.js';
+
+export interface ClientRunInput {
+  target: ClientTarget;
+  scenarios: ClientScenario[];
+  concurrency: number;
+  scenarioTimeoutMs: number;
+  requestTimeoutMs: number;
+  transcriptDir?: string;
+  /** The command line that reruns one scenario: `{scenario}` is replaced by its id. */
+  reproduce: string;
+}
+
+export interface ClientRunOutput {
+  checks: CheckResult[];
+  notes: string[];
+  /** What the client said about itself in its first initialize. */
+  clientInfo?: Record<string, unknown>;
+  protocolVersion?: string;
+}
+
+/** How long a client may take from its start to its first message (a cold Node start on a busy machine). */
+const STARTUP_MS = 10_000;
+/** After a scenario's judging is done, how long the client gets to exit by itself before its group is stopped. */
+const EXIT_GRACE_MS = 3_000;
+
+/**
+ * Runs client scenarios: for each, a fresh endpoint, a fresh client process pointed at it, and a
+ * session that plays the server. The first scenario runs alone: a client that never connects is a
+ * setup error, not a page of failed checks. Every frame the client sends is validated live.
+ */
+export async function runClientScenarios(input: ClientRunInput): Promise<ClientRunOutput> {
+  const { target } = input;
+  const ledger = new LiveLedger();
+  const notes: string[] = [];
+  const checks: CheckResult[] = [];
+  const out: ClientRunOutput = { checks, notes };
+
+  const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
+    const channel = await target.openEndpoint(target.transport);
+    let session: ServerSession | undefined = undefined;
+    session = new ServerSession({
+      channel,
+      transport: target.transport,
+      requestTimeoutMs: input.requestTimeoutMs,
+      onFinding: ledger.sink(() => s.id, () => session),
+    });
+    ledger.track(session, s.id);
+    const exchanges: ClientExchange[] = [];
+    const stdioEvents: StdioClientEvent[] = [];
+    channel.onExchange?.((e) => exchanges.length < 10_000 && exchanges.push(e));
+    channel.onStdioEvent?.((e) => stdioEvents.length < 1_000 && stdioEvents.push(e));
+    s.serve?.(session);
+    const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
+    let client: TargetProcess | undefined;
+    try {
+      client = target.launch(channel.address, scenarioEnv(s));
+      const contact = await firstContact(session, client);
+      if (contact !== undefined) {
+        if (first) throw new SetupError(`the client \`${target.description}\` ${contact}`);
+        recorder.couldNotRun(`could not run: the client ${contact}`);
+      } else {
+        const running = client;
+        const live = session;
+        await runGuarded(recorder, input.scenarioTimeoutMs, () =>
+          s.run({
+            session: live,
+            client: running,
+            transport: target.transport,
+            check: recorder,
+            exchanges,
+            stdioEvents,
+            exited: (ms) => running.waitForExit(ms),
+            note: (text) => recorder.note(text),
+          }),
+        );
+        if (first) {
+          out.clientInfo = live.initializeParams?.clientInfo as Record<string, unknown> | undefined;
+          out.protocolVersion = live.negotiated;
+        }
+      }
+    } finally {
+      if (client) {
+        await client.waitForExit(EXIT_GRACE_MS);
+        await target.stop(client);
+      }
+      ledger.absorb(session);
+      await session.close();
+      checks.push(...recorder.results);
+    }
+  };
+
+  try {
+    const [head, ...rest] = input.scenarios;
+    if (head) await runOne(head, true);
+    await inLanes(rest, input.concurrency, (s) => runOne(s, false));
+    checks.push(...ledger.checks('client', input.reproduce, ''));
+    if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport);
+    return out;
+  } finally {
+    await target.close();
+    await Promise.allSettled(ledger.tracked.map((session) => session.close()));
+  }
+}
+
+/** The environment of the official suite's client contract, plus mcpcheck's steps. */
+function scenarioEnv(s: ClientScenario): Record<string, string> {
+  return {
+    MCPCHECK_SCENARIO: s.id,
+    MCPCHECK_STEPS: JSON.stringify(s.steps),
+    MCP_CONFORMANCE_SCENARIO: s.alias ?? s.id,
+    MCP_CONFORMANCE_CONTEXT: '{}',
+    MCP_CONFORMANCE_PROTOCOL_VERSION: LATEST_REVISION,
+  };
+}
+
+/** Why the client made no contact (undefined: it sent its first message). */
+async function firstContact(session: ServerSession, client: TargetProcess): Promise<string | undefined> {
+  const stderr = () => {
+    const tail = client.stderr.text().trim().split('\n').slice(-3).join(' | ').slice(-500);
+    return tail ? `; its stderr: ${tail}` : '';
+  };
+  const how = () => (client.exit?.signal ? `was killed by ${client.exit.signal}` : `exited with code ${client.exit?.code}`);
+  try {
+    await client.ready(100);
+  } catch (e) {
+    if (!(e instanceof TargetDidNotStart)) throw e;
+    return e.exit ? `${how()} at once, without sending mcpcheck any message${stderr()}` : `could not be started: ${e.message}`;
+  }
+  const exited = new Promise<'exit'>((resolve) => client.onFinished(() => resolve('exit')));
+  const first = await Promise.race([session.waitForFrame(() => true, STARTUP_MS), exited]);
+  if (first !== 'exit' && first !== undefined) return undefined;
+  if (first === 'exit') return `${how()} without sending mcpcheck any message${stderr()}`;
+  return `sent mcpcheck no message within ${STARTUP_MS} ms of starting${stderr()}`;
+}

@@ -1,0 +1,67 @@
+import type { ServerSession } from '../harness/server-session.js';
+import type { ExitInfo, TargetProcess } from '../transport/process.js';
+import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
+import type { CheckRecorder } from './checks.js';
+import type { ScenarioIdentity } from './scenario.js';
+
+/** One thing the client under test is asked to do (MCPCHECK_STEPS; the contract is in the README). */
+export type Step =
+  | { do: 'list-tools' }
+  | { do: 'call-tool'; name: string; arguments?: Record<string, unknown>; timeoutMs?: number }
+  | { do: 'list-resources' }
+  | { do: 'read-resource'; uri: string }
+  | { do: 'list-prompts' }
+  | { do: 'get-prompt'; name: string; arguments?: Record<string, string> }
+  | { do: 'ping' }
+  | { do: 'wait'; ms: number };
+
+export interface ClientScenarioContext {
+  /** Towards the client; serving already when the client starts. */
+  session: ServerSession;
+  /** The client's process (its stderr tail, its exit). */
+  client: TargetProcess;
+  transport: 'stdio' | 'http';
+  check: CheckRecorder;
+  /** HTTP: every exchange so far, in order (empty over stdio). */
+  exchanges: readonly ClientExchange[];
+  /** stdio: what the client did to the process it started as its server (empty over HTTP). */
+  stdioEvents: readonly StdioClientEvent[];
+  /** Waits for the client to exit by itself. */
+  exited(timeoutMs: number): Promise<ExitInfo | undefined>;
+  note(text: string): void;
+}
+
+/** A scenario against a client under test (mcpcheck plays the server). */
+export interface ClientScenario extends ScenarioIdentity {
+  /** The official suite's scenario name this one answers to (MCP_CONFORMANCE_SCENARIO). */
+  alias?: string;
+  /** What the client is asked to do after connecting, before it ends the session and exits. */
+  steps: Step[];
+  needs?: { transport?: 'stdio' | 'http' };
+  /** Shapes what mcpcheck serves, before the client starts. */
+  serve?(session: ServerSession): void;
+  run(ctx: ClientScenarioContext): Promise<void>;
+}
+
+export function clientScenario(s: ClientScenario): ClientScenario {
+  return s;
+}
+
+/** The steps in words, as `list` and the README show them. */
+export function describeSteps(steps: readonly Step[]): string {
+  const words = steps.map((s) => {
+    switch (s.do) {
+      case 'call-tool':
+        return `call ${s.name}${s.timeoutMs !== undefined ? ` (timeout ${s.timeoutMs} ms)` : ''}`;
+      case 'read-resource':
+        return `read ${s.uri}`;
+      case 'get-prompt':
+        return `get prompt ${s.name}`;
+      case 'wait':
+        return `stay connected ${s.ms} ms`;
+      default:
+        return s.do.replace('-', ' ');
+    }
+  });
+  return ['connect', ...words, 'exit'].join(', ');
+}
