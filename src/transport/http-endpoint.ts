@@ -325,10 +325,10 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     }
     const { answer } = carrier;
     answer.responses.set(key, data);
-    if (answer.ids.every((id) => answer.responses.has(id))) {
-      const parts = answer.ids.map((id) => Buffer.from(answer.responses.get(id)!));
-      this.writeJson(answer, answer.batch ? Buffer.concat([Buffer.from('['), ...parts.flatMap((p, i) => (i ? [Buffer.from(','), p] : [p])), Buffer.from(']')]) : parts[0]!);
-    }
+    // A batch is answered once every request it carried has its response (then as an array).
+    if (!answer.ids.every((id) => answer.responses.has(id))) return { exchange: answer.record.exchange };
+    const parts = answer.ids.map((id) => Buffer.from(answer.responses.get(id)!));
+    this.writeJson(answer, answer.batch ? Buffer.concat([Buffer.from('['), ...parts.flatMap((p, i) => (i ? [Buffer.from(','), p] : [p])), Buffer.from(']')]) : parts[0]!);
     return { exchange: answer.record.exchange, status: 200 };
   }
 
