@@ -14,3 +14,4 @@ export {
   type ProbeRequest,
   type ProbeResponse,
 } from './http.js';
+export { HttpEndpoint, openHttpEndpoint, DEFAULT_POLICY, type HttpEndpointOptions } from './http-endpoint.js';
