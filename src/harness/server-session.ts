@@ -65,6 +65,11 @@ export class ServerSession extends PeerSession<ServerChannel> {
     this.handlers.set(method, handler);
   }
 
+  /** How a method is answered now (to wrap it); an unserved one is −32601. */
+  handler(method: string): Handler {
+    return this.handlers.get(method) ?? (() => ({ error: { code: -32601, message: `mcpcheck does not serve ${method}` } }));
+  }
+
   /** The version mcpcheck answers initialize with, given what the client asked for; a scenario may replace it. */
   chooseVersion: (asked: unknown) => string = (asked) => (typeof asked === 'string' && isRevision(asked) ? asked : LATEST_REVISION);
 
@@ -100,9 +105,8 @@ export class ServerSession extends PeerSession<ServerChannel> {
 
   protected override async answer(request: Record<string, unknown>): Promise<void> {
     const method = String(request.method);
-    const handler = this.handlers.get(method);
     const params = isObject(request.params) ? request.params : {};
-    const outcome: Outcome = handler ? await handler(params, request) : { error: { code: -32601, message: `mcpcheck does not serve ${method}` } };
+    const outcome = await this.handler(method)(params, request);
     if ('hold' in outcome) return;
     await this.send({ jsonrpc: '2.0', id: request.id, ...outcome });
   }

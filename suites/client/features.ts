@@ -1,0 +1,173 @@
+import type { Reply } from '../../src/harness/peer-session.js';
+import type { ServerSession } from '../../src/harness/server-session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
+import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
+import { isObject } from '../common.js';
+import { clientCapabilities, initialized, violations, WAIT_MS } from './helpers.js';
+
+/** Long enough for a client to answer what mcpcheck asks while it runs its steps. */
+const STAY: { do: 'wait'; ms: number } = { do: 'wait', ms: 2_000 };
+
+/** Sends a server→client request once the client is initialized; undefined when the scenario cannot go on. */
+async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unknown>) => string | undefined, method: string, params: Record<string, unknown>): Promise<Reply | undefined> {
+  if (!(await initialized(ctx))) return undefined;
+  const missing = needs(clientCapabilities(ctx.session));
+  if (missing) {
+    ctx.check.skip(missing);
+    return undefined;
+  }
+  return ctx.session.request(method, params, WAIT_MS);
+}
+
+/** Judges a result by live validation's predicate for `rule` (the same one `validate` applies). */
+function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, what: string): void {
+  const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
+  ctx.check.expect(reply.kind === 'result' && broken.length === 0, {
+    requirements: [rule],
+    expected: what,
+    actual: broken.length ? broken.map((f) => f.message).join('; ') : describeReply(reply),
+    frames: [replyFrame(reply)],
+    replies: [reply],
+  });
+}
+
+const declared = (path: string) => (caps: Record<string, unknown>) => (path.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), caps) === undefined ? `the client did not declare ${path}` : undefined);
+
+export const clientRoots = clientScenario({
+  id: 'client.roots.list',
+  title: "roots/list is answered with the client's roots, each a file:// URI",
+  requirements: ['ROOTS-LIST-01'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const reply = await ask(ctx, declared('roots'), 'roots/list', {});
+    if (reply) judgeResult(ctx, reply, 'ROOTS-LIST-01', 'a result with roots, each root a file:// URI');
+  },
+});
+
+const SAMPLING = { messages: [{ role: 'user', content: { type: 'text', text: 'mcpcheck asks: say hello' } }], maxTokens: 32 };
+
+export const clientSampling = clientScenario({
+  id: 'client.sampling.create',
+  title: 'A client that declared sampling answers sampling/createMessage with role, content and model',
+  requirements: ['SAMP-RES-01'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const reply = await ask(ctx, declared('sampling'), 'sampling/createMessage', SAMPLING);
+    if (reply) judgeResult(ctx, reply, 'SAMP-RES-01', 'a CreateMessageResult: role, content and model');
+  },
+});
+
+export const clientSamplingToolsUndeclared = clientScenario({
+  id: 'client.sampling.tools-undeclared',
+  title: 'A client without sampling.tools returns an error when a sampling request contains tools',
+  requirements: ['SAMP-TOOLS-02'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const needs = (caps: Record<string, unknown>) => declared('sampling')(caps) ?? (declared('sampling.tools')(caps) === undefined ? 'the client declared sampling.tools: tools are allowed' : undefined);
+    const reply = await ask(ctx, needs, 'sampling/createMessage', { ...SAMPLING, tools: [{ name: 'mcpcheck_tool', inputSchema: { type: 'object' } }] });
+    if (!reply) return;
+    ctx.check.expect(reply.kind === 'error', {
+      expected: 'a JSON-RPC error (the request carries tools, which the client did not declare)',
+      actual: describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
+  },
+});
+
+const FORM = {
+  mode: 'form',
+  message: 'mcpcheck asks for a name',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name', default: 'mcpcheck' } }, required: ['name'] },
+};
+
+export const clientElicitForm = clientScenario({
+  id: 'client.elicitation.form',
+  title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
+  requirements: ['ELIC-RESP-01'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const formSupported = (caps: Record<string, unknown>) => {
+      const e = caps.elicitation;
+      if (!isObject(e)) return 'the client did not declare elicitation';
+      // An empty object means form only (ELIC-CAP-01).
+      return Object.keys(e).length === 0 || 'form' in e ? undefined : 'the client declared elicitation without form mode';
+    };
+    const reply = await ask(ctx, formSupported, 'elicitation/create', FORM);
+    if (reply) judgeResult(ctx, reply, 'ELIC-RESP-01', 'an ElicitResult: action accept, decline or cancel; content only with accept, of primitive values');
+  },
+});
+
+const URL_REQUEST = { mode: 'url', message: 'mcpcheck asks you to open a page', url: 'https://mcpcheck.invalid/consent', elicitationId: 'mcpcheck-elicitation-1' };
+
+export const clientElicitUrlUndeclared = clientScenario({
+  id: 'client.elicitation.url-undeclared',
+  title: 'An elicitation in a mode the client did not declare gets −32602',
+  requirements: ['ELIC-ERR-03'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const needs = (caps: Record<string, unknown>) => declared('elicitation')(caps) ?? (declared('elicitation.url')(caps) === undefined ? 'the client declared url mode' : undefined);
+    const reply = await ask(ctx, needs, 'elicitation/create', URL_REQUEST);
+    if (reply) ctx.check.errorCode(reply, [-32602], { what: 'elicitation/create in url mode, which the client did not declare' });
+  },
+});
+
+export const clientElicitUrl = clientScenario({
+  id: 'client.elicitation.url',
+  title: 'A URL-mode accept carries no content',
+  requirements: ['ELIC-URL-03'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const reply = await ask(ctx, declared('elicitation.url'), 'elicitation/create', URL_REQUEST);
+    if (!reply) return;
+    if (reply.kind === 'result' && reply.result.action !== 'accept') return ctx.check.skip(`the client answered ${String(reply.result.action)}: only an accept can carry content`);
+    judgeResult(ctx, reply, 'ELIC-URL-03', 'an accept without content');
+  },
+});
+
+const PAGED_TOOLS = [...DEFAULT_TOOLS, { name: 'third_tool', description: 'Lists on a page of its own.', inputSchema: { type: 'object', properties: {} } }];
+
+/** Cursors the client sent with tools/list, and whether each was one mcpcheck handed out, verbatim. */
+function cursorsSent(session: ServerSession) {
+  return session.requestsFor('tools/list').flatMap((f) => {
+    const params = isObject(f.message) && isObject(f.message.params) ? f.message.params : {};
+    return 'cursor' in params ? [{ frame: f.index, cursor: params.cursor, known: typeof params.cursor === 'string' && session.cursors.has(params.cursor) }] : [];
+  });
+}
+
+export const clientCursorsOpaque = clientScenario({
+  id: 'client.pagination.cursors',
+  title: 'The client returns cursors unchanged, and follows nextCursor until it is absent',
+  requirements: ['PAGE-04', 'PAGE-03'],
+  steps: [{ do: 'list-tools' }],
+  serve(session) {
+    session.tools = PAGED_TOOLS;
+    session.toolsPageSize = 1;
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await initialized(ctx))) return;
+    const pages = PAGED_TOOLS.length;
+    await session.waitForFrame(() => session.requestsFor('tools/list').length >= pages, WAIT_MS);
+    const sent = cursorsSent(session);
+    if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page, or no tools at all)');
+    const altered = sent.filter((c) => !c.known);
+    check.expect(altered.length === 0, {
+      key: 'unchanged',
+      requirements: ['PAGE-04'],
+      expected: 'every cursor sent back exactly as mcpcheck handed it out',
+      actual: altered.length ? `sent ${altered.map((c) => JSON.stringify(c.cursor)).join(', ')}, which mcpcheck never handed out` : 'all unchanged',
+      frames: [altered[0]?.frame ?? sent[0]!.frame],
+    });
+    check.expect(sent.length >= pages - 1, {
+      key: 'followed',
+      requirements: ['PAGE-03'],
+      expected: `all ${pages} pages of tools/list fetched (page size 1, the last without nextCursor)`,
+      actual: `${sent.length + 1} page(s) fetched`,
+      frames: [sent[sent.length - 1]!.frame],
+    });
+  },
+});
+
+export const clientFeatures: ClientScenario[] = [clientRoots, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque];
