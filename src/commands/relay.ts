@@ -62,8 +62,11 @@ class Relay {
         this.socket.once('drain', () => stdin.resume());
       }
     });
+    let ended = false;
     const eof = (): void => {
-      if (!this.exiting) this.socket.write(encodeRecord({ t: 'eof' }));
+      if (ended || this.exiting) return;
+      ended = true;
+      this.socket.write(encodeRecord({ t: 'eof' }));
     };
     stdin.once('end', eof);
     stdin.on('error', eof);
