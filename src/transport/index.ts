@@ -1,5 +1,6 @@
 export type { Channel, ChannelClosed, IncomingFrame, SendResult } from './channel.js';
 export { TargetProcess, TargetDidNotStart, TailBuffer, processAlive, type ExitInfo, type TargetProcessOptions } from './process.js';
+export { StdioRelayChannel, type StdioRelayOptions } from './stdio-relay.js';
 export { StdioChannel, LineFramer, type StdioChannelOptions, type LineFramerOptions } from './stdio.js';
 export {
   HttpChannel,

@@ -57,6 +57,11 @@ export interface ServerChannel extends Channel {
   readonly address: string;
   /** HTTP: every exchange, once answered (absent over stdio). */
   onExchange?(listener: (exchange: ClientExchange) => void): void;
+  /**
+   * stdio: whether the client started the relay (it connected) within `timeoutMs`, telling a
+   * client that never started its server (a setup error) from one that did.
+   */
+  connected?(timeoutMs: number): Promise<boolean>;
   /** stdio: what the client did to the relay process (absent over HTTP). */
   onStdioEvent?(listener: (event: StdioClientEvent) => void): void;
   /** HTTP: the policy the endpoint answers with (absent over stdio). */
