@@ -46,6 +46,8 @@ export interface TargetInfo {
   description: string;
   protocolVersion?: string;
   serverInfo?: { name?: string; version?: string };
+  /** What a client under test said of itself in initialize. */
+  clientInfo?: { name?: string; version?: string };
   /** The role graded: only rules binding it count. Absent when both sides of a transcript were judged. */
   role?: 'server' | 'client';
 }

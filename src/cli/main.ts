@@ -60,6 +60,25 @@ const serverOptions = {
   transcript: { type: 'string', describe: 'write one transcript per session into this folder', requiresArg: true },
 } as const;
 
+const clientOptions = {
+  command: { type: 'string', describe: 'the client command; {url} becomes mcpcheck\'s HTTP endpoint, {stdio} a command line starting mcpcheck\'s stdio server (neither: the URL is appended)', requiresArg: true, demandOption: true },
+  shell: { type: 'boolean', describe: 'run --command through sh -c (default: split into words, no shell)' },
+  concurrency: serverOptions.concurrency,
+  timeout: serverOptions.timeout,
+  'request-timeout': serverOptions['request-timeout'],
+  only: serverOptions.only,
+  skip: serverOptions.skip,
+  transcript: serverOptions.transcript,
+} as const;
+
+function positiveWholeNumbers(a: Record<string, unknown>): true {
+  for (const name of ['concurrency', 'timeout', 'request-timeout']) {
+    const v = a[name];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)) throw new SetupError(`--${name} takes a positive whole number`);
+  }
+  return true;
+}
+
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
     .scriptName('mcpcheck')
@@ -91,12 +110,7 @@ export async function main(argv: string[]): Promise<void> {
           .options(serverOptions)
           .options(reportOptions)
           .epilogue(EXIT_CODES_HELP)
-          .check((a) => {
-            for (const [name, v] of [['concurrency', a.concurrency], ['timeout', a.timeout], ['request-timeout', a['request-timeout']]] as const) {
-              if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new SetupError(`--${name} takes a positive whole number`);
-            }
-            return true;
-          }),
+          .check(positiveWholeNumbers),
       async (args) => {
         await checkReportPaths(args);
         const baseline = await readBaseline(args.baseline);
@@ -122,15 +136,45 @@ export async function main(argv: string[]): Promise<void> {
       },
     )
     .command(
+      'client',
+      'test an MCP client: mcpcheck plays the server, over Streamable HTTP or stdio',
+      (y) => y.options(clientOptions).options(reportOptions).epilogue(EXIT_CODES_HELP).check(positiveWholeNumbers),
+      async (args) => {
+        await checkReportPaths(args);
+        const baseline = await readBaseline(args.baseline);
+        const { testClient } = await import('../commands/client.js');
+        const report = await testClient({
+          command: args.command,
+          ...(args.shell ? { shell: true } : {}),
+          ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+          ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
+          ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
+          only: list(args.only),
+          skip: list(args.skip),
+          ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
+          ...(baseline ? { baseline } : {}),
+          targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
+        });
+        await finish(report, args);
+      },
+    )
+    .command(
       'list',
-      'list the server scenarios with their requirement ids',
-      (y) => y,
-      async () => {
+      'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
+      (y) => y.options({ role: { choices: ['server', 'client'] as const, default: 'server' as const, describe: 'the role of the target the scenarios test' } }),
+      async (args) => {
+        if (args.role === 'client') {
+          const { clientScenarios } = await import('../../suites/client/index.js');
+          const { describeSteps } = await import('../runner/client-scenario.js');
+          const line = (s: (typeof clientScenarios)[number]) => `${s.id}${s.alias ? ` (alias ${s.alias})` : ''}  [${s.requirements.join(', ')}]${s.needs?.transport ? ` ${s.needs.transport} only` : ''}  ${s.title}\n    asks the client to: ${describeSteps(s.steps)}\n`;
+          await write(process.stdout, clientScenarios.map(line).join(''));
+          return;
+        }
         const { serverScenarios } = await import('../../suites/server/index.js');
         await write(process.stdout, serverScenarios.map((s) => `${s.id}  [${s.requirements.join(', ')}]  ${s.title}\n`).join(''));
       },
     )
-    .demandCommand(1, 'name a command: server, validate or list')
+    .demandCommand(1, 'name a command: server, client, validate or list')
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;

@@ -51,13 +51,11 @@ export class ClientTarget {
     const fullEnv = { ...process.env, ...env };
     let child: TargetProcess;
     if (this.words) {
-      // A word that is just the placeholder becomes the address's own words (a command line for
-      // {stdio}); inside a longer word it is replaced as text.
-      const argv = present
-        ? this.words.flatMap((w) => (w === placeholder ? address.split(' ') : [w.split(placeholder).join(address)]))
-        : [...this.words, address];
+      // The address is one argument (a command line, for {stdio}, that the client splits on spaces).
+      const argv = present ? this.words.map((w) => w.split(placeholder).join(address)) : [...this.words, address];
       child = new TargetProcess({ command: argv.join(' '), argv, env: fullEnv, ...(this.options.cwd ? { cwd: this.options.cwd } : {}) });
     } else {
+      // Through a shell the address is text: unquoted, {stdio} becomes the words of its command line.
       const command = present ? this.options.command.split(placeholder).join(address) : `${this.options.command} ${address}`;
       child = new TargetProcess({ command, env: fullEnv, ...(this.options.cwd ? { cwd: this.options.cwd } : {}) });
     }

@@ -56,9 +56,8 @@ function header(report: RunReport, paint: Paint): string[] {
   const { target } = report;
   const lines = [paint('1', `${esc(report.tool.name)} ${esc(report.tool.version)}`), `target    ${target.kind}: ${esc(target.description)}`];
   if (target.protocolVersion !== undefined) lines.push(`protocol  ${esc(target.protocolVersion)}`);
-  if (target.serverInfo) {
-    const name = target.serverInfo.name ?? '(no name)';
-    lines.push(`server    ${esc(name)}${target.serverInfo.version !== undefined ? ` ${esc(target.serverInfo.version)}` : ''}`);
+  for (const [label, info] of [['server', target.serverInfo], ['client', target.clientInfo]] as const) {
+    if (info) lines.push(`${label}    ${esc(info.name ?? '(no name)')}${info.version !== undefined ? ` ${esc(info.version)}` : ''}`);
   }
   lines.push(`started   ${esc(report.startedAt)} (${(report.summary.durationMs / 1000).toFixed(1)} s)`);
   return lines;

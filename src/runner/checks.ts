@@ -226,3 +226,9 @@ export class CheckRecorder {
     return id;
   }
 }
+
+/** A scenario that did not run at all: one skip, with the reason. */
+export function scenarioSkipped(s: { id: string; title: string; requirements: string[]; level?: Level }, reason: string): CheckResult {
+  const first = requirement(s.requirements[0]!);
+  return { id: s.id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status: 'skip', message: reason, area: first.area, evidence: [], scenario: s.id };
+}

@@ -5,7 +5,7 @@ import type { CheckResult } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
-import { CheckRecorder } from './checks.js';
+import { CheckRecorder, scenarioSkipped } from './checks.js';
 import type { ClientScenario } from './client-scenario.js';
 import { inLanes, runGuarded } from './guard.js';
 import { LiveLedger } from './live.js';
@@ -32,7 +32,7 @@ export interface ClientRunOutput {
 /** How long a client may take from its start to its first message (a cold Node start on a busy machine). */
 const STARTUP_MS = 10_000;
 /** After a scenario's judging is done, how long the client gets to exit by itself before its group is stopped. */
-const EXIT_GRACE_MS = 3_000;
+const EXIT_GRACE_MS = 300;
 
 /**
  * Runs client scenarios: for each, a fresh endpoint, a fresh client process pointed at it, and a
@@ -59,7 +59,11 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     const exchanges: ClientExchange[] = [];
     const stdioEvents: StdioClientEvent[] = [];
     channel.onExchange?.((e) => exchanges.length < 10_000 && exchanges.push(e));
-    channel.onStdioEvent?.((e) => stdioEvents.length < 1_000 && stdioEvents.push(e));
+    channel.onStdioEvent?.((e) => {
+      if (stdioEvents.length < 1_000) stdioEvents.push(e);
+      // A well-behaved stdio server exits when its stdin closes; the client need not signal it then.
+      if (e.kind === 'stdin-closed') void channel.die?.(0);
+    });
     s.serve?.(session);
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
     let client: TargetProcess | undefined;
@@ -101,7 +105,12 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   };
 
   try {
-    const [head, ...rest] = input.scenarios;
+    const runnable: ClientScenario[] = [];
+    for (const s of input.scenarios) {
+      if (s.needs?.transport && s.needs.transport !== target.transport) checks.push(scenarioSkipped(s, `needs the ${s.needs.transport} transport; the client uses ${target.transport}`));
+      else runnable.push(s);
+    }
+    const [head, ...rest] = runnable;
     if (head) await runOne(head, true);
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
     checks.push(...ledger.checks('client', input.reproduce, ''));

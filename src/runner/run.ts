@@ -3,9 +3,8 @@ import { ClientSession } from '../harness/client-session.js';
 import { type RecordedFrame, type Reply } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
 import type { CheckResult } from '../model.js';
-import { requirement } from '../spec/catalog.js';
 import { show } from '../validate/finding.js';
-import { CheckRecorder, describeReply } from './checks.js';
+import { CheckRecorder, describeReply, scenarioSkipped } from './checks.js';
 import { inLanes, runGuarded } from './guard.js';
 import { LiveLedger } from './live.js';
 import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
@@ -139,7 +138,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of input.scenarios) {
       if (early.includes(s)) continue;
       const missing = unmet(s, discovery, target.kind);
-      if (missing) checks.push(skipped(s, missing));
+      if (missing) checks.push(scenarioSkipped(s, missing));
       else queue.push(s);
     }
     // Scenarios with a session or process of their own start, and mostly wait, longest: run them
@@ -199,7 +198,3 @@ function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): 
   return undefined;
 }
 
-function skipped(s: Scenario, reason: string): CheckResult {
-  const first = requirement(s.requirements[0]!);
-  return { id: s.id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status: 'skip', message: reason, area: first.area, evidence: [], scenario: s.id };
-}

@@ -7,7 +7,7 @@ import { isObject } from '../common.js';
 import { clientCapabilities, initialized, violations, WAIT_MS } from './helpers.js';
 
 /** Long enough for a client to answer what mcpcheck asks while it runs its steps. */
-const STAY: { do: 'wait'; ms: number } = { do: 'wait', ms: 2_000 };
+const STAY: { do: 'wait'; ms: number } = { do: 'wait', ms: 1_000 };
 
 /** Sends a server→client request once the client is initialized; undefined when the scenario cannot go on. */
 async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unknown>) => string | undefined, method: string, params: Record<string, unknown>): Promise<Reply | undefined> {

@@ -1,0 +1,70 @@
+import { availableParallelism } from 'node:os';
+import { grade, type Baseline } from '../grade/index.js';
+import { ClientTarget, type EndpointFactory } from '../harness/client-target.js';
+import type { RunReport } from '../model.js';
+import { runClientScenarios } from '../runner/client-run.js';
+import type { ClientScenario } from '../runner/client-scenario.js';
+import { clientScenarios } from '../../suites/client/index.js';
+import { openHttpEndpoint } from '../transport/http-endpoint.js';
+import { StdioRelayChannel } from '../transport/stdio-relay.js';
+import { toolInfo } from '../version.js';
+import { planSelection } from './selection.js';
+
+export interface ClientCommandOptions {
+  command: string;
+  shell?: boolean;
+  concurrency?: number;
+  scenarioTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  only?: string[];
+  skip?: string[];
+  transcriptDir?: string;
+  baseline?: Baseline;
+  /** The flags that name the client, for reproduce commands. */
+  targetFlags: string;
+}
+
+/** mcpcheck answers as a conformant server would: SSE streams primed with an event id. */
+const openEndpoint: EndpointFactory = (transport) => (transport === 'http' ? openHttpEndpoint({ policy: { answerWith: 'sse', priming: true } }) : StdioRelayChannel.open());
+
+function infoOf(value: unknown): { name?: string; version?: string } | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  return { ...(typeof v.name === 'string' ? { name: v.name } : {}), ...(typeof v.version === 'string' ? { version: v.version } : {}) };
+}
+
+/** `mcpcheck client`: runs the client suite against a client command and grades it. */
+export async function testClient(o: ClientCommandOptions, scenarios: ClientScenario[] = clientScenarios): Promise<RunReport> {
+  const started = Date.now();
+  const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
+  const target = new ClientTarget({ command: o.command, ...(o.shell ? { shell: true } : {}) }, openEndpoint);
+  try {
+    const out = await runClientScenarios({
+      target,
+      scenarios: selection.scenarios,
+      concurrency: o.concurrency ?? availableParallelism(),
+      scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
+      requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
+      ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
+      reproduce: `mcpcheck client ${o.targetFlags} --only {scenario}`,
+    });
+    const clientInfo = infoOf(out.clientInfo);
+    return grade({
+      role: 'client',
+      tool: toolInfo(),
+      target: {
+        kind: target.transport,
+        description: target.description,
+        ...(out.protocolVersion ? { protocolVersion: out.protocolVersion } : {}),
+        ...(clientInfo ? { clientInfo } : {}),
+      },
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      checks: out.checks.filter(selection.keep),
+      notes: out.notes,
+      ...(o.baseline ? { baseline: o.baseline } : {}),
+    });
+  } finally {
+    await target.close();
+  }
+}

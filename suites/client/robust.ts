@@ -1,0 +1,35 @@
+import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
+import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
+import { initialized, WAIT_MS } from './helpers.js';
+
+const HANG_TOOL = { name: 'hang_then_die', description: 'The server dies while this call is pending.', inputSchema: { type: 'object', properties: {} } };
+const NOTICE_MS = 5_000;
+
+export const clientServerDies = clientScenario({
+  id: 'client.robust.server-dies',
+  title: 'A client notices a server that exits or drops the connection mid-request, and reports it instead of hanging',
+  requirements: ['ROBUST-07'],
+  steps: [{ do: 'call-tool', name: HANG_TOOL.name, arguments: {} }],
+  serve(session) {
+    session.tools = [...DEFAULT_TOOLS, HANG_TOOL];
+    const call = session.handler('tools/call');
+    session.handle('tools/call', (params, request) => (params.name === HANG_TOOL.name ? { hold: true } : call(params, request)));
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await initialized(ctx))) return;
+    const pending = await session.waitForMethod('tools/call', WAIT_MS);
+    if (!pending) return check.skip(`the client never called ${HANG_TOOL.name}, so no request was pending when the server went`);
+    // stdio: the server process exits; HTTP: the endpoint goes away with the connection.
+    if (session.channel.die) await session.channel.die(1);
+    else await session.channel.close();
+    const exit = await ctx.exited(NOTICE_MS);
+    check.expect(exit !== undefined, {
+      expected: `the client exits (reporting the lost server) within ${NOTICE_MS} ms of losing it mid-request`,
+      actual: exit ? `exited (${exit.signal ?? `code ${exit.code}`})` : `still running after ${NOTICE_MS} ms`,
+      frames: [pending.index],
+    });
+  },
+});
+
+export const clientRobust: ClientScenario[] = [clientServerDies];

@@ -1,0 +1,44 @@
+import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
+import { initialized, WAIT_MS } from './helpers.js';
+
+const needs = { transport: 'stdio' } as const;
+
+export const clientStdioShutdown = clientScenario({
+  id: 'client.stdio.shutdown',
+  title: "To end a stdio session the client first closes the server's stdin, and signals only afterwards",
+  requirements: ['LIFE-SHUT-01'],
+  needs,
+  steps: [{ do: 'list-tools' }],
+  async run(ctx) {
+    if (!(await initialized(ctx))) return;
+    await ctx.exited(WAIT_MS);
+    const first = ctx.stdioEvents.find((e) => e.kind === 'stdin-closed' || e.kind === 'signal' || e.kind === 'relay-exit');
+    if (!first) return ctx.check.skip(`the client had not ended the session ${WAIT_MS} ms after its last step`);
+    ctx.check.expect(first.kind === 'stdin-closed', {
+      expected: "the server's stdin closed before any signal",
+      actual: first.kind === 'signal' ? `${first.signal} first, stdin still open` : first.kind === 'relay-exit' ? 'the server process was killed outright, stdin still open' : 'stdin closed first',
+    });
+  },
+});
+
+export const clientStdioStderr = clientScenario({
+  id: 'client.stdio.stderr-not-failure',
+  title: "The client does not take the server's stderr output as a sign of failure",
+  requirements: ['STDIO-ERR-02'],
+  needs,
+  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: 'echo', arguments: { text: 'after stderr' } }],
+  async run(ctx) {
+    const { session, check } = ctx;
+    const done = await initialized(ctx);
+    if (!done) return;
+    await session.channel.stderr?.('error: mcpcheck writes this log line to stderr on purpose\n');
+    const next = await session.waitForMethod('tools/call', WAIT_MS, done.index);
+    check.expect(next !== undefined, {
+      expected: 'the client goes on (tools/call) after the server wrote an error-looking line to stderr',
+      actual: next ? 'it did' : `no tools/call within ${WAIT_MS} ms`,
+      frames: [next?.index ?? done.index],
+    });
+  },
+});
+
+export const clientStdio: ClientScenario[] = [clientStdioShutdown, clientStdioStderr];
