@@ -11,8 +11,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bindsRole, findRequirement } from '../src/spec/catalog.js';
@@ -42,6 +44,7 @@ interface Seen {
   method: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  at: number;
 }
 
 /** An SDK server on 127.0.0.1 that records every request before serving it. */
@@ -83,7 +86,7 @@ class RecordingServer {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     const body: unknown = text === '' ? undefined : JSON.parse(text);
-    this.seen.push({ method: req.method ?? '', headers: req.headers, body });
+    this.seen.push({ method: req.method ?? '', headers: req.headers, body, at: Date.now() });
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? this.sessions.get(id) : undefined;
     if (!transport) {
@@ -91,17 +94,54 @@ class RecordingServer {
         res.writeHead(404).end();
         return;
       }
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void this.sessions.set(sid, created) });
-      await echoServer().connect(created);
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void this.sessions.set(sid, created),
+        eventStore: new InMemoryEventStore(),
+        retryInterval: RETRY_MS,
+      });
+      await testServer((sid) => this.sessions.delete(sid)).connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res, body);
   }
 }
 
-function echoServer(): McpServer {
+const RETRY_MS = 300;
+const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+
+/** Tools that make the server do to the client what the scenarios will: ask, hang, drop the stream, end the session. */
+function testServer(expire: (sessionId: string) => void): McpServer {
   const server = new McpServer({ name: 'client-fixture-test-server', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, async ({ message }) => ({ content: [{ type: 'text', text: message }] }));
+  server.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, async ({ message }) => text(message));
+  server.registerTool('ask', { description: 'Asks the client everything it declared' }, async (extra) => {
+    const related = { relatedRequestId: extra.requestId };
+    await extra.sendRequest({ method: 'ping' }, EmptyResultSchema);
+    await server.server.listRoots(undefined, related);
+    await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 }, related);
+    const requestedSchema = {
+      type: 'object' as const,
+      properties: { name: { type: 'string' as const }, count: { type: 'integer' as const, default: 3 }, color: { type: 'string' as const, enum: ['red', 'blue'] } },
+      required: ['name', 'color'],
+    };
+    await server.server.elicitInput({ mode: 'form', message: 'Who?', requestedSchema }, related);
+    await server.server.elicitInput({ mode: 'url', message: 'Open', url: 'https://example.com/consent', elicitationId: 'e-1' }, related);
+    return text('asked');
+  });
+  server.registerTool('hang', { description: 'Answers only when cancelled' }, (extra) => new Promise((resolve) => extra.signal.addEventListener('abort', () => resolve(text('cancelled')))));
+  server.registerTool('change', { description: 'Says the tool list changed' }, async (extra) => {
+    await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+    return text('changed');
+  });
+  server.registerTool('drop', { description: 'Drops its SSE stream, then answers' }, async (extra) => {
+    extra.closeSSEStream?.();
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS + 200));
+    return text('after the drop');
+  });
+  server.registerTool('expire', { description: 'Ends the session right after answering' }, async (extra) => {
+    setTimeout(() => expire(extra.sessionId ?? ''), 50);
+    return text('expiring');
+  });
   return server;
 }
 
@@ -121,6 +161,14 @@ async function withServer<T>(body: (s: RecordingServer) => Promise<T>): Promise<
   } finally {
     await server.close();
   }
+}
+
+/** The resuming GETs (the SDK's event ids start with their stream's id; the listening stream's is _GET_stream) and the POST they resume. */
+function resumption(s: RecordingServer): { resumed: Seen[]; call: Seen | undefined } {
+  return {
+    resumed: s.seen.filter((x) => x.method === 'GET' && typeof x.headers['last-event-id'] === 'string' && !String(x.headers['last-event-id']).startsWith('_GET_stream')),
+    call: s.seen.find((x) => (x.body as { method?: string } | undefined)?.method === 'tools/call'),
+  };
 }
 
 /** What the client wrote to its stdio server, through tee-server. */
@@ -166,6 +214,44 @@ describe.each([
     expect(entries[entries.length - 1]).toEqual({ event: 'stdin-closed' });
   });
 
+  it('answers ping, roots/list, sampling and both elicitation modes as the contract says', async () => {
+    await withServer(async (s) => {
+      const r = await run(script, [s.url], { MCPCHECK_STEPS: '[{"do":"call-tool","name":"ask"}]' });
+      expect(r.code, r.stderr).toBe(0);
+      const results = s.posted().filter((m) => 'result' in m || 'error' in m).map((m) => m.result);
+      expect(results).toHaveLength(5);
+      const [ping, roots, sampled, form, url] = results as Array<Record<string, unknown>>;
+      expect(ping).toEqual({});
+      expect((roots?.roots as Array<{ uri: string }>)[0]?.uri).toMatch(/^file:\/\//);
+      expect(sampled).toMatchObject({ role: 'assistant', content: { type: 'text' }, model: expect.any(String) });
+      expect(form).toEqual({ action: 'accept', content: { name: expect.any(String), count: 3, color: 'red' } });
+      expect(url).toEqual({ action: 'accept' });
+    });
+  });
+
+  it('cancels a call that outlives its timeoutMs, and lists tools again on list_changed', async () => {
+    await withServer(async (s) => {
+      const steps = [{ do: 'call-tool', name: 'hang', timeoutMs: 300 }, { do: 'call-tool', name: 'change' }, { do: 'wait', ms: 300 }];
+      const r = await run(script, [s.url], { MCPCHECK_STEPS: JSON.stringify(steps) });
+      expect(r.code, r.stderr).toBe(0);
+      const posted = s.posted();
+      const hang = posted.find((m) => m.method === 'tools/call' && (m.params as { name?: string }).name === 'hang');
+      expect(posted).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled', params: expect.objectContaining({ requestId: hang?.id }) }));
+      expect(posted.filter((m) => m.method === 'tools/list').length).toBeGreaterThanOrEqual(1);
+    });
+  });
+
+  it('resumes a dropped SSE stream with GET and Last-Event-ID after retry, without POSTing the call again', async () => {
+    await withServer(async (s) => {
+      const r = await run(script, [s.url], { MCPCHECK_STEPS: '[{"do":"call-tool","name":"drop","timeoutMs":5000}]' });
+      expect(r.code, r.stderr).toBe(0);
+      const { resumed, call } = resumption(s);
+      expect(resumed).toHaveLength(1);
+      expect(s.posted().filter((m) => m.method === 'tools/call')).toHaveLength(1);
+      expect((resumed[0]?.at ?? 0) - (call?.at ?? 0)).toBeGreaterThanOrEqual(RETRY_MS);
+    });
+  });
+
   it('exits 1 promptly when the server cannot be reached', async () => {
     const closed = await withServer(async (s) => s.url);
     const started = Date.now();
@@ -173,6 +259,19 @@ describe.each([
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/lost the server/);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('the client fixture over HTTP', () => {
+  it('starts a new session after a 404 for its session and goes on', async () => {
+    await withServer(async (s) => {
+      const r = await run(FIXTURE, [s.url], { MCPCHECK_STEPS: '[{"do":"call-tool","name":"expire"},{"do":"wait","ms":100},{"do":"list-tools"}]' });
+      expect(r.code, r.stderr).toBe(0);
+      const inits = s.seen.filter((x) => x.method === 'POST' && (x.body as { method?: string }).method === 'initialize');
+      expect(inits).toHaveLength(2);
+      expect(inits[1]?.headers['mcp-session-id']).toBeUndefined();
+      expect(s.posted().at(-1)).toMatchObject({ method: 'tools/list' });
+    });
   });
 });
 
@@ -208,6 +307,15 @@ describe('the client fixture\'s breaks', () => {
       const r = await run(FIXTURE, [s.url], { MCPCHECK_FIXTURE_BREAK: 'no-delete' });
       expect(r.code, r.stderr).toBe(0);
       expect(s.seen.map((x) => x.method)).not.toContain('DELETE');
+    });
+  });
+
+  it('ignores-retry: the dropped stream is resumed at once, not after retry', async () => {
+    await withServer(async (s) => {
+      await run(FIXTURE, ['--break', 'ignores-retry', s.url], { MCPCHECK_STEPS: '[{"do":"call-tool","name":"drop","timeoutMs":5000}]' });
+      const { resumed, call } = resumption(s);
+      expect(resumed.length).toBeGreaterThanOrEqual(1);
+      expect((resumed[0]?.at ?? Infinity) - (call?.at ?? 0)).toBeLessThan(RETRY_MS);
     });
   });
 
