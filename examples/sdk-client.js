@@ -29,7 +29,7 @@ import {
 /** The whole run never takes longer than this, whatever the server does. */
 const OVERALL_TIMEOUT_MS = Number(process.env.SDK_CLIENT_TIMEOUT_MS) || 30_000;
 
-const say = (text) => process.stderr.write(`sdk-client: ${text}\n`);
+const say = (text) => process.stderr.write(`sdk-client: ${String(text).replace(/\s*\n\s*/g, ' ')}\n`);
 
 function fail(code, text) {
   say(text);

@@ -310,6 +310,14 @@ describe('the client fixture\'s breaks', () => {
     });
   });
 
+  it('disconnects (exit 1) when the server chooses a version it does not support', async () => {
+    // unsupported-version asks for 2024-01-01, which this reference variant echoes.
+    const reference = `${process.execPath} ${join(ROOT, 'dist/tests/fixtures/reference/server.js')} --break echoes-any-version`;
+    const r = await run(FIXTURE, ['--break', 'unsupported-version', reference], { MCPCHECK_STEPS: '[{"do":"list-tools"}]' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/chose protocol version 2024-01-01, which this client does not support/);
+  });
+
   it('ignores-retry: the dropped stream is resumed at once, not after retry', async () => {
     await withServer(async (s) => {
       await run(FIXTURE, ['--break', 'ignores-retry', s.url], { MCPCHECK_STEPS: '[{"do":"call-tool","name":"drop","timeoutMs":5000}]' });
