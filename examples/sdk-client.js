@@ -3,10 +3,11 @@
  * An MCP client built on @modelcontextprotocol/sdk that follows the client contract of
  * `mcpcheck client` (and of the official conformance suite's client scenarios).
  *
- *   node examples/sdk-client.js URL            Streamable HTTP (http:// or https://)
- *   node examples/sdk-client.js "CMD ARGS…"    stdio: starts CMD as its server (words split on whitespace)
+ *   node examples/sdk-client.js URL            Streamable HTTP (http:// or https://, the last argument)
+ *   node examples/sdk-client.js CMD ARGS…      stdio: starts CMD as its server (all arguments, as one
+ *                                              string or as separate words, split on whitespace)
  *
- * The server address is always the last argument. What to do comes from MCPCHECK_STEPS (a JSON
+ * What to do comes from MCPCHECK_STEPS (a JSON
  * array of steps); without it, from MCP_CONFORMANCE_SCENARIO (`tools_call` calls the first tool
  * with {a: 2, b: 3}); with neither, it connects, lists the tools and exits.
  * Exit status: 0 done, 1 the server was lost or the run failed, 2 bad arguments or steps.
@@ -83,14 +84,15 @@ function isConnectionLoss(err) {
 }
 
 async function main() {
-  const address = process.argv[process.argv.length - 1];
-  if (process.argv.length < 3 || !address) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
+  const words = process.argv.slice(2);
+  const last = words[words.length - 1];
+  if (!last) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
   const steps = readSteps();
-  const overHttp = /^https?:\/\//i.test(address);
+  const overHttp = /^https?:\/\//i.test(last);
   let transport;
-  if (overHttp) transport = new StreamableHTTPClientTransport(new URL(address));
+  if (overHttp) transport = new StreamableHTTPClientTransport(new URL(last));
   else {
-    const [command, ...args] = address.trim().split(/\s+/);
+    const [command, ...args] = words.join(' ').trim().split(/\s+/);
     transport = new StdioClientTransport({ command, args });
   }
 

@@ -206,7 +206,8 @@ describe.each([
 
   it('completes the steps over stdio and closes the server\'s stdin to end', async () => {
     const tee = teeLog(`ok-${script === FIXTURE ? 'fixture' : 'example'}`);
-    const r = await run(script, [tee.command]);
+    // The command line as separate words, as `{stdio}` may reach it (the break tests pass one string).
+    const r = await run(script, tee.command.split(' '));
     expect(r.code, r.stderr).toBe(0);
     const entries = tee.entries();
     const methods = entries.filter((e) => e.line !== undefined).map((e) => (JSON.parse(e.line ?? '{}') as { method?: string }).method);
