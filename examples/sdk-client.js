@@ -49,9 +49,10 @@ function readSteps() {
     if (!Array.isArray(steps) || !steps.every((s) => s && typeof s.do === 'string')) fail(2, 'MCPCHECK_STEPS must be an array of {"do": …} objects');
     return steps;
   }
-  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
-  if (scenario === 'tools_call' || scenario === 'tools-call') return [{ do: 'list-tools' }, { do: 'call-first-tool', arguments: { a: 2, b: 3 } }];
-  return [{ do: 'list-tools' }];
+  // Official scenarios whose server has one tool to call, and the arguments to call it with.
+  const callFirstTool = { tools_call: { a: 2, b: 3 }, 'tools-call': { a: 2, b: 3 }, 'sse-retry': {}, 'elicitation-sep1034-client-defaults': {} };
+  const args = callFirstTool[process.env.MCP_CONFORMANCE_SCENARIO];
+  return args ? [{ do: 'list-tools' }, { do: 'call-first-tool', arguments: args }] : [{ do: 'list-tools' }];
 }
 
 /** Form answers for an elicitation: the schema's defaults, and something that fits for each other required field. */
