@@ -342,10 +342,20 @@ describe('the client fixture\'s breaks', () => {
     expect(events[0]).toEqual({ event: 'signal', signal: 'SIGTERM' });
   });
 
-  it('an HTTP-only break leaves a stdio session correct', async () => {
-    const tee = teeLog('http-break-on-stdio');
-    const r = await run(FIXTURE, ['--break', 'no-delete', tee.command]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(tee.entries().at(-1)).toEqual({ event: 'stdin-closed' });
+  it('a stdio-only break leaves an HTTP session correct (batch acts in the transport-neutral session)', async () => {
+    await withServer(async (s) => {
+      const r = await run(FIXTURE, ['--break', 'batch', s.url], { MCPCHECK_STEPS: '[{"do":"list-tools"}]' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(s.posted().some((m) => Array.isArray(m))).toBe(false);
+      expect(s.posted().map((m) => m.method)).toContain('tools/list');
+    });
+  });
+
+  it('batch: over stdio the first request after the handshake is a one-element array', async () => {
+    const tee = teeLog('batch');
+    // The SDK server does not answer batches: the call's own timeout ends the wait.
+    await run(FIXTURE, ['--break', 'batch', tee.command], { MCPCHECK_STEPS: '[{"do":"call-tool","name":"echo","arguments":{"message":"x"},"timeoutMs":300}]' });
+    const lines = tee.entries().flatMap((e) => (e.line === undefined ? [] : [JSON.parse(e.line) as unknown]));
+    expect(lines).toContainEqual([expect.objectContaining({ method: 'tools/call' })]);
   });
 });
