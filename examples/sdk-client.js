@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+/**
+ * An MCP client built on @modelcontextprotocol/sdk that follows the client contract of
+ * `mcpcheck client` (and of the official conformance suite's client scenarios).
+ *
+ *   node examples/sdk-client.js URL            Streamable HTTP (http:// or https://, the last argument)
+ *   node examples/sdk-client.js CMD ARGS…      stdio: starts CMD as its server (all arguments, as one
+ *                                              string or as separate words, split on whitespace)
+ *
+ * What to do comes from MCPCHECK_STEPS (a JSON
+ * array of steps); without it, from MCP_CONFORMANCE_SCENARIO (`tools_call` calls the first tool
+ * with {a: 2, b: 3}); with neither, it connects, lists the tools and exits.
+ * Exit status: 0 done, 1 the server was lost or the run failed, 2 bad arguments or steps.
+ *
+ * Copy it and change what you need: it needs nothing but the SDK (npm i @modelcontextprotocol/sdk).
+ */
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The whole run never takes longer than this, whatever the server does. */
+const OVERALL_TIMEOUT_MS = Number(process.env.SDK_CLIENT_TIMEOUT_MS) || 30_000;
+
+const say = (text) => process.stderr.write(`sdk-client: ${String(text).replace(/\s*\n\s*/g, ' ')}\n`);
+
+function fail(code, text) {
+  say(text);
+  process.exit(code);
+}
+
+function readSteps() {
+  const raw = process.env.MCPCHECK_STEPS;
+  if (raw !== undefined && raw.trim() !== '') {
+    let steps;
+    try {
+      steps = JSON.parse(raw);
+    } catch (err) {
+      fail(2, `MCPCHECK_STEPS is not JSON: ${err.message}`);
+    }
+    if (!Array.isArray(steps) || !steps.every((s) => s && typeof s.do === 'string')) fail(2, 'MCPCHECK_STEPS must be an array of {"do": …} objects');
+    return steps;
+  }
+  // Official scenarios whose server has one tool to call, and the arguments to call it with.
+  const callFirstTool = { tools_call: { a: 2, b: 3 }, 'tools-call': { a: 2, b: 3 }, 'sse-retry': {}, 'elicitation-sep1034-client-defaults': {} };
+  const args = callFirstTool[process.env.MCP_CONFORMANCE_SCENARIO];
+  return args ? [{ do: 'list-tools' }, { do: 'call-first-tool', arguments: args }] : [{ do: 'list-tools' }];
+}
+
+/** Form answers for an elicitation: the schema's defaults, and something that fits for each other required field. */
+function answerForm(requestedSchema) {
+  const content = {};
+  const required = new Set(requestedSchema?.required ?? []);
+  for (const [field, spec] of Object.entries(requestedSchema?.properties ?? {})) {
+    if (spec.default !== undefined) content[field] = spec.default;
+    else if (required.has(field)) content[field] = exampleValue(spec);
+  }
+  return content;
+}
+
+function exampleValue(spec) {
+  const options = spec.enum ?? (spec.oneOf ?? spec.anyOf ?? []).map((o) => o.const).filter((c) => c !== undefined);
+  if (spec.type === 'boolean') return false;
+  if (spec.type === 'number' || spec.type === 'integer') return Math.ceil(spec.minimum ?? 0);
+  if (spec.type === 'array') {
+    const items = spec.items?.enum ?? (spec.items?.anyOf ?? spec.items?.oneOf ?? []).map((o) => o.const);
+    return items.slice(0, 1);
+  }
+  if (options.length > 0) return options[0];
+  const byFormat = { email: 'someone@example.com', uri: 'https://example.com/', date: '2025-01-01', 'date-time': '2025-01-01T00:00:00Z' };
+  return byFormat[spec.format] ?? 'x'.repeat(Math.max(1, spec.minLength ?? 7));
+}
+
+function isConnectionLoss(err) {
+  const code = err?.cause?.code ?? err?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || err?.code === ErrorCode.ConnectionClosed;
+}
+
+async function main() {
+  const words = process.argv.slice(2);
+  const last = words[words.length - 1];
+  if (!last) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
+  const steps = readSteps();
+  const overHttp = /^https?:\/\//i.test(last);
+  let transport;
+  if (overHttp) transport = new StreamableHTTPClientTransport(new URL(last));
+  else {
+    const [command, ...args] = words.join(' ').trim().split(/\s+/);
+    transport = new StdioClientTransport({ command, args });
+  }
+
+  const client = new Client(
+    { name: 'mcpcheck-sdk-example-client', version: '1.0.0' },
+    { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
+  );
+  let closing = false;
+  const lost = (why) => {
+    if (!closing) fail(1, `lost the server: ${why}`);
+  };
+  client.onclose = () => lost('the connection closed');
+  client.onerror = (err) => {
+    if (isConnectionLoss(err)) lost(err.message);
+  };
+
+  // ping is answered by the SDK itself.
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: pathToFileURL(process.cwd()).href, name: 'working directory' }],
+  }));
+  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    if (request.params.tools !== undefined || request.params.toolChoice !== undefined) {
+      throw new McpError(ErrorCode.InvalidParams, 'This client did not declare sampling.tools.');
+    }
+    return { role: 'assistant', content: { type: 'text', text: 'A sampled answer from the SDK example client.' }, model: 'sdk-example-model', stopReason: 'endTurn' };
+  });
+  // The SDK answers a mode this client did not declare with -32602 before calling this.
+  client.setRequestHandler(ElicitRequestSchema, (request) =>
+    request.params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: answerForm(request.params.requestedSchema) },
+  );
+
+  let tools = [];
+  const listAll = async (list, field) => {
+    const items = [];
+    let cursor;
+    do {
+      const page = await list(cursor === undefined ? {} : { cursor });
+      items.push(...page[field]);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return items;
+  };
+  const listTools = async () => {
+    tools = await listAll((p) => client.listTools(p), 'tools');
+  };
+  const relisting = new Set();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    const job = listTools().catch((err) => say(`listing tools again failed: ${err.message}`));
+    relisting.add(job);
+    job.finally(() => relisting.delete(job));
+  });
+
+  await client.connect(transport);
+
+  const perform = {
+    'list-tools': () => listTools(),
+    'call-tool': (s) => client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, s.timeoutMs ? { timeout: s.timeoutMs } : undefined),
+    'call-first-tool': (s) => (tools[0] ? client.callTool({ name: tools[0].name, arguments: s.arguments }) : undefined),
+    'list-resources': () => listAll((p) => client.listResources(p), 'resources'),
+    'read-resource': (s) => client.readResource({ uri: s.uri }),
+    'list-prompts': () => listAll((p) => client.listPrompts(p), 'prompts'),
+    'get-prompt': (s) => client.getPrompt({ name: s.name, arguments: s.arguments }),
+    ping: () => client.ping(),
+    wait: (s) => new Promise((resolve) => setTimeout(resolve, s.ms)),
+  };
+  for (const [i, step] of steps.entries()) {
+    const run = perform[step.do];
+    try {
+      if (!run) throw new Error(`unknown step ${JSON.stringify(step.do)}`);
+      await run(step);
+    } catch (err) {
+      if (isConnectionLoss(err)) lost(err.message);
+      // A timed-out call has already been cancelled by the SDK (notifications/cancelled).
+      say(`step ${i + 1} (${step.do}) failed: ${err.message}`);
+    }
+  }
+  await Promise.allSettled([...relisting]);
+
+  closing = true;
+  if (overHttp) await transport.terminateSession().catch((err) => say(`ending the session failed: ${err.message}`));
+  await client.close();
+}
+
+setTimeout(() => fail(1, `gave up after ${OVERALL_TIMEOUT_MS} ms`), OVERALL_TIMEOUT_MS).unref();
+main().then(
+  () => process.exit(0),
+  (err) => fail(1, isConnectionLoss(err) ? `lost the server: ${err.message}` : err.message),
+);
