@@ -105,19 +105,29 @@ export abstract class PeerSession<C extends Channel = Channel> {
       if (this.transportFindings.length < 1000) this.transportFindings.push(finding);
       this.report(finding);
     });
-    this.channel.onClose((info) => {
-      this.closedDetail = `${info.reason}${info.code !== undefined && info.code !== null ? ` (exit code ${info.code})` : ''}${info.signal ? ` (signal ${info.signal})` : ''}${info.detail ? `: ${info.detail}` : ''}`;
-      for (const [key, w] of this.waiting) {
-        clearTimeout(w.timer);
-        this.waiting.delete(key);
-        w.resolve({ kind: 'closed', detail: this.closedDetail });
-      }
-      for (const w of this.frameWaiters) {
-        clearTimeout(w.timer);
-        w.resolve(undefined);
-      }
-      this.frameWaiters.clear();
-    });
+    this.channel.onClose((info) => this.ended(`${info.reason}${info.code !== undefined && info.code !== null ? ` (exit code ${info.code})` : ''}${info.signal ? ` (signal ${info.signal})` : ''}${info.detail ? `: ${info.detail}` : ''}`));
+  }
+
+  /**
+   * The target is gone although the channel may stay open (a client process that exited while
+   * mcpcheck's HTTP endpoint still listens): nothing waited for can come any more.
+   */
+  peerGone(detail: string): void {
+    if (!this.closedDetail) this.ended(detail);
+  }
+
+  private ended(detail: string): void {
+    this.closedDetail = detail;
+    for (const [key, w] of this.waiting) {
+      clearTimeout(w.timer);
+      this.waiting.delete(key);
+      w.resolve({ kind: 'closed', detail });
+    }
+    for (const w of this.frameWaiters) {
+      clearTimeout(w.timer);
+      w.resolve(undefined);
+    }
+    this.frameWaiters.clear();
   }
 
   get transport(): 'stdio' | 'http' {

@@ -76,6 +76,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       } else {
         const running = client;
         const live = session;
+        // Requests already on the wire may still land just after the process went.
+        running.onFinished((exit) => setTimeout(() => live.peerGone(`the client exited (${exit.signal ?? `code ${exit.code}`})`), 200));
         await runGuarded(recorder, input.scenarioTimeoutMs, () =>
           s.run({
             session: live,

@@ -160,7 +160,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   // ---- requests from the client ----
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', headers: recordHeaders(req.headers) };
+    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', headers: recordHeaders(req.headers), started: this.clock() };
     if (this.closing) return this.answer(res, record, 503);
     const path = (req.url ?? '').split('?')[0];
     if (path !== PATH) return this.answer(res, record, 404);

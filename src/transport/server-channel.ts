@@ -17,7 +17,9 @@ export interface ClientExchange {
   status: number;
   /** How the body was answered: a JSON body, an SSE stream, nothing (202/4xx without body). */
   answer: 'json' | 'sse' | 'empty';
-  /** Milliseconds since the endpoint opened. */
+  /** Milliseconds since the endpoint opened, when the request arrived. */
+  started: number;
+  /** Milliseconds since the endpoint opened, when mcpcheck answered (the status and headers went out). */
   at: number;
 }
 

@@ -20,16 +20,36 @@ async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unkn
   return ctx.session.request(method, params, WAIT_MS);
 }
 
-/** Judges a result by live validation's predicate for `rule` (the same one `validate` applies). */
+/**
+ * Judges the answer to a request for a capability the client declared: −32601 says it does not
+ * serve what it declared (LIFE-OP-02); another error is a refusal the client may make (a user may
+ * deny sampling or decline a form), so the result rule was not exercised; a result is judged by
+ * live validation's predicate for `rule` (the same one `validate` applies).
+ */
 function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, what: string): void {
+  const code = reply.kind === 'error' ? reply.error.code : undefined;
+  if (code === -32601) {
+    ctx.check.expect(false, { key: 'served', requirements: ['LIFE-OP-02'], expected: 'a declared capability served', actual: describeReply(reply), frames: [replyFrame(reply)] });
+    return;
+  }
+  if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result' });
   const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
   ctx.check.expect(reply.kind === 'result' && broken.length === 0, {
+    key: 'result',
     requirements: [rule],
     expected: what,
     actual: broken.length ? broken.map((f) => f.message).join('; ') : describeReply(reply),
     frames: [replyFrame(reply)],
     replies: [reply],
   });
+}
+
+/** Why form-mode elicitation cannot be asked for (undefined: it can). */
+function formOnly(caps: Record<string, unknown>): string | undefined {
+  const e = caps.elicitation;
+  if (!isObject(e)) return 'the client did not declare elicitation';
+  // An empty object means form only (ELIC-CAP-01).
+  return Object.keys(e).length === 0 || 'form' in e ? undefined : 'the client declared elicitation without form mode';
 }
 
 const declared = (path: string) => (caps: Record<string, unknown>) => (path.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), caps) === undefined ? `the client did not declare ${path}` : undefined);
@@ -88,14 +108,28 @@ export const clientElicitForm = clientScenario({
   requirements: ['ELIC-RESP-01'],
   steps: [{ do: 'list-tools' }, STAY],
   async run(ctx) {
-    const formSupported = (caps: Record<string, unknown>) => {
-      const e = caps.elicitation;
-      if (!isObject(e)) return 'the client did not declare elicitation';
-      // An empty object means form only (ELIC-CAP-01).
-      return Object.keys(e).length === 0 || 'form' in e ? undefined : 'the client declared elicitation without form mode';
-    };
-    const reply = await ask(ctx, formSupported, 'elicitation/create', FORM);
+    const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
     if (reply) judgeResult(ctx, reply, 'ELIC-RESP-01', 'an ElicitResult: action accept, decline or cancel; content only with accept, of primitive values');
+  },
+});
+
+const { mode: _form, ...MODELESS } = FORM;
+
+export const clientElicitModeless = clientScenario({
+  id: 'client.elicitation.modeless',
+  title: 'The client treats an elicitation request without mode as form mode',
+  requirements: ['ELIC-REQ-02'],
+  steps: [{ do: 'list-tools' }, STAY],
+  async run(ctx) {
+    const reply = await ask(ctx, formOnly, 'elicitation/create', MODELESS);
+    if (!reply) return;
+    // −32602 is what a client says to a mode it does not serve: here it took the request for another mode.
+    ctx.check.expect(!(reply.kind === 'error' && reply.error.code === -32602), {
+      expected: 'an elicitation without mode handled as a form (answered, or refused as a form may be, but not as an undeclared mode)',
+      actual: describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
   },
 });
 
@@ -149,7 +183,9 @@ export const clientCursorsOpaque = clientScenario({
     const { session, check } = ctx;
     if (!(await initialized(ctx))) return;
     const pages = PAGED_TOOLS.length;
-    await session.waitForFrame(() => session.requestsFor('tools/list').length >= pages, WAIT_MS);
+    // Every frame is a chance to see the last page asked for (or a cursor refused).
+    await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
+    await session.settle(100);
     const sent = cursorsSent(session);
     if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page, or no tools at all)');
     const altered = sent.filter((c) => !c.known);
@@ -160,6 +196,7 @@ export const clientCursorsOpaque = clientScenario({
       actual: altered.length ? `sent ${altered.map((c) => JSON.stringify(c.cursor)).join(', ')}, which mcpcheck never handed out` : 'all unchanged',
       frames: [altered[0]?.frame ?? sent[0]!.frame],
     });
+    if (altered.length > 0) return check.skip('a cursor the client altered was refused, so it could not follow the pages to the end', { key: 'followed' });
     check.expect(sent.length >= pages - 1, {
       key: 'followed',
       requirements: ['PAGE-03'],
@@ -170,4 +207,4 @@ export const clientCursorsOpaque = clientScenario({
   },
 });
 
-export const clientFeatures: ClientScenario[] = [clientRoots, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque];
+export const clientFeatures: ClientScenario[] = [clientRoots, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque];

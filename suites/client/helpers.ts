@@ -16,13 +16,16 @@ export async function handshake(session: ServerSession): Promise<{ init?: Record
 }
 
 /**
- * Waits for the handshake and records "could not run" when there was none: what a scenario
- * judges afterwards needs a session. Returns the notifications/initialized frame.
+ * Waits until the client is in session: its notifications/initialized, or else its first other
+ * message after the initialize request (a client that skips the notification is judged by
+ * client.lifecycle.handshake alone; the other scenarios still run). Records "could not run" when
+ * there was no session. Returns the frame that showed it.
  */
 export async function initialized(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
-  const { init, initialized: done } = await handshake(ctx.session);
-  if (!init || !done) ctx.check.error(`could not run: the client ${init ? 'sent no notifications/initialized' : 'sent no initialize'} within ${WAIT_MS} ms (see client.lifecycle.handshake)`);
-  return done;
+  const init = await ctx.session.waitForMethod('initialize', WAIT_MS);
+  const ready = init ? await ctx.session.waitForFrame((f) => f.index > init.index && methodOf(f) !== undefined && methodOf(f) !== 'initialize', WAIT_MS, init.index + 1) : undefined;
+  if (!ready) ctx.check.error(`could not run: the client ${init ? 'sent nothing after initialize' : 'sent no initialize'} within ${WAIT_MS} ms (see client.lifecycle.handshake)`);
+  return ready;
 }
 
 /** What live validation found against `rule` on the given frames (violations only, not notes). */

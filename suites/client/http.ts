@@ -10,10 +10,13 @@ function which(bad: ClientExchange[], say: (e: ClientExchange) => string): strin
   return bad.slice(0, 3).map((e) => `${e.method} #${e.exchange}: ${say(e)}`).join('; ') + (bad.length > 3 ? `; …${bad.length - 3} more` : '');
 }
 
-/** The exchanges after the client's initialize exchange (the first POST). */
+/**
+ * The exchanges the client began after mcpcheck had answered its first initialize (the first
+ * successful POST): only from then on can it know the session id and the negotiated version.
+ */
 function afterInitialize(exchanges: readonly ClientExchange[]): ClientExchange[] {
-  const first = exchanges.findIndex((e) => e.method === 'POST' && e.status < 300);
-  return first < 0 ? [] : exchanges.slice(first + 1);
+  const init = exchanges.find((e) => e.method === 'POST' && e.status < 300);
+  return init ? exchanges.filter((e) => e.started > init.at) : [];
 }
 
 /** Runs the client to its end (or WAIT_MS), so every exchange it makes is there to judge. */

@@ -1,7 +1,7 @@
 import { isObject } from '../common.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { isRevision, REVISIONS } from '../../src/validate/revisions.js';
+import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
 import { handshake, methodOf, requestsSince, sleep, violations, WAIT_MS } from './helpers.js';
 
 export const clientHandshake = clientScenario({
@@ -117,7 +117,9 @@ export const clientUnsupportedVersion = clientScenario({
     const init = await session.waitForMethod('initialize', WAIT_MS);
     if (!init) return check.error(`could not run: the client sent no initialize within ${WAIT_MS} ms`);
     const exit = await exited(DISCONNECT_MS);
-    const more = requestsSince(session, init.index + 1);
+    // What the client sent before it saw the answer is no reaction to it.
+    const answered = session.frames.find((f) => f.from === 'server' && f.index > init.index && isObject(f.message) && isObject(init.message) && f.message.id === init.message.id);
+    const more = answered ? requestsSince(session, answered.index + 1) : [];
     const hungUp = exit !== undefined || (transport === 'stdio' ? stdioEvents.some((e) => e.kind === 'stdin-closed') : exchanges.some((e) => e.method === 'DELETE'));
     check.expect(more.length === 0 && hungUp, {
       expected: `after an initialize answered with protocolVersion ${UNSUPPORTED}: no further request, and the client disconnects within ${DISCONNECT_MS} ms`,
@@ -127,4 +129,29 @@ export const clientUnsupportedVersion = clientScenario({
   },
 });
 
-export const clientLifecycle: ClientScenario[] = [clientHandshake, clientWaitsForInitializeResponse, clientOlderVersion, clientUnsupportedVersion];
+export const clientNewestVersion = clientScenario({
+  id: 'client.lifecycle.newest-version',
+  title: 'The protocolVersion the client asks for is the newest it supports',
+  requirements: ['LIFE-VER-02'],
+  steps: [{ do: 'list-tools' }],
+  serve(session) {
+    // Whatever it asks for, the client is answered with the newest revision: if it goes on in
+    // that one, it supports it, and should have asked for it.
+    session.chooseVersion = () => LATEST_REVISION;
+  },
+  async run({ session, check }) {
+    const init = await session.waitForMethod('initialize', WAIT_MS);
+    if (!init) return check.error(`could not run: the client sent no initialize within ${WAIT_MS} ms`);
+    const asked = isObject(init.message) && isObject(init.message.params) ? init.message.params.protocolVersion : undefined;
+    if (asked === LATEST_REVISION) return void check.expect(true, { expected: `the newest revision there is (${LATEST_REVISION})`, actual: String(asked), frames: [init.index] });
+    const done = await session.waitForMethod('notifications/initialized', WAIT_MS, init.index);
+    const next = done ? await session.waitForFrame((f) => f.index > done.index && methodOf(f) !== undefined && methodOf(f) !== 'ping', WAIT_MS, done.index + 1) : undefined;
+    check.expect(next === undefined, {
+      expected: `the newest version the client supports; it asked for ${show(asked)}`,
+      actual: next ? `answered with ${LATEST_REVISION}, it went on (${methodOf(next)}): it supports ${LATEST_REVISION}, yet asked for ${show(asked)}` : `answered with ${LATEST_REVISION}, it did not go on`,
+      frames: [next?.index ?? init.index],
+    });
+  },
+});
+
+export const clientLifecycle: ClientScenario[] = [clientHandshake, clientWaitsForInitializeResponse, clientNewestVersion, clientOlderVersion, clientUnsupportedVersion];

@@ -26,7 +26,8 @@ export const clientStdioStderr = clientScenario({
   title: "The client does not take the server's stderr output as a sign of failure",
   requirements: ['STDIO-ERR-02'],
   needs,
-  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: 'echo', arguments: { text: 'after stderr' } }],
+  // The pause gives the stderr line time to reach the client before it is asked for more.
+  steps: [{ do: 'wait', ms: 500 }, { do: 'call-tool', name: 'echo', arguments: { text: 'after stderr' } }],
   async run(ctx) {
     const { session, check } = ctx;
     const done = await initialized(ctx);

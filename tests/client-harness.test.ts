@@ -1,0 +1,157 @@
+/**
+ * `mcpcheck client` against real clients: the hand-rolled fixture (correct, and each break
+ * failing its rule), the SDK example client over both transports, and clients that are no
+ * clients at all (a setup error, not a grade).
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
+import type { RunReport } from '../src/model.js';
+import { CLIENT_BREAKS as BREAKS } from './fixtures/client/breaks.js';
+import { brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
+
+beforeAll(requireBuild);
+
+const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
+const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
+const CLI = join(ROOT, 'dist/src/cli.js');
+
+function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
+  return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, ...extra });
+}
+
+/** The scenario that gives each break its chance to show (the live checks judge what it carries). */
+const SHOWN_BY: Record<string, string> = {
+  'null-id': 'client.lifecycle.handshake',
+  'fractional-id': 'client.lifecycle.handshake',
+  'reused-id': 'client.pagination.cursors',
+  batch: 'client.lifecycle.handshake',
+  'missing-jsonrpc': 'client.utilities.ping',
+  'initialized-with-id': 'client.lifecycle.handshake',
+  'meta-bad-key': 'client.lifecycle.handshake',
+  'init-missing-clientinfo': 'client.lifecycle.handshake',
+  'no-initialized': 'client.lifecycle.handshake',
+  'request-before-init-response': 'client.lifecycle.waits-for-initialize-response',
+  'unsupported-version': 'client.lifecycle.handshake',
+  'not-newest-version': 'client.lifecycle.newest-version',
+  'ignores-version-mismatch': 'client.lifecycle.unsupported-version',
+  'bad-capability-shape': 'client.lifecycle.handshake',
+  'no-cancel-on-timeout': 'client.utilities.cancel-on-timeout',
+  'sigterm-without-closing-stdin': 'client.stdio.shutdown',
+  'ping-nonempty': 'client.utilities.ping',
+  'ping-unanswered': 'client.utilities.ping',
+  'cancel-initialize': 'client.lifecycle.handshake',
+  'cursor-altered': 'client.pagination.cursors',
+  'declared-sampling-refused': 'client.sampling.create',
+  'bad-sampling-result': 'client.sampling.create',
+  'sampling-tools-accepted': 'client.sampling.tools-undeclared',
+  'elicitation-bad-content': 'client.elicitation.form',
+  'elicitation-url-content': 'client.elicitation.url',
+  'elicitation-modeless-refused': 'client.elicitation.modeless',
+  'elicitation-url-undeclared-accepted': 'client.elicitation.url-undeclared',
+  'roots-not-file': 'client.roots.list',
+  'stdin-noise': 'client.lifecycle.handshake',
+  'pretty-printed': 'client.lifecycle.handshake',
+  'stderr-as-error': 'client.stdio.stderr-not-failure',
+  'accept-json-only': 'client.http.accept',
+  'get-accept-json': 'client.http.get-accept',
+  'no-version-header': 'client.http.version-header',
+  'wrong-version-header': 'client.http.version-header',
+  'no-session-header': 'client.http.session-id',
+  'no-reinit-on-404': 'client.http.session-expired',
+  'no-delete': 'client.http.delete',
+  'no-resume': 'client.http.resume',
+  'ignores-retry': 'client.http.resume',
+  'hangs-on-server-death': 'client.robust.server-dies',
+};
+
+/** Breaks mcpcheck cannot tell from what the spec allows; each says why. */
+const UNJUDGED: Record<string, string> = {
+  // A cancel for a request whose response has already been sent may have crossed it on the wire:
+  // the spec allows that race (CANCEL-07), so live validation only notes it.
+  'cancel-answered': 'the race between a response and a cancel is allowed',
+};
+
+/** Requirements a break also breaks by necessity, beside its own; each entry says why. */
+const ALSO: Record<string, string[]> = {
+  // The official schema encodes the same constraint, so the frame also fails its schema.
+  'bad-capability-shape': ['BASE-SCHEMA-01', 'LIFE-INIT-01'],
+  'init-missing-clientinfo': ['BASE-SCHEMA-01'],
+  'bad-sampling-result': ['BASE-RES-03'],
+  'elicitation-bad-content': ['BASE-RES-03'],
+  // A client that goes on when answered with the newest revision, after asking for a date that is
+  // no revision, supports the newest and did not ask for it.
+  'unsupported-version': ['LIFE-VER-02'],
+};
+
+describe('the correct client fixture', () => {
+  for (const transport of ['http', 'stdio'] as const) {
+    it(`passes everything that applies, over ${transport}`, async () => {
+      const report = await run(`node ${FIXTURE}${transport === 'stdio' ? ' {stdio}' : ''}`);
+      expect(harnessErrors(report)).toEqual([]);
+      expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
+      expect(report.target.role).toBe('client');
+      // Scenarios of the other transport are skipped, the rest judged.
+      expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(25);
+    });
+  }
+});
+
+describe('a conforming variant', () => {
+  it('elicitation-form-only refuses URL mode with −32602: client.elicitation.url-undeclared passes', async () => {
+    const report = await run(`node ${FIXTURE} --break elicitation-form-only`, { only: ['client.elicitation'] });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
+    expect(report.checks.find((c) => c.id === 'client.elicitation.url-undeclared')?.status).toBe('pass');
+  });
+});
+
+describe('each broken client fixture fails its rule', () => {
+  for (const b of BREAKS) {
+    for (const transport of b.transport === 'both' ? (['http', 'stdio'] as const) : [b.transport]) {
+      const unjudged = UNJUDGED[b.name];
+      it.skipIf(unjudged !== undefined)(`${b.name} → ${b.requirement} (${transport})`, async () => {
+        const scenario = SHOWN_BY[b.name];
+        expect(scenario, `no scenario named for break ${b.name}`).toBeDefined();
+        const report = await run(`node ${FIXTURE} --break ${b.name}${transport === 'stdio' ? ' {stdio}' : ''}`, { only: [scenario!] });
+        expect(harnessErrors(report)).toEqual([]);
+        const broken = brokenRequirements(report);
+        expect(broken, describeFailures(report)).toContain(b.requirement);
+        const allowed = new Set([b.requirement, ...(ALSO[b.name] ?? [])]);
+        expect(broken.filter((id) => !allowed.has(id)), describeFailures(report)).toEqual([]);
+      });
+    }
+  }
+});
+
+describe('the SDK example client', () => {
+  for (const transport of ['http', 'stdio'] as const) {
+    it(`is graded with no harness error over ${transport}`, async () => {
+      const report = await run(`node ${EXAMPLE}${transport === 'stdio' ? ' {stdio}' : ''}`);
+      expect(harnessErrors(report)).toEqual([]);
+      expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
+      expect(report.target.clientInfo?.name).toBeDefined();
+    });
+  }
+});
+
+describe('something that is no MCP client is not graded', () => {
+  const cli = (command: string) => spawnSync(process.execPath, [CLI, 'client', '--command', command, '--only', 'client.lifecycle.handshake'], { encoding: 'utf8', timeout: 30_000 });
+  it('a command that does not exist: one line, exit 2', () => {
+    const r = cli('mcpcheck-no-such-client-command');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/could not be started|exited/);
+  });
+  it('a command that exits at once: one line with its stderr, exit 2', () => {
+    const r = cli(`node -e "console.error('no such option'); process.exit(3)"`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/exited with code 3.*no such option/);
+  });
+  it('a command that never connects: one line after the start-up wait, exit 2', () => {
+    const r = cli('sleep 30');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/sent mcpcheck no message within/);
+  }, 40_000);
+});
