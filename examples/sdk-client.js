@@ -17,7 +17,7 @@
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -84,32 +84,24 @@ function isConnectionLoss(err) {
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || err?.code === ErrorCode.ConnectionClosed;
 }
 
-async function main() {
-  const words = process.argv.slice(2);
-  const last = words[words.length - 1];
-  if (!last) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
-  const steps = readSteps();
-  const overHttp = /^https?:\/\//i.test(last);
-  let transport;
-  if (overHttp) transport = new StreamableHTTPClientTransport(new URL(last));
-  else {
-    const [command, ...args] = words.join(' ').trim().split(/\s+/);
-    transport = new StdioClientTransport({ command, args });
-  }
+/** The server ended the session (HTTP 404 to a request that carried its id): a new one is due. */
+function sessionEnded(err) {
+  return err instanceof StreamableHTTPError && err.code === 404;
+}
 
+/** A connected client with this example's capabilities and handlers; `session.client` changes when a session is renewed. */
+async function connect(makeTransport, session) {
+  const transport = makeTransport();
   const client = new Client(
     { name: 'mcpcheck-sdk-example-client', version: '1.0.0' },
     { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } } },
   );
-  let closing = false;
-  const lost = (why) => {
-    if (!closing) fail(1, `lost the server: ${why}`);
+  client.onclose = () => {
+    if (session.client === client) session.lost('the connection closed');
   };
-  client.onclose = () => lost('the connection closed');
   client.onerror = (err) => {
-    if (isConnectionLoss(err)) lost(err.message);
+    if (isConnectionLoss(err)) session.lost(err.message);
   };
-
   // ping is answered by the SDK itself.
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: [{ uri: pathToFileURL(process.cwd()).href, name: 'working directory' }],
@@ -124,8 +116,29 @@ async function main() {
   client.setRequestHandler(ElicitRequestSchema, (request) =>
     request.params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: answerForm(request.params.requestedSchema) },
   );
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    const job = session.listTools().catch((err) => say(`listing tools again failed: ${err.message}`));
+    session.relisting.add(job);
+    job.finally(() => session.relisting.delete(job));
+  });
+  await client.connect(transport);
+  session.client = client;
+  session.transport = transport;
+}
 
-  let tools = [];
+async function main() {
+  const words = process.argv.slice(2);
+  const last = words[words.length - 1];
+  if (!last) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
+  const steps = readSteps();
+  const overHttp = /^https?:\/\//i.test(last);
+  const makeTransport = () => {
+    if (overHttp) return new StreamableHTTPClientTransport(new URL(last));
+    const [command, ...args] = words.join(' ').trim().split(/\s+/);
+    return new StdioClientTransport({ command, args });
+  };
+
+  let closing = false;
   const listAll = async (list, field) => {
     const items = [];
     let cursor;
@@ -136,45 +149,58 @@ async function main() {
     } while (cursor !== undefined);
     return items;
   };
-  const listTools = async () => {
-    tools = await listAll((p) => client.listTools(p), 'tools');
+  const session = {
+    client: undefined,
+    transport: undefined,
+    tools: [],
+    relisting: new Set(),
+    lost: (why) => {
+      if (!closing) fail(1, `lost the server: ${why}`);
+    },
+    listTools: async () => {
+      session.tools = await listAll((p) => session.client.listTools(p), 'tools');
+    },
   };
-  const relisting = new Set();
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    const job = listTools().catch((err) => say(`listing tools again failed: ${err.message}`));
-    relisting.add(job);
-    job.finally(() => relisting.delete(job));
-  });
-
-  await client.connect(transport);
+  await connect(makeTransport, session);
 
   const perform = {
-    'list-tools': () => listTools(),
-    'call-tool': (s) => client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, s.timeoutMs ? { timeout: s.timeoutMs } : undefined),
-    'call-first-tool': (s) => (tools[0] ? client.callTool({ name: tools[0].name, arguments: s.arguments }) : undefined),
-    'list-resources': () => listAll((p) => client.listResources(p), 'resources'),
-    'read-resource': (s) => client.readResource({ uri: s.uri }),
-    'list-prompts': () => listAll((p) => client.listPrompts(p), 'prompts'),
-    'get-prompt': (s) => client.getPrompt({ name: s.name, arguments: s.arguments }),
-    ping: () => client.ping(),
+    'list-tools': () => session.listTools(),
+    'call-tool': (s) => session.client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, s.timeoutMs ? { timeout: s.timeoutMs } : undefined),
+    'call-first-tool': (s) => (session.tools[0] ? session.client.callTool({ name: session.tools[0].name, arguments: s.arguments }) : undefined),
+    'list-resources': () => listAll((p) => session.client.listResources(p), 'resources'),
+    'read-resource': (s) => session.client.readResource({ uri: s.uri }),
+    'list-prompts': () => listAll((p) => session.client.listPrompts(p), 'prompts'),
+    'get-prompt': (s) => session.client.getPrompt({ name: s.name, arguments: s.arguments }),
+    ping: () => session.client.ping(),
     wait: (s) => new Promise((resolve) => setTimeout(resolve, s.ms)),
   };
   for (const [i, step] of steps.entries()) {
     const run = perform[step.do];
     try {
       if (!run) throw new Error(`unknown step ${JSON.stringify(step.do)}`);
-      await run(step);
+      try {
+        await run(step);
+      } catch (err) {
+        if (!sessionEnded(err)) throw err;
+        // The spec's answer to a 404: a new session with a fresh initialize, then the step again.
+        say('the server ended the session (404); starting a new one');
+        const old = session.client;
+        session.client = undefined;
+        await old.close().catch(() => undefined);
+        await connect(makeTransport, session);
+        await run(step);
+      }
     } catch (err) {
-      if (isConnectionLoss(err)) lost(err.message);
+      if (isConnectionLoss(err)) session.lost(err.message);
       // A timed-out call has already been cancelled by the SDK (notifications/cancelled).
       say(`step ${i + 1} (${step.do}) failed: ${err.message}`);
     }
   }
-  await Promise.allSettled([...relisting]);
+  await Promise.allSettled([...session.relisting]);
 
   closing = true;
-  if (overHttp) await transport.terminateSession().catch((err) => say(`ending the session failed: ${err.message}`));
-  await client.close();
+  if (overHttp) await session.transport.terminateSession().catch((err) => say(`ending the session failed: ${err.message}`));
+  await session.client.close();
 }
 
 setTimeout(() => fail(1, `gave up after ${OVERALL_TIMEOUT_MS} ms`), OVERALL_TIMEOUT_MS).unref();

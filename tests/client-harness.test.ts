@@ -54,11 +54,11 @@ const SHOWN_BY: Record<string, string> = {
   'stdin-noise': 'client.lifecycle.handshake',
   'pretty-printed': 'client.lifecycle.handshake',
   'stderr-as-error': 'client.stdio.stderr-not-failure',
-  'accept-json-only': 'client.http.accept',
-  'get-accept-json': 'client.http.get-accept',
-  'no-version-header': 'client.http.version-header',
-  'wrong-version-header': 'client.http.version-header',
-  'no-session-header': 'client.http.session-id',
+  'accept-json-only': 'client.lifecycle.handshake',
+  'get-accept-json': 'client.lifecycle.handshake',
+  'no-version-header': 'client.lifecycle.handshake',
+  'wrong-version-header': 'client.lifecycle.handshake',
+  'no-session-header': 'client.lifecycle.handshake',
   'no-reinit-on-404': 'client.http.session-expired',
   'no-delete': 'client.http.delete',
   'no-resume': 'client.http.resume',
@@ -150,7 +150,7 @@ describe('something that is no MCP client is not graded', () => {
     expect(r.stderr).toMatch(/exited with code 3.*no such option/);
   });
   it('a command that never connects: one line after the start-up wait, exit 2', () => {
-    const r = cli('sleep 30');
+    const r = cli(`node -e "setTimeout(() => {}, 30000)"`);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/sent mcpcheck no message within/);
   }, 40_000);

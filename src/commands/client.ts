@@ -7,6 +7,7 @@ import type { ClientScenario } from '../runner/client-scenario.js';
 import { clientScenarios } from '../../suites/client/index.js';
 import { openHttpEndpoint } from '../transport/http-endpoint.js';
 import { StdioRelayChannel } from '../transport/stdio-relay.js';
+import { untestedNotes } from '../spec/untested.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 
@@ -61,7 +62,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       checks: out.checks.filter(selection.keep),
-      notes: out.notes,
+      notes: [...out.notes, ...untestedNotes()],
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } finally {

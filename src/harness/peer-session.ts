@@ -2,6 +2,7 @@ import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js
 import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
 import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
+import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';
 
@@ -66,7 +67,11 @@ const MAX_RAW_KEPT = 64 * 1024;
  */
 export abstract class PeerSession<C extends Channel = Channel> {
   readonly frames: RecordedFrame[] = [];
-  readonly validator: SessionValidator;
+  private validator: SessionValidator;
+  /** Rules exercised in sessions that ended before the current one (see `newSession`). */
+  private readonly earlierApplied: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
+  /** Rules judged outside the message validator (on HTTP exchanges, say), for the session's revision. */
+  private readonly judgedApart: Record<Side, Set<string>> = { client: new RulesInRevision(() => this.revision), server: new RulesInRevision(() => this.revision) };
   private nextId = 1;
   private readonly waiting = new Map<string, Waiter>();
   private readonly frameWaiters = new Set<FrameWaiter>();
@@ -129,6 +134,30 @@ export abstract class PeerSession<C extends Channel = Channel> {
     }
     this.frameWaiters.clear();
   }
+
+  /** The rules `side`'s frames gave a chance to fail, over every session this one carried. */
+  appliedBy(side: Side): Set<string> {
+    return new Set([...this.earlierApplied[side], ...this.judgedApart[side], ...this.validator.appliedBy[side]]);
+  }
+
+  /** Takes in what a judge other than the message validator found about `side` (scoped to the session's revision). */
+  protected judgedOutside(side: Side, applied: readonly string[], findings: Finding[]): void {
+    for (const id of applied) this.judgedApart[side].add(id);
+    for (const f of findingsIn(findings, this.revision)) this.report(f);
+  }
+
+  /**
+   * A new MCP session begins on the same connection (over HTTP, a fresh initialize after the old
+   * session ended): ids, lifecycle and negotiation start again; what was exercised is kept.
+   */
+  protected newSession(): void {
+    for (const f of this.validator.end()) this.report(f);
+    for (const side of ['client', 'server'] as const) for (const id of this.validator.appliedBy[side]) this.earlierApplied[side].add(id);
+    this.validator = new SessionValidator({ transport: this.options.transport });
+  }
+
+  /** Sees each message from the target before it is validated (a role may recognise a new session in it). */
+  protected beforeValidating(_message: unknown): void {}
 
   get transport(): 'stdio' | 'http' {
     return this.options.transport;
@@ -338,7 +367,10 @@ export abstract class PeerSession<C extends Channel = Channel> {
       this.validator.unreadableFrame(this.role);
     }
     if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
-    else for (const f of this.validator.message(this.them, incoming.message, frame.index)) this.report(f);
+    else {
+      this.beforeValidating(incoming.message);
+      for (const f of this.validator.message(this.them, incoming.message, frame.index)) this.report(f);
+    }
     for (const w of this.frameWaiters) {
       if (w.match(frame)) {
         clearTimeout(w.timer);

@@ -1,5 +1,6 @@
 import { isObject } from '../json.js';
 import type { ServerChannel } from '../transport/server-channel.js';
+import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision, LATEST_REVISION } from '../validate/revisions.js';
 import { PeerSession, type PeerSessionOptions, type RecordedFrame } from './peer-session.js';
 
@@ -51,9 +52,22 @@ export class ServerSession extends PeerSession<ServerChannel> {
   /** Cursors handed out, by the token, with the list and offset they stand for. */
   readonly cursors = new Map<string, { key: string; offset: number }>();
   private nextCursor = 1;
+  private initializeSeen = false;
 
   constructor(options: PeerSessionOptions<ServerChannel>) {
     super('server', options);
+    // Initialization is over once the client's notifications/initialized was taken in: a client
+    // that turned the chosen version down never got there, and owes no version header.
+    let initializedAt: number | undefined;
+    this.channel.onExchange?.((e) => {
+      const { applied, findings } = judgeClientExchange(e, {
+        afterInitialize: initializedAt !== undefined && e.started > initializedAt,
+        ...(this.negotiated ? { negotiated: this.negotiated } : {}),
+        sessionIssued: this.channel.policy?.sessions === true,
+      });
+      this.judgedOutside('client', applied, findings);
+      if (e.initialized && e.status < 300) initializedAt ??= e.at;
+    });
     this.handle('initialize', (params) => this.initialize(params));
     this.handle('ping', () => ({ result: {} }));
     this.handle('tools/list', (params) => this.page({ key: 'tools', items: this.tools, ...(this.toolsPageSize ? { pageSize: this.toolsPageSize } : {}) }, params, 'tools'));
@@ -101,6 +115,13 @@ export class ServerSession extends PeerSession<ServerChannel> {
       result.nextCursor = token;
     }
     return { result };
+  }
+
+  /** Over HTTP a second initialize starts a new MCP session (after a 404, say): its ids begin afresh. */
+  protected override beforeValidating(message: unknown): void {
+    if (!isObject(message) || message.method !== 'initialize' || !('id' in message)) return;
+    if (this.initializeSeen && this.transport === 'http') this.newSession();
+    this.initializeSeen = true;
   }
 
   protected override async answer(request: Record<string, unknown>): Promise<void> {

@@ -33,8 +33,6 @@ export interface ClientScenarioContext {
 
 /** A scenario against a client under test (mcpcheck plays the server). */
 export interface ClientScenario extends ScenarioIdentity {
-  /** The official suite's scenario name this one answers to (MCP_CONFORMANCE_SCENARIO). */
-  alias?: string;
   /** What the client is asked to do after connecting, before it ends the session and exits. */
   steps: Step[];
   needs?: { transport?: 'stdio' | 'http' };

@@ -45,7 +45,7 @@ export class LiveLedger {
   /** At a session's end: only what the target's own traffic exercised can pass for it. */
   absorb(session: PeerSession): void {
     session.end();
-    for (const id of session.validator.appliedBy[session.them]) this.applied.add(id);
+    for (const id of session.appliedBy(session.them)) this.applied.add(id);
   }
 
   /**

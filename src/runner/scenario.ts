@@ -51,6 +51,8 @@ export interface ScenarioIdentity {
   /** Requirement ids the scenario's checks cite by default. */
   requirements: string[];
   level?: Level;
+  /** The official conformance suite's name for the same scenario, accepted by --only. */
+  alias?: string;
 }
 
 /** A scenario against a server under test (mcpcheck plays the client). */

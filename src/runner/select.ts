@@ -9,6 +9,7 @@ export function matches(s: ScenarioIdentity, token: string): boolean {
   if (t === '') return false;
   if (s.id === t || s.id.startsWith(t + '.')) return true;
   if (s.id.split('.')[1] === t) return true;
+  if (s.alias === t) return true;
   return s.requirements.some((r) => r.toUpperCase() === t.toUpperCase());
 }
 

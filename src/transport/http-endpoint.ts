@@ -160,10 +160,11 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   // ---- requests from the client ----
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', headers: recordHeaders(req.headers), started: this.clock() };
+    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false };
     if (this.closing) return this.answer(res, record, 503);
     const path = (req.url ?? '').split('?')[0];
     if (path !== PATH) return this.answer(res, record, 404);
+    record.toEndpoint = true;
     if (req.method === 'POST') return void this.post(req, res, record);
     if (req.method === 'GET') return this.get(req, res, record);
     if (req.method === 'DELETE') return this.delete(req, res, record);
@@ -191,12 +192,14 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     record.messages = members.length;
     if (batch) {
       this.findings.emit(
-        violation(['BASE-MSG-05', 'HTTP-POST-01'], `${what} is a JSON-RPC batch (an array of ${members.length} message(s)); each message must be a single object in its own POST`),
+        violation('BASE-MSG-05', `${what} is a JSON-RPC batch (an array of ${members.length} message(s)); each message must be a single object in its own POST`),
       );
     }
     const envelopes = members.map((m) => checkEnvelope(m));
     const requests = envelopes.filter((e): e is Envelope & { id: string | number } => e.kind === 'request' && e.id !== undefined);
     const initialize = requests.some((e) => e.method === 'initialize');
+    if (initialize) record.initialize = true;
+    if (envelopes.some((e) => e.kind === 'notification' && e.method === 'notifications/initialized')) record.initialized = true;
     const refused = this.refusal(req, initialize);
     if (refused !== undefined) return this.answer(res, record, refused);
 

@@ -11,6 +11,12 @@ export interface ClientExchange {
   method: string;
   /** Request headers, lower-cased names, values as sent (bounded). */
   headers: Record<string, string>;
+  /** Whether it went to the MCP endpoint (not, say, to a well-known metadata URL a client probes first). */
+  toEndpoint: boolean;
+  /** POST: the body carried an initialize request (which starts a session, so carries no session id yet). */
+  initialize?: true;
+  /** POST: the body carried notifications/initialized (initialization is over once it is answered). */
+  initialized?: true;
   /** POST: how many JSON-RPC messages the body held (each member of an array); absent when not JSON. */
   messages?: number;
   /** The status mcpcheck answered with. */

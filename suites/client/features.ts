@@ -17,7 +17,12 @@ async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unkn
     ctx.check.skip(missing);
     return undefined;
   }
-  return ctx.session.request(method, params, WAIT_MS);
+  const reply = await ctx.session.request(method, params, WAIT_MS);
+  if (reply.kind === 'closed') {
+    ctx.check.skip(`the client had ended the session before mcpcheck asked (${method}): it was not asked to stay (a client on the official contract is not)`);
+    return undefined;
+  }
+  return reply;
 }
 
 /**
@@ -104,12 +109,21 @@ const FORM = {
 
 export const clientElicitForm = clientScenario({
   id: 'client.elicitation.form',
+  alias: 'elicitation-sep1034-client-defaults',
   title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
   requirements: ['ELIC-RESP-01'],
   steps: [{ do: 'list-tools' }, STAY],
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
-    if (reply) judgeResult(ctx, reply, 'ELIC-RESP-01', 'an ElicitResult: action accept, decline or cancel; content only with accept, of primitive values');
+    if (!reply) return;
+    judgeResult(ctx, reply, 'ELIC-RESP-01', 'an ElicitResult: action accept, decline or cancel; content only with accept, of primitive values');
+    const content = reply.kind === 'result' && isObject(reply.result.content) ? reply.result.content : undefined;
+    // Only an accept that kept the default shows the client pre-filled it; other values may be a user's.
+    if (content?.name === FORM.requestedSchema.properties.name.default) {
+      ctx.check.expect(true, { key: 'defaults', requirements: ['ELIC-FORM-03'], expected: 'the default pre-filled', actual: `accepted with name ${JSON.stringify(content.name)}`, frames: [replyFrame(reply)] });
+    } else {
+      ctx.check.skip('no accept with the default value: a user may have changed it, or the client does not support defaults', { key: 'defaults', requirements: ['ELIC-FORM-03'] });
+    }
   },
 });
 

@@ -1,0 +1,49 @@
+import type { ClientExchange } from '../transport/server-channel.js';
+import { type Finding, show, violation } from './finding.js';
+
+/** What is known of the session when an exchange is judged. */
+export interface ExchangeContext {
+  /** The client began the exchange after its initialization was over (notifications/initialized taken in). */
+  afterInitialize: boolean;
+  /** The version that answer negotiated. */
+  negotiated?: string;
+  /** The answer issued an MCP-Session-Id. */
+  sessionIssued: boolean;
+}
+
+export interface ExchangeVerdict {
+  /** Rules the exchange gave a chance to fail. */
+  applied: string[];
+  findings: Finding[];
+}
+
+const mediaTypes = (accept: string | undefined) => (accept ?? '').split(',').map((p) => p.split(';')[0]!.trim().toLowerCase());
+
+/**
+ * The Streamable HTTP rules a client's requests are judged by, one exchange at a time: Accept on
+ * POST and GET, one message per POST, and after initialize the version and session headers.
+ * Only exchanges with the MCP endpoint count; an initialize starts a session, so it has neither
+ * header to repeat yet.
+ */
+export function judgeClientExchange(e: ClientExchange, ctx: ExchangeContext): ExchangeVerdict {
+  const out: ExchangeVerdict = { applied: [], findings: [] };
+  if (!e.toEndpoint) return out;
+  const what = `${e.method} #${e.exchange}`;
+  const rule = (id: string, ok: boolean, message: () => string) => {
+    out.applied.push(id);
+    if (!ok) out.findings.push(violation(id, `${what}: ${message()}`));
+  };
+  const accept = mediaTypes(e.headers.accept);
+  if (e.method === 'POST') {
+    rule('HTTP-POST-02', accept.includes('application/json') && accept.includes('text/event-stream'), () => `expected Accept naming application/json and text/event-stream; got ${show(e.headers.accept ?? '(none)')}`);
+    if (e.messages !== undefined) rule('HTTP-POST-01', e.messages === 1, () => `expected one JSON-RPC message in the POST body; got ${e.messages}`);
+  }
+  if (e.method === 'GET') rule('HTTP-GET-01', accept.includes('text/event-stream'), () => `expected Accept naming text/event-stream; got ${show(e.headers.accept ?? '(none)')}`);
+  if (!ctx.afterInitialize || e.initialize) return out;
+  const version = e.headers['mcp-protocol-version'];
+  rule('HTTP-VER-01', version !== undefined, () => 'expected MCP-Protocol-Version after initialization; none was sent');
+  if (version !== undefined && ctx.negotiated !== undefined) rule('HTTP-VER-02', version === ctx.negotiated, () => `expected MCP-Protocol-Version: ${ctx.negotiated}, the negotiated version; got ${show(version)}`);
+  // The value may be an earlier session's (one at a time here): presence is what the rule asks.
+  if (ctx.sessionIssued) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => 'expected the issued MCP-Session-Id; none was sent');
+  return out;
+}
