@@ -1,3 +1,4 @@
+import { benchClient } from './client.js';
 import { benchOfficial } from './official.js';
 import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
@@ -5,3 +6,4 @@ import { benchValidate } from './validate.js';
 benchValidate();
 await benchServer();
 await benchOfficial();
+await benchClient();

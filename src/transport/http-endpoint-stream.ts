@@ -15,7 +15,12 @@ export interface StreamOpening {
  * came from (HTTP-RESUME-02), and are unique across the endpoint because stream numbers are.
  */
 export function eventId(stream: number, seq: number): string {
-  return `s${stream}-${seq}`;
+  return `${eventIdPrefix(stream)}${seq}`;
+}
+
+/** What every event id of a stream starts with. */
+export function eventIdPrefix(stream: number): string {
+  return `s${stream}-`;
 }
 
 export function parseEventId(id: string): { stream: number; seq: number } | undefined {

@@ -7,7 +7,7 @@ import { isRevision } from '../validate/revisions.js';
 import { ChannelEvents } from './channel-base.js';
 import type { SendResult } from './channel.js';
 import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
-import { EndpointStream, parseEventId, type StreamOpening } from './http-endpoint-stream.js';
+import { EndpointStream, eventIdPrefix, parseEventId, type StreamOpening } from './http-endpoint-stream.js';
 import { accepts, header, readRequestBody, recordHeaders } from './http-endpoint-util.js';
 import type { ClientExchange, EndpointPolicy, ServerChannel } from './server-channel.js';
 
@@ -140,8 +140,14 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     this.endSession();
   }
 
-  dropStreamOf(id: string | number): void {
-    for (const p of this.pending.get(idKey(id)) ?? []) if (p.carrier.kind === 'sse') p.carrier.stream.detach();
+  dropStreamOf(id: string | number): string[] {
+    const dropped: string[] = [];
+    for (const p of this.pending.get(idKey(id)) ?? []) {
+      if (p.carrier.kind !== 'sse') continue;
+      p.carrier.stream.detach();
+      dropped.push(eventIdPrefix(p.carrier.stream.no));
+    }
+    return dropped;
   }
 
   /** Ends every response and stream, closes the server and every socket, then reports the close. */

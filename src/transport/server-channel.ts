@@ -76,8 +76,12 @@ export interface ServerChannel extends Channel {
   readonly policy?: EndpointPolicy;
   /** HTTP: the client's current session ends (its id is answered with 404 from now on). */
   expireSession?(): void;
-  /** HTTP: ends the SSE stream that carries the response to request `id` before that response is sent (a dropped stream). */
-  dropStreamOf?(id: string | number): void;
+  /**
+   * HTTP: ends the SSE stream that carries the response to request `id` before that response is
+   * sent (a dropped stream). Returns the prefix of that stream's event ids, by which a resuming
+   * GET's Last-Event-ID names it.
+   */
+  dropStreamOf?(id: string | number): string[];
   /** stdio: the relay exits, as a server that died would (its stdout closes). */
   die?(code?: number): Promise<void>;
   /** stdio: writes text to the relay's stderr (a server's log line). */

@@ -91,12 +91,11 @@ export const clientResumes = clientScenario({
     const policy = session.channel.policy;
     if (policy) Object.assign(policy, { answerWith: 'sse', priming: true, retryMs: RETRY_MS });
     session.channel.onExchange?.((e) => {
-      if (e.method === 'GET' && e.headers['last-event-id'] !== undefined && !resumedAt.has(session)) resumedAt.set(session, Date.now());
+      if (resumes(e, session) && !resumedAt.has(session)) resumedAt.set(session, Date.now());
     });
     const call = session.handler('tools/call');
     session.handle('tools/call', async (params, request) => {
-      dropped.set(session, Date.now());
-      session.channel.dropStreamOf?.(request.id as string | number);
+      if (!dropped.has(session)) dropped.set(session, { at: Date.now(), streams: session.channel.dropStreamOf?.(request.id as string | number) ?? [] });
       return call(params, request);
     });
   },
@@ -105,8 +104,8 @@ export const clientResumes = clientScenario({
     if (!(await initialized(ctx))) return;
     const called = await session.waitForMethod('tools/call', WAIT_MS);
     if (!called) return check.skip('the client made no tools/call, so no stream was dropped');
-    const resumed = await waitUntil(() => endpointExchanges(ctx.exchanges).some((e) => e.method === 'GET' && e.headers['last-event-id'] !== undefined), RETRY_MS + WAIT_MS);
-    const get = endpointExchanges(ctx.exchanges).find((e) => e.method === 'GET' && e.headers['last-event-id'] !== undefined);
+    const resumed = await waitUntil(() => ctx.exchanges.some((e) => resumes(e, session)), RETRY_MS + WAIT_MS);
+    const get = ctx.exchanges.find((e) => resumes(e, session));
     check.expect(resumed && get !== undefined, {
       key: 'resumed',
       requirements: ['HTTP-RESUME-03'],
@@ -115,7 +114,7 @@ export const clientResumes = clientScenario({
       frames: [called.index],
     });
     if (!get) return;
-    const waited = (resumedAt.get(session) ?? Date.now()) - (dropped.get(session) ?? 0);
+    const waited = (resumedAt.get(session) ?? Date.now()) - (dropped.get(session)?.at ?? 0);
     check.expect(waited >= RETRY_MS - 50, {
       key: 'retry',
       requirements: ['HTTP-SSE-04'],
@@ -126,9 +125,15 @@ export const clientResumes = clientScenario({
   },
 });
 
-// When the stream was dropped and when the client came back, per session, by the same clock.
-const dropped = new WeakMap<object, number>();
+// When the stream was dropped (and which), and when the client came back for it, per session, by the same clock.
+const dropped = new WeakMap<object, { at: number; streams: string[] }>();
 const resumedAt = new WeakMap<object, number>();
+
+/** A GET on the MCP endpoint whose Last-Event-ID names the dropped stream (not another one the client resumes). */
+function resumes(e: ClientExchange, session: object): boolean {
+  const last = e.headers['last-event-id'];
+  return e.toEndpoint && e.method === 'GET' && last !== undefined && (dropped.get(session)?.streams ?? []).some((p) => last.startsWith(p));
+}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

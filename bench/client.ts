@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testClient } from '../src/commands/client.js';
+import { packageRoot } from '../src/paths.js';
+import { median } from './time.js';
+
+const root = packageRoot();
+const RUNS = 3;
+const example = join(root, 'examples/sdk-client.js');
+const fixture = join(root, 'dist/tests/fixtures/client/client.js');
+
+const targets = [
+  { name: 'SDK example, HTTP', command: `node ${example}` },
+  { name: 'SDK example, stdio', command: `node ${example} {stdio}` },
+  { name: 'client fixture, HTTP', command: `node ${fixture}` },
+  { name: 'client fixture, stdio', command: `node ${fixture} {stdio}` },
+];
+
+/** Wall time of the full client suite per client (median of RUNS): one client process per scenario. */
+export async function benchClient(): Promise<void> {
+  console.log(`client suite: wall time, median of ${RUNS} runs (a client process started per scenario)`);
+  for (const t of targets) {
+    const times: number[] = [];
+    let scenarios = 0;
+    let headline = '';
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      const report = await testClient({ command: t.command, targetFlags: '' });
+      times.push(performance.now() - t0);
+      scenarios = new Set(report.checks.filter((c) => c.scenario !== undefined && c.status !== 'skip').map((c) => c.scenario)).size;
+      headline = report.summary.headline;
+    }
+    console.log(`  ${t.name.padEnd(26)} ${(median(times) / 1000).toFixed(2).padStart(6)} s  ${String(scenarios).padStart(3)} scenarios run  ${headline}`);
+  }
+  // Side by side: the official suite's client scenarios that need no authorization, one after another as its CLI runs them.
+  const official = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  const scenarios = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = mkdtempSync(join(tmpdir(), 'mcpcheck-bench-official-'));
+    const t0 = performance.now();
+    for (const scenario of scenarios) {
+      try {
+        execFileSync(process.execPath, [official, 'client', '--command', `node ${example}`, '--scenario', scenario, '-o', out], { stdio: 'ignore', timeout: 120_000 });
+      } catch {
+        // A failing scenario still took its time; only the time is compared.
+      }
+    }
+    times.push(performance.now() - t0);
+    rmSync(out, { recursive: true, force: true });
+  }
+  console.log(`  ${'official, 4 client scenarios'.padEnd(26)} ${(median(times) / 1000).toFixed(2).padStart(6)} s  (SDK example, HTTP; its auth scenarios left out)`);
+  console.log('  (target: under 8 s on 2 cores for the example client)');
+}
