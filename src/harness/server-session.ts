@@ -42,7 +42,7 @@ export const DEFAULT_TOOLS = [
  */
 export class ServerSession extends PeerSession<ServerChannel> {
   private readonly handlers = new Map<string, Handler>();
-  /** The params of the client's first initialize request, once it came. */
+  /** The params of the client's latest initialize request, once one came. */
   initializeParams?: Record<string, unknown>;
   /** The version mcpcheck answered initialize with. */
   negotiated?: string;
@@ -133,7 +133,8 @@ export class ServerSession extends PeerSession<ServerChannel> {
   }
 
   private initialize(params: Record<string, unknown>): Outcome {
-    this.initializeParams ??= params;
+    // The current session's: a client may open another (a connection test first, a new one after a 404).
+    this.initializeParams = params;
     const version = this.chooseVersion(params.protocolVersion);
     this.negotiated = version;
     this.channel.setProtocolVersion(version);

@@ -4,24 +4,24 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import { isObject } from '../common.js';
-import { clientCapabilities, initialized, violations, WAIT_MS } from './helpers.js';
+import { ASKING_TOOL, askingCall, clientCapabilities, initialized, release, serveAskingTool, violations, WAIT_MS } from './helpers.js';
 
-/** Long enough for a client to answer what mcpcheck asks while it runs its steps. */
-const STAY: { do: 'wait'; ms: number } = { do: 'wait', ms: 1_000 };
+/** The client calls the asking tool; mcpcheck asks its question while that call is open. */
+const ASKED = { steps: [{ do: 'call-tool' as const, name: ASKING_TOOL.name, arguments: {} }], serve: serveAskingTool };
 
-/** Sends a server→client request once the client is initialized; undefined when the scenario cannot go on. */
+/** Sends a server→client request during the client's call of the asking tool; undefined when the scenario cannot go on. */
 async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unknown>) => string | undefined, method: string, params: Record<string, unknown>): Promise<Reply | undefined> {
-  if (!(await initialized(ctx))) return undefined;
+  if (!(await initialized(ctx)) || !(await askingCall(ctx, method))) return undefined;
+  // Read once the call came: by then the session the client works in has begun (a client may
+  // have opened another one first, to test the connection).
   const missing = needs(clientCapabilities(ctx.session));
   if (missing) {
+    release(ctx.session);
     ctx.check.skip(missing);
     return undefined;
   }
   const reply = await ctx.session.request(method, params, WAIT_MS);
-  if (reply.kind === 'closed') {
-    ctx.check.skip(`the client had ended the session before mcpcheck asked (${method}): it was not asked to stay (a client on the official contract is not)`);
-    return undefined;
-  }
+  release(ctx.session);
   return reply;
 }
 
@@ -63,7 +63,7 @@ export const clientRoots = clientScenario({
   id: 'client.roots.list',
   title: "roots/list is answered with the client's roots, each a file:// URI",
   requirements: ['ROOTS-LIST-01'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('roots'), 'roots/list', {});
     if (reply) judgeResult(ctx, reply, 'ROOTS-LIST-01', 'a result with roots, each root a file:// URI');
@@ -76,7 +76,7 @@ export const clientSampling = clientScenario({
   id: 'client.sampling.create',
   title: 'A client that declared sampling answers sampling/createMessage with role, content and model',
   requirements: ['SAMP-RES-01'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('sampling'), 'sampling/createMessage', SAMPLING);
     if (reply) judgeResult(ctx, reply, 'SAMP-RES-01', 'a CreateMessageResult: role, content and model');
@@ -87,7 +87,7 @@ export const clientSamplingToolsUndeclared = clientScenario({
   id: 'client.sampling.tools-undeclared',
   title: 'A client without sampling.tools returns an error when a sampling request contains tools',
   requirements: ['SAMP-TOOLS-02'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const needs = (caps: Record<string, unknown>) => declared('sampling')(caps) ?? (declared('sampling.tools')(caps) === undefined ? 'the client declared sampling.tools: tools are allowed' : undefined);
     const reply = await ask(ctx, needs, 'sampling/createMessage', { ...SAMPLING, tools: [{ name: 'mcpcheck_tool', inputSchema: { type: 'object' } }] });
@@ -112,7 +112,7 @@ export const clientElicitForm = clientScenario({
   alias: 'elicitation-sep1034-client-defaults',
   title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
   requirements: ['ELIC-RESP-01'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
     if (!reply) return;
@@ -133,7 +133,7 @@ export const clientElicitModeless = clientScenario({
   id: 'client.elicitation.modeless',
   title: 'The client treats an elicitation request without mode as form mode',
   requirements: ['ELIC-REQ-02'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', MODELESS);
     if (!reply) return;
@@ -153,7 +153,7 @@ export const clientElicitUrlUndeclared = clientScenario({
   id: 'client.elicitation.url-undeclared',
   title: 'An elicitation in a mode the client did not declare gets −32602',
   requirements: ['ELIC-ERR-03'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const needs = (caps: Record<string, unknown>) => declared('elicitation')(caps) ?? (declared('elicitation.url')(caps) === undefined ? 'the client declared url mode' : undefined);
     const reply = await ask(ctx, needs, 'elicitation/create', URL_REQUEST);
@@ -165,7 +165,7 @@ export const clientElicitUrl = clientScenario({
   id: 'client.elicitation.url',
   title: 'A URL-mode accept carries no content',
   requirements: ['ELIC-URL-03'],
-  steps: [{ do: 'list-tools' }, STAY],
+  ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('elicitation.url'), 'elicitation/create', URL_REQUEST);
     if (!reply) return;

@@ -1,5 +1,5 @@
 import type { RecordedFrame } from '../../src/harness/peer-session.js';
-import type { ServerSession } from '../../src/harness/server-session.js';
+import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-session.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { isObject } from '../common.js';
@@ -50,3 +50,40 @@ export function methodOf(frame: RecordedFrame | undefined): string | undefined {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Serves `tool` beside the default ones and never answers a call of it (to see what the client does meanwhile). */
+export function serveHeldTool(session: ServerSession, tool: { name: string; description: string; inputSchema: Record<string, unknown> }): void {
+  session.tools = [...DEFAULT_TOOLS, tool];
+  const call = session.handler('tools/call');
+  session.handle('tools/call', (params, request) => (params.name === tool.name ? { hold: true } : call(params, request)));
+}
+
+/**
+ * The tool during whose call mcpcheck sends the client a request of its own. Over HTTP a server
+ * can reach a client only on an open stream, and the stream of a pending request is the one every
+ * client has (the GET stream is optional), so mcpcheck asks while the client waits for this call.
+ */
+export const ASKING_TOOL = { name: 'mcpcheck_asks', description: 'While this call runs, the server sends the client a request of its own.', inputSchema: { type: 'object', properties: {} } };
+
+const releases = new WeakMap<ServerSession, () => void>();
+
+/** Serves ASKING_TOOL first (a client on the official contract calls the first tool) and holds its calls until `release`. */
+export function serveAskingTool(session: ServerSession): void {
+  session.tools = [ASKING_TOOL, ...DEFAULT_TOOLS];
+  const call = session.handler('tools/call');
+  session.handle('tools/call', (params, request) =>
+    params.name === ASKING_TOOL.name ? new Promise((resolve) => releases.set(session, () => resolve({ result: { content: [{ type: 'text', text: 'done' }] } }))) : call(params, request),
+  );
+}
+
+/** Waits for the client's call of ASKING_TOOL; records a skip when it never came. */
+export async function askingCall(ctx: ClientScenarioContext, what: string): Promise<RecordedFrame | undefined> {
+  const call = await ctx.session.waitForFrame((f) => isObject(f.message) && f.message.method === 'tools/call' && isObject(f.message.params) && f.message.params.name === ASKING_TOOL.name, WAIT_MS);
+  if (!call) ctx.check.skip(`the client never called ${ASKING_TOOL.name}, so no request of its was open to carry mcpcheck's ${what}`);
+  return call;
+}
+
+/** Lets the held ASKING_TOOL call finish. */
+export function release(session: ServerSession): void {
+  releases.get(session)?.();
+}

@@ -1,6 +1,5 @@
-import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { initialized, WAIT_MS } from './helpers.js';
+import { initialized, serveHeldTool, WAIT_MS } from './helpers.js';
 
 const HANG_TOOL = { name: 'hang_then_die', description: 'The server dies while this call is pending.', inputSchema: { type: 'object', properties: {} } };
 const NOTICE_MS = 5_000;
@@ -11,9 +10,7 @@ export const clientServerDies = clientScenario({
   requirements: ['ROBUST-07'],
   steps: [{ do: 'call-tool', name: HANG_TOOL.name, arguments: {} }],
   serve(session) {
-    session.tools = [...DEFAULT_TOOLS, HANG_TOOL];
-    const call = session.handler('tools/call');
-    session.handle('tools/call', (params, request) => (params.name === HANG_TOOL.name ? { hold: true } : call(params, request)));
+    serveHeldTool(session, HANG_TOOL);
   },
   async run(ctx) {
     const { session, check } = ctx;

@@ -1,17 +1,18 @@
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import { isEmptyResult, isObject, PING_LIMIT_MS, timedPing } from '../common.js';
-import { initialized, WAIT_MS } from './helpers.js';
+import { ASKING_TOOL, askingCall, initialized, release, serveAskingTool, serveHeldTool, WAIT_MS } from './helpers.js';
 
 export const clientPing = clientScenario({
   id: 'client.utilities.ping',
   title: 'The client answers a ping from the server promptly with an empty result',
   requirements: ['PING-01'],
-  steps: [{ do: 'list-tools' }, { do: 'wait', ms: 1_500 }],
+  steps: [{ do: 'call-tool', name: ASKING_TOOL.name, arguments: {} }],
+  serve: serveAskingTool,
   async run(ctx) {
-    if (!(await initialized(ctx))) return;
+    if (!(await initialized(ctx)) || !(await askingCall(ctx, 'ping'))) return;
     const { reply, ms } = await timedPing(ctx.session);
+    release(ctx.session);
     // Gone within the limit, it had no time to answer; gone later, it had and did not.
     if (reply.kind === 'closed' && ms <= PING_LIMIT_MS) return ctx.check.skip(`the client ended the session ${ms} ms after mcpcheck pinged it, before an answer was due`);
     ctx.check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
@@ -32,9 +33,7 @@ export const clientCancelsOnTimeout = clientScenario({
   requirements: ['LIFE-TIME-01'],
   steps: [{ do: 'call-tool', name: SLOW_TOOL.name, arguments: {}, timeoutMs: CLIENT_TIMEOUT_MS }],
   serve(session) {
-    session.tools = [...DEFAULT_TOOLS, SLOW_TOOL];
-    const call = session.handler('tools/call');
-    session.handle('tools/call', (params, request) => (params.name === SLOW_TOOL.name ? { hold: true } : call(params, request)));
+    serveHeldTool(session, SLOW_TOOL);
   },
   async run(ctx) {
     const { session, check } = ctx;
