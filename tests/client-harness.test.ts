@@ -64,6 +64,7 @@ const SHOWN_BY: Record<string, string> = {
   'no-resume': 'client.http.resume',
   'ignores-retry': 'client.http.resume',
   'hangs-on-server-death': 'client.robust.server-dies',
+  'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
 };
 
 /** Breaks mcpcheck cannot tell from what the spec allows; each says why. */

@@ -64,7 +64,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       // A well-behaved stdio server exits when its stdin closes; the client need not signal it then.
       if (e.kind === 'stdin-closed') void channel.die?.(0);
     });
-    s.serve?.(session);
+    await s.serve?.(session);
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
     let client: TargetProcess | undefined;
     try {

@@ -37,7 +37,7 @@ export interface ClientScenario extends ScenarioIdentity {
   steps: Step[];
   needs?: { transport?: 'stdio' | 'http' };
   /** Shapes what mcpcheck serves, before the client starts. */
-  serve?(session: ServerSession): void;
+  serve?(session: ServerSession): void | Promise<void>;
   run(ctx: ClientScenarioContext): Promise<void>;
 }
 
