@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { readStat } from '../transport/process.js';
 
 // Which TCP addresses a process group listens on, read from Linux /proc (HTTP-BIND-01): the
@@ -83,6 +83,8 @@ export function groupListeners(pgid: number): GroupListeners {
     try {
       fds = readdirSync(`/proc/${pid}/fd`);
     } catch (e) {
+      // A member that exited meanwhile held nothing any more.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       return { ok: false, reason: `the open files of pid ${pid} are not readable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
     }
     for (const fd of fds) {
@@ -95,11 +97,13 @@ export function groupListeners(pgid: number): GroupListeners {
     }
   }
   const sockets: ListeningSocket[] = [];
-  // The group leader's namespace: /proc/net/* of mcpcheck's own may be another one.
+  // The group's network namespace (mcpcheck's own may be another one): the leader's, or, once the
+  // leader has exited (a shell that started the server and went), a member's.
+  const netOf = [pgid, ...pids].find((pid) => existsSync(`/proc/${pid}/net/tcp`));
   for (const [file, family] of [['tcp', 4], ['tcp6', 6]] as const) {
     let text: string;
     try {
-      text = readFileSync(`/proc/${pgid}/net/${file}`, 'utf8');
+      text = readFileSync(`/proc/${netOf}/net/${file}`, 'utf8');
     } catch {
       continue; // no IPv6 in this kernel or namespace
     }
