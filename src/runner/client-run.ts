@@ -7,7 +7,7 @@ import type { ClientExchange, StdioClientEvent } from '../transport/server-chann
 import { LATEST_REVISION } from '../validate/revisions.js';
 import { CheckRecorder, scenarioSkipped } from './checks.js';
 import type { ClientScenario } from './client-scenario.js';
-import { inLanes, runGuarded } from './guard.js';
+import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
 
 export interface ClientRunInput {
@@ -29,8 +29,6 @@ export interface ClientRunOutput {
   protocolVersion?: string;
 }
 
-/** How long a client may take from its start to its first message (a cold Node start on a busy machine). */
-const STARTUP_MS = 10_000;
 /** After a scenario's judging is done, how long the client gets to exit by itself before its group is stopped. */
 const EXIT_GRACE_MS = 300;
 

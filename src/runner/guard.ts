@@ -2,6 +2,12 @@ import { SetupError } from '../errors.js';
 import type { CheckRecorder } from './checks.js';
 
 /**
+ * The least time a freshly started target gets for its first message, whatever the request
+ * timeout: a cold Node start on a busy machine takes seconds, and that is no slowness of its answers.
+ */
+export const STARTUP_MS = 10_000;
+
+/**
  * Runs one scenario body under mcpcheck's scenario timeout, whichever role mcpcheck plays. What
  * goes wrong on mcpcheck's side (its timeout, an exception) is "could not run", never a verdict on
  * the target; a setup error ends the whole run.

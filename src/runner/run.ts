@@ -5,7 +5,7 @@ import type { Target } from '../harness/target.js';
 import type { CheckResult } from '../model.js';
 import { show } from '../validate/finding.js';
 import { CheckRecorder, describeReply, scenarioSkipped } from './checks.js';
-import { inLanes, runGuarded } from './guard.js';
+import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
 import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunOptions, Scenario } from './scenario.js';
@@ -31,8 +31,6 @@ export interface RunOutput {
 
 /** The label of the discovery session's traffic, which belongs to no scenario. */
 const DISCOVERY = 'discovery';
-/** The least time the first initialize gets, however short --request-timeout is: start-ups are slow on a busy machine. */
-const STARTUP_MS = 10_000;
 
 /**
  * Runs scenarios against a target: one discovery session first, then the scenarios on `concurrency`

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import type { RecordedFrame } from '../../src/harness/peer-session.js';
 import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-session.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
@@ -49,7 +50,13 @@ export function methodOf(frame: RecordedFrame | undefined): string | undefined {
   return frame && isObject(frame.message) && typeof frame.message.method === 'string' ? frame.message.method : undefined;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { sleep, waitUntil } from '../../src/transport/common.js';
+
+/** mcpcheck's response to the client's `request` frame, once sent. */
+export function answerTo(session: ServerSession, request: RecordedFrame): RecordedFrame | undefined {
+  const id = isObject(request.message) ? request.message.id : undefined;
+  return session.frames.find((f) => f.from === session.role && f.index > request.index && isObject(f.message) && f.message.id === id && !('method' in f.message));
+}
 
 /** Serves `tool` beside the default ones and never answers a call of it (to see what the client does meanwhile). */
 export function serveHeldTool(session: ServerSession, tool: { name: string; description: string; inputSchema: Record<string, unknown> }): void {
@@ -86,4 +93,25 @@ export async function askingCall(ctx: ClientScenarioContext, what: string): Prom
 /** Lets the held ASKING_TOOL call finish. */
 export function release(session: ServerSession): void {
   releases.get(session)?.();
+}
+
+/** A loopback port that counts the connections made to it (what a fetch of an icon there would be). */
+export interface Listener {
+  port: number;
+  connections: number;
+}
+
+export async function countingListener(): Promise<{ listener: Listener; server: Server }> {
+  const listener: Listener = { port: 0, connections: 0 };
+  const server = createServer((socket) => {
+    listener.connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  listener.port = typeof address === 'object' && address ? address.port : 0;
+  return { listener, server };
 }

@@ -1,7 +1,7 @@
 import type { ClientExchange } from '../../src/transport/server-channel.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { initialized, sleep, WAIT_MS } from './helpers.js';
+import { initialized, sleep, WAIT_MS, waitUntil } from './helpers.js';
 
 const needs = { transport: 'http' } as const;
 
@@ -133,15 +133,6 @@ const resumedAt = new WeakMap<object, number>();
 function resumes(e: ClientExchange, session: object): boolean {
   const last = e.headers['last-event-id'];
   return e.toEndpoint && e.method === 'GET' && last !== undefined && (dropped.get(session)?.streams ?? []).some((p) => last.startsWith(p));
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await sleep(20);
-  }
-  return true;
 }
 
 

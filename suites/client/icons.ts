@@ -1,29 +1,7 @@
-import { createServer, type Server } from 'node:net';
 import type { ServerSession } from '../../src/harness/server-session.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { initialized, sleep, WAIT_MS } from './helpers.js';
-
-/** A loopback port that counts the connections made to it (what a fetch of an icon there would be). */
-interface Listener {
-  port: number;
-  connections: number;
-}
-
-async function listen(): Promise<{ listener: Listener; server: Server }> {
-  const listener: Listener = { port: 0, connections: 0 };
-  const server = createServer((socket) => {
-    listener.connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  listener.port = typeof address === 'object' && address ? address.port : 0;
-  return { listener, server };
-}
+import { countingListener, initialized, type Listener, sleep, WAIT_MS } from './helpers.js';
 
 const listeners = new WeakMap<ServerSession, { safe: Listener; unsafe: Listener }>();
 /** How long a client that renders icons gets to fetch them after listing the tools. */
@@ -35,8 +13,8 @@ export const clientIconSchemes = clientScenario({
   requirements: ['ICON-URI-01'],
   steps: [{ do: 'list-tools' }, { do: 'wait', ms: FETCH_MS }],
   async serve(session) {
-    const safe = await listen();
-    const unsafe = await listen();
+    const safe = await countingListener();
+    const unsafe = await countingListener();
     session.channel.onClose(() => {
       safe.server.close();
       unsafe.server.close();

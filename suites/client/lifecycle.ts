@@ -2,7 +2,7 @@ import { isObject } from '../common.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
-import { handshake, methodOf, requestsSince, sleep, violations, WAIT_MS } from './helpers.js';
+import { answerTo, handshake, methodOf, requestsSince, sleep, violations, WAIT_MS } from './helpers.js';
 
 export const clientHandshake = clientScenario({
   id: 'client.lifecycle.handshake',
@@ -59,7 +59,7 @@ export const clientWaitsForInitializeResponse = clientScenario({
     const init = await session.waitForMethod('initialize', WAIT_MS);
     if (!init) return check.error(`could not run: the client sent no initialize within ${WAIT_MS} ms`);
     await sleep(INIT_DELAY_MS + 200);
-    const ours = session.frames.find((f) => f.from === 'server' && f.index > init.index && isObject(f.message) && isObject(init.message) && f.message.id === init.message.id);
+    const ours = answerTo(session, init);
     if (!ours) return check.error('could not run: mcpcheck sent no initialize response');
     const early = requestsSince(session, init.index + 1).filter((f) => f.index < ours.index);
     check.expect(early.length === 0, {
@@ -118,7 +118,7 @@ export const clientUnsupportedVersion = clientScenario({
     if (!init) return check.error(`could not run: the client sent no initialize within ${WAIT_MS} ms`);
     const exit = await exited(DISCONNECT_MS);
     // What the client sent before it saw the answer is no reaction to it.
-    const answered = session.frames.find((f) => f.from === 'server' && f.index > init.index && isObject(f.message) && isObject(init.message) && f.message.id === init.message.id);
+    const answered = answerTo(session, init);
     const more = answered ? requestsSince(session, answered.index + 1) : [];
     const hungUp = exit !== undefined || (transport === 'stdio' ? stdioEvents.some((e) => e.kind === 'stdin-closed') : exchanges.some((e) => e.method === 'DELETE'));
     check.expect(more.length === 0 && hungUp, {
