@@ -90,6 +90,8 @@ export interface RunReport {
   tool: { name: string; version: string };
   target: TargetInfo;
   startedAt: string;
+  /** The seed of what the run generated (property scenarios); the same seed generates the same cases. */
+  seed?: number;
   summary: Summary;
   requirements: RequirementVerdict[];
   checks: CheckResult[];

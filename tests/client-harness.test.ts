@@ -65,7 +65,11 @@ const SHOWN_BY: Record<string, string> = {
   'ignores-retry': 'client.http.resume',
   'hangs-on-server-death': 'client.robust.server-dies',
   'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
+  'crashes-on-icon-sizes': 'client.properties.tool-lists',
 };
+
+/** Breaks found by generated cases are found for sure with a seed known to generate what they choke on. */
+const BREAK_SEED = 1;
 
 /** Breaks mcpcheck cannot tell from what the spec allows; each says why. */
 const UNJUDGED: Record<string, string> = {
@@ -115,7 +119,7 @@ describe('each broken client fixture fails its rule', () => {
       it.skipIf(unjudged !== undefined)(`${b.name} → ${b.requirement} (${transport})`, async () => {
         const scenario = SHOWN_BY[b.name];
         expect(scenario, `no scenario named for break ${b.name}`).toBeDefined();
-        const report = await run(`node ${FIXTURE} --break ${b.name}${transport === 'stdio' ? ' {stdio}' : ''}`, { only: [scenario!] });
+        const report = await run(`node ${FIXTURE} --break ${b.name}${transport === 'stdio' ? ' {stdio}' : ''}`, { only: [scenario!], seed: BREAK_SEED });
         expect(harnessErrors(report)).toEqual([]);
         const broken = brokenRequirements(report);
         expect(broken, describeFailures(report)).toContain(b.requirement);
@@ -124,6 +128,39 @@ describe('each broken client fixture fails its rule', () => {
       });
     }
   }
+});
+
+describe('the property tier', () => {
+  const PROPERTY = 'client.properties.tool-lists';
+  const property = (report: RunReport) => report.checks.find((c) => c.id === PROPERTY);
+
+  it('judges every generated case of a correct client, seed in the report', async () => {
+    const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], seed: 99, properties: 4 });
+    expect(report.seed).toBe(99);
+    expect(property(report)?.status, describeFailures(report)).toBe('pass');
+    expect(property(report)?.message).toMatch(/after each of 4 generated tool list/);
+  });
+
+  it('shrinks a crash to the smallest tool list that still crashes, the same for the same seed', async () => {
+    // A timeout roomy enough that shrinking is never cut short, even on a loaded machine.
+    const once = () => run(`node ${FIXTURE} --break crashes-on-icon-sizes`, { only: [PROPERTY], seed: BREAK_SEED, scenarioTimeoutMs: 120_000 });
+    const first = property(await once())!;
+    const second = property(await once())!;
+    expect(first.status).toBe('warn');
+    const shrunk = /smallest failing tools \(after \d+ shrink step\(s\)[^)]*\): (\[.*\]); seed/.exec(first.message)?.[1];
+    expect(shrunk, first.message).toBeDefined();
+    const tools = JSON.parse(shrunk!) as Array<Record<string, unknown>>;
+    // One tool, one icon, and of that icon nothing but what the crash needs.
+    expect(tools).toHaveLength(1);
+    expect(tools[0]!.icons).toEqual([{ src: expect.any(String), sizes: [expect.any(String)] }]);
+    expect(second.message).toBe(first.message);
+    expect(first.reproduce).toContain(`--seed ${BREAK_SEED}`);
+  }, 240_000);
+
+  it('is off with --properties 0', async () => {
+    const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], properties: 0 });
+    expect(property(report)?.status).toBe('skip');
+  });
 });
 
 describe('the SDK example client', () => {

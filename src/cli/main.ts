@@ -4,6 +4,7 @@ import { SetupError } from '../errors.js';
 import type { Baseline } from '../grade/index.js';
 import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
+import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import { EXIT_CODES_HELP, write } from './exit.js';
 import { checkReportPaths, emitReport, errnoText, STDOUT, type ReportFlags } from './report-output.js';
 
@@ -69,6 +70,8 @@ const clientOptions = {
   only: serverOptions.only,
   skip: serverOptions.skip,
   transcript: serverOptions.transcript,
+  seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)', requiresArg: true },
+  properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)`, requiresArg: true },
 } as const;
 
 function positiveWholeNumbers(a: Record<string, unknown>): true {
@@ -76,6 +79,14 @@ function positiveWholeNumbers(a: Record<string, unknown>): true {
     const v = a[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)) throw new SetupError(`--${name} takes a positive whole number`);
   }
+  return true;
+}
+
+/** `--seed` is a 32-bit whole number (fast-check's range); `--properties` a whole number, 0 allowed. */
+function propertyOptions(a: Record<string, unknown>): true {
+  if (a.seed !== undefined && parseSeed(a.seed) === undefined) throw new SetupError('--seed takes a whole number from -2147483648 to 2147483647');
+  const n = a.properties;
+  if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000)) throw new SetupError('--properties takes a whole number from 0 to 1000');
   return true;
 }
 
@@ -138,7 +149,7 @@ export async function main(argv: string[]): Promise<void> {
     .command(
       'client',
       'test an MCP client: mcpcheck plays the server, over Streamable HTTP or stdio',
-      (y) => y.options(clientOptions).options(reportOptions).epilogue(EXIT_CODES_HELP).check(positiveWholeNumbers),
+      (y) => y.options(clientOptions).options(reportOptions).epilogue(EXIT_CODES_HELP).check(positiveWholeNumbers).check(propertyOptions),
       async (args) => {
         await checkReportPaths(args);
         const baseline = await readBaseline(args.baseline);
@@ -153,6 +164,8 @@ export async function main(argv: string[]): Promise<void> {
           skip: list(args.skip),
           ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
           ...(baseline ? { baseline } : {}),
+          ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
+          ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
         });
         await finish(report, args);

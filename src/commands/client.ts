@@ -10,6 +10,7 @@ import { StdioRelayChannel } from '../transport/stdio-relay.js';
 import { untestedNotes } from '../spec/untested.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
+import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
 
 export interface ClientCommandOptions {
   command: string;
@@ -21,6 +22,10 @@ export interface ClientCommandOptions {
   skip?: string[];
   transcriptDir?: string;
   baseline?: Baseline;
+  /** Seeds the property scenarios (default: a fresh one, printed in the report). */
+  seed?: number;
+  /** Generated cases per property scenario (default PROPERTY_CASES; 0 turns the tier off). */
+  properties?: number;
   /** The flags that name the client, for reproduce commands. */
   targetFlags: string;
 }
@@ -38,6 +43,7 @@ function infoOf(value: unknown): { name?: string; version?: string } | undefined
 export async function testClient(o: ClientCommandOptions, scenarios: ClientScenario[] = clientScenarios): Promise<RunReport> {
   const started = Date.now();
   const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
+  const seed = o.seed ?? freshSeed();
   const target = new ClientTarget({ command: o.command, ...(o.shell ? { shell: true } : {}) }, openEndpoint);
   try {
     const out = await runClientScenarios({
@@ -47,7 +53,9 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
-      reproduce: `mcpcheck client ${o.targetFlags} --only {scenario}`,
+      reproduce: `mcpcheck client ${o.targetFlags} --only {scenario} --seed ${seed}`,
+      seed,
+      cases: o.properties ?? PROPERTY_CASES,
     });
     const clientInfo = infoOf(out.clientInfo);
     return grade({
@@ -61,6 +69,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
+      seed,
       checks: out.checks.filter(selection.keep),
       notes: [...out.notes, ...untestedNotes()],
       ...(o.baseline ? { baseline: o.baseline } : {}),

@@ -11,6 +11,8 @@ export interface GradeInput {
   target: TargetInfo;
   startedAt: string;
   durationMs: number;
+  /** The seed of the run's generated cases, when it generated any. */
+  seed?: number;
   checks: CheckResult[];
   notes?: string[];
   baseline?: Baseline;
@@ -59,6 +61,7 @@ export function grade(input: GradeInput): RunReport {
     tool: input.tool,
     target: input.role ? { ...input.target, role: input.role } : input.target,
     startedAt: input.startedAt,
+    ...(input.seed !== undefined ? { seed: input.seed } : {}),
     summary: {
       headline: headline(requirements),
       checks: perStatus,

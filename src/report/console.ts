@@ -60,6 +60,7 @@ function header(report: RunReport, paint: Paint): string[] {
     if (info) lines.push(`${label}    ${esc(info.name ?? '(no name)')}${info.version !== undefined ? ` ${esc(info.version)}` : ''}`);
   }
   lines.push(`started   ${esc(report.startedAt)} (${(report.summary.durationMs / 1000).toFixed(1)} s)`);
+  if (report.seed !== undefined) lines.push(`seed      ${report.seed} (--seed ${report.seed} generates the same cases)`);
   return lines;
 }
 

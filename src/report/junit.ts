@@ -37,8 +37,9 @@ export function renderJunit(report: RunReport): string {
     if (suiteMs > 0) suite.time(suiteMs / 1000);
     for (const check of checks) addTestCase(suite.testCase(), check, area, verdicts);
   }
-  if (report.notes.length > 0) {
+  if (report.notes.length > 0 || report.seed !== undefined) {
     const suite = builder.testSuite().name('notes').timestamp(xmlSafe(report.startedAt));
+    if (report.seed !== undefined) suite.property('seed', String(report.seed));
     for (const note of report.notes) {
       if (note.includes('\n')) suite.multilineProperty('note', xmlSafe(note));
       else suite.property('note', xmlSafe(note));

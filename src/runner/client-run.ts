@@ -6,7 +6,7 @@ import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
 import { CheckRecorder, scenarioSkipped } from './checks.js';
-import type { ClientScenario } from './client-scenario.js';
+import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
 import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
 
@@ -19,6 +19,10 @@ export interface ClientRunInput {
   transcriptDir?: string;
   /** The command line that reruns one scenario: `{scenario}` is replaced by its id. */
   reproduce: string;
+  /** Seeds what property scenarios generate. */
+  seed: number;
+  /** Generated cases per property scenario (0: the property tier is off). */
+  cases: number;
 }
 
 export interface ClientRunOutput {
@@ -44,62 +48,86 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   const checks: CheckResult[] = [];
   const out: ClientRunOutput = { checks, notes };
 
+  /** A client process and the session that serves it; a scenario may ask for several (a property's cases). */
+  interface Attempt {
+    session: ServerSession;
+    client?: TargetProcess;
+  }
+
   const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
-    const channel = await target.openEndpoint(target.transport);
-    let session: ServerSession | undefined = undefined;
-    session = new ServerSession({
-      channel,
-      transport: target.transport,
-      requestTimeoutMs: input.requestTimeoutMs,
-      onFinding: ledger.sink(() => s.id, () => session),
-    });
-    ledger.track(session, s.id);
-    const exchanges: ClientExchange[] = [];
-    const stdioEvents: StdioClientEvent[] = [];
-    channel.onExchange?.((e) => exchanges.length < 10_000 && exchanges.push(e));
-    channel.onStdioEvent?.((e) => {
-      if (stdioEvents.length < 1_000) stdioEvents.push(e);
-      // A well-behaved stdio server exits when its stdin closes; the client need not signal it then.
-      if (e.kind === 'stdin-closed') void channel.die?.(0);
-    });
-    await s.serve?.(session);
-    const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
-    let client: TargetProcess | undefined;
-    try {
-      client = target.launch(channel.address, scenarioEnv(s));
+    const attempts: Attempt[] = [];
+    const started = performance.now();
+    const current = () => attempts[attempts.length - 1]?.session;
+    const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
+
+    /** Opens a fresh endpoint, shapes what it serves and starts the client at it; a string says why the client made no contact. */
+    const launch = async (prepare?: (session: ServerSession) => void | Promise<void>): Promise<ClientScenarioContext | string> => {
+      const channel = await target.openEndpoint(target.transport);
+      const session: ServerSession = new ServerSession({
+        channel,
+        transport: target.transport,
+        requestTimeoutMs: input.requestTimeoutMs,
+        onFinding: ledger.sink(() => s.id, () => session),
+      });
+      const attempt: Attempt = { session };
+      attempts.push(attempt);
+      ledger.track(session, s.id);
+      const exchanges: ClientExchange[] = [];
+      const stdioEvents: StdioClientEvent[] = [];
+      channel.onExchange?.((e) => exchanges.length < 10_000 && exchanges.push(e));
+      channel.onStdioEvent?.((e) => {
+        if (stdioEvents.length < 1_000) stdioEvents.push(e);
+        // A well-behaved stdio server exits when its stdin closes; the client need not signal it then.
+        if (e.kind === 'stdin-closed') void channel.die?.(0);
+      });
+      await s.serve?.(session);
+      await prepare?.(session);
+      const client = target.launch(channel.address, scenarioEnv(s));
+      attempt.client = client;
       const contact = await firstContact(session, client);
-      if (contact !== undefined) {
-        if (first) throw new SetupError(`the client \`${target.description}\` ${contact}`);
-        recorder.couldNotRun(`could not run: the client ${contact}`);
+      if (contact !== undefined) return contact;
+      // Requests already on the wire may still land just after the process went.
+      client.onFinished((exit) => setTimeout(() => session.peerGone(`the client exited (${exit.signal ?? `code ${exit.code}`})`), 200));
+      return {
+        session,
+        client,
+        transport: target.transport,
+        check: recorder,
+        exchanges,
+        stdioEvents,
+        exited: (ms) => client.waitForExit(ms),
+        note: (text) => recorder.note(text),
+        seed: input.seed,
+        cases: input.cases,
+        timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
+        relaunch: async (shape) => {
+          const next = await launch(shape);
+          return typeof next === 'string' ? undefined : next;
+        },
+      };
+    };
+
+    try {
+      const ctx = await launch();
+      if (typeof ctx === 'string') {
+        if (first) throw new SetupError(`the client \`${target.description}\` ${ctx}`);
+        recorder.couldNotRun(`could not run: the client ${ctx}`);
       } else {
-        const running = client;
-        const live = session;
-        // Requests already on the wire may still land just after the process went.
-        running.onFinished((exit) => setTimeout(() => live.peerGone(`the client exited (${exit.signal ?? `code ${exit.code}`})`), 200));
-        await runGuarded(recorder, input.scenarioTimeoutMs, () =>
-          s.run({
-            session: live,
-            client: running,
-            transport: target.transport,
-            check: recorder,
-            exchanges,
-            stdioEvents,
-            exited: (ms) => running.waitForExit(ms),
-            note: (text) => recorder.note(text),
-          }),
-        );
+        await runGuarded(recorder, input.scenarioTimeoutMs, () => s.run(ctx));
         if (first) {
-          out.clientInfo = live.initializeParams?.clientInfo as Record<string, unknown> | undefined;
-          out.protocolVersion = live.negotiated;
+          out.clientInfo = ctx.session.initializeParams?.clientInfo as Record<string, unknown> | undefined;
+          out.protocolVersion = ctx.session.negotiated;
         }
       }
     } finally {
-      if (client) {
-        await client.waitForExit(EXIT_GRACE_MS);
-        await target.stop(client);
+      for (const { session, client } of attempts) {
+        if (client) {
+          await client.waitForExit(EXIT_GRACE_MS);
+          await target.stop(client);
+        }
+        ledger.absorb(session);
+        await session.close();
       }
-      ledger.absorb(session);
-      await session.close();
       checks.push(...recorder.results);
     }
   };

@@ -29,6 +29,18 @@ export interface ClientScenarioContext {
   /** Waits for the client to exit by itself. */
   exited(timeoutMs: number): Promise<ExitInfo | undefined>;
   note(text: string): void;
+  /** The run's seed, for what a property scenario generates. */
+  seed: number;
+  /** How many generated cases a property scenario tries (0: the property tier is off). */
+  cases: number;
+  /** Milliseconds until the scenario's timeout (--timeout) cuts it short. */
+  timeLeft(): number;
+  /**
+   * Starts another client process, exactly as for the scenario, at a fresh endpoint shaped by the
+   * scenario's serve() and then `prepare` (a property's next case needs a client that is alive).
+   * Undefined when that client made no contact. The runner stops every one at the scenario's end.
+   */
+  relaunch(prepare?: (session: ServerSession) => void | Promise<void>): Promise<ClientScenarioContext | undefined>;
 }
 
 /** A scenario against a client under test (mcpcheck plays the server). */

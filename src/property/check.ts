@@ -1,0 +1,72 @@
+/**
+ * Runs one property against a live target with fast-check: seeded generation, shrinking of a
+ * failure to the smallest case that still fails, and a budget, because every case costs real
+ * traffic (and, for a client, maybe a process). A case the target could not be judged on
+ * (it went away cleanly, say) is skipped, never counted as held.
+ */
+import fc from 'fast-check';
+
+/** What one case showed: the property held, it failed (and why), or the case judged nothing. */
+export type CaseVerdict = { held: true } | { failed: string } | { inconclusive: string };
+
+export interface PropertyBudget {
+  /** Generated cases to try. */
+  cases: number;
+  /** Cases judged at most, shrinking included. */
+  maxEvaluations: number;
+  /** No case starts after this time (performance.now()). */
+  deadline: number;
+}
+
+export interface PropertyFailure<T> {
+  /** The smallest failing case shrinking reached. */
+  counterexample: T;
+  /** Why that case failed. */
+  reason: string;
+  /** fast-check's path to the counterexample (with the seed, it replays exactly that case). */
+  path: string;
+  shrinks: number;
+}
+
+export interface PropertyOutcome<T> {
+  seed: number;
+  /** Cases that were judged (held or failed), shrinking included. */
+  judged: number;
+  /** Why cases judged nothing, each reason once. */
+  inconclusive: string[];
+  failure?: PropertyFailure<T>;
+  /** The budget ran out: fewer cases were tried, or shrinking stopped early. */
+  cutShort: boolean;
+}
+
+export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number, budget: PropertyBudget, judge: (value: T) => Promise<CaseVerdict>): Promise<PropertyOutcome<T>> {
+  let judged = 0;
+  let cutShort = false;
+  const inconclusive = new Set<string>();
+  let lastFailure: { value: T; reason: string } | undefined;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (judged >= budget.maxEvaluations || performance.now() >= budget.deadline) {
+      cutShort = true;
+      fc.pre(false);
+    }
+    const verdict = await judge(value);
+    if ('inconclusive' in verdict) {
+      inconclusive.add(verdict.inconclusive);
+      fc.pre(false);
+    }
+    judged++;
+    if ('failed' in verdict) {
+      lastFailure = { value, reason: verdict.failed };
+      return false;
+    }
+    return true;
+  });
+  // Few skips per case: a skipped case costs as much as a judged one.
+  const details = await fc.check(property, { seed, numRuns: budget.cases, maxSkipsPerRun: 1 });
+  const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort };
+  if (details.failed && details.counterexample && lastFailure) {
+    // Shrinking ends on the last case that failed; that is the counterexample fast-check reports.
+    outcome.failure = { counterexample: details.counterexample[0] as T, reason: lastFailure.reason, path: details.counterexamplePath ?? '', shrinks: details.numShrinks };
+  }
+  return outcome;
+}

@@ -1,0 +1,130 @@
+import type { RecordedFrame } from '../../src/harness/peer-session.js';
+import type { ServerSession } from '../../src/harness/server-session.js';
+import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
+import { toolListArbitrary, type Schema } from '../../src/property/served-tools.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
+import { show } from '../../src/validate/finding.js';
+import { isObject, PING_LIMIT_MS, timedPing } from '../common.js';
+import { answerTo, waitUntil, WAIT_MS } from './helpers.js';
+
+/** How long a client that declared nothing about list changes gets to list again after notifications/tools/list_changed. */
+const RELIST_MS = 2_000;
+/** Client processes a property may start, shrinking included (each costs a start-up). */
+const MAX_LAUNCHES = 24;
+/** Cases judged at most beyond the generated ones: shrinking stops there. */
+const SHRINK_BUDGET = 60;
+/** How long a client that answered ping must stay up to count as having taken the list. */
+const SETTLE_MS = 200;
+/** What the property leaves of the scenario timeout for the last case and the report. */
+const RESERVE_MS = 6_000;
+
+/** Holds a session's first tools/list until the property has chosen what that client is served. */
+const gates = new WeakMap<ServerSession, () => void>();
+
+function gateFirstListing(session: ServerSession): void {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  gates.set(session, open);
+  const list = session.handler('tools/list');
+  session.handle('tools/list', async (params, request) => {
+    await Promise.race([opened, new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
+    return list(params, request);
+  });
+}
+
+/** A client under test, and whether it has been served a case yet. */
+interface Live {
+  ctx: ClientScenarioContext;
+  served: boolean;
+}
+
+const isToolsList = (f: RecordedFrame) => isObject(f.message) && f.message.method === 'tools/list' && 'id' in f.message;
+
+/**
+ * Serves `tools` to the client: a fresh one gets them at its own first listing, one already
+ * served is told the list changed and must list again. Returns mcpcheck's answer to that
+ * listing, once sent (undefined: the client did not list).
+ */
+async function serve(live: Live, tools: Schema[]): Promise<RecordedFrame | undefined> {
+  const { session } = live.ctx;
+  const since = session.frames.length;
+  session.tools = tools;
+  if (live.served) await session.notify('notifications/tools/list_changed');
+  else gates.get(session)?.();
+  const listing = await session.waitForFrame(isToolsList, live.served ? RELIST_MS : WAIT_MS, live.served ? since : 0);
+  live.served = true;
+  if (!listing) return undefined;
+  await waitUntil(() => answerTo(session, listing) !== undefined, WAIT_MS);
+  return answerTo(session, listing);
+}
+
+/** After a listing: a client that answers ping held; one that went away cleanly judged nothing; one that crashed or went silent failed. */
+async function stillAnswers(ctx: ClientScenarioContext): Promise<CaseVerdict> {
+  const { reply, ms } = await timedPing(ctx.session);
+  // Any answer, even an error, shows a client still at work; what it answers is client.utilities.ping's concern.
+  const answered = (reply.kind === 'result' || reply.kind === 'error') && ms <= PING_LIMIT_MS;
+  // Over HTTP the ping and the listing's answer travel on different streams: the client may take
+  // the ping first and only then choke on the list, so an answer counts once it is still there.
+  const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS : 500));
+  if (answered && !exit) return { held: true };
+  if (exit && exit.code === 0 && !exit.signal) return { inconclusive: 'the client ended its session cleanly (exit 0) right after the listing' };
+  if (exit) return { failed: `the client exited (${exit.signal ?? `code ${exit.code}`}) after it was served this tool list` };
+  return { failed: `the client did not answer ping within ${PING_LIMIT_MS} ms after it was served this tool list (${reply.kind === 'result' || reply.kind === 'error' ? `answered after ${ms} ms` : reply.kind})` };
+}
+
+export const clientToolListsProperty = clientScenario({
+  id: 'client.properties.tool-lists',
+  title: 'A client tolerates any valid tool list (unknown members, icons, _meta keys, nested schemas, markup in text) and keeps answering',
+  requirements: ['ROBUST-07'],
+  // The wait keeps the client connected while it is served case after case; mcpcheck stops it when done.
+  steps: [{ do: 'list-tools' }, { do: 'wait', ms: 15_000 }],
+  serve: gateFirstListing,
+  async run(ctx) {
+    const { check } = ctx;
+    if (ctx.cases === 0) return check.skip('the property tier is off (--properties 0)');
+    let live: Live | undefined = { ctx, served: false };
+    let launches = 1;
+    const fresh = async (): Promise<Live | undefined> => {
+      if (launches >= MAX_LAUNCHES) return undefined;
+      launches++;
+      const next = await ctx.relaunch();
+      return next ? { ctx: next, served: false } : undefined;
+    };
+    // A client that shows nothing about one case (it ends at once, or never lists) shows nothing
+    // about the next either: the rest are not worth a process each.
+    let futile: string | undefined;
+    const judge = async (tools: Schema[]): Promise<CaseVerdict> => {
+      if (futile) return { inconclusive: futile };
+      if (live?.ctx.client.exit) live = await fresh();
+      if (!live) return { inconclusive: `no client to serve the case to (${MAX_LAUNCHES} started at most)` };
+      const relisting = live.served;
+      let answered = await serve(live, tools);
+      if (!answered && relisting) {
+        // It did not list again on list_changed (nothing obliges it to): a fresh client gets the case.
+        live = await fresh();
+        if (!live) return { inconclusive: 'the client did not list again after notifications/tools/list_changed, and no further client may be started' };
+        answered = await serve(live, tools);
+      }
+      const verdict = answered ? await stillAnswers(live.ctx) : { inconclusive: 'the client did not list the tools' };
+      if ('inconclusive' in verdict) futile = verdict.inconclusive;
+      return verdict;
+    };
+    const outcome = await checkProperty(toolListArbitrary(), ctx.seed, { cases: ctx.cases, maxEvaluations: ctx.cases + SHRINK_BUDGET, deadline: performance.now() + ctx.timeLeft() - RESERVE_MS }, judge);
+    const where = `seed ${outcome.seed}`;
+    if (outcome.failure) {
+      const f = outcome.failure;
+      return void check.expect(false, {
+        expected: 'the client keeps answering after every valid tool list it is served',
+        actual: `${f.reason}; smallest failing tools (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}): ${show(f.counterexample, 2_000)}; ${where}, fast-check path ${f.path}`,
+      });
+    }
+    if (outcome.judged === 0) return check.skip(`no generated case could be judged (${where}): ${outcome.inconclusive.join('; ') || 'the budget ran out'}`);
+    const judged = `${outcome.judged} generated tool list(s) judged${outcome.cutShort ? ` of ${ctx.cases} asked for (the budget ran out)` : ''}`;
+    check.expect(true, {
+      expected: `the client keeps answering after every valid tool list it is served (${where}; it answered ping after each of ${judged})`,
+      actual: judged,
+    });
+  },
+});
+
+export const clientProperties: ClientScenario[] = [clientToolListsProperty];

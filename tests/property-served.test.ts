@@ -1,0 +1,55 @@
+/**
+ * What the property tier serves a client must itself be conformant: a generated tool list that
+ * broke a rule would make a client's reaction to it meaningless. Every generated list is judged by
+ * the live validator (schema, tool names, schema dialects, `_meta` keys) exactly as a server's
+ * tools/list answer is judged, and the generation is reproducible from its seed.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { metaKeyArbitrary } from '../src/property/meta-key.js';
+import { toolListArbitrary } from '../src/property/served-tools.js';
+import { checkMeta } from '../src/validate/meta.js';
+import { validateMessage } from '../src/validate/message.js';
+import { REVISIONS } from '../src/validate/revisions.js';
+
+/** Findings that are verdicts, not notes (info findings say something without judging). */
+const verdicts = (message: unknown, revision: (typeof REVISIONS)[number]) =>
+  validateMessage(message, { from: 'server', revision, request: { method: 'tools/list', params: {} } }).filter((f) => f.severity !== 'info');
+
+describe('generated tool lists', () => {
+  it('are valid tools/list answers in every revision, judged by the live validator', () => {
+    fc.assert(
+      fc.property(toolListArbitrary(), (tools) => {
+        const answer = { jsonrpc: '2.0', id: 1, result: { tools } };
+        for (const revision of REVISIONS) expect(verdicts(answer, revision), `${revision}: ${JSON.stringify(tools).slice(0, 400)}`).toEqual([]);
+      }),
+      { seed: 20261201, numRuns: 150 },
+    );
+  });
+
+  it('carry what the property promises the client: icons, _meta, unknown members and nested schemas all occur', () => {
+    const tools = fc.sample(toolListArbitrary(), { seed: 7, numRuns: 200 }).flat();
+    const has = (pred: (t: Record<string, unknown>) => boolean) => tools.some(pred);
+    expect(has((t) => Array.isArray(t.icons) && t.icons.length > 0)).toBe(true);
+    expect(has((t) => typeof t._meta === 'object' && t._meta !== null && Object.keys(t._meta).length > 0)).toBe(true);
+    expect(has((t) => 'futureField' in t || 'x-vendor' in t)).toBe(true);
+    expect(has((t) => JSON.stringify(t.inputSchema).includes('"type":"object","properties":{') && JSON.stringify(t.inputSchema).split('"type":"object"').length > 2)).toBe(true);
+  });
+
+  it('are the same for the same seed and differ for another', () => {
+    const draw = (seed: number) => JSON.stringify(fc.sample(toolListArbitrary(), { seed, numRuns: 5 }));
+    expect(draw(42)).toBe(draw(42));
+    expect(draw(42)).not.toBe(draw(43));
+  });
+});
+
+describe('generated _meta keys', () => {
+  it('follow the key grammar and stay out of the reserved prefixes (no finding at all, not even the reverse-DNS warning)', () => {
+    fc.assert(
+      fc.property(metaKeyArbitrary(), (key) => {
+        expect(checkMeta({ [key]: 'x' }, '/_meta')).toEqual([]);
+      }),
+      { seed: 3, numRuns: 500 },
+    );
+  });
+});
