@@ -66,6 +66,7 @@ const SHOWN_BY: Record<string, string> = {
   'hangs-on-server-death': 'client.robust.server-dies',
   'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
   'crashes-on-icon-sizes': 'client.properties.tool-lists',
+  'call-arguments-array': 'client.tools.call',
 };
 
 /** Breaks found by generated cases are found for sure with a seed known to generate what they choke on. */
