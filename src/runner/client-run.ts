@@ -140,6 +140,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     }
     const [head, ...rest] = runnable;
     if (head) await runOne(head, true);
+    // Those that keep the client longest go first, so the quick ones fill the lanes at the end.
+    rest.sort((x, y) => heldMs(y) - heldMs(x));
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
     checks.push(...ledger.checks('client', input.reproduce, ''));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport);
@@ -166,6 +168,11 @@ function scenarioEnv(s: ClientScenario): Record<string, string> {
     MCP_CONFORMANCE_CONTEXT: '{}',
     MCP_CONFORMANCE_PROTOCOL_VERSION: LATEST_REVISION,
   };
+}
+
+/** How long a scenario's steps keep the client busy by themselves (waits and call timeouts). */
+function heldMs(s: ClientScenario): number {
+  return s.steps.reduce((sum, step) => sum + (step.do === 'wait' ? step.ms : step.do === 'call-tool' ? (step.timeoutMs ?? 0) : 0), 0);
 }
 
 /** Why the client made no contact (undefined: it sent its first message). */
