@@ -65,6 +65,8 @@ const SHOWN_BY: Record<string, string> = {
   'ignores-retry': 'client.http.resume',
   'hangs-on-server-death': 'client.robust.server-dies',
   'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
+  'decodes-icon-bombs': 'client.icons.hostile-data',
+  'fetches-data-icons': 'client.icons.data-not-fetched',
 };
 
 /** Breaks mcpcheck cannot tell from what the spec allows; each says why. */
