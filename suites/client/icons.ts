@@ -1,29 +1,15 @@
-import type { Reply } from '../../src/harness/peer-session.js';
 import type { ServerSession } from '../../src/harness/server-session.js';
-import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
+import { replyFrame } from '../../src/runner/checks.js';
+import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { PING_LIMIT_MS, timedPing } from '../common.js';
 import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, sleep, WAIT_MS } from './helpers.js';
 import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from './icon-bytes.js';
+import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
 
 // Out of scope here: ICON-URI-02 (redirects) and ICON-SEC-01 (credentials) need an https: icon
 // the client trusts, so a harness CA; ICON-URI-03 (same origin) cannot be shown from an http:
 // endpoint, which cannot host a same-origin https: icon; ICON-SEC-03 (sniffing, allow-list) shows
 // only in what a client draws.
-
-/** How long a client that renders icons gets to fetch them after listing the tools. */
-const FETCH_MS = 1_500;
-
-/** An https: icon at a counting listener: a connection there shows the client renders icons at all. */
-function evidenceIcon(listener: Listener): { src: string; mimeType: string } {
-  return { src: `https://127.0.0.1:${listener.port}/icon.png`, mimeType: 'image/png' };
-}
-
-/** Why nothing was shown when the client fetched not even the https: icon. */
-function rendersNoIcons(what: string): string {
-  return `the client fetched no icon at all (not even the https: one), so it renders no icons and showed nothing about ${what}`;
-}
 
 const schemeListeners = new WeakMap<ServerSession, { safe: Listener; unsafe: Listener }>();
 
@@ -44,14 +30,12 @@ export const clientIconSchemes = clientScenario({
       { src: 'javascript:alert(1)', mimeType: 'image/png' },
       { src: 'file:///etc/hostname', mimeType: 'image/png' },
     ];
-    session.tools = [{ ...DEFAULT_TOOLS[0]!, icons }, ...DEFAULT_TOOLS.slice(1)];
+    session.tools = toolsWithIcons(icons);
   },
   async run(ctx) {
     const { session, check } = ctx;
-    if (!(await initialized(ctx))) return;
-    const listed = await session.waitForMethod('tools/list', WAIT_MS);
-    if (!listed) return check.skip('the client did not list the tools, so it saw no icons');
-    await sleep(FETCH_MS);
+    const listed = await listedAndFetched(ctx);
+    if (!listed) return;
     const { safe, unsafe } = schemeListeners.get(session)!;
     if (unsafe.connections > 0) {
       return void check.expect(false, {
@@ -72,20 +56,6 @@ export const clientIconSchemes = clientScenario({
 
 const hostile = new WeakMap<ServerSession, { safe: Listener; answerList: () => void }>();
 
-/** A response of any kind within PING_LIMIT_MS: the client was there to answer (what it answered is PING-01's business). */
-function answeredInTime({ reply, ms }: { reply: Reply; ms: number }): boolean {
-  return (reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error') && ms <= PING_LIMIT_MS;
-}
-
-/**
- * Over HTTP mcpcheck reaches the client only on an open stream: for certain, the SSE stream of
- * its held ASKING_TOOL call. Without one, a ping may wait in mcpcheck's queue, and its silence
- * says nothing of the client.
- */
-function pingReachedAtOnce(ctx: ClientScenarioContext, callPending: boolean): boolean {
-  return ctx.transport === 'stdio' || (callPending && ctx.session.channel.policy?.answerWith === 'sse');
-}
-
 export const clientIconHostileData = clientScenario({
   id: 'client.icons.hostile-data',
   title: 'A client withstands hostile data: icons (a PNG claiming 50000×50000 over a decompression bomb, a GIF of thousands of frames) and keeps answering ping',
@@ -97,7 +67,7 @@ export const clientIconHostileData = clientScenario({
     // tools/list is answered only after a ping the client answers: that it answered before it saw the icons is what makes a silence afterwards theirs.
     hostile.set(session, { safe, answerList: holdAnswers(session, 'tools/list') });
     const icons = [evidenceIcon(safe), { src: dataUri('image/png', bombPng()), mimeType: 'image/png' }, { src: dataUri('image/gif', manyFrameGif()), mimeType: 'image/gif' }];
-    session.tools = [ASKING_TOOL, { ...DEFAULT_TOOLS[0]!, icons }, ...DEFAULT_TOOLS.slice(1)];
+    session.tools = [ASKING_TOOL, ...toolsWithIcons(icons)];
   },
   async run(ctx) {
     const { session, check } = ctx;
@@ -108,7 +78,7 @@ export const clientIconHostileData = clientScenario({
     const before = await timedPing(session);
     answerList();
     if (!answeredInTime(before)) {
-      return check.skip(`the client did not answer a ping while it waited for tools/list either (${describeReply(before.reply)} after ${before.ms} ms; see client.utilities.ping), so a silence after the icons would not be theirs`);
+      return check.skip(`the client did not answer a ping while it waited for tools/list either (${describeTimed(before)}; see client.utilities.ping), so a silence after the icons would not be theirs`);
     }
     const listedAt = performance.now();
     const call = await session.waitForFrame((f) => f.index > listed.index && isAskingCall(f), WAIT_MS, listed.index + 1);
@@ -127,9 +97,9 @@ export const clientIconHostileData = clientScenario({
       return void check.expect(false, { expected, actual: `the client exited (${exit.signal ?? `code ${exit.code}`}) after it listed them, having fetched the https: icon`, frames });
     }
     if (!pingReachedAtOnce(ctx, call !== undefined)) {
-      return check.skip(`the client did not call ${ASKING_TOOL.name} after listing, so no request of its was open to carry mcpcheck's ping at once (${describeReply(after.reply)} after ${after.ms} ms)`);
+      return check.skip(`the client did not call ${ASKING_TOOL.name} after listing, so no request of its was open to carry mcpcheck's ping at once (${describeTimed(after)})`);
     }
-    check.expect(false, { expected, actual: `${describeReply(after.reply)} after ${after.ms} ms`, frames });
+    check.expect(false, { expected, actual: describeTimed(after), frames });
   },
 });
 
@@ -147,14 +117,12 @@ export const clientIconDataNotFetched = clientScenario({
     dataListeners.set(session, safe);
     // A GIF labelled PNG twice: a client that doubts the label must still not go fetching (and breaks ICON-FMT-03 of mcpcheck's, on purpose).
     const icons = [evidenceIcon(safe), { src: dataUri('image/png', gif(1, 1)), mimeType: 'image/png' }];
-    session.tools = [{ ...DEFAULT_TOOLS[0]!, icons }, ...DEFAULT_TOOLS.slice(1)];
+    session.tools = toolsWithIcons(icons);
   },
   async run(ctx) {
     const { session, check } = ctx;
-    if (!(await initialized(ctx))) return;
-    const listed = await session.waitForMethod('tools/list', WAIT_MS);
-    if (!listed) return check.skip('the client did not list the tools, so it saw no icons');
-    await sleep(FETCH_MS);
+    const listed = await listedAndFetched(ctx);
+    if (!listed) return;
     const fetched = ctx.exchanges.filter((e) => !e.toEndpoint && namesDataUri(e.path));
     if (fetched.length > 0) {
       return void check.expect(false, {
