@@ -67,6 +67,8 @@ const SHOWN_BY: Record<string, string> = {
   'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
   'crashes-on-icon-sizes': 'client.properties.tool-lists',
   'call-arguments-array': 'client.tools.call',
+  'decodes-icon-bombs': 'client.icons.hostile-data',
+  'fetches-data-icons': 'client.icons.data-not-fetched',
 };
 
 /** Breaks found by generated cases are found for sure with a seed known to generate what they choke on. */

@@ -29,6 +29,16 @@ function findings(report: RunReport): string[] {
     .sort();
 }
 
+/** `status id` of the icon scenarios: none of these clients draws icons but the fixture behind mcp-remote. */
+function icons(report: RunReport): string[] {
+  return report.checks
+    .filter((c) => c.id.startsWith('client.icons.'))
+    .map((c) => `${c.status} ${c.id}`)
+    .sort();
+}
+
+const NO_ICONS = ['skip client.icons.data-not-fetched', 'skip client.icons.hostile-data', 'skip client.icons.unsafe-schemes'];
+
 describe('real clients', () => {
   it('@modelcontextprotocol/inspector-cli 1.0.3 (tools/list over HTTP): no DELETE at the end', async () => {
     // It reads its package.json relative to the working directory, so it runs from its build folder.
@@ -36,6 +46,7 @@ describe('real clients', () => {
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('inspector-cli');
     expect(findings(report)).toEqual(['warn client.http.delete']);
+    expect(icons(report)).toEqual(NO_ICONS);
   });
 
   it('mcporter 0.9.0 (list over HTTP): no DELETE at the end', async () => {
@@ -43,6 +54,7 @@ describe('real clients', () => {
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('mcporter');
     expect(findings(report)).toEqual(['warn client.http.delete']);
+    expect(icons(report)).toEqual(NO_ICONS);
   });
 
   it('mcp-remote 0.15.1 (a stdio server to the fixture, an HTTP client to mcpcheck)', async () => {
@@ -52,12 +64,16 @@ describe('real clients', () => {
     // fixture's notifications/cancelled on; and with mcpcheck gone mid-request it leaves the
     // fixture waiting instead of reporting the loss.
     expect(findings(report)).toEqual(['warn client.http.delete', 'warn client.robust.server-dies', 'warn client.utilities.cancel-on-timeout']);
+    // It hands the tools' icons on to the fixture behind it, which renders them: the icon
+    // scenarios judge the pair.
+    expect(icons(report)).toEqual(['pass client.icons.data-not-fetched', 'pass client.icons.hostile-data', 'pass client.icons.unsafe-schemes']);
   });
 
   it('a client that knows only the official suite contract (no MCPCHECK_STEPS) runs unchanged', async () => {
     const report = await run(`env -u MCPCHECK_STEPS node ${EXAMPLE} {url}`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
     expect(findings(report)).toEqual([]);
+    expect(icons(report)).toEqual(NO_ICONS);
     // What it was never asked to do is skipped with a reason, not failed.
     expect(report.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);
   });

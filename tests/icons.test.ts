@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { checkIcons } from '../src/validate/icons.js';
+import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from '../suites/client/icon-bytes.js';
+import { acceptable } from './fixtures/client/icons.js';
 import { findRequirement } from '../src/spec/catalog.js';
 import type { Finding } from '../src/validate/finding.js';
 
@@ -273,5 +275,34 @@ describe('robustness', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('the hostile icons of client.icons.hostile-data', () => {
+  it('are well-formed images that say what they are, small on the wire', () => {
+    const bomb = bombPng();
+    expect(bomb.readUInt32BE(16)).toBe(BOMB_SIDE);
+    expect(bomb.readUInt32BE(20)).toBe(BOMB_SIDE);
+    expect(manyFrameGif().length).toBeLessThan(64 * 1024);
+    const icons = [{ src: dataUri('image/png', bomb), mimeType: 'image/png' }, { src: dataUri('image/gif', manyFrameGif()), mimeType: 'image/gif' }];
+    expect(checkIcons(icons, P)).toEqual([]);
+    expect(JSON.stringify(icons).length).toBeLessThan(128 * 1024);
+  });
+
+  it('are refused by the client fixture without decompressing, while a small icon of the declared type is taken', () => {
+    expect(acceptable(bombPng(), 'image/png')).toBe(false);
+    expect(acceptable(manyFrameGif(), 'image/gif')).toBe(false);
+    expect(acceptable(gif(GIF_FRAMES, 16), 'image/gif')).toBe(false);
+    expect(acceptable(gif(3, 16), 'image/gif')).toBe(true);
+    // The data: icon of client.icons.data-not-fetched: GIF bytes labelled PNG.
+    expect(acceptable(gif(1, 1), 'image/png')).toBe(false);
+    expect(checkIcons([{ src: dataUri('image/png', gif(1, 1)), mimeType: 'image/png' }], P).map((f) => f.requirements[0])).toEqual(['ICON-FMT-03']);
+  });
+
+  it('a request path names a data: URI as sent or percent-encoded, and nothing else does', () => {
+    expect(namesDataUri('/data:image/png;base64,R0lGOD')).toBe(true);
+    expect(namesDataUri('/mcp/DATA%3Aimage%2Fpng')).toBe(true);
+    expect(namesDataUri('/.well-known/oauth-protected-resource')).toBe(false);
+    expect(namesDataUri('/%E0%A4%A')).toBe(false);
   });
 });

@@ -262,6 +262,18 @@ describe('HttpEndpoint with raw requests', () => {
     expect((await fetch(h.endpoint.address.replace('/mcp', '/other'), { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
+  it('records requests to other paths (404) with their path, without the query, bounded', async () => {
+    const h = await harness();
+    const origin = new URL(h.endpoint.address).origin;
+    expect((await fetch(`${origin}/data:image/png;base64,iVBORw0KGgo=?token=hidden`)).status).toBe(404);
+    expect((await fetch(`${origin}/${'a'.repeat(3000)}`)).status).toBe(404);
+    expect(h.exchanges.map((e) => ({ path: e.path.slice(0, 40), length: e.path.length, toEndpoint: e.toEndpoint, status: e.status }))).toEqual([
+      { path: '/data:image/png;base64,iVBORw0KGgo=', length: 35, toEndpoint: false, status: 404 },
+      { path: `/${'a'.repeat(39)}`, length: 1024, toEndpoint: false, status: 404 },
+    ]);
+    expect(JSON.stringify(h.exchanges)).not.toContain('hidden');
+  });
+
   it('replays on resume only the events of the stream the Last-Event-ID names, with ids unique across streams', async () => {
     const h = await harness({ policy: { answerWith: 'sse', sessions: false } });
     h.intercept = (m) => {

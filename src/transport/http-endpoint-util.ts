@@ -22,6 +22,11 @@ export function recordHeaders(headers: IncomingHttpHeaders): Record<string, stri
   return out;
 }
 
+/** The path of a request target as an exchange record keeps it: no query, cut like a header value. */
+export function recordPath(url: string | undefined): string {
+  return (url ?? '').split('?')[0]!.slice(0, MAX_HEADER_VALUE);
+}
+
 /** One header as a single string ('' when absent). */
 export function header(req: IncomingMessage, name: string): string {
   const value = req.headers[name];

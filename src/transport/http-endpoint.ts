@@ -8,7 +8,7 @@ import { ChannelEvents } from './channel-base.js';
 import type { SendResult } from './channel.js';
 import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
 import { EndpointStream, eventIdPrefix, parseEventId, type StreamOpening } from './http-endpoint-stream.js';
-import { accepts, header, readRequestBody, recordHeaders } from './http-endpoint-util.js';
+import { accepts, header, readRequestBody, recordHeaders, recordPath } from './http-endpoint-util.js';
 import type { ClientExchange, EndpointPolicy, ServerChannel } from './server-channel.js';
 
 export interface HttpEndpointOptions {
@@ -166,10 +166,9 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   // ---- requests from the client ----
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false };
+    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false };
     if (this.closing) return this.answer(res, record, 503);
-    const path = (req.url ?? '').split('?')[0];
-    if (path !== PATH) return this.answer(res, record, 404);
+    if (record.path !== PATH) return this.answer(res, record, 404);
     record.toEndpoint = true;
     if (req.method === 'POST') return void this.post(req, res, record);
     if (req.method === 'GET') return this.get(req, res, record);

@@ -9,6 +9,13 @@ export interface ClientExchange {
   /** Numbers the exchange; frames it carried have the same `exchange`. */
   exchange: number;
   method: string;
+  /**
+   * The path of the request target as sent, cut at 1 KiB; the query is left out (it may carry
+   * credentials). Requests to other paths are answered 404 and recorded too: what a client asks
+   * of mcpcheck's origin besides the endpoint (a metadata probe, an icon src it took for a
+   * relative URL) is evidence.
+   */
+  path: string;
   /** Request headers, lower-cased names, values as sent (bounded). */
   headers: Record<string, string>;
   /** Whether it went to the MCP endpoint (not, say, to a well-known metadata URL a client probes first). */

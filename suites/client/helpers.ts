@@ -83,9 +83,13 @@ export function serveAskingTool(session: ServerSession): void {
   );
 }
 
+export function isAskingCall(frame: RecordedFrame): boolean {
+  return isObject(frame.message) && frame.message.method === 'tools/call' && isObject(frame.message.params) && frame.message.params.name === ASKING_TOOL.name;
+}
+
 /** Waits for the client's call of ASKING_TOOL; records a skip when it never came. */
 export async function askingCall(ctx: ClientScenarioContext, what: string): Promise<RecordedFrame | undefined> {
-  const call = await ctx.session.waitForFrame((f) => isObject(f.message) && f.message.method === 'tools/call' && isObject(f.message.params) && f.message.params.name === ASKING_TOOL.name, WAIT_MS);
+  const call = await ctx.session.waitForFrame(isAskingCall, WAIT_MS);
   if (!call) ctx.check.skip(`the client never called ${ASKING_TOOL.name}, so no request of its was open to carry mcpcheck's ${what}`);
   return call;
 }
@@ -99,6 +103,25 @@ export function release(session: ServerSession): void {
 export interface Listener {
   port: number;
   connections: number;
+}
+
+/** Holds mcpcheck's answers to `method` until the returned function is called (to act while the client waits for one). */
+export function holdAnswers(session: ServerSession, method: string): () => void {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const answer = session.handler(method);
+  session.handle(method, async (params, request) => {
+    await opened;
+    return answer(params, request);
+  });
+  return open;
+}
+
+/** A counting listener that closes with the session's channel. */
+export async function sessionListener(session: ServerSession): Promise<Listener> {
+  const { listener, server } = await countingListener();
+  session.channel.onClose(() => server.close());
+  return listener;
 }
 
 export async function countingListener(): Promise<{ listener: Listener; server: Server }> {

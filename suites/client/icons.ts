@@ -1,11 +1,17 @@
 import type { ServerSession } from '../../src/harness/server-session.js';
-import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
+import { replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { countingListener, initialized, type Listener, sleep, WAIT_MS } from './helpers.js';
+import { PING_LIMIT_MS, timedPing } from '../common.js';
+import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, sleep, WAIT_MS } from './helpers.js';
+import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from './icon-bytes.js';
+import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
 
-const listeners = new WeakMap<ServerSession, { safe: Listener; unsafe: Listener }>();
-/** How long a client that renders icons gets to fetch them after listing the tools. */
-const FETCH_MS = 1_500;
+// Out of scope here: ICON-URI-02 (redirects) and ICON-SEC-01 (credentials) need an https: icon
+// the client trusts, so a harness CA; ICON-URI-03 (same origin) cannot be shown from an http:
+// endpoint, which cannot host a same-origin https: icon; ICON-SEC-03 (sniffing, allow-list) shows
+// only in what a client draws.
+
+const schemeListeners = new WeakMap<ServerSession, { safe: Listener; unsafe: Listener }>();
 
 export const clientIconSchemes = clientScenario({
   id: 'client.icons.unsafe-schemes',
@@ -13,30 +19,24 @@ export const clientIconSchemes = clientScenario({
   requirements: ['ICON-URI-01'],
   steps: [{ do: 'list-tools' }, { do: 'wait', ms: FETCH_MS }],
   async serve(session) {
-    const safe = await countingListener();
-    const unsafe = await countingListener();
-    session.channel.onClose(() => {
-      safe.server.close();
-      unsafe.server.close();
-    });
-    listeners.set(session, { safe: safe.listener, unsafe: unsafe.listener });
+    const safe = await sessionListener(session);
+    const unsafe = await sessionListener(session);
+    schemeListeners.set(session, { safe, unsafe });
     // The unsafe ones break ICON-FMT-03 (mcpcheck, the producer, on purpose): they are the probe.
     const icons = [
-      { src: `https://127.0.0.1:${safe.listener.port}/icon.png`, mimeType: 'image/png' },
-      { src: `http://127.0.0.1:${unsafe.listener.port}/icon.png`, mimeType: 'image/png' },
-      { src: `ftp://127.0.0.1:${unsafe.listener.port}/icon.png`, mimeType: 'image/png' },
+      evidenceIcon(safe),
+      { src: `http://127.0.0.1:${unsafe.port}/icon.png`, mimeType: 'image/png' },
+      { src: `ftp://127.0.0.1:${unsafe.port}/icon.png`, mimeType: 'image/png' },
       { src: 'javascript:alert(1)', mimeType: 'image/png' },
       { src: 'file:///etc/hostname', mimeType: 'image/png' },
     ];
-    session.tools = [{ ...DEFAULT_TOOLS[0]!, icons }, ...DEFAULT_TOOLS.slice(1)];
+    session.tools = toolsWithIcons(icons);
   },
   async run(ctx) {
     const { session, check } = ctx;
-    if (!(await initialized(ctx))) return;
-    const listed = await session.waitForMethod('tools/list', WAIT_MS);
-    if (!listed) return check.skip('the client did not list the tools, so it saw no icons');
-    await sleep(FETCH_MS);
-    const { safe, unsafe } = listeners.get(session)!;
+    const listed = await listedAndFetched(ctx);
+    if (!listed) return;
+    const { safe, unsafe } = schemeListeners.get(session)!;
     if (unsafe.connections > 0) {
       return void check.expect(false, {
         expected: 'no connection to the http: or ftp: icon',
@@ -45,7 +45,7 @@ export const clientIconSchemes = clientScenario({
       });
     }
     // Without a fetch of the https: icon, a client that rejects unsafe schemes and one that renders no icons look alike.
-    if (safe.connections === 0) return check.skip('the client fetched no icon at all (not even the https: one), so it showed nothing about which schemes it accepts');
+    if (safe.connections === 0) return check.skip(rendersNoIcons('which schemes it accepts'));
     check.expect(true, {
       expected: 'only the https: icon fetched',
       actual: `${safe.connections} connection(s) to the https: icon, none to the http: or ftp: one`,
@@ -54,4 +54,90 @@ export const clientIconSchemes = clientScenario({
   },
 });
 
-export const clientIcons: ClientScenario[] = [clientIconSchemes];
+const hostile = new WeakMap<ServerSession, { safe: Listener; answerList: () => void }>();
+
+export const clientIconHostileData = clientScenario({
+  id: 'client.icons.hostile-data',
+  title: 'A client withstands hostile data: icons (a PNG claiming 50000×50000 over a decompression bomb, a GIF of thousands of frames) and keeps answering ping',
+  requirements: ['ICON-SEC-02'],
+  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: ASKING_TOOL.name, arguments: {} }],
+  async serve(session) {
+    const safe = await sessionListener(session);
+    serveAskingTool(session);
+    // tools/list is answered only after a ping the client answers: that it answered before it saw the icons is what makes a silence afterwards theirs.
+    hostile.set(session, { safe, answerList: holdAnswers(session, 'tools/list') });
+    const icons = [evidenceIcon(safe), { src: dataUri('image/png', bombPng()), mimeType: 'image/png' }, { src: dataUri('image/gif', manyFrameGif()), mimeType: 'image/gif' }];
+    session.tools = [ASKING_TOOL, ...toolsWithIcons(icons)];
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    const { safe, answerList } = hostile.get(session)!;
+    if (!(await initialized(ctx))) return answerList();
+    const listed = await session.waitForMethod('tools/list', WAIT_MS);
+    if (!listed) return check.skip('the client did not list the tools, so it saw no icons');
+    const before = await timedPing(session);
+    answerList();
+    if (!answeredInTime(before)) {
+      return check.skip(`the client did not answer a ping while it waited for tools/list either (${describeTimed(before)}; see client.utilities.ping), so a silence after the icons would not be theirs`);
+    }
+    const listedAt = performance.now();
+    const call = await session.waitForFrame((f) => f.index > listed.index && isAskingCall(f), WAIT_MS, listed.index + 1);
+    await sleep(FETCH_MS - (performance.now() - listedAt));
+    const after = await timedPing(session);
+    release(session);
+    const what = `bomb PNG (${BOMB_SIDE}×${BOMB_SIDE}) and ${GIF_FRAMES}-frame GIF data: icons`;
+    if (safe.connections === 0) return check.skip(rendersNoIcons('how it treats icon bytes'));
+    const expected = `a ping sent ${FETCH_MS} ms after the tools with the ${what} were listed answered within ${PING_LIMIT_MS} ms`;
+    const frames = [listed.index, replyFrame(after.reply)];
+    if (answeredInTime(after)) return void check.expect(true, { expected, actual: `answered after ${after.ms} ms; it fetched the https: icon, so it renders icons`, frames });
+    if (after.reply.kind === 'closed') {
+      const exit = await ctx.exited(WAIT_MS);
+      // A client that ends its session cleanly (say, one that lists and exits) was not harmed by the icons.
+      if (!exit || (exit.code === 0 && exit.signal === null)) return check.skip(`the client ended the session${exit ? ' and exited 0' : ''} before it answered mcpcheck's ping after listing, so it showed nothing about the icons`);
+      return void check.expect(false, { expected, actual: `the client exited (${exit.signal ?? `code ${exit.code}`}) after it listed them, having fetched the https: icon`, frames });
+    }
+    if (!pingReachedAtOnce(ctx, call !== undefined)) {
+      return check.skip(`the client did not call ${ASKING_TOOL.name} after listing, so no request of its was open to carry mcpcheck's ping at once (${describeTimed(after)})`);
+    }
+    check.expect(false, { expected, actual: describeTimed(after), frames });
+  },
+});
+
+const dataListeners = new WeakMap<ServerSession, Listener>();
+
+export const clientIconDataNotFetched = clientScenario({
+  id: 'client.icons.data-not-fetched',
+  title: 'A client takes a data: icon from its own bytes and never requests it as a URL (relative to the server\'s endpoint)',
+  requirements: ['ICON-URI-01'],
+  // Over stdio the server has no origin a mistaken relative fetch could reach.
+  needs: { transport: 'http' },
+  steps: [{ do: 'list-tools' }, { do: 'wait', ms: FETCH_MS }],
+  async serve(session) {
+    const safe = await sessionListener(session);
+    dataListeners.set(session, safe);
+    // A GIF labelled PNG twice: a client that doubts the label must still not go fetching (and breaks ICON-FMT-03 of mcpcheck's, on purpose).
+    const icons = [evidenceIcon(safe), { src: dataUri('image/png', gif(1, 1)), mimeType: 'image/png' }];
+    session.tools = toolsWithIcons(icons);
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    const listed = await listedAndFetched(ctx);
+    if (!listed) return;
+    const fetched = ctx.exchanges.filter((e) => !e.toEndpoint && namesDataUri(e.path));
+    if (fetched.length > 0) {
+      return void check.expect(false, {
+        expected: 'the data: icon decoded from its own bytes: no HTTP request for it (a fetch over http:, which ICON-URI-01 rules out)',
+        actual: `${fetched.length} request(s) to mcpcheck's origin for a path holding the data: URI, e.g. ${fetched[0]!.method} ${fetched[0]!.path.slice(0, 60)}…`,
+        frames: [listed.index],
+      });
+    }
+    if (dataListeners.get(session)!.connections === 0) return check.skip(rendersNoIcons('how it treats data: icons'));
+    check.expect(true, {
+      expected: 'no HTTP request for the data: icon',
+      actual: `it fetched the https: icon and made no request for the data: one within ${FETCH_MS} ms`,
+      frames: [listed.index],
+    });
+  },
+});
+
+export const clientIcons: ClientScenario[] = [clientIconSchemes, clientIconHostileData, clientIconDataNotFetched];

@@ -1,0 +1,54 @@
+import type { Reply, RecordedFrame } from '../../src/harness/peer-session.js';
+import { describeReply } from '../../src/runner/checks.js';
+import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
+import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
+import { PING_LIMIT_MS } from '../common.js';
+import { initialized, type Listener, sleep, WAIT_MS } from './helpers.js';
+
+// What the icon scenarios share: the evidence that a client renders icons at all, and how long it gets.
+
+/** How long a client that renders icons gets to fetch them after listing the tools. */
+export const FETCH_MS = 1_500;
+
+/** An https: icon at a counting listener: a connection there shows the client renders icons at all. */
+export function evidenceIcon(listener: Listener): { src: string; mimeType: string } {
+  return { src: `https://127.0.0.1:${listener.port}/icon.png`, mimeType: 'image/png' };
+}
+
+/** Why nothing was shown when the client fetched not even the https: icon. */
+export function rendersNoIcons(what: string): string {
+  return `the client fetched no icon at all (not even the https: one), so it renders no icons and showed nothing about ${what}`;
+}
+
+/** The default tools, the first of them carrying `icons`. */
+export function toolsWithIcons(icons: unknown[]): unknown[] {
+  return [{ ...DEFAULT_TOOLS[0]!, icons }, ...DEFAULT_TOOLS.slice(1)];
+}
+
+/** The client's tools/list, once it had FETCH_MS to fetch the icons; records a skip or "could not run" when it never listed. */
+export async function listedAndFetched(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
+  if (!(await initialized(ctx))) return undefined;
+  const listed = await ctx.session.waitForMethod('tools/list', WAIT_MS);
+  if (!listed) return void ctx.check.skip('the client did not list the tools, so it saw no icons');
+  await sleep(FETCH_MS);
+  return listed;
+}
+
+/** A response of any kind within PING_LIMIT_MS: the client was there to answer (what it answered is PING-01's business). */
+export function answeredInTime({ reply, ms }: { reply: Reply; ms: number }): boolean {
+  return (reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error') && ms <= PING_LIMIT_MS;
+}
+
+/** What came back for a ping, and when (a timeout says its own wait). */
+export function describeTimed({ reply, ms }: { reply: Reply; ms: number }): string {
+  return reply.kind === 'timeout' ? describeReply(reply) : `${describeReply(reply)} after ${ms} ms`;
+}
+
+/**
+ * Over HTTP mcpcheck reaches the client only on an open stream: for certain, the SSE stream of a
+ * request of the client's that mcpcheck holds. Without one, a ping may wait in mcpcheck's queue,
+ * and its silence says nothing of the client.
+ */
+export function pingReachedAtOnce(ctx: ClientScenarioContext, requestHeld: boolean): boolean {
+  return ctx.transport === 'stdio' || (requestHeld && ctx.session.channel.policy?.answerWith === 'sse');
+}
