@@ -65,6 +65,10 @@ const SHOWN_BY: Record<string, string> = {
   'ignores-retry': 'client.http.resume',
   'hangs-on-server-death': 'client.robust.server-dies',
   'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
+  'validates-as-draft-07': 'client.schemas.default-dialect',
+  'ignores-declared-dialect': 'client.schemas.declared-draft-07',
+  'crashes-on-unknown-dialect': 'client.schemas.unknown-dialect-tool',
+  'accepts-unknown-dialect': 'client.schemas.unknown-dialect-elicitation',
 };
 
 /** Breaks mcpcheck cannot tell from what the spec allows; each says why. */
