@@ -88,6 +88,9 @@ const ALSO: Record<string, string[]> = {
   // A client that goes on when answered with the newest revision, after asking for a date that is
   // no revision, supports the newest and did not ask for it.
   'unsupported-version': ['LIFE-VER-02'],
+  // Breaking down on a draft-07 schema is a misread draft-07 (JSCH-VAL-01) for a client that reads
+  // draft-07, and an unsupported dialect not handled gracefully (JSCH-VAL-02) for one that does not.
+  'ignores-declared-dialect': ['JSCH-VAL-02'],
 };
 
 describe('the correct client fixture', () => {
