@@ -60,7 +60,11 @@ function readSteps() {
  * The JSON Schema dialects this client reads forms in: 2020-12 (the default, when a schema has no
  * $schema) and draft-07. Keyed by the URI without scheme and trailing `#`.
  */
-const DIALECTS = new Set(['json-schema.org/draft/2020-12/schema', 'json-schema.org/draft-07/schema']);
+const DIALECTS = new Set([
+  'json-schema.org/draft/2020-12/schema',
+  'json-schema.org/2025-11-25/2020-12/schema', // 2020-12 as the 2025-11-25 spec misprinted its URI
+  'json-schema.org/draft-07/schema',
+]);
 
 /** Why a requested schema cannot be read (its $schema names another dialect), undefined when it can. */
 function unsupportedDialect(schema) {
