@@ -24,6 +24,7 @@ import {
   ErrorCode,
   ListRootsRequestSchema,
   McpError,
+  RequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -54,6 +55,30 @@ function readSteps() {
   const args = callFirstTool[process.env.MCP_CONFORMANCE_SCENARIO];
   return args ? [{ do: 'list-tools' }, { do: 'call-first-tool', arguments: args }] : [{ do: 'list-tools' }];
 }
+
+/**
+ * The JSON Schema dialects this client reads forms in: 2020-12 (the default, when a schema has no
+ * $schema) and draft-07. Keyed by the URI without scheme and trailing `#`.
+ */
+const DIALECTS = new Set([
+  'json-schema.org/draft/2020-12/schema',
+  'json-schema.org/2025-11-25/2020-12/schema', // 2020-12 as the 2025-11-25 spec misprinted its URI
+  'json-schema.org/draft-07/schema',
+]);
+
+/** Why a requested schema cannot be read (its $schema names another dialect), undefined when it can. */
+function unsupportedDialect(schema) {
+  if (schema === undefined || !Object.hasOwn(schema, '$schema')) return undefined;
+  const uri = String(schema.$schema);
+  return DIALECTS.has(uri.replace(/^https?:\/\//, '').replace(/#$/, '')) ? undefined : `unsupported JSON Schema dialect ${JSON.stringify(uri)} (this client reads 2020-12 and draft-07)`;
+}
+
+/**
+ * elicitation/create with its params as sent. The SDK's ElicitRequestSchema drops
+ * requestedSchema.$schema, so a handler registered with it cannot tell a form's dialect; the SDK
+ * still checks the request against ElicitRequestSchema before calling the handler.
+ */
+const ElicitRequestAsSent = RequestSchema.extend({ method: ElicitRequestSchema.shape.method });
 
 /** Form answers for an elicitation: the schema's defaults, and something that fits for each other required field. */
 function answerForm(requestedSchema) {
@@ -112,10 +137,14 @@ async function connect(makeTransport, session) {
     }
     return { role: 'assistant', content: { type: 'text', text: 'A sampled answer from the SDK example client.' }, model: 'sdk-example-model', stopReason: 'endTurn' };
   });
-  // The SDK answers a mode this client did not declare with -32602 before calling this.
-  client.setRequestHandler(ElicitRequestSchema, (request) =>
-    request.params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: answerForm(request.params.requestedSchema) },
-  );
+  // The SDK answers a mode this client did not declare with -32602 before calling this; a form
+  // in a dialect the client cannot read is refused here (the SDK does not look at $schema).
+  client.setRequestHandler(ElicitRequestAsSent, (request) => {
+    if (request.params.mode === 'url') return { action: 'accept' };
+    const unsupported = unsupportedDialect(request.params.requestedSchema);
+    if (unsupported) throw new McpError(ErrorCode.InvalidParams, `requestedSchema: ${unsupported}`);
+    return { action: 'accept', content: answerForm(request.params.requestedSchema) };
+  });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     const job = session.listTools().catch((err) => say(`listing tools again failed: ${err.message}`));
     session.relisting.add(job);

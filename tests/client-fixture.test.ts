@@ -276,6 +276,19 @@ describe('the client fixture over HTTP', () => {
   });
 });
 
+describe('the client fixture reads tool schemas', () => {
+  it('refuses, before sending it, a call whose arguments do not fit the listed inputSchema, and goes on', async () => {
+    await withServer(async (s) => {
+      const steps = [{ do: 'list-tools' }, { do: 'call-tool', name: 'echo', arguments: { message: 5 } }, { do: 'call-tool', name: 'echo', arguments: { message: 'fits' } }];
+      const r = await run(FIXTURE, [s.url], { MCPCHECK_STEPS: JSON.stringify(steps) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/not calling echo: the arguments do not fit its inputSchema/);
+      const calls = s.posted().filter((m) => m.method === 'tools/call');
+      expect(calls.map((m) => m.params)).toEqual([{ name: 'echo', arguments: { message: 'fits' } }]);
+    });
+  });
+});
+
 describe('the client fixture\'s breaks', () => {
   it('has at least 20, each naming one client-bound rule of the catalog', async () => {
     const out = await new Promise<string>((done) => execFile(process.execPath, [FIXTURE, '--list-breaks'], (_e, stdout) => done(stdout)));

@@ -69,6 +69,10 @@ const SHOWN_BY: Record<string, string> = {
   'call-arguments-array': 'client.tools.call',
   'decodes-icon-bombs': 'client.icons.hostile-data',
   'fetches-data-icons': 'client.icons.data-not-fetched',
+  'validates-as-draft-07': 'client.schemas.default-dialect',
+  'ignores-declared-dialect': 'client.schemas.declared-draft-07',
+  'crashes-on-unknown-dialect': 'client.schemas.unknown-dialect-tool',
+  'accepts-unknown-dialect': 'client.schemas.unknown-dialect-elicitation',
 };
 
 /** Breaks found by generated cases are found for sure with a seed known to generate what they choke on. */
@@ -91,6 +95,9 @@ const ALSO: Record<string, string[]> = {
   // A client that goes on when answered with the newest revision, after asking for a date that is
   // no revision, supports the newest and did not ask for it.
   'unsupported-version': ['LIFE-VER-02'],
+  // Breaking down on a draft-07 schema is a misread draft-07 (JSCH-VAL-01) for a client that reads
+  // draft-07, and an unsupported dialect not handled gracefully (JSCH-VAL-02) for one that does not.
+  'ignores-declared-dialect': ['JSCH-VAL-02'],
 };
 
 describe('the correct client fixture', () => {

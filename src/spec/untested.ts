@@ -9,11 +9,11 @@ export interface UntestedArea {
 }
 
 export const UNTESTED_AREAS: readonly UntestedArea[] = [
-  { area: 'parts of the client suite', why: '`mcpcheck client` serves no JSON Schema dialect edge cases and no generated tool lists yet, judges icons only by the schemes fetched and by hostile data: bytes, and does not judge reactions to tools/list_changed' },
+  { area: 'parts of the client suite', why: '`mcpcheck client` judges icons only by the schemes fetched and by hostile data: bytes (not redirects, MIME sniffing or credentials), and does not judge reactions to tools/list_changed' },
   { area: 'authorization (AUTH-*)', why: 'no OAuth flow is exercised; `--header` can pass a token, nothing checks how it was obtained or refused' },
   { area: 'tasks (TASK-*)', why: 'the tasks utility of 2025-11-25 has no scenarios or validators yet' },
   { area: 'revision 2026-07-28', why: 'mcpcheck negotiates 2025-11-25 and older through initialize; server/discover and stateless requests are not judged' },
-  { area: 'fuzzing', why: 'scenarios send fixed probes; random or mutated input is not generated yet' },
+  { area: 'fuzzing', why: 'server scenarios send fixed probes: generated input reaches only clients (client.properties.tool-lists), and no mutated input is sent yet' },
 ];
 
 /** One report note per untested area. */

@@ -4,26 +4,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import { isObject } from '../common.js';
-import { ASKING_TOOL, askingCall, clientCapabilities, initialized, release, serveAskingTool, violations, WAIT_MS } from './helpers.js';
-
-/** The client calls the asking tool; mcpcheck asks its question while that call is open. */
-const ASKED = { steps: [{ do: 'call-tool' as const, name: ASKING_TOOL.name, arguments: {} }], serve: serveAskingTool };
-
-/** Sends a server→client request during the client's call of the asking tool; undefined when the scenario cannot go on. */
-async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unknown>) => string | undefined, method: string, params: Record<string, unknown>): Promise<Reply | undefined> {
-  if (!(await initialized(ctx)) || !(await askingCall(ctx, method))) return undefined;
-  // Read once the call came: by then the session the client works in has begun (a client may
-  // have opened another one first, to test the connection).
-  const missing = needs(clientCapabilities(ctx.session));
-  if (missing) {
-    release(ctx.session);
-    ctx.check.skip(missing);
-    return undefined;
-  }
-  const reply = await ctx.session.request(method, params, WAIT_MS);
-  release(ctx.session);
-  return reply;
-}
+import { ask, ASKED, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**
  * Judges the answer to a request for a capability the client declared: −32601 says it does not
@@ -32,11 +13,7 @@ async function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unkn
  * live validation's predicate for `rule` (the same one `validate` applies).
  */
 function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, what: string): void {
-  const code = reply.kind === 'error' ? reply.error.code : undefined;
-  if (code === -32601) {
-    ctx.check.expect(false, { key: 'served', requirements: ['LIFE-OP-02'], expected: 'a declared capability served', actual: describeReply(reply), frames: [replyFrame(reply)] });
-    return;
-  }
+  if (refusedDeclared(ctx, reply)) return;
   if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result' });
   const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
   ctx.check.expect(reply.kind === 'result' && broken.length === 0, {
@@ -47,14 +24,6 @@ function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, wha
     frames: [replyFrame(reply)],
     replies: [reply],
   });
-}
-
-/** Why form-mode elicitation cannot be asked for (undefined: it can). */
-function formOnly(caps: Record<string, unknown>): string | undefined {
-  const e = caps.elicitation;
-  if (!isObject(e)) return 'the client did not declare elicitation';
-  // An empty object means form only (ELIC-CAP-01).
-  return Object.keys(e).length === 0 || 'form' in e ? undefined : 'the client declared elicitation without form mode';
 }
 
 const declared = (path: string) => (caps: Record<string, unknown>) => (path.split('.').reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), caps) === undefined ? `the client did not declare ${path}` : undefined);

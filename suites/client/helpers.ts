@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
-import type { RecordedFrame } from '../../src/harness/peer-session.js';
+import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-session.js';
+import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { isObject } from '../common.js';
@@ -97,6 +98,53 @@ export async function askingCall(ctx: ClientScenarioContext, what: string): Prom
 /** Lets the held ASKING_TOOL call finish. */
 export function release(session: ServerSession): void {
   releases.get(session)?.();
+}
+
+/** The client calls the asking tool; mcpcheck asks its question while that call is open. */
+export const ASKED = { steps: [{ do: 'call-tool' as const, name: ASKING_TOOL.name, arguments: {} }], serve: serveAskingTool };
+
+/**
+ * Runs `body` during the client's call of the asking tool, when the client declared what `needs`
+ * looks for (else a skip with its reason); undefined when the scenario cannot go on.
+ */
+export async function whileAsking<T>(ctx: ClientScenarioContext, needs: (caps: Record<string, unknown>) => string | undefined, what: string, body: () => Promise<T>): Promise<T | undefined> {
+  if (!(await initialized(ctx)) || !(await askingCall(ctx, what))) return undefined;
+  // Read once the call came: by then the session the client works in has begun (a client may
+  // have opened another one first, to test the connection).
+  const missing = needs(clientCapabilities(ctx.session));
+  if (missing) {
+    release(ctx.session);
+    ctx.check.skip(missing);
+    return undefined;
+  }
+  try {
+    return await body();
+  } finally {
+    release(ctx.session);
+  }
+}
+
+/** Sends a server→client request during the client's call of the asking tool; undefined when the scenario cannot go on. */
+export function ask(ctx: ClientScenarioContext, needs: (caps: Record<string, unknown>) => string | undefined, method: string, params: Record<string, unknown>): Promise<Reply | undefined> {
+  return whileAsking(ctx, needs, method, () => ctx.session.request(method, params, WAIT_MS));
+}
+
+/** Why form-mode elicitation cannot be asked for (undefined: it can). */
+export function formOnly(caps: Record<string, unknown>): string | undefined {
+  const e = caps.elicitation;
+  if (!isObject(e)) return 'the client did not declare elicitation';
+  // An empty object means form only (ELIC-CAP-01).
+  return Object.keys(e).length === 0 || 'form' in e ? undefined : 'the client declared elicitation without form mode';
+}
+
+/**
+ * −32601 to a request for a capability the client declared says it does not serve what it
+ * declared (LIFE-OP-02): recorded as a failure under the key `served`. Returns whether it was that.
+ */
+export function refusedDeclared(ctx: ClientScenarioContext, reply: Reply): boolean {
+  if (reply.kind !== 'error' || reply.error.code !== -32601) return false;
+  ctx.check.expect(false, { key: 'served', requirements: ['LIFE-OP-02'], expected: 'a declared capability served', actual: describeReply(reply), frames: [replyFrame(reply)] });
+  return true;
 }
 
 /** A loopback port that counts the connections made to it (what a fetch of an icon there would be). */
