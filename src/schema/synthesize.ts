@@ -3,7 +3,7 @@ import { FORMAT_SAMPLES } from '../validate/formats.js';
 import { isObject } from '../json.js';
 import { type ArgumentContext, kindOf, PLACEHOLDER, valuesOf } from './kinds.js';
 import { num } from './keywords.js';
-import { mergeAll } from './merge.js';
+import { intersect } from './intersect.js';
 import { exampleOf } from './pattern.js';
 import { resolveLocalRef } from './pointer.js';
 
@@ -278,6 +278,12 @@ function pickType(schema: Record<string, unknown>): string {
   if ('items' in schema || 'prefixItems' in schema || 'minItems' in schema || 'maxItems' in schema) return 'array';
   if ('minimum' in schema || 'maximum' in schema || 'exclusiveMinimum' in schema || 'exclusiveMaximum' in schema || 'multipleOf' in schema) return 'number';
   return 'string';
+}
+
+/** The intersection of two schemas where it is one plain schema; undefined on a conflict or where values would need checking against both. */
+function mergeAll(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> | undefined {
+  const both = intersect(a, b);
+  return 'schema' in both && both.exact ? both.schema : undefined;
 }
 
 /** Arguments for a tool whose inputSchema is `inputSchema`; see SynthesizedArguments. Never throws. */
