@@ -4,7 +4,7 @@ import { type Dialect, type ScopedValidator, scopedValidator } from '../validate
 import { boundedFilter, GenerationFailed } from './bounded.js';
 import { FORMAT_VALUES, NUMERIC_FORMAT_BOUNDS } from './format-values.js';
 import { intersect } from './intersect.js';
-import { num } from './keywords.js';
+import { num, numericBounds } from './keywords.js';
 import { pointerToken, resolveLocalRef } from './pointer.js';
 
 /**
@@ -331,17 +331,7 @@ class Builder {
   // ---- numbers ---------------------------------------------------------------------------------
 
   private number(s: Schema, integer: boolean, at: At): Built {
-    let lo = num(s.minimum);
-    let hi = num(s.maximum);
-    let loOpen = false;
-    let hiOpen = false;
-    // draft-04 spells exclusivity as booleans beside minimum/maximum; later drafts as numbers.
-    const xlo = num(s.exclusiveMinimum);
-    const xhi = num(s.exclusiveMaximum);
-    if (s.exclusiveMinimum === true) loOpen = lo !== undefined;
-    else if (xlo !== undefined && (lo === undefined || xlo >= lo)) [lo, loOpen] = [xlo, true];
-    if (s.exclusiveMaximum === true) hiOpen = hi !== undefined;
-    else if (xhi !== undefined && (hi === undefined || xhi <= hi)) [hi, hiOpen] = [xhi, true];
+    let { lo, hi, loOpen, hiOpen } = numericBounds(s);
     const bounds = typeof s.format === 'string' ? NUMERIC_FORMAT_BOUNDS[s.format] : undefined;
     if (bounds) {
       integer ||= bounds.integer;

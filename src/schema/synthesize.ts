@@ -2,7 +2,7 @@ import { validateWithSchema } from '../validate/dialects.js';
 import { FORMAT_SAMPLES } from '../validate/formats.js';
 import { isObject } from '../json.js';
 import { type ArgumentContext, kindOf, PLACEHOLDER, valuesOf } from './kinds.js';
-import { num } from './keywords.js';
+import { num, numericBounds } from './keywords.js';
 import { intersect } from './intersect.js';
 import { exampleOf } from './pattern.js';
 import { resolveLocalRef } from './pointer.js';
@@ -164,17 +164,7 @@ class Synthesizer {
 
   number(schema: Record<string, unknown>, type: 'integer' | 'number', path: string, hint: Hint): Gen {
     const integer = type === 'integer';
-    let lo = num(schema.minimum);
-    let hi = num(schema.maximum);
-    let loExclusive = false;
-    let hiExclusive = false;
-    // draft-04 spells exclusivity as booleans beside minimum/maximum; later drafts as numbers.
-    const xlo = num(schema.exclusiveMinimum);
-    const xhi = num(schema.exclusiveMaximum);
-    if (schema.exclusiveMinimum === true) loExclusive = true;
-    else if (xlo !== undefined && (lo === undefined || xlo >= lo)) [lo, loExclusive] = [xlo, true];
-    if (schema.exclusiveMaximum === true) hiExclusive = true;
-    else if (xhi !== undefined && (hi === undefined || xhi <= hi)) [hi, hiExclusive] = [xhi, true];
+    const { lo, hi, loOpen: loExclusive, hiOpen: hiExclusive } = numericBounds(schema);
     const step = num(schema.multipleOf);
     const ok = (v: number) =>
       (lo === undefined || (loExclusive ? v > lo : v >= lo)) &&
