@@ -80,6 +80,14 @@ function keywordSchemas(dialect: Dialect): Array<[string, Record<string, unknown
     ['not', { type: ['string', 'integer'], not: { type: 'string' } }],
     ['format', { type: 'object', properties: Object.fromEntries(['date-time', 'date', 'time', 'email', 'uri', 'uri-reference', 'uuid', 'ipv4', 'ipv6', 'hostname', 'json-pointer', 'byte', 'duration', 'uri-template', 'regex'].filter((f) => !(dialect === 'draft-04' && (f === 'duration' || f === 'uuid'))).map((f) => [f, { type: 'string', format: f }])), required: ['date-time', 'email', 'uri'] }],
   ];
+  cases.push(['$ref with siblings', { [defs]: { s: { type: 'string' } }, properties: { a: { $ref: `#/${defs}/s`, minLength: 4, maxLength: 6 } }, required: ['a'] }]);
+  cases.push(['allOf of $refs', { [defs]: { named: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, aged: { properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] } }, allOf: [{ $ref: `#/${defs}/named` }, { $ref: `#/${defs}/aged` }] }]);
+  cases.push(['discriminated oneOf', { oneOf: [{ type: 'object', properties: { kind: constOf('text'), text: { type: 'string' } }, required: ['kind', 'text'] }, { type: 'object', properties: { kind: constOf('image'), data: { type: 'string', format: 'byte' } }, required: ['kind', 'data'] }] }]);
+  cases.push(['overlapping patternProperties', { type: 'object', properties: { ab: { type: 'integer' } }, patternProperties: { '^a': { type: 'integer' }, '^a.$': { minimum: 3 } } }]);
+  if (modern) {
+    cases.push(['dependentSchemas', { type: 'object', properties: { card: { type: 'string' } }, dependentSchemas: { card: { properties: { cvv: { type: 'string', pattern: '^\\d{3}$' } }, required: ['cvv'] } } }]);
+    cases.push(['unevaluatedProperties', { type: 'object', allOf: [{ properties: { a: { type: 'integer' } } }], properties: { b: { type: 'boolean' } }, unevaluatedProperties: false }]);
+  }
   if (dialect !== 'draft-04') {
     cases.push(['if/then/else', { type: 'object', properties: { kind: { enum: ['a', 'b'] } }, required: ['kind'], if: { properties: { kind: { const: 'a' } } }, then: { required: ['x'] }, else: { required: ['y'] } }]);
     cases.push(['propertyNames', { type: 'object', propertyNames: { pattern: '^[a-z]{1,4}$' }, minProperties: 1 }]);

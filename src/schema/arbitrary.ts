@@ -224,7 +224,10 @@ class Builder {
       const part = this.deref(raw);
       if (part === true) continue;
       if (part === false) return problem('allOf', `${at.pointer}/allOf/${i}`, 'allOf contains the schema false');
-      if (!isObject(part)) return problem('allOf', `${at.pointer}/allOf/${i}`, `allOf member ${i} cannot be used`);
+      if (!isObject(part)) {
+        const why = this.build(raw, { ...at, pointer: `${at.pointer}/allOf/${i}`, hops: at.hops + 1 });
+        return why.ok ? problem('allOf', `${at.pointer}/allOf/${i}`, `allOf member ${i} cannot be used`) : why;
+      }
       const both = intersect(merged, part);
       if ('conflict' in both) return problem('allOf', `${at.pointer}/allOf/${i}`, `allOf members conflict: ${both.conflict}`);
       merged = both.schema;
@@ -253,7 +256,7 @@ class Builder {
           exact &&= both.exact && !(isObject(raw) && typeof raw.$ref === 'string' && branch === raw);
           built = this.build(both.schema, { ...at, pointer, hops: at.hops + 1 });
         }
-      } else built = problem(keyword, pointer, 'the branch admits no value');
+      } else built = this.build(raw, { ...at, pointer, hops: at.hops + 1 }); // false, or a reference that leads nowhere: build says which
       if (built.ok) arbs.push(built.arb);
       else first ??= built;
     }
@@ -540,18 +543,30 @@ class Builder {
       const value = this.build(schema, { pointer: `${at.pointer}/patternProperties/${pointerToken(p)}`, depth: at.depth + 1, hops: 0 });
       // A key matched by several patterns must meet all their schemas: such keys are left out.
       const own = (k: string) => undeclared(k) && regexes.every((r, j) => j === i || !r.test(k));
-      if (value.ok) entries.push(fc.tuple(keys.filter(own), value.arb));
+      const where = `${at.pointer}/patternProperties/${pointerToken(p)}`;
+      if (value.ok && yields(keys, own)) entries.push(fc.tuple(boundedFilter(keys, own, () => ({ keyword: 'patternProperties', pointer: where, reason: 'generated keys are declared or match another pattern too' })), value.arb));
     }
     if (additional !== false && (this.o.undeclaredProperties || isObject(additional))) {
       const value = this.build(additional, { pointer: `${at.pointer}/additionalProperties`, depth: at.depth + 1, hops: 0 });
       const named = at.holder !== undefined ? this.o.keysUnder?.[at.holder] : undefined;
       const names = isObject(s.propertyNames) || typeof s.propertyNames === 'boolean' ? this.build(intersectOrSelf(s.propertyNames, { type: 'string' }), { pointer: `${at.pointer}/propertyNames`, depth: at.depth + 1, hops: 0 }) : undefined;
       const keys = named ?? (names?.ok ? (names.arb as fc.Arbitrary<string>) : fc.string({ minLength: 1, maxLength: 12, unit: this.o.stringUnit }));
-      if (value.ok && !(names && !names.ok)) entries.push(fc.tuple(keys.filter((k) => undeclared(k) && regexes.every((r) => !r.test(k))), value.arb));
+      const fresh = (k: string) => undeclared(k) && regexes.every((r) => !r.test(k));
+      const where = `${at.pointer}/additionalProperties`;
+      if (value.ok && !(names && !names.ok) && yields(keys, fresh)) entries.push(fc.tuple(boundedFilter(keys, fresh, () => ({ keyword: 'additionalProperties', pointer: where, reason: 'generated keys are all declared or matched by patternProperties' })), value.arb));
     }
     if (entries.length === 0) return atLeast > 0 ? problem('minProperties', `${at.pointer}/minProperties`, `minProperties needs ${atLeast} undeclared properties, and none can be generated`) : { ok: true, arb: fc.constant({}) };
     const pairs = fc.uniqueArray(entries.length === 1 ? entries[0]! : fc.oneof(...entries), { minLength: atLeast, maxLength: most, selector: ([k]) => k });
     return { ok: true, arb: pairs.map((ps) => Object.fromEntries(ps)) };
+  }
+}
+
+/** Whether a few keys of `keys` (fixed seed) include one that `usable` accepts: else undeclared properties of that kind are not generated. */
+function yields(keys: fc.Arbitrary<string>, usable: (k: string) => boolean): boolean {
+  try {
+    return fc.sample(keys, { numRuns: 20, seed: 1 }).some(usable);
+  } catch {
+    return false;
   }
 }
 
