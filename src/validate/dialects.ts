@@ -25,6 +25,9 @@ const CANONICAL: Record<Dialect, string> = {
   'draft-04': 'http://json-schema.org/draft-04/schema#',
 };
 
+/** The `$schema` URI of each supported dialect, as Ajv registers it. */
+export const DIALECT_URIS: Readonly<Record<Dialect, string>> = CANONICAL;
+
 /** The 2025-11-25 tag's search-and-replace slip (ruling slipped-dialect-uri). */
 const SLIPPED_2020_12 = 'https://json-schema.org/2025-11-25/2020-12/schema';
 
@@ -376,4 +379,90 @@ export function validateWithSchema(schema: unknown, data: unknown): SchemaValida
   } catch (e) {
     return { status: 'unusable', reason: `validation failed: ${errorText(e)}` };
   }
+}
+
+// ---- Scoped validation: subschemas with their root's references ------------------------------
+
+/** Validates values against parts of one root schema, in the root's dialect, with the root's `$ref` targets in scope. */
+export interface ScopedValidator {
+  readonly dialect: Dialect;
+  /**
+   * Whether `data` is valid against `node`: the root, a subschema of it, or a schema assembled from
+   * its parts (local `$ref`s in `node` resolve against the root). Throws when `node` does not compile
+   * (nor does the root, then).
+   */
+  holds(node: unknown, data: unknown): boolean;
+  /** Why `data` is invalid against `node`: the failing keyword and its schema pointer; undefined when valid. */
+  why(node: unknown, data: unknown): { keyword: string; schemaPath: string; message: string } | undefined;
+}
+
+const SCOPE_BASE = 'https://mcpcheck.invalid/scope/';
+/** Keywords whose values are data, not schemas: a "$ref" inside them is not a reference. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+const scopes = new Map<Dialect, { ajv: AnyAjv; compiles: number }>();
+let scopeCount = 0;
+
+/** `$ref`s of a node made absolute (against the registered root), so the node compiles on its own. */
+function anchored(node: unknown, base: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => anchored(n, base));
+  if (!isObject(node)) return node;
+  const entries: Array<[string, unknown]> = [];
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref' && typeof v === 'string' && v.startsWith('#')) entries.push([k, base + v]);
+    else if (k === '$schema' || k === '$id') continue;
+    else entries.push([k, DATA_KEYWORDS.has(k) ? v : anchored(v, base)]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** A ScopedValidator for `root`, or why the root cannot be used (unsupported dialect, does not compile). */
+export function scopedValidator(root: Record<string, unknown>): ScopedValidator | { unusable: string } {
+  const detected = detectDialect(root);
+  if ('unsupported' in detected) return { unusable: `unsupported JSON Schema dialect ${show(detected.unsupported)}` };
+  const { dialect } = detected;
+  let inst = scopes.get(dialect);
+  if (!inst || inst.compiles >= COMPILES_PER_INSTANCE) {
+    inst = { ajv: createAjv(dialect), compiles: 0 };
+    scopes.set(dialect, inst);
+  }
+  const { ajv } = inst;
+  const counter = inst;
+  const key = `${SCOPE_BASE}${++scopeCount}`;
+  // The root's own `$id` would become its base and re-key its references; the scope key replaces it.
+  const { $id: _id, ...rest } = root;
+  const registered = { ...rest, ...(Object.hasOwn(root, '$schema') ? { $schema: CANONICAL[dialect] } : {}) };
+  try {
+    ajv.addSchema(registered, key);
+  } catch (e) {
+    return { unusable: `schema cannot be registered: ${errorText(e)}` };
+  }
+  const compiled = new WeakMap<object, ValidateFunction>();
+  // Compiled on first use, so a caller can say first what it finds wrong with the schema itself.
+  const compileNode = (node: unknown): ValidateFunction => {
+    if (typeof node === 'boolean') return ajv.compile(node);
+    if (node === root) {
+      const hit = compiled.get(root);
+      if (hit) return hit;
+      counter.compiles++;
+      const fn = ajv.getSchema(key)!;
+      compiled.set(root, fn);
+      return fn;
+    }
+    const hit = compiled.get(node as object);
+    if (hit) return hit;
+    counter.compiles++;
+    const fn = ajv.compile(anchored(node, key) as Record<string, unknown>);
+    compiled.set(node as object, fn);
+    return fn;
+  };
+  return {
+    dialect,
+    holds: (node, data) => compileNode(node)(data) === true,
+    why(node, data) {
+      const validate = compileNode(node);
+      if (validate(data)) return undefined;
+      const e = validate.errors?.[0];
+      return e ? { keyword: e.keyword, schemaPath: e.schemaPath, message: describe(e) } : { keyword: 'unknown', schemaPath: '#', message: 'invalid' };
+    },
+  };
 }

@@ -12,6 +12,35 @@ const TLDS = new Set([
   'uk', 'de', 'fr', 'jp', 'cn', 'us', 'ca', 'au', 'nl', 'ru', 'in', 'br', 'es', 'it', 'se', 'ch', 'eu',
 ]);
 
+/** META-KEY-01: a key is an optional prefix (dot-separated labels ending in `/`) and a name. */
+export function metaKeyParts(key: string): { labels: string[] | undefined; name: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { labels: undefined, name: key } : { labels: key.slice(0, slash).split('.'), name: key.slice(slash + 1) };
+}
+
+/** META-KEY-02: a prefix label starts with a letter, ends with a letter or digit, and holds letters, digits and hyphens. */
+export function isMetaPrefixLabel(label: string): boolean {
+  return LABEL.test(label);
+}
+
+/** META-KEY-03 (heuristic): the prefix is not a forward domain name (its last label a known TLD, its first not). */
+export function isReverseDnsPrefix(labels: readonly string[]): boolean {
+  const first = labels[0]!.toLowerCase();
+  const last = labels[labels.length - 1]!.toLowerCase();
+  return !(labels.length > 1 && TLDS.has(last) && !TLDS.has(first));
+}
+
+/** META-KEY-04: the name is empty or begins and ends with an ASCII letter or digit, with letters, digits, `-`, `_`, `.` between. */
+export function isMetaName(name: string): boolean {
+  return NAME.test(name);
+}
+
+/** META-RSV-01: a key under a prefix whose second label is `modelcontextprotocol` or `mcp` that the specification does not define. */
+export function isReservedMetaKey(key: string): boolean {
+  const { labels } = metaKeyParts(key);
+  return labels !== undefined && labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS.has(key);
+}
+
 type KeyVerdict = Array<{ id: string; message: string; soft?: boolean }>;
 const verdicts = new Map<string, KeyVerdict>();
 const MAX_CACHED = 10_000;
@@ -21,34 +50,31 @@ function judgeKey(key: string): KeyVerdict {
   const cached = verdicts.get(key);
   if (cached) return cached;
   const out: KeyVerdict = [];
-  const slash = key.indexOf('/');
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  if (slash >= 0) {
-    const labels = key.slice(0, slash).split('.');
-    const bad = labels.filter((l) => !LABEL.test(l));
+  const { labels, name } = metaKeyParts(key);
+  if (labels !== undefined) {
+    const prefix = key.slice(0, key.indexOf('/') + 1);
+    const bad = labels.filter((l) => !isMetaPrefixLabel(l));
     if (bad.length > 0) {
       out.push({
         id: 'META-KEY-02',
         message: `expected each prefix label to start with a letter, end with a letter or digit and hold only letters, digits and hyphens; label ${bad.map((l) => show(l)).join(', ')} of key ${show(key)} does not`,
       });
     } else {
-      if (labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS.has(key)) {
+      if (isReservedMetaKey(key)) {
         out.push({
           id: 'META-RSV-01',
-          message: `key ${show(key)} uses the MCP-reserved prefix ${show(key.slice(0, slash + 1))} but is not a key the specification defines (graded MUST NOT: ${ruling('reserved-prefix-level').cite})`,
+          message: `key ${show(key)} uses the MCP-reserved prefix ${show(prefix)} but is not a key the specification defines (graded MUST NOT: ${ruling('reserved-prefix-level').cite})`,
         });
       }
-      const first = labels[0]!.toLowerCase();
-      const last = labels[labels.length - 1]!.toLowerCase();
-      if (labels.length > 1 && TLDS.has(last) && !TLDS.has(first)) {
+      if (!isReverseDnsPrefix(labels)) {
         out.push({
           id: 'META-KEY-03',
-          message: `prefix ${show(key.slice(0, slash + 1))} looks like a forward domain name; expected reverse-DNS order (e.g. ${show(labels.slice().reverse().join('.') + '/')})`,
+          message: `prefix ${show(prefix)} looks like a forward domain name; expected reverse-DNS order (e.g. ${show(labels.slice().reverse().join('.') + '/')})`,
         });
       }
     }
   }
-  if (!NAME.test(name)) {
+  if (!isMetaName(name)) {
     out.push({
       id: 'META-KEY-04',
       message: `expected the name part of key ${show(key)} to be empty or to begin and end with an ASCII letter or digit with only letters, digits, "-", "_", "." between; got ${show(name)}`,

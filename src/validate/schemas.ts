@@ -21,9 +21,17 @@ export interface RevisionSchema {
   /** Validates `data` against a named definition; returns null when valid. */
   validate(def: string, data: unknown): ErrorObject[] | null;
   has(def: string): boolean;
+  /**
+   * The revision's schema document (its `$schema` and definitions, with mcpcheck's rulings applied),
+   * for tools that read schemas rather than validate (value generation). Not to be modified.
+   */
+  readonly document: Readonly<Record<string, unknown>>;
+  /** The local `$ref` of a definition in `document`: "#/$defs/Tool" or "#/definitions/Tool". */
+  definitionRef(def: string): string;
 }
 
 interface SchemaFile {
+  $schema?: string;
   $defs?: Record<string, { properties?: { method?: { const?: string } } }>;
   definitions?: Record<string, { properties?: { method?: { const?: string } } }>;
 }
@@ -43,6 +51,7 @@ class CompiledRevision implements RevisionSchema {
   private readonly requests = new Map<string, string>();
   private readonly notifications = new Map<string, string>();
   private readonly compiled = new Map<string, ValidateFunction>();
+  readonly document: Readonly<Record<string, unknown>>;
 
   constructor(readonly revision: Revision) {
     const file = JSON.parse(readFileSync(join(packageRoot(), 'schemas/mcp', `${revision}.json`), 'utf8')) as SchemaFile;
@@ -51,6 +60,7 @@ class CompiledRevision implements RevisionSchema {
     applySchemaPatches(revision, defs);
     this.defs = defs;
     this.prefix = modern ? '#/$defs/' : '#/definitions/';
+    this.document = { ...(file.$schema ? { $schema: file.$schema } : {}), [modern ? '$defs' : 'definitions']: defs };
     // strict: false because the official schemas use annotation keywords Ajv does not know.
     // validateSchema: false because these are the bundled official schemas, checked against their
     // meta-schema by tests/schemas.test.ts rather than on every run (that cost each run ~150 ms).
@@ -84,6 +94,10 @@ class CompiledRevision implements RevisionSchema {
 
   has(def: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.defs, def);
+  }
+
+  definitionRef(def: string): string {
+    return this.prefix + def;
   }
 
   validate(def: string, data: unknown): ErrorObject[] | null {

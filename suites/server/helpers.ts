@@ -4,7 +4,8 @@ import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply } from '../../src/runner/checks.js';
 import type { Discovery } from '../../src/runner/discovery.js';
 import type { ToolPolicy } from '../../src/runner/scenario.js';
-import { type ArgumentContext, synthesizeArguments, timedArguments } from '../../src/harness/args.js';
+import { type ArgumentContext, synthesizeArguments } from '../../src/schema/synthesize.js';
+import { timedArguments } from '../../src/schema/durations.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
 
 import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';

@@ -2,7 +2,10 @@ import { validateWithSchema } from '../validate/dialects.js';
 import { FORMAT_SAMPLES } from '../validate/formats.js';
 import { isObject } from '../json.js';
 import { type ArgumentContext, kindOf, PLACEHOLDER, valuesOf } from './kinds.js';
+import { num, numericBounds } from './keywords.js';
+import { intersect } from './intersect.js';
 import { exampleOf } from './pattern.js';
+import { resolveLocalRef } from './pointer.js';
 
 export type { ArgumentContext } from './kinds.js';
 
@@ -30,10 +33,6 @@ const MAX_DEPTH = 12;
 const UNSUPPORTED = ['not', 'if', 'patternProperties', 'propertyNames', 'dependentSchemas', 'dependencies', 'contains', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'];
 
 const STRING_CONSTRAINTS = ['pattern', 'format', 'minLength', 'maxLength'];
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
 
 /** What a value is for: the property's name (inherited by array items) and its description/title. */
 interface Hint {
@@ -65,17 +64,8 @@ class Synthesizer {
     private readonly context: ArgumentContext,
   ) {}
 
-  /** Resolves a local `$ref` ("#", "#/$defs/x", "#/definitions/x", any JSON pointer into the root). */
   resolve(ref: string): Schema | undefined {
-    if (ref === '#') return this.root;
-    if (!ref.startsWith('#/')) return undefined;
-    let node: unknown = this.root;
-    for (const raw of ref.slice(2).split('/')) {
-      const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      if (!isObject(node) && !Array.isArray(node)) return undefined;
-      node = (node as Record<string, unknown>)[part];
-    }
-    return isObject(node) || typeof node === 'boolean' ? (node as Schema) : undefined;
+    return resolveLocalRef(this.root, ref);
   }
 
   /** Validates a value against a subschema, with the root's definitions in scope. */
@@ -174,17 +164,7 @@ class Synthesizer {
 
   number(schema: Record<string, unknown>, type: 'integer' | 'number', path: string, hint: Hint): Gen {
     const integer = type === 'integer';
-    let lo = num(schema.minimum);
-    let hi = num(schema.maximum);
-    let loExclusive = false;
-    let hiExclusive = false;
-    // draft-04 spells exclusivity as booleans beside minimum/maximum; later drafts as numbers.
-    const xlo = num(schema.exclusiveMinimum);
-    const xhi = num(schema.exclusiveMaximum);
-    if (schema.exclusiveMinimum === true) loExclusive = true;
-    else if (xlo !== undefined && (lo === undefined || xlo >= lo)) [lo, loExclusive] = [xlo, true];
-    if (schema.exclusiveMaximum === true) hiExclusive = true;
-    else if (xhi !== undefined && (hi === undefined || xhi <= hi)) [hi, hiExclusive] = [xhi, true];
+    const { lo, hi, loOpen: loExclusive, hiOpen: hiExclusive } = numericBounds(schema);
     const step = num(schema.multipleOf);
     const ok = (v: number) =>
       (lo === undefined || (loExclusive ? v > lo : v >= lo)) &&
@@ -290,34 +270,10 @@ function pickType(schema: Record<string, unknown>): string {
   return 'string';
 }
 
-/** Shallow merge of two schema objects (for allOf and $ref siblings); undefined on a plain conflict. */
+/** The intersection of two schemas where it is one plain schema; undefined on a conflict or where values would need checking against both. */
 function mergeAll(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    if (!(k in out)) {
-      out[k] = v;
-      continue;
-    }
-    const cur = out[k];
-    if (k === 'properties' && isObject(cur) && isObject(v)) {
-      const props: Record<string, unknown> = { ...cur };
-      for (const [p, s] of Object.entries(v)) props[p] = p in props && isObject(props[p]) && isObject(s) ? (mergeAll(props[p] as Record<string, unknown>, s) ?? s) : s;
-      out[k] = props;
-    } else if (k === 'required' && Array.isArray(cur) && Array.isArray(v)) out[k] = [...new Set([...cur, ...v])];
-    else if (k === 'minimum' || k === 'minLength' || k === 'minItems' || k === 'exclusiveMinimum' || k === 'minProperties') out[k] = Math.max(Number(cur), Number(v));
-    else if (k === 'maximum' || k === 'maxLength' || k === 'maxItems' || k === 'exclusiveMaximum' || k === 'maxProperties') out[k] = Math.min(Number(cur), Number(v));
-    else if (k === 'type' && cur !== v) {
-      const x = Array.isArray(cur) ? cur : [cur];
-      const y = Array.isArray(v) ? v : [v];
-      const both = x.filter((t) => y.includes(t) || (t === 'integer' && y.includes('number'))).concat(y.filter((t) => t === 'integer' && x.includes('number')));
-      if (both.length === 0) return undefined;
-      out[k] = both.length === 1 ? both[0] : [...new Set(both)];
-    } else if (JSON.stringify(cur) !== JSON.stringify(v)) {
-      if (k === 'description' || k === 'title' || k === '$comment' || k === 'examples' || k === 'default') continue;
-      return undefined;
-    }
-  }
-  return out;
+  const both = intersect(a, b);
+  return 'schema' in both && both.exact ? both.schema : undefined;
 }
 
 /** Arguments for a tool whose inputSchema is `inputSchema`; see SynthesizedArguments. Never throws. */
@@ -335,62 +291,4 @@ export function synthesizeArguments(inputSchema: unknown, context: ArgumentConte
   if (v.status === 'unusable') return { args: got.value, complete: false, why: `the schema cannot be used: ${v.reason}` };
   if (v.status === 'invalid') return { args: got.value, complete: false, why: `the synthesised arguments do not validate: ${v.errors.slice(0, 2).join('; ')}` };
   return { args: got.value, complete: true };
-}
-
-// ---- Durations ---------------------------------------------------------------------------------
-
-const TIME_WORD = /duration|delay|sleep|wait|seconds|secs|millis|interval|pause/i;
-/** Milliseconds, by the name (delayMs, delay_ms, millis) or the description ("in ms", "milliseconds"). */
-const msName = (name: string) => /(?:^|[_-])ms$|millis/i.test(name) || /[a-z0-9]Ms$/.test(name);
-const MS_TEXT = /\bms\b|milli/i;
-const isTimeName = (name: string) => TIME_WORD.test(name) || msName(name);
-const PER_STEP = /delay|interval|sleep|wait|pause|per[\s_-]?step|each/i;
-const STEP_NAME = /^(?:steps?|count|iterations?|repeat|repetitions|ticks|n)$/i;
-
-export interface TimedArguments {
-  args: Record<string, unknown>;
-  /** Roughly how long the call should take, by the argument names' and descriptions' meaning. */
-  estimateMs: number;
-  /** The properties that were read as times. */
-  timeProperties: string[];
-}
-
-/**
- * Sets the time-like numeric arguments of a tool (duration, delayMs, seconds, …) so that the call
- * should take about `targetMs` in total, when the schema allows it. Units are guessed: "ms"/"milli"
- * in the name or description means milliseconds, otherwise seconds; a per-step delay beside a
- * step-count argument is divided by the count. Returns undefined when the tool has no time-like
- * argument or the adjusted arguments would not validate.
- */
-export function timedArguments(inputSchema: unknown, base: Record<string, unknown>, targetMs: number): TimedArguments | undefined {
-  if (!isObject(inputSchema) || !isObject(inputSchema.properties)) return undefined;
-  const props = inputSchema.properties;
-  const numeric = (s: unknown): s is Record<string, unknown> => isObject(s) && (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))));
-  const args = { ...base };
-  const stepName = Object.keys(props).find((n) => STEP_NAME.test(n) && numeric(props[n]));
-  const stepValue = stepName === undefined ? undefined : typeof args[stepName] === 'number' ? args[stepName] : (props[stepName] as Record<string, unknown>).default;
-  const steps = typeof stepValue === 'number' && stepValue > 0 ? stepValue : 1;
-  const timeProperties: string[] = [];
-  let estimateMs = 0;
-  for (const [name, prop] of Object.entries(props)) {
-    if (name === stepName || !numeric(prop) || !isTimeName(name)) continue;
-    const text = `${name} ${typeof prop.description === 'string' ? prop.description : ''}`;
-    const ms = msName(name) || MS_TEXT.test(text);
-    const perStep = stepName !== undefined && PER_STEP.test(text);
-    const wantedMs = perStep ? targetMs / steps : targetMs;
-    const integer = prop.type === 'integer' || (Array.isArray(prop.type) && !prop.type.includes('number'));
-    let value = ms ? wantedMs : wantedMs / 1000;
-    if (integer) value = Math.max(ms ? 0 : 1, Math.round(value));
-    const lo = num(prop.minimum);
-    const hi = num(prop.maximum);
-    if (lo !== undefined && value < lo) value = lo;
-    if (hi !== undefined && value > hi) value = hi;
-    args[name] = value;
-    timeProperties.push(name);
-    const thisMs = (ms ? value : value * 1000) * (perStep ? steps : 1);
-    estimateMs = Math.max(estimateMs, thisMs);
-  }
-  if (timeProperties.length === 0) return undefined;
-  if (validateWithSchema(inputSchema, args).status !== 'valid') return undefined;
-  return { args, estimateMs, timeProperties };
 }
