@@ -6,9 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { metaKeyArbitrary } from '../src/property/meta-key.js';
 import { toolListArbitrary } from '../src/property/served-tools.js';
-import { checkMeta } from '../src/validate/meta.js';
 import { validateMessage } from '../src/validate/message.js';
 import { REVISIONS } from '../src/validate/revisions.js';
 
@@ -40,16 +38,5 @@ describe('generated tool lists', () => {
     const draw = (seed: number) => JSON.stringify(fc.sample(toolListArbitrary(), { seed, numRuns: 5 }));
     expect(draw(42)).toBe(draw(42));
     expect(draw(42)).not.toBe(draw(43));
-  });
-});
-
-describe('generated _meta keys', () => {
-  it('follow the key grammar and stay out of the reserved prefixes (no finding at all, not even the reverse-DNS warning)', () => {
-    fc.assert(
-      fc.property(metaKeyArbitrary(), (key) => {
-        expect(checkMeta({ [key]: 'x' }, '/_meta')).toEqual([]);
-      }),
-      { seed: 3, numRuns: 500 },
-    );
   });
 });

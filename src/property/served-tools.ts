@@ -8,7 +8,7 @@
  * client that renders them must escape them, and none of them is invalid.
  */
 import fc from 'fast-check';
-import { metaKeyArbitrary } from './meta-key.js';
+import { metaKeyArbitrary } from '../schema/meta-key.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { [key: string]: Json };
