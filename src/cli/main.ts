@@ -59,6 +59,8 @@ const serverOptions = {
   'call-tools': { type: 'string', describe: 'which tools to call: readonly (default: readOnlyHint true), all, none, or NAME,NAME', requiresArg: true },
   'origin-probe': { type: 'string', describe: 'the foreign Origin sent by the HTTP Origin check', requiresArg: true },
   transcript: { type: 'string', describe: 'write one transcript per session into this folder', requiresArg: true },
+  seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)', requiresArg: true },
+  properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)`, requiresArg: true },
 } as const;
 
 const clientOptions = {
@@ -70,8 +72,8 @@ const clientOptions = {
   only: serverOptions.only,
   skip: serverOptions.skip,
   transcript: serverOptions.transcript,
-  seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)', requiresArg: true },
-  properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)`, requiresArg: true },
+  seed: serverOptions.seed,
+  properties: serverOptions.properties,
 } as const;
 
 function positiveWholeNumbers(a: Record<string, unknown>): true {
@@ -121,7 +123,8 @@ export async function main(argv: string[]): Promise<void> {
           .options(serverOptions)
           .options(reportOptions)
           .epilogue(EXIT_CODES_HELP)
-          .check(positiveWholeNumbers),
+          .check(positiveWholeNumbers)
+          .check(propertyOptions),
       async (args) => {
         await checkReportPaths(args);
         const baseline = await readBaseline(args.baseline);
@@ -141,6 +144,8 @@ export async function main(argv: string[]): Promise<void> {
           ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
           ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
           ...(baseline ? { baseline } : {}),
+          ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
+          ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags,
         });
         await finish(report, args);

@@ -9,6 +9,7 @@ import { serverScenarios } from '../../suites/server/index.js';
 import { untestedNotes } from '../spec/untested.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
+import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
 
 export interface ServerCommandOptions {
   stdio?: string;
@@ -25,6 +26,10 @@ export interface ServerCommandOptions {
   originProbe?: string;
   transcriptDir?: string;
   baseline?: Baseline;
+  /** Seeds the property scenarios (default: a fresh one, printed in the report). */
+  seed?: number;
+  /** Generated cases per property scenario (default PROPERTY_CASES; 0 turns the tier off). */
+  properties?: number;
   /** The flags that name the target, for reproduce commands. */
   targetFlags: string;
 }
@@ -77,6 +82,8 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     callTools: parseToolPolicy(o.callTools),
     originProbe: o.originProbe ?? 'http://mcpcheck-evil.example',
     requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
+    seed: o.seed ?? freshSeed(),
+    cases: o.properties ?? PROPERTY_CASES,
   };
   try {
     if (target instanceof HttpTarget) await target.prepare();
@@ -87,7 +94,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       concurrency: o.concurrency ?? availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
-      reproduce: `mcpcheck server ${o.targetFlags} --only {scenario}`,
+      reproduce: `mcpcheck server ${o.targetFlags} --only {scenario} --seed ${options.seed}`,
     });
     const info = out.discovery.serverInfo;
     return grade({
@@ -101,6 +108,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
+      seed: options.seed,
       checks: out.checks.filter(selection.keep),
       notes: [...out.notes, ...untestedNotes()],
       ...(o.baseline ? { baseline: o.baseline } : {}),

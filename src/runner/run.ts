@@ -77,6 +77,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       const scenarioOf = () => s.id;
       const extra: ClientSession[] = [];
       const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
+      const started = performance.now();
       const { timedOut } = await runGuarded(recorder, input.scenarioTimeoutMs, async () => {
         if (s.isolation === 'shared') {
           session = lanes[lane];
@@ -102,6 +103,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           discovery,
           options,
           note: (text) => recorder.note(text),
+          timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
         });
       });
       // A shared session a timed-out scenario left mid-way is of no use to the next one.

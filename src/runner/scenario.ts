@@ -28,6 +28,10 @@ export interface RunOptions {
   /** The foreign Origin sent by the HTTP Origin probe (HTTP-ORIGIN-01). */
   originProbe: string;
   requestTimeoutMs: number;
+  /** Seeds what property scenarios generate. */
+  seed: number;
+  /** Generated cases per property scenario (0: the property tier is off). */
+  cases: number;
 }
 
 export interface ScenarioContext {
@@ -41,6 +45,8 @@ export interface ScenarioContext {
   options: RunOptions;
   /** Adds a line to the report's notes (e.g. which tools were called and why others were not). */
   note(text: string): void;
+  /** Milliseconds until the scenario's timeout (--timeout) cuts it short. */
+  timeLeft(): number;
 }
 
 /** What every scenario has, whichever role the target plays: how it is named, selected and reported. */

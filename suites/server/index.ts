@@ -7,10 +7,11 @@ import { lifecycle } from './lifecycle.js';
 import { notifications } from './notifications.js';
 import { olderRevisions } from './older-revisions.js';
 import { prompts } from './prompts.js';
+import { properties } from './properties.js';
 import { resources } from './resources.js';
 import { stdio } from './stdio.js';
 import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties];

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import type { ClientSession } from '../../src/harness/client-session.js';
+import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
+import { describeReply } from '../../src/runner/checks.js';
+import { scenario, type Scenario } from '../../src/runner/scenario.js';
+import { schemaArbitrary } from '../../src/schema/arbitrary.js';
+import { timedArguments } from '../../src/schema/durations.js';
+import { show } from '../../src/validate/finding.js';
+import { argumentContext, callTool, planToolCall, type ToolPlan } from './helpers.js';
+
+/** mcpcheck's own limit for one generated call: longer is "could not judge", never the server's fault. */
+const CALL_MS = 2_000;
+/** What the property leaves of the scenario timeout for the last case and the report. */
+const RESERVE_MS = 6_000;
+/** Cases judged at most beyond the generated ones: shrinking stops there. */
+const SHRINK_BUDGET = 40;
+/** Time-like arguments are cut to about this, so a generated duration cannot stall the run. */
+const QUICK_MS = 300;
+
+interface Call {
+  name: string;
+  args: unknown;
+}
+
+/**
+ * Arguments for one tool that satisfy its inputSchema, kept small (a property run is a handful of
+ * calls), declared members only, durations shortened. Undefined with the reason when the schema
+ * cannot be generated from.
+ */
+function callsOf(plan: ToolPlan): fc.Arbitrary<Call> | string {
+  const made = schemaArbitrary(plan.tool.inputSchema, { maxDepth: 2, maxItems: 2, maxLength: 8, maxExtraProperties: 0, undeclaredProperties: false });
+  if (!made.ok) return `${plan.name}: ${made.problem.message} (at ${made.problem.pointer})`;
+  return made.arbitrary.map((args) => ({ name: plan.name, args: timedArguments(plan.tool.inputSchema, args as Record<string, unknown>, QUICK_MS)?.args ?? args }));
+}
+
+export const toolArgumentsProperty = scenario({
+  id: 'server.properties.tool-arguments',
+  title: "Every tools/call whose arguments satisfy the tool's inputSchema gets exactly one response, and the server keeps answering",
+  requirements: ['BASE-ID-04'],
+  isolation: 'session',
+  needs: { capabilities: ['tools'] },
+  async run({ session, openSession, check, discovery, options, timeLeft }) {
+    if (options.cases === 0) return check.skip('the property tier is off (--properties 0)');
+    const context = argumentContext(discovery);
+    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call);
+    if (plans.length === 0) return check.skip(`no listed tool may be called under --call-tools ${options.callTools.mode}`);
+    const arbitraries: Array<fc.Arbitrary<Call>> = [];
+    const ungenerable: string[] = [];
+    for (const plan of plans) {
+      const calls = callsOf(plan);
+      if (typeof calls === 'string') ungenerable.push(calls);
+      else arbitraries.push(calls);
+    }
+    if (ungenerable.length) check.note(`no arguments generated for ${ungenerable.join('; ')}`);
+    if (arbitraries.length === 0) return check.skip(`no permitted tool's inputSchema could be generated from: ${ungenerable.join('; ')}`);
+
+    const init = await session.initialize({ capabilities: {} });
+    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    let live: ClientSession | undefined = session;
+    // A server that went away is started afresh for the next case (stdio: a new process).
+    const alive = async (): Promise<ClientSession | undefined> => {
+      if (live && !live.closed) return live;
+      const next = await openSession();
+      const reply = await next.initialize({ capabilities: {} });
+      live = reply.kind === 'result' ? next : undefined;
+      return live;
+    };
+    const judge = async (call: Call): Promise<CaseVerdict> => {
+      const s = await alive();
+      if (!s) return { inconclusive: 'the server could not be reached again after it went away' };
+      const reply = await callTool(s, call.name, call.args as Record<string, unknown>, CALL_MS);
+      if (reply.kind === 'timeout') return { inconclusive: `${call.name} was still working after mcpcheck's ${CALL_MS} ms limit (cancelled)` };
+      if (reply.kind === 'closed') return { failed: `the connection closed before ${call.name} answered (${reply.detail})` };
+      const ping = await s.request('ping', undefined, CALL_MS);
+      if (ping.kind === 'closed') return { failed: `the server went away after answering ${call.name} (${ping.detail})` };
+      if (ping.kind === 'timeout') return { inconclusive: `ping went unanswered for ${CALL_MS} ms after ${call.name}` };
+      return { held: true };
+    };
+    const outcome = await checkProperty(fc.oneof(...arbitraries), options.seed, { cases: options.cases, maxEvaluations: options.cases + SHRINK_BUDGET, deadline: performance.now() + timeLeft() - RESERVE_MS }, judge);
+    const where = `seed ${outcome.seed}`;
+    if (outcome.failure) {
+      const f = outcome.failure;
+      return void check.expect(false, {
+        expected: 'a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it',
+        actual: `${f.reason}; smallest failing call (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}): tools/call ${show(f.counterexample.name)} with ${show(f.counterexample.args, 1_000)}; ${where}, fast-check path ${f.path}`,
+      });
+    }
+    if (outcome.judged === 0) return check.skip(`no generated call could be judged (${where}): ${outcome.inconclusive.join('; ') || 'the budget ran out'}`);
+    const judged = `${outcome.judged} generated call(s) judged${outcome.cutShort ? ` of ${options.cases} asked for (the budget ran out)` : ''}`;
+    check.expect(true, {
+      expected: `a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it (${where}; ${judged})`,
+      actual: judged,
+    });
+  },
+});
+
+export const properties: Scenario[] = [toolArgumentsProperty];
