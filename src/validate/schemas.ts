@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from './formats.js';
+import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { packageRoot } from '../paths.js';
 import { applySchemaPatches, SCHEMA_PATCHES } from '../spec/rulings.js';
 import { type Revision } from './revisions.js';
@@ -61,18 +60,13 @@ export interface RevisionSource {
   fingerprint: string;
 }
 
-const require = createRequire(import.meta.url);
-
 export function revisionSource(revision: Revision): RevisionSource {
   const text = readFileSync(join(packageRoot(), 'schemas/mcp', `${revision}.json`), 'utf8');
   const file = JSON.parse(text) as SchemaFile;
   const modern = file.$defs !== undefined;
   const defs = (file.$defs ?? file.definitions ?? {}) as NonNullable<SchemaFile['$defs']>;
   applySchemaPatches(revision, defs);
-  const versions = ['ajv', 'ajv-formats'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([text, SCHEMA_PATCHES.filter((p) => p.revision === revision), OPTIONS, versions]))
-    .digest('hex');
+  const fingerprint = fingerprintOf([text, SCHEMA_PATCHES.filter((p) => p.revision === revision), OPTIONS]);
   const prefix = modern ? '#/$defs/' : '#/definitions/';
   return { revision, file, defs, refOf: (def) => `${revision}${prefix}${def}`, fingerprint };
 }
@@ -86,27 +80,7 @@ export function revisionAjv(source: RevisionSource, code?: CodeOptions): Ajv {
   return ajv;
 }
 
-/** Where `npm run build` writes the revision's validators, generated ahead of time (src/build/precompile-schemas.ts). */
-export function precompiledPath(revision: Revision): string {
-  return join(packageRoot(), 'dist/src/generated/mcp-schemas', `${revision}.cjs`);
-}
-
-/** The name under which a precompiled module exports its source's fingerprint (no definition name has a `$`). */
-export const FINGERPRINT_EXPORT = '$fingerprint';
-
-/**
- * The revision's validators precompiled by the build, if they were compiled from exactly this
- * source; otherwise (no build, or schemas or patches changed since) undefined, and Ajv compiles at run time.
- */
-function precompiled(source: RevisionSource): Record<string, ValidateFunction> | undefined {
-  let mod: Record<string, unknown>;
-  try {
-    mod = require(precompiledPath(source.revision)) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  return mod[FINGERPRINT_EXPORT] === source.fingerprint ? (mod as Record<string, ValidateFunction>) : undefined;
-}
+export const SCHEMA_GROUP = 'mcp-schemas';
 
 class CompiledRevision implements RevisionSchema {
   private ajv: Ajv | undefined;
@@ -120,7 +94,7 @@ class CompiledRevision implements RevisionSchema {
   constructor(readonly revision: Revision) {
     this.source = revisionSource(revision);
     this.defs = this.source.defs;
-    this.ahead = precompiled(this.source);
+    this.ahead = loadPrecompiled(SCHEMA_GROUP, revision, this.source.fingerprint);
     for (const [name, def] of Object.entries(this.source.defs)) {
       const method = def.properties?.method?.const;
       if (typeof method !== 'string') continue;
