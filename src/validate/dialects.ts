@@ -1,15 +1,19 @@
 import { createRequire } from 'node:module';
-import type { Ajv, CodeOptions, ErrorObject, Options, ValidateFunction } from 'ajv';
-import type { Ajv2019 } from 'ajv/dist/2019.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type AjvDraft04Module from 'ajv-draft-04';
+import { Ajv, type CodeOptions, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft04Module from 'ajv-draft-04';
 import { note, show, violation, type Finding } from './finding.js';
 import { addFormats } from './formats.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { isObject } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
+// ajv-draft-04 is CommonJS with `exports.default`; NodeNext types the default import as the
+// module object, while some loaders hand over the default export itself.
 type AjvDraft04Class = typeof AjvDraft04Module.default;
+const AjvDraft04: AjvDraft04Class =
+  (AjvDraft04Module as unknown as { default?: AjvDraft04Class }).default ?? (AjvDraft04Module as unknown as AjvDraft04Class);
 
 export const DIALECTS = ['2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -63,31 +67,26 @@ const OPTIONS: Options = {
 
 const require = createRequire(import.meta.url);
 
-/**
- * An Ajv instance for one dialect; `code` is Ajv's code option (standalone generation at build
- * time). Each Ajv class is loaded when its dialect is first met (loading all of them cost every
- * run ~25 ms); `require`, because ajv-draft-04 is CommonJS with `exports.default`, which an ES
- * default import presents differently under different loaders.
- */
+/** An Ajv instance for one dialect; `code` is Ajv's code option (standalone generation at build time). */
 export function createAjv(dialect: Dialect, code?: CodeOptions): AnyAjv {
   const options = { ...OPTIONS, ...(code ? { code } : {}) };
   let ajv: AnyAjv;
   switch (dialect) {
     case '2020-12':
-      ajv = new (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020(options);
+      ajv = new Ajv2020(options);
       break;
     case '2019-09':
-      ajv = new (require('ajv/dist/2019.js') as { Ajv2019: typeof Ajv2019 }).Ajv2019(options);
+      ajv = new Ajv2019(options);
       break;
     case 'draft-07':
-      ajv = new (require('ajv') as { Ajv: typeof Ajv }).Ajv(options);
+      ajv = new Ajv(options);
       break;
     case 'draft-06':
-      ajv = new (require('ajv') as { Ajv: typeof Ajv }).Ajv(options);
+      ajv = new Ajv(options);
       ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
       break;
     case 'draft-04':
-      ajv = new (require('ajv-draft-04') as { default: AjvDraft04Class }).default(options);
+      ajv = new AjvDraft04(options);
       break;
   }
   addFormats(ajv as Ajv);

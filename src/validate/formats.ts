@@ -1,19 +1,12 @@
-import { createRequire } from 'node:module';
-import type { Ajv } from 'ajv';
-import type addFormatsModule from 'ajv-formats';
+import addFormatsModule from 'ajv-formats';
 
+// ajv-formats is CommonJS with `exports.default`; NodeNext types the default import as the module
+// object, while some loaders hand over the default export itself.
 type AddFormats = typeof addFormatsModule.default;
 
-const require = createRequire(import.meta.url);
-
-/**
- * ajv-formats' plugin, loaded when an Ajv instance is first made (it loads all of Ajv, which a
- * run on the build's precompiled validators may never need). `require`, because it is CommonJS
- * with `exports.default`, which an ES default import presents differently under different loaders.
- */
-export function addFormats(ajv: Ajv): Ajv {
-  return (require('ajv-formats') as { default: AddFormats }).default(ajv);
-}
+/** ajv-formats' plugin, however the loader presents it. */
+export const addFormats: AddFormats =
+  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 /**
  * One valid value per string format, for filling a value in (argument synthesis) and for standing

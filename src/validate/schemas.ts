@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Ajv, CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from './formats.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { packageRoot } from '../paths.js';
@@ -72,18 +71,10 @@ export function revisionSource(revision: Revision): RevisionSource {
   return { revision, file, defs, refOf: (def) => `${revision}${prefix}${def}`, fingerprint };
 }
 
-const require = createRequire(import.meta.url);
-
-/**
- * An Ajv instance holding the revision's schema; `code` is Ajv's code option (standalone
- * generation). Ajv is loaded only here: with the build's validators a run need not load it.
- */
+/** An Ajv instance holding the revision's schema; `code` is Ajv's code option (standalone generation). */
 export function revisionAjv(source: RevisionSource, code?: CodeOptions): Ajv {
   const options = { ...OPTIONS, ...(code ? { code } : {}) };
-  const ajv =
-    source.file.$defs !== undefined
-      ? new (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020(options)
-      : new (require('ajv') as { Ajv: typeof Ajv }).Ajv(options);
+  const ajv = source.file.$defs !== undefined ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   ajv.addSchema(source.file as object, source.revision);
   return ajv;
