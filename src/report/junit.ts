@@ -6,8 +6,10 @@ import { xmlSafe } from './xml-safe.js';
 
 // The package is CommonJS (`module.exports = builder`) but its typings declare an ES default
 // export, which NodeNext types as `{ default }` while Node hands over module.exports itself.
-// `require` has one unambiguous shape at runtime and under vitest alike.
-const junitReportBuilder = createRequire(import.meta.url)('junit-report-builder') as Builder;
+// `require` has one unambiguous shape at runtime and under vitest alike. Loaded on first use:
+// it and its dependencies cost every run ~50 ms of start-up, and most runs write no JUnit.
+const require = createRequire(import.meta.url);
+let junitReportBuilder: Builder | undefined;
 
 /**
  * JUnit XML for CI: one testsuite per spec area, one testcase per check.
@@ -27,7 +29,7 @@ const junitReportBuilder = createRequire(import.meta.url)('junit-report-builder'
  */
 export function renderJunit(report: RunReport): string {
   // A fresh builder per call: the package's default export is a shared singleton that accumulates suites.
-  const builder = junitReportBuilder.newBuilder();
+  const builder = (junitReportBuilder ??= require('junit-report-builder') as Builder).newBuilder();
   builder.name(xmlSafe(`${report.tool.name} ${report.target.description}`));
   const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
 

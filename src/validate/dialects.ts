@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type CodeOptions, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import { note, show, violation, type Finding } from './finding.js';
 import { addFormats } from './formats.js';
+import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { isObject } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
@@ -14,7 +15,8 @@ type AjvDraft04Class = typeof AjvDraft04Module.default;
 const AjvDraft04: AjvDraft04Class =
   (AjvDraft04Module as unknown as { default?: AjvDraft04Class }).default ?? (AjvDraft04Module as unknown as AjvDraft04Class);
 
-export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
+export const DIALECTS = ['2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const;
+export type Dialect = (typeof DIALECTS)[number];
 
 /** The `$schema` each Ajv class registers for its meta-schema (Ajv strips a trailing `#`). */
 const CANONICAL: Record<Dialect, string> = {
@@ -68,24 +70,26 @@ const OPTIONS: Options = {
 
 const require = createRequire(import.meta.url);
 
-function createAjv(dialect: Dialect): AnyAjv {
+/** An Ajv instance for one dialect; `code` is Ajv's code option (standalone generation at build time). */
+export function createAjv(dialect: Dialect, code?: CodeOptions): AnyAjv {
+  const options = { ...OPTIONS, ...(code ? { code } : {}) };
   let ajv: AnyAjv;
   switch (dialect) {
     case '2020-12':
-      ajv = new Ajv2020(OPTIONS);
+      ajv = new Ajv2020(options);
       break;
     case '2019-09':
-      ajv = new Ajv2019(OPTIONS);
+      ajv = new Ajv2019(options);
       break;
     case 'draft-07':
-      ajv = new Ajv(OPTIONS);
+      ajv = new Ajv(options);
       break;
     case 'draft-06':
-      ajv = new Ajv(OPTIONS);
+      ajv = new Ajv(options);
       ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
       break;
     case 'draft-04':
-      ajv = new AjvDraft04(OPTIONS);
+      ajv = new AjvDraft04(options);
       break;
   }
   addFormats(ajv as Ajv);
@@ -107,6 +111,37 @@ function instance(dialect: Dialect): { ajv: AnyAjv; compiles: number } {
     instances.set(dialect, inst);
   }
   return inst;
+}
+
+// ---- Meta-schemas ------------------------------------------------------------------------------
+
+export const META_GROUP = 'meta-schemas';
+
+/** What the build's meta-schema validator of a dialect is compiled from. */
+export function metaFingerprint(dialect: Dialect): string {
+  return fingerprintOf([dialect, CANONICAL[dialect], OPTIONS]);
+}
+
+/** The meta-schema each dialect's instance validates against; `$schema` of the input is always this one or absent. */
+export function metaSchemaRef(dialect: Dialect): string {
+  return CANONICAL[dialect];
+}
+
+const metaValidators = new Map<Dialect, ValidateFunction>();
+
+/**
+ * Validates a schema against its dialect's meta-schema, as `ajv.validateSchema` does, with the
+ * validator the build generated (compiling the 2020-12 meta-schema was most of the first tool
+ * schema's cost), or one Ajv compiles when that is missing or stale. Errors are on `.errors`.
+ */
+function metaValidator(dialect: Dialect): ValidateFunction {
+  let fn = metaValidators.get(dialect);
+  if (!fn) {
+    fn = loadPrecompiled(META_GROUP, dialect, metaFingerprint(dialect))?.validate ?? instance(dialect).ajv.getSchema(metaSchemaRef(dialect));
+    if (!fn) throw new Error(`mcpcheck: no meta-schema for JSON Schema ${dialect}`);
+    metaValidators.set(dialect, fn);
+  }
+  return fn;
 }
 
 // ---- Preparing (meta-validation + compilation), cached ---------------------------------------
@@ -169,7 +204,23 @@ function textOf(schema: unknown): string | undefined {
   }
 }
 
+/**
+ * By identity first: a session keeps a listed tool's outputSchema and validates every call's
+ * structuredContent with it, and stringifying it each time was the larger part of a call's cost.
+ * Schemas come from parsed messages, which no validator changes.
+ */
+const byIdentity = new WeakMap<Record<string, unknown>, Prepared>();
+
 function prepared(schema: Record<string, unknown>, dialect: Dialect): Prepared {
+  let hit = byIdentity.get(schema);
+  if (!hit) {
+    hit = preparedByText(schema, dialect);
+    byIdentity.set(schema, hit);
+  }
+  return hit;
+}
+
+function preparedByText(schema: Record<string, unknown>, dialect: Dialect): Prepared {
   const text = textOf(schema);
   const key = text === undefined ? undefined : dialect + '\n' + text;
   const hit = key === undefined ? undefined : preparedCache.get(key);
@@ -182,10 +233,10 @@ function prepared(schema: Record<string, unknown>, dialect: Dialect): Prepared {
 function prepare(schema: Record<string, unknown>, dialect: Dialect): Prepared {
   // Give Ajv the spelling of `$schema` it registered, so every accepted variant finds its meta-schema.
   const input = Object.hasOwn(schema, '$schema') ? { ...schema, $schema: CANONICAL[dialect] } : schema;
-  const { ajv } = instance(dialect);
+  const meta = metaValidator(dialect);
   try {
-    if (!ajv.validateSchema(input)) {
-      const errors = ajv.errors ?? [];
+    if (!meta(input)) {
+      const errors = meta.errors ?? [];
       return {
         metaErrors: errors.length ? errors.slice(0, 5).map((e) => describe(e)) : ['invalid'],
         metaPointer: errors[0]?.instancePath ?? '',
