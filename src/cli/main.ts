@@ -66,7 +66,7 @@ const serverOptions = {
 const clientOptions = {
   command: { type: 'string', describe: 'the client command; {url} becomes mcpcheck\'s HTTP endpoint, {stdio} a command line starting mcpcheck\'s stdio server (neither: the URL is appended)', requiresArg: true, demandOption: true },
   shell: { type: 'boolean', describe: 'run --command through sh -c (default: split into words, no shell)' },
-  concurrency: serverOptions.concurrency,
+  concurrency: { type: 'number', describe: 'client processes at once (default: twice the number of cores)', requiresArg: true },
   timeout: serverOptions.timeout,
   'request-timeout': serverOptions['request-timeout'],
   only: serverOptions.only,

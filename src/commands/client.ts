@@ -49,7 +49,8 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
     const out = await runClientScenarios({
       target,
       scenarios: selection.scenarios,
-      concurrency: o.concurrency ?? availableParallelism(),
+      // A client scenario mostly waits on the client (its start-up, its steps): twice the cores keeps them busy.
+      concurrency: o.concurrency ?? 2 * availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
