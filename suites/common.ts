@@ -1,5 +1,7 @@
 import type { PeerSession, Reply } from '../src/harness/peer-session.js';
 import { isObject } from '../src/json.js';
+import type { PropertyOutcome } from '../src/property/check.js';
+import type { CheckRecorder } from '../src/runner/checks.js';
 
 // What scenarios of both roles share.
 
@@ -22,4 +24,24 @@ export async function timedPing(session: PeerSession): Promise<{ reply: Reply; m
   const started = performance.now();
   const reply = await session.request('ping', undefined, 5_000);
   return { reply, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * A property's outcome as one check: the shrunk counterexample fails (with seed and path, so it
+ * can be replayed), a run that judged no case is a skip with the reasons, else a pass that says
+ * how many generated cases held.
+ */
+export function recordProperty<T>(check: CheckRecorder, outcome: PropertyOutcome<T>, o: { expected: string; asked: number; what: string; show(value: T): string }): void {
+  const where = `seed ${outcome.seed}`;
+  const f = outcome.failure;
+  if (f) {
+    check.expect(false, {
+      expected: o.expected,
+      actual: `${f.reason}; smallest failing ${o.what} (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}): ${o.show(f.counterexample)}; ${where}, fast-check path ${f.path}`,
+    });
+    return;
+  }
+  if (outcome.judged === 0) return check.skip(`no generated case could be judged (${where}): ${outcome.inconclusive.join('; ') || 'the budget ran out'}`);
+  const judged = `${outcome.judged} generated case(s) judged${outcome.cutShort ? ` of ${o.asked} asked for (the budget ran out)` : ''}`;
+  check.expect(true, { expected: `${o.expected} (${where}; ${judged})`, actual: judged });
 }

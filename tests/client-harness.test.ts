@@ -148,7 +148,7 @@ describe('the property tier', () => {
     const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], seed: 99, properties: 4 });
     expect(report.seed).toBe(99);
     expect(property(report)?.status, describeFailures(report)).toBe('pass');
-    expect(property(report)?.message).toMatch(/after each of 4 generated tool list/);
+    expect(property(report)?.message).toMatch(/4 generated case\(s\) judged/);
   });
 
   it('shrinks a crash to the smallest tool list that still crashes, the same for the same seed', async () => {
@@ -157,7 +157,7 @@ describe('the property tier', () => {
     const first = property(await once())!;
     const second = property(await once())!;
     expect(first.status).toBe('warn');
-    const shrunk = /smallest failing tools \(after \d+ shrink step\(s\)[^)]*\): (\[.*\]); seed/.exec(first.message)?.[1];
+    const shrunk = /smallest failing tool list \(after \d+ shrink step\(s\)[^)]*\): (\[.*\]); seed/.exec(first.message)?.[1];
     expect(shrunk, first.message).toBeDefined();
     const tools = JSON.parse(shrunk!) as Array<Record<string, unknown>>;
     // One tool, one icon, and of that icon nothing but what the crash needs.

@@ -4,7 +4,7 @@ import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
 import { toolListArbitrary, type Schema } from '../../src/property/served-tools.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { isObject, PING_LIMIT_MS, timedPing } from '../common.js';
+import { isObject, PING_LIMIT_MS, recordProperty, timedPing } from '../common.js';
 import { answerTo, waitUntil, WAIT_MS } from './helpers.js';
 
 /** How long a client that declared nothing about list changes gets to list again after notifications/tools/list_changed. */
@@ -110,20 +110,7 @@ export const clientToolListsProperty = clientScenario({
       return verdict;
     };
     const outcome = await checkProperty(toolListArbitrary(), ctx.seed, { cases: ctx.cases, maxEvaluations: ctx.cases + SHRINK_BUDGET, deadline: performance.now() + ctx.timeLeft() - RESERVE_MS }, judge);
-    const where = `seed ${outcome.seed}`;
-    if (outcome.failure) {
-      const f = outcome.failure;
-      return void check.expect(false, {
-        expected: 'the client keeps answering after every valid tool list it is served',
-        actual: `${f.reason}; smallest failing tools (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}): ${show(f.counterexample, 2_000)}; ${where}, fast-check path ${f.path}`,
-      });
-    }
-    if (outcome.judged === 0) return check.skip(`no generated case could be judged (${where}): ${outcome.inconclusive.join('; ') || 'the budget ran out'}`);
-    const judged = `${outcome.judged} generated tool list(s) judged${outcome.cutShort ? ` of ${ctx.cases} asked for (the budget ran out)` : ''}`;
-    check.expect(true, {
-      expected: `the client keeps answering after every valid tool list it is served (${where}; it answered ping after each of ${judged})`,
-      actual: judged,
-    });
+    recordProperty(check, outcome, { expected: 'the client keeps answering after every valid tool list it is served', asked: ctx.cases, what: 'tool list', show: (tools) => show(tools, 2_000) });
   },
 });
 

@@ -6,6 +6,7 @@ import { scenario, type Scenario } from '../../src/runner/scenario.js';
 import { schemaArbitrary } from '../../src/schema/arbitrary.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { show } from '../../src/validate/finding.js';
+import { recordProperty } from '../common.js';
 import { argumentContext, callTool, planToolCall, type ToolPlan } from './helpers.js';
 
 /** mcpcheck's own limit for one generated call: longer is "could not judge", never the server's fault. */
@@ -77,19 +78,11 @@ export const toolArgumentsProperty = scenario({
       return { held: true };
     };
     const outcome = await checkProperty(fc.oneof(...arbitraries), options.seed, { cases: options.cases, maxEvaluations: options.cases + SHRINK_BUDGET, deadline: performance.now() + timeLeft() - RESERVE_MS }, judge);
-    const where = `seed ${outcome.seed}`;
-    if (outcome.failure) {
-      const f = outcome.failure;
-      return void check.expect(false, {
-        expected: 'a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it',
-        actual: `${f.reason}; smallest failing call (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}): tools/call ${show(f.counterexample.name)} with ${show(f.counterexample.args, 1_000)}; ${where}, fast-check path ${f.path}`,
-      });
-    }
-    if (outcome.judged === 0) return check.skip(`no generated call could be judged (${where}): ${outcome.inconclusive.join('; ') || 'the budget ran out'}`);
-    const judged = `${outcome.judged} generated call(s) judged${outcome.cutShort ? ` of ${options.cases} asked for (the budget ran out)` : ''}`;
-    check.expect(true, {
-      expected: `a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it (${where}; ${judged})`,
-      actual: judged,
+    recordProperty(check, outcome, {
+      expected: 'a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it',
+      asked: options.cases,
+      what: 'call',
+      show: (call) => `tools/call ${show(call.name)} with ${show(call.args, 1_000)}`,
     });
   },
 });
