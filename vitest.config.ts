@@ -9,5 +9,7 @@ export default defineConfig({
     // Most tests wait on the processes they start (targets, clients, timeouts), so two files at
     // once on two cores shorten the run without starving either (vitest's default here is one).
     maxWorkers: 2,
+    // Tests marked concurrent (the break loops) run two at a time within their file.
+    maxConcurrency: 2,
   },
 });

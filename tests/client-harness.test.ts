@@ -122,11 +122,12 @@ describe('a conforming variant', () => {
   });
 });
 
-describe('each broken client fixture fails its rule', () => {
+// Each break runs clients of its own, mostly waiting: two at once (maxConcurrency).
+describe.concurrent('each broken client fixture fails its rule', () => {
   for (const b of BREAKS) {
     for (const transport of b.transport === 'both' ? (['http', 'stdio'] as const) : [b.transport]) {
       const unjudged = UNJUDGED[b.name];
-      it.skipIf(unjudged !== undefined)(`${b.name} → ${b.requirement} (${transport})`, async () => {
+      it.skipIf(unjudged !== undefined)(`${b.name} → ${b.requirement} (${transport})`, async ({ expect }) => {
         const scenario = SHOWN_BY[b.name];
         expect(scenario, `no scenario named for break ${b.name}`).toBeDefined();
         const report = await run(`node ${FIXTURE} --break ${b.name}${transport === 'stdio' ? ' {stdio}' : ''}`, { only: [scenario!], seed: BREAK_SEED });

@@ -4,7 +4,7 @@ import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
 import { toolListArbitrary, type Schema } from '../../src/property/served-tools.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { isObject, PING_LIMIT_MS, recordProperty, timedPing } from '../common.js';
+import { isObject, recordProperty, timedPing } from '../common.js';
 import { answerTo, waitUntil, WAIT_MS } from './helpers.js';
 
 /** How long a client that declared nothing about list changes gets to list again after notifications/tools/list_changed. */
@@ -61,15 +61,18 @@ async function serve(live: Live, tools: Schema[]): Promise<RecordedFrame | undef
 /** After a listing: a client that answers ping held; one that went away cleanly judged nothing; one that crashed or went silent failed. */
 async function stillAnswers(ctx: ClientScenarioContext): Promise<CaseVerdict> {
   const { reply, ms } = await timedPing(ctx.session);
-  // Any answer, even an error, shows a client still at work; what it answers is client.utilities.ping's concern.
-  const answered = (reply.kind === 'result' || reply.kind === 'error') && ms <= PING_LIMIT_MS;
+  // Any answer, even an error or a late one, shows a client still at work: how and how fast it
+  // answers is client.utilities.ping's concern, and a loaded machine delays every answer.
+  const answered = reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error';
   // Over HTTP the ping and the listing's answer travel on different streams: the client may take
   // the ping first and only then choke on the list, so an answer counts once it is still there.
   const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS : 500));
   if (answered && !exit) return { held: true };
   if (exit && exit.code === 0 && !exit.signal) return { inconclusive: 'the client ended its session cleanly (exit 0) right after the listing' };
   if (exit) return { failed: `the client exited (${exit.signal ?? `code ${exit.code}`}) after it was served this tool list` };
-  return { failed: `the client did not answer ping within ${PING_LIMIT_MS} ms after it was served this tool list (${reply.kind === 'result' || reply.kind === 'error' ? `answered after ${ms} ms` : reply.kind})` };
+  // Over HTTP a ping reaches the client only on a stream it keeps open: silence there shows nothing.
+  if (ctx.transport === 'http') return { inconclusive: `no answer to ping within ${ms} ms, and over HTTP it reaches a client only on a stream the client keeps open` };
+  return { failed: `the client, still running, did not answer ping within ${ms} ms after it was served this tool list` };
 }
 
 export const clientToolListsProperty = clientScenario({
