@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SetupError } from '../errors.js';
 import { grade } from '../grade/index.js';
-import { HttpTarget, StdioTarget, type Target } from '../harness/target.js';
+import type { Target } from '../harness/target.js';
 import { isObject } from '../json.js';
 import type { CheckResult, RunReport, Status } from '../model.js';
 import { requirement } from '../spec/catalog.js';
@@ -17,7 +17,7 @@ import { Lane } from '../fuzz/lane.js';
 import { ORACLES, type Oracle } from '../fuzz/oracles.js';
 import { fuzz, replayFresh, type FuzzFailure } from '../fuzz/run.js';
 import type { SendTimeouts } from '../fuzz/send.js';
-import { parseToolPolicy } from './server.js';
+import { makeTarget, parseToolPolicy, serverTargetInfo } from './server.js';
 
 export interface FuzzCommandOptions {
   stdio?: string;
@@ -38,21 +38,12 @@ export interface FuzzCommandOptions {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-function makeTarget(o: FuzzCommandOptions): Target {
-  if ((o.stdio === undefined) === (o.url === undefined)) throw new SetupError('name exactly one target: --stdio "COMMAND" or --url URL');
-  if (o.stdio !== undefined) {
-    if (o.stdio.trim() === '') throw new SetupError('--stdio needs a command');
-    return new StdioTarget({ command: o.stdio });
-  }
-  let url: URL;
-  try {
-    url = new URL(o.url!);
-  } catch {
-    throw new SetupError(`--url ${JSON.stringify(o.url)} is not a valid URL`);
-  }
+function fuzzTarget(o: FuzzCommandOptions): Target {
+  const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}) });
   // Hostile input is meant for servers one owns: a remote one only when asked for.
-  if (!LOOPBACK.has(url.hostname) && !o.allowRemote) throw new SetupError(`--url ${url.hostname} is not a loopback address: fuzzing a remote server needs --allow-remote`);
-  return new HttpTarget({ url: o.url! });
+  const host = o.url !== undefined ? new URL(o.url).hostname : undefined;
+  if (host !== undefined && !LOOPBACK.has(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
+  return target;
 }
 
 function timeouts(o: FuzzCommandOptions): SendTimeouts {
@@ -104,16 +95,10 @@ async function readSaved(file: string): Promise<SavedCase> {
 }
 
 function report(target: Target, started: number, checks: CheckResult[], notes: string[], seed: number, info: { protocolVersion?: string; serverInfo?: Record<string, unknown> }): RunReport {
-  const serverInfo = info.serverInfo;
   return grade({
     role: 'server',
     tool: toolInfo(),
-    target: {
-      kind: target.kind,
-      description: target.description,
-      ...(info.protocolVersion ? { protocolVersion: info.protocolVersion } : {}),
-      ...(serverInfo ? { serverInfo: { ...(typeof serverInfo.name === 'string' ? { name: serverInfo.name } : {}), ...(typeof serverInfo.version === 'string' ? { version: serverInfo.version } : {}) } } : {}),
-    },
+    target: serverTargetInfo(target, info),
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     seed,
@@ -136,7 +121,7 @@ async function replay(o: FuzzCommandOptions, target: Target, started: number): P
 
 export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
   const started = Date.now();
-  const target = makeTarget(o);
+  const target = fuzzTarget(o);
   try {
     if (o.replay !== undefined) return await replay(o, target, started);
     const outcome = await fuzz({

@@ -237,5 +237,12 @@ export function notificationCases(notifications: Array<fc.Arbitrary<unknown>>): 
 
 /** Every mutation of one base request, the valid request among them. */
 export function mutationsOf(base: BaseRequest, o: MutationOptions): fc.Arbitrary<FuzzCase> {
-  return fc.oneof(valid(base), ...(base.inputSchema ? argumentMutations(base, o) : []), ...envelopeMutations(base), ...frameMutations(base, o));
+  // The arguments are where a server's own code runs, so their mutations come up most.
+  const weighted = (weight: number) => (arbitrary: fc.Arbitrary<FuzzCase>) => ({ arbitrary, weight });
+  return fc.oneof(
+    weighted(2)(valid(base)),
+    ...(base.inputSchema ? argumentMutations(base, o) : []).map(weighted(3)),
+    ...envelopeMutations(base).map(weighted(1)),
+    ...frameMutations(base, o).map(weighted(1)),
+  );
 }

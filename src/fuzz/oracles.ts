@@ -64,7 +64,8 @@ function survives(c: FuzzCase, o: Observation): OracleVerdict {
   return why ? { failed: `after ${c.mutation}, ${why}` } : HELD;
 }
 
-const isToolInput = (c: FuzzCase) => c.method === 'tools/call' && (c.mutation === 'valid' || c.mutation.startsWith('args.'));
+/** Whatever reaches a tool's handler is tool input (TOOL-SEC-01), mutated envelope and all. */
+const isToolInput = (c: FuzzCase) => c.method === 'tools/call';
 
 export const ORACLES: readonly Oracle[] = [
   {

@@ -128,7 +128,9 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   }
   const notes: string[] = [];
   const mutation: MutationOptions = { ...DEFAULT_MUTATION_OPTIONS, ...o.mutation, transport: o.target.kind };
-  const arbitrary = fc.oneof(...basesFor(revision, capabilities, tools, o.callTools, notes).map((b) => mutationsOf(b, mutation)), notificationCases(notificationsFor(revision)));
+  // Tool calls weigh more: each tool is a handler of its own, the other methods are few.
+  const bases = basesFor(revision, capabilities, tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, mutation), weight: b.inputSchema ? 3 : 1 }));
+  const arbitrary = fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(revision)), weight: 1 });
 
   const outcome: FuzzRunOutcome = { seed: o.seed, cases: 0, generated: 0, failures: [], exercised: new Map(), cutShort: false, restarts: 0, notes, protocolVersion: revision, durationMs: 0 };
   if (isObject(init.serverInfo)) outcome.serverInfo = init.serverInfo;

@@ -13,7 +13,7 @@ export const UNTESTED_AREAS: readonly UntestedArea[] = [
   { area: 'authorization (AUTH-*)', why: 'no OAuth flow is exercised; `--header` can pass a token, nothing checks how it was obtained or refused' },
   { area: 'tasks (TASK-*)', why: 'the tasks utility of 2025-11-25 has no scenarios or validators yet' },
   { area: 'revision 2026-07-28', why: 'mcpcheck negotiates 2025-11-25 and older through initialize; server/discover and stateless requests are not judged' },
-  { area: 'fuzzing', why: 'server scenarios send fixed probes: generated input reaches only clients (client.properties.tool-lists), and no mutated input is sent yet' },
+  { area: 'fuzzing', why: 'in part: mcpcheck fuzz sends one case at a time on one session: no stateful sequences, no outputSchema check of generated calls, no property tier inside mcpcheck server' },
 ];
 
 /** One report note per untested area. */
