@@ -60,7 +60,7 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
   }, 60_000);
 
   it('a hang on a string longer than 1000 characters: shrunk to 1001', () => {
-    const run = fuzz(`${FIXTURE} --bug hang-long`, ['--runs', '100', '--case-timeout', '500']);
+    const run = fuzz(`${FIXTURE} --bug hang-long`, ['--runs', '100', '--case-timeout', '500', '--max-string', '2000']);
     expect(run.code).toBe(1);
     expect(found(run)).toEqual(['fuzz.tool-input-survives']);
     const { input } = saved(run, 'fuzz.tool-input-survives');

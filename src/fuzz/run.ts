@@ -155,7 +155,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
         return { inconclusive: `the target could not be restarted: ${(e as Error).message}` };
       }
       const input = lane.freshen(value);
-      const observation = await sendCase(session, input, o.timeouts, lane.used);
+      const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: !found.has('fuzz.one-response') }, lane.used);
       outcome.cases++;
       if (!failing) generatedHere++;
       if (observation.ping.kind !== 'result') await lane.discard();
@@ -200,7 +200,7 @@ export async function replayFresh(lane: Lane, input: FuzzCase, timeouts: SendTim
   } catch {
     return { frames: [], failing: new Set() };
   }
-  const observation = await sendCase(session, lane.freshen(input), timeouts, lane.used);
+  const observation = await sendCase(session, lane.freshen(input), { ...timeouts, awaitAnswer: true }, lane.used);
   const failing = new Set(oraclesFor(input, new Set()).filter((oracle) => 'failed' in oracle.judge(input, observation)).map((oracle) => oracle.id));
   const frames = [...session.frames];
   await lane.discard();

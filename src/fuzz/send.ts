@@ -15,6 +15,11 @@ export interface SendTimeouts {
   pingMs: number;
 }
 
+export interface SendOptions extends SendTimeouts {
+  /** Whether an answer still missing after the ping is waited for in full (not once fuzz.one-response has reported). */
+  awaitAnswer: boolean;
+}
+
 function withEnding(bytes: string | Uint8Array, ending: string): Uint8Array {
   return Buffer.concat([typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, Buffer.from(ending)]);
 }
@@ -37,7 +42,7 @@ async function sendFrame(session: ClientSession, c: FuzzCase): Promise<void> {
 }
 
 /** `used`: the ids the session carried so far; the ping's id is kept clear of them and added. */
-export async function sendCase(session: ClientSession, c: FuzzCase, t: SendTimeouts, used: Set<unknown>): Promise<Observation> {
+export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptions, used: Set<unknown>): Promise<Observation> {
   const earlier = new Set(used);
   earlier.delete(caseId(c));
   const mark = session.mark;
@@ -56,7 +61,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendTimeo
   // Frames in flight just behind the ping's answer (a late second response) still belong to the case.
   await session.settle(5);
   // Most servers answer in order, none has to: an answer still missing is given its full time.
-  if (awaited && ping.kind === 'result') await session.waitForFrame(answered, Math.max(0, t.responseMs - (performance.now() - started)), mark);
+  if (awaited && t.awaitAnswer && ping.kind === 'result') await session.waitForFrame(answered, Math.max(0, t.responseMs - (performance.now() - started)), mark);
   const waitedMs = Math.round(performance.now() - started);
   return { frames: session.peerFrames(mark), pingId, earlier, ping, findings: session.findings.slice(findingsMark).filter((f) => (f.frame ?? 0) >= mark), waitedMs };
 }
