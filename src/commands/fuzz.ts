@@ -141,7 +141,7 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       for (const f of failures) checks.push(failureCheck(f, await saveFailure(o.outDir, f, target.kind), o));
       if (failures.length) continue;
       const n = outcome.exercised.get(oracle.id) ?? 0;
-      checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`) : baseCheck(oracle, 'skip', 'not exercised: no generated case gave it a chance to fail'));
+      checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`) : baseCheck(oracle, 'skip', `not exercised: ${outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it'}`));
     }
     if (outcome.cutShort) {
       checks.push({ ...baseCheck(ORACLES[0]!, 'error', `the time budget (${o.timeBudget} s) ended the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged`), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });

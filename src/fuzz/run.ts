@@ -59,6 +59,8 @@ export interface FuzzRunOutcome {
   failures: FuzzFailure[];
   /** Per oracle id: cases that exercised it. */
   exercised: Map<string, number>;
+  /** Per oracle id: why the last case that applied to it did not exercise it. */
+  unexercised: Map<string, string>;
   /** The time budget ended the run before its cases were done. */
   cutShort: boolean;
   restarts: number;
@@ -132,7 +134,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const bases = basesFor(revision, capabilities, tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, mutation), weight: b.inputSchema ? 3 : 1 }));
   const arbitrary = fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(revision)), weight: 1 });
 
-  const outcome: FuzzRunOutcome = { seed: o.seed, cases: 0, generated: 0, failures: [], exercised: new Map(), cutShort: false, restarts: 0, notes, protocolVersion: revision, durationMs: 0 };
+  const outcome: FuzzRunOutcome = { seed: o.seed, cases: 0, generated: 0, failures: [], exercised: new Map(), unexercised: new Map(), cutShort: false, restarts: 0, notes, protocolVersion: revision, durationMs: 0 };
   if (isObject(init.serverInfo)) outcome.serverInfo = init.serverInfo;
   const found = new Set<string>();
   const maxShrinks = o.maxShrinks ?? 200;
@@ -162,7 +164,10 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
       const failed: Array<{ oracle: Oracle; message: string }> = [];
       for (const oracle of oraclesFor(input, found)) {
         const verdict = oracle.judge(input, observation);
-        if ('unexercised' in verdict) continue;
+        if ('unexercised' in verdict) {
+          outcome.unexercised.set(oracle.id, verdict.unexercised);
+          continue;
+        }
         outcome.exercised.set(oracle.id, (outcome.exercised.get(oracle.id) ?? 0) + 1);
         if ('failed' in verdict) failed.push({ oracle, message: verdict.failed });
       }
