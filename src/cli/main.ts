@@ -76,6 +76,34 @@ const clientOptions = {
   properties: serverOptions.properties,
 } as const;
 
+const fuzzOptions = {
+  stdio: { type: 'string', describe: 'command that starts the server on stdio (restarted after a crash)', requiresArg: true },
+  url: { type: 'string', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)', requiresArg: true },
+  'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
+  runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)', requiresArg: true },
+  seed: clientOptions.seed,
+  'time-budget': { type: 'number', describe: 'seconds; no case starts after it, and a run cut short is reported incomplete (exit 3)', requiresArg: true },
+  'call-tools': serverOptions['call-tools'],
+  'case-timeout': { type: 'number', describe: 'ms a case\'s response and the ping after it may take (default 5000); a ping slower than this is a hang', requiresArg: true },
+  'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)', requiresArg: true },
+  out: { type: 'string', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)', requiresArg: true },
+  replay: { type: 'string', describe: 'send one saved case (a .case.json from --out) instead of generating', requiresArg: true },
+  json: reportOptions.json,
+  junit: reportOptions.junit,
+  verbose: reportOptions.verbose,
+  color: reportOptions.color,
+} as const;
+
+/** Fuzz flags: whole numbers in range. */
+function fuzzNumbers(a: Record<string, unknown>): true {
+  const ranges: Record<string, [number, number]> = { runs: [1, 1_000_000], 'time-budget': [1, 86_400], 'case-timeout': [1, 600_000], 'max-string': [1, 10 * 1024 * 1024] };
+  for (const [name, [min, max]] of Object.entries(ranges)) {
+    const v = a[name];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) throw new SetupError(`--${name} takes a whole number from ${min} to ${max}`);
+  }
+  return true;
+}
+
 function positiveWholeNumbers(a: Record<string, unknown>): true {
   for (const name of ['concurrency', 'timeout', 'request-timeout']) {
     const v = a[name];
@@ -177,6 +205,35 @@ export async function main(argv: string[]): Promise<void> {
       },
     )
     .command(
+      'fuzz',
+      'send generated and mutated input to an MCP server; failures are shrunk, saved and replayable',
+      (y) => y.options(fuzzOptions).epilogue(EXIT_CODES_HELP).check(fuzzNumbers).check(propertyOptions),
+      async (args) => {
+        await checkReportPaths(args);
+        const { fuzzServer } = await import('../commands/fuzz.js');
+        const { freshSeed } = await import('../property/seed.js');
+        const report = await fuzzServer({
+          ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
+          ...(args.url !== undefined ? { url: args.url } : {}),
+          ...(args['allow-remote'] ? { allowRemote: true } : {}),
+          runs: args.runs ?? 200,
+          seed: args.seed !== undefined ? parseSeed(args.seed)! : freshSeed(),
+          ...(args['time-budget'] !== undefined ? { timeBudget: args['time-budget'] } : {}),
+          ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
+          ...(args['case-timeout'] !== undefined ? { caseTimeoutMs: args['case-timeout'] } : {}),
+          ...(args['max-string'] !== undefined ? { maxString: args['max-string'] } : {}),
+          outDir: args.out ?? 'reports/fuzz',
+          ...(args.replay !== undefined ? { replay: args.replay } : {}),
+          targetFlags: args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
+        });
+        await emitReport(report, args);
+        // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.
+        const found = report.summary.checks.fail + report.summary.checks.warn > 0;
+        const { exitCode } = await import('../grade/index.js');
+        process.exit(found ? 1 : exitCode(report));
+      },
+    )
+    .command(
       'list',
       'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
       (y) => y.options({ role: { choices: ['server', 'client'] as const, default: 'server' as const, describe: 'the role of the target the scenarios test' } }),
@@ -192,7 +249,7 @@ export async function main(argv: string[]): Promise<void> {
         await write(process.stdout, serverScenarios.map((s) => `${s.id}  [${s.requirements.join(', ')}]  ${s.title}\n`).join(''));
       },
     )
-    .demandCommand(1, 'name a command: server, client, validate or list')
+    .demandCommand(1, 'name a command: server, client, fuzz, validate or list')
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
-import type { RunReport } from '../model.js';
+import type { RunReport, TargetInfo } from '../model.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
@@ -53,7 +53,8 @@ export function parseToolPolicy(value: string | undefined): ToolPolicy {
   return { mode: 'named', names };
 }
 
-function makeTarget(o: ServerCommandOptions): Target {
+/** The target the flags name (exactly one of --stdio and --url), checked. */
+export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target {
   if ((o.stdio === undefined) === (o.url === undefined)) throw new SetupError('name exactly one target: --stdio "COMMAND" or --url URL');
   if (o.stdio !== undefined) {
     if (o.stdio.trim() === '') throw new SetupError('--stdio needs a command');
@@ -71,6 +72,17 @@ function makeTarget(o: ServerCommandOptions): Target {
     throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   }
   return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}) });
+}
+
+/** The report's view of a server target: what it is, the revision it negotiated, what it said of itself. */
+export function serverTargetInfo(target: Target, seen: { protocolVersion?: string; serverInfo?: Record<string, unknown> }): TargetInfo {
+  const info = seen.serverInfo;
+  return {
+    kind: target.kind,
+    description: target.description,
+    ...(seen.protocolVersion ? { protocolVersion: seen.protocolVersion } : {}),
+    ...(info ? { serverInfo: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}),
+  };
 }
 
 /** `mcpcheck server`: runs the server suite against one target and grades it. */
@@ -96,16 +108,10 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
       reproduce: `mcpcheck server ${o.targetFlags} --only {scenario} --seed ${options.seed}`,
     });
-    const info = out.discovery.serverInfo;
     return grade({
       role: 'server',
       tool: toolInfo(),
-      target: {
-        kind: target.kind,
-        description: target.description,
-        ...(out.discovery.protocolVersion ? { protocolVersion: out.discovery.protocolVersion } : {}),
-        ...(info ? { serverInfo: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}),
-      },
+      target: serverTargetInfo(target, out.discovery),
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       seed: options.seed,

@@ -62,7 +62,11 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
     return true;
   });
   // Few skips per case: a skipped case costs as much as a judged one.
-  const details = await fc.check(property, { seed, numRuns: budget.cases, maxSkipsPerRun: 1 });
+  // Past the deadline fast-check stops generating at all (values still cost time to generate and skip).
+  const remainingMs = budget.deadline - performance.now();
+  const interrupt = Number.isFinite(remainingMs) ? { interruptAfterTimeLimit: Math.max(1, Math.ceil(remainingMs)), markInterruptAsFailure: false } : {};
+  const details = await fc.check(property, { seed, numRuns: budget.cases, maxSkipsPerRun: 1, ...interrupt });
+  if (details.interrupted) cutShort = true;
   const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort };
   if (details.failed && details.counterexample && lastFailure) {
     // Shrinking ends on the last case that failed; that is the counterexample fast-check reports.

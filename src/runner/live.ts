@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { checksFromFindings } from '../checks.js';
 import type { PeerSession, RecordedFrame, Side } from '../harness/peer-session.js';
 import type { CheckResult, Evidence } from '../model.js';
-import { formatFrame, formatHeader } from '../transcript/format.js';
+import { formatTranscript } from '../transcript/format.js';
 import type { Finding } from '../validate/finding.js';
 
 interface LiveFinding {
@@ -87,9 +87,8 @@ export class LiveLedger {
     let n = 0;
     for (const { session, label } of this.sessions) {
       n++;
-      const lines = [formatHeader(transport), ...session.frames.map((f) => formatFrame(f.raw !== undefined ? { from: f.from, raw: f.raw } : { from: f.from, message: f.message }))];
       const name = `${String(n).padStart(3, '0')}-${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`;
-      await writeFile(join(dir, name), lines.join('\n') + '\n', 'utf8');
+      await writeFile(join(dir, name), formatTranscript(transport, session.frames), 'utf8');
     }
   }
 }

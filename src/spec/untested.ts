@@ -13,7 +13,7 @@ export const UNTESTED_AREAS: readonly UntestedArea[] = [
   { area: 'authorization (AUTH-*)', why: 'no OAuth flow is exercised; `--header` can pass a token, nothing checks how it was obtained or refused' },
   { area: 'tasks (TASK-*)', why: 'the tasks utility of 2025-11-25 has no scenarios or validators yet' },
   { area: 'revision 2026-07-28', why: 'mcpcheck negotiates 2025-11-25 and older through initialize; server/discover and stateless requests are not judged' },
-  { area: 'fuzzing', why: 'the property scenarios generate valid input only (tool arguments for servers, tool lists for clients); no mutated input is sent yet' },
+  { area: 'fuzzing', why: 'in part: mcpcheck fuzz sends one case at a time on one session: no stateful sequences and no outputSchema check of generated calls yet' },
 ];
 
 /** One report note per untested area. */

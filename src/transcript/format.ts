@@ -145,3 +145,9 @@ export function formatFrame(frame: TranscriptFrame): string {
   if (frame.time !== undefined) record.time = frame.time;
   return JSON.stringify(record);
 }
+
+/** A whole transcript file: the header, then the frames as a session recorded them (raw text where they were not JSON). */
+export function formatTranscript(transport: 'stdio' | 'http', frames: ReadonlyArray<Pick<TranscriptFrame, 'from' | 'message' | 'raw'>>): string {
+  const lines = [formatHeader(transport), ...frames.map((f) => formatFrame(f.raw !== undefined ? { from: f.from, raw: f.raw } : { from: f.from, message: f.message }))];
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,155 @@
+/**
+ * `mcpcheck fuzz`: a fuzz run against one server (or the replay of one saved failure), graded
+ * into the one result model; each failure is saved as a case to replay and a transcript.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SetupError } from '../errors.js';
+import { grade } from '../grade/index.js';
+import type { Target } from '../harness/target.js';
+import { isObject } from '../json.js';
+import type { CheckResult, RunReport, Status } from '../model.js';
+import { requirement } from '../spec/catalog.js';
+import { formatTranscript } from '../transcript/format.js';
+import { toolInfo } from '../version.js';
+import { describeCase, type FuzzCase } from '../fuzz/case.js';
+import { Lane } from '../fuzz/lane.js';
+import { ORACLES, type Oracle } from '../fuzz/oracles.js';
+import { fuzz, replayFresh, type FuzzFailure } from '../fuzz/run.js';
+import type { SendTimeouts } from '../fuzz/send.js';
+import { makeTarget, parseToolPolicy, serverTargetInfo } from './server.js';
+
+export interface FuzzCommandOptions {
+  stdio?: string;
+  url?: string;
+  allowRemote?: boolean;
+  runs: number;
+  seed: number;
+  /** Seconds; the run stops starting cases after it and reports itself incomplete. */
+  timeBudget?: number;
+  callTools?: string;
+  caseTimeoutMs?: number;
+  maxString?: number;
+  outDir: string;
+  replay?: string;
+  /** The flags that name the target, for replay commands. */
+  targetFlags: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+function fuzzTarget(o: FuzzCommandOptions): Target {
+  const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}) });
+  // Hostile input is meant for servers one owns: a remote one only when asked for.
+  const host = o.url !== undefined ? new URL(o.url).hostname : undefined;
+  if (host !== undefined && !LOOPBACK.has(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
+  return target;
+}
+
+function timeouts(o: FuzzCommandOptions): SendTimeouts {
+  const ms = o.caseTimeoutMs ?? 5000;
+  return { responseMs: ms, pingMs: ms };
+}
+
+function levelOf(oracle: Oracle) {
+  return requirement(oracle.requirements[0]!).level;
+}
+
+function baseCheck(oracle: Oracle, status: Status, message: string): CheckResult {
+  return { id: oracle.id, title: oracle.title, requirements: oracle.requirements, level: levelOf(oracle), status, message, area: requirement(oracle.requirements[0]!).area, evidence: [] };
+}
+
+interface SavedCase {
+  mcpcheck: 'fuzz-case';
+  version: 1;
+  oracle: string;
+  seed: number;
+  path: string;
+  input: FuzzCase;
+}
+
+function failureCheck(f: FuzzFailure, file: string, o: FuzzCommandOptions): CheckResult {
+  const status: Status = levelOf(f.oracle) === 'MUST' ? 'fail' : 'warn';
+  const shown = describeCase(f.input);
+  const message = `${f.message}. Minimal input (${f.shrinks} shrinks, seed ${f.seed}, path ${JSON.stringify(f.path)}): ${shown}${f.reproduced ? '' : ' — it did not fail again alone on a fresh session (it may depend on earlier cases)'}`;
+  return { ...baseCheck(f.oracle, status, message), evidence: [{ excerpt: shown.slice(0, 500), location: `${file}.jsonl` }], reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${file}.case.json` };
+}
+
+async function saveFailure(dir: string, f: FuzzFailure, transport: 'stdio' | 'http'): Promise<string> {
+  const base = join(dir, `${f.oracle.id}-${f.seed}`);
+  const saved: SavedCase = { mcpcheck: 'fuzz-case', version: 1, oracle: f.oracle.id, seed: f.seed, path: f.path, input: f.input };
+  await writeFile(`${base}.case.json`, JSON.stringify(saved, null, 1) + '\n', 'utf8');
+  await writeFile(`${base}.jsonl`, formatTranscript(transport, f.frames), 'utf8');
+  return base;
+}
+
+async function readSaved(file: string): Promise<SavedCase> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new SetupError(`--replay ${file}: cannot read it as JSON (${(e as Error).message})`);
+  }
+  if (!isObject(value) || value.mcpcheck !== 'fuzz-case' || value.version !== 1 || !isObject(value.input)) throw new SetupError(`--replay ${file}: not a saved fuzz case (written by mcpcheck fuzz)`);
+  return value as unknown as SavedCase;
+}
+
+function report(target: Target, started: number, checks: CheckResult[], notes: string[], seed: number, info: { protocolVersion?: string; serverInfo?: Record<string, unknown> }): RunReport {
+  return grade({
+    role: 'server',
+    tool: toolInfo(),
+    target: serverTargetInfo(target, info),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    seed,
+    checks,
+    notes,
+  });
+}
+
+/** Sends one saved case on a fresh session and judges it by every oracle that applies. */
+async function replay(o: FuzzCommandOptions, target: Target, started: number): Promise<RunReport> {
+  const saved = await readSaved(o.replay!);
+  const lane = new Lane(target, 10_000);
+  const { frames, failing } = await replayFresh(lane, saved.input, timeouts(o));
+  const shown = describeCase(saved.input);
+  const checks = ORACLES.filter((oracle) => oracle.applies(saved.input)).map((oracle) =>
+    failing.has(oracle.id) ? { ...baseCheck(oracle, levelOf(oracle) === 'MUST' ? 'fail' : 'warn', `the saved case fails again: ${shown}`), reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${o.replay}` } : baseCheck(oracle, 'pass', `held on the replayed case: ${shown}`),
+  );
+  return report(target, started, checks, [`replayed ${o.replay} (found with seed ${saved.seed}, path ${JSON.stringify(saved.path)}); ${frames.length} frames`], saved.seed, {});
+}
+
+export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
+  const started = Date.now();
+  const target = fuzzTarget(o);
+  try {
+    if (o.replay !== undefined) return await replay(o, target, started);
+    const outcome = await fuzz({
+      target,
+      runs: o.runs,
+      seed: o.seed,
+      deadline: o.timeBudget !== undefined ? performance.now() + o.timeBudget * 1000 : Infinity,
+      callTools: parseToolPolicy(o.callTools),
+      timeouts: timeouts(o),
+      requestTimeoutMs: 10_000,
+      ...(o.maxString !== undefined ? { mutation: { maxStringLength: o.maxString } } : {}),
+    });
+    const checks: CheckResult[] = [];
+    if (outcome.failures.length) await mkdir(o.outDir, { recursive: true });
+    for (const oracle of ORACLES) {
+      const failures = outcome.failures.filter((f) => f.oracle === oracle);
+      for (const f of failures) checks.push(failureCheck(f, await saveFailure(o.outDir, f, target.kind), o));
+      if (failures.length) continue;
+      const n = outcome.exercised.get(oracle.id) ?? 0;
+      checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`) : baseCheck(oracle, 'skip', `not exercised: ${outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it'}`));
+    }
+    if (outcome.cutShort) {
+      checks.push({ ...baseCheck(ORACLES[0]!, 'error', `the time budget (${o.timeBudget} s) ended the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged`), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
+    }
+    const rate = outcome.durationMs > 0 ? Math.round((outcome.cases * 1000) / outcome.durationMs) : 0;
+    const notes = [`${outcome.cases} cases sent (${outcome.generated} generated, the rest shrinking) in ${(outcome.durationMs / 1000).toFixed(1)} s, ${rate} cases/s; ${outcome.restarts} restart(s) of the target`, ...outcome.notes];
+    return report(target, started, checks, notes, outcome.seed, outcome);
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * One generated input of a fuzz run: the frame sent, the mutation that made it, and what a
+ * conforming server does with it (which oracles judge it). Plain data, so a failure can be saved
+ * as JSON and sent again exactly (`--replay`).
+ */
+
+/**
+ * What a conforming server does with the frame:
+ * - `response`: exactly one response with the request's id (same type and value);
+ * - `invalid-params`: that response is −32602 or a CallToolResult with `isError: true`;
+ * - `parse-error`: if anything answers, it is a −32700 error;
+ * - `no-response`: nothing at all (a notification);
+ * - `survive`: whatever it answers, it keeps running and answers ping.
+ */
+export type Expectation = 'response' | 'invalid-params' | 'parse-error' | 'no-response' | 'survive';
+
+/** The bytes of the frame: a JSON value serialised as is, exact text, or bytes in hex (invalid UTF-8). */
+export type FrameBody = { json: unknown } | { text: string } | { hex: string };
+
+/**
+ * How the frame ends on stdio: `lf` (the framing MCP defines), `crlf`, or `split` (the frame
+ * written in two parts, the newline with the second). Over HTTP the body is the frame.
+ */
+export type FrameEnding = 'lf' | 'crlf' | 'split';
+
+export interface FuzzCase {
+  /** The mutation operator, e.g. `args.wrong-type` (`valid` for an unmutated request). */
+  mutation: string;
+  /** Where it applied, for the reader (`arguments.count`, `id`, …). */
+  at?: string;
+  /** The method of the request or notification the case was built from. */
+  method: string;
+  expects: Expectation;
+  body: FrameBody;
+  ending: FrameEnding;
+}
+
+/** Text frames longer than this are not parsed for their id. */
+const ID_READ_LIMIT = 1024 * 1024;
+
+function textId(text: string): unknown {
+  if (text.length > ID_READ_LIMIT) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request id a case carries, when the frame is one JSON object with a usable id (as a JSON reader sees it). */
+export function caseId(c: FuzzCase): string | number | undefined {
+  const m = 'json' in c.body ? c.body.json : 'text' in c.body ? textId(c.body.text) : undefined;
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return undefined;
+  const id = (m as Record<string, unknown>).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** The frame's bytes as sent, without the stdio line ending. */
+export function frameBytes(c: FuzzCase): string | Uint8Array {
+  if ('json' in c.body) return JSON.stringify(c.body.json);
+  if ('text' in c.body) return c.body.text;
+  return Buffer.from(c.body.hex, 'hex');
+}
+
+const SHOWN = 300;
+
+/** A bounded one-line rendering of a case for reports (long strings and deep nesting summarised). */
+export function describeCase(c: FuzzCase): string {
+  const bytes = frameBytes(c);
+  const text = typeof bytes === 'string' ? bytes : `hex ${Buffer.from(bytes).toString('hex')}`;
+  const shown = text.length > SHOWN ? `${text.slice(0, SHOWN / 2)}…(${text.length} characters)…${text.slice(-SHOWN / 4)}` : text;
+  return `${c.mutation}${c.at ? ` at ${c.at}` : ''} (${c.method}${c.ending !== 'lf' ? `, ending ${c.ending}` : ''}): ${shown}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The session a fuzz run sends its cases on: opened and initialized on demand, replaced by a
+ * fresh one (over stdio a fresh process) after the target crashed or hung, and keeping the ids
+ * it sent so a generated id is never reused within a session (BASE-ID-03 binds mcpcheck too).
+ */
+import { SetupError } from '../errors.js';
+import { ClientSession } from '../harness/client-session.js';
+import { asSetupError, type Target } from '../harness/target.js';
+import { describeReply } from '../runner/checks.js';
+import { isObject } from '../json.js';
+import { caseId, type FuzzCase } from './case.js';
+
+export class Lane {
+  private current: ClientSession | undefined;
+  /** Ids the current session carried, mcpcheck's own included. */
+  readonly used = new Set<unknown>();
+  /** Sessions opened after the first (restarts after a crash or hang). */
+  restarts = 0;
+  private opened = 0;
+
+  constructor(
+    private readonly target: Target,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  /** The initialized session, a new one when the last is gone. The first that fails to initialize is a setup error. */
+  async session(): Promise<ClientSession> {
+    if (this.current && !this.current.closed) return this.current;
+    if (this.current) await this.discard();
+    let channel;
+    try {
+      channel = await this.target.open();
+    } catch (e) {
+      throw asSetupError(e);
+    }
+    const session = new ClientSession({ channel, transport: this.target.kind, requestTimeoutMs: this.requestTimeoutMs, startupMs: 10_000 });
+    const init = await session.initialize().catch((e: unknown) => {
+      throw asSetupError(e);
+    });
+    if (init.kind !== 'result') {
+      await session.close();
+      throw new SetupError(`${this.target.description} is no MCP server: initialize got ${describeReply(init)}`);
+    }
+    if (this.opened++ > 0) this.restarts++;
+    this.current = session;
+    this.used.clear();
+    this.used.add(1);
+    return session;
+  }
+
+  /** Ends the current session (its process, over stdio): the next case gets a fresh one. */
+  async discard(): Promise<void> {
+    const s = this.current;
+    this.current = undefined;
+    if (s) await s.close().catch(() => undefined);
+  }
+
+  /** The case with its id changed, keeping its kind (integer, fraction, string), when this session already used it. */
+  freshen(c: FuzzCase): FuzzCase {
+    let id = caseId(c);
+    if (id === undefined) return c;
+    // Text frames are sent as they are; their ids are only kept, so late answers are told apart.
+    if (!this.used.has(id) || !('json' in c.body) || !isObject(c.body.json)) {
+      this.used.add(id);
+      return c;
+    }
+    while (this.used.has(id)) id = typeof id === 'string' ? `${id}'` : id + (id > 2 ** 52 ? -4096 : 1_000_003);
+    this.used.add(id);
+    return { ...c, body: { json: { ...(c.body as { json: Record<string, unknown> }).json, id } } };
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The fuzz oracles: named checks, each tied to the requirements it judges, each a pure predicate
+ * over one case and what the target did with it. An oracle that the case gave no chance to fail
+ * says so (`unexercised`), so a pass always rests on traffic that exercised it.
+ */
+import type { RecordedFrame, Reply } from '../harness/peer-session.js';
+import { isObject } from '../json.js';
+import type { Finding } from '../validate/finding.js';
+import { caseId, type FuzzCase } from './case.js';
+
+/** What the target did with one case. */
+export interface Observation {
+  /** The target's frames from the case until the ping after it was answered. */
+  frames: RecordedFrame[];
+  /** The id of the ping sent after the case; its answer is no answer to the case. */
+  pingId: number;
+  /** Ids of the session's earlier requests: a late answer to one of them is no answer to this case. */
+  earlier: ReadonlySet<unknown>;
+  ping: Reply;
+  /** Live findings about the target's frames in that window. */
+  findings: Finding[];
+  /** How long the case's own response was waited for. */
+  waitedMs: number;
+}
+
+export type OracleVerdict = { held: true } | { failed: string } | { unexercised: string };
+
+export interface Oracle {
+  /** Stable check id. */
+  id: string;
+  title: string;
+  requirements: string[];
+  applies(c: FuzzCase): boolean;
+  judge(c: FuzzCase, o: Observation): OracleVerdict;
+}
+
+const HELD: OracleVerdict = { held: true };
+
+function responses(o: Observation): Array<{ frame: RecordedFrame; message: Record<string, unknown> }> {
+  const out: Array<{ frame: RecordedFrame; message: Record<string, unknown> }> = [];
+  for (const frame of o.frames) {
+    const items = Array.isArray(frame.message) ? frame.message : [frame.message];
+    for (const m of items) {
+      if (isObject(m) && typeof m.method !== 'string' && ('result' in m || 'error' in m) && m.id !== o.pingId && !o.earlier.has(m.id)) out.push({ frame, message: m });
+    }
+  }
+  return out;
+}
+
+function show(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return `${s.length > 120 ? `${s.slice(0, 120)}…` : s} (${v === null ? 'null' : typeof v})`;
+}
+
+/** The target went away or stopped answering: no other oracle can judge the case. */
+function gone(o: Observation): string | undefined {
+  if (o.ping.kind === 'closed') return `the target went away: ${o.ping.detail}`;
+  if (o.ping.kind !== 'result') return o.ping.kind === 'timeout' ? `ping sent after it was not answered within ${o.ping.waitedMs} ms (the target hangs)` : `ping sent after it was not answered (${o.ping.kind})`;
+  return undefined;
+}
+
+function survives(c: FuzzCase, o: Observation): OracleVerdict {
+  const why = gone(o);
+  return why ? { failed: `after ${c.mutation}, ${why}` } : HELD;
+}
+
+/** Whatever reaches a tool's handler is tool input (TOOL-SEC-01), mutated envelope and all. */
+const isToolInput = (c: FuzzCase) => c.method === 'tools/call';
+
+export const ORACLES: readonly Oracle[] = [
+  {
+    id: 'fuzz.survives',
+    title: 'Hostile input neither crashes nor hangs the server; it answers ping afterwards',
+    requirements: ['ROBUST-05'],
+    // Tool input has its own oracle, the MUST of TOOL-SEC-01: one crash is reported once.
+    applies: (c) => !isToolInput(c),
+    judge: survives,
+  },
+  {
+    id: 'fuzz.tool-input-survives',
+    title: 'Mutated tool arguments get an error or a result, never a crash or hang',
+    requirements: ['TOOL-SEC-01'],
+    applies: isToolInput,
+    judge: survives,
+  },
+  {
+    id: 'fuzz.one-response',
+    title: 'Each request gets exactly one response, with its id echoed in the same type and value',
+    requirements: ['BASE-ID-04', 'BASE-RES-01'],
+    applies: (c) => (c.expects === 'response' || c.expects === 'invalid-params') && caseId(c) !== undefined,
+    judge(c, o) {
+      const why = gone(o);
+      if (why) return { unexercised: why };
+      const id = caseId(c);
+      const all = responses(o);
+      const mine = all.filter((r) => r.message.id === id);
+      if (mine.length === 1 && all.length === 1) return HELD;
+      if (mine.length > 1) return { failed: `${mine.length} responses with id ${show(id)} to one ${c.method} request (${c.mutation})` };
+      if (all.length > 0) return { failed: `${c.method} request with id ${show(id)} (${c.mutation}) answered with id ${all.map((r) => show(r.message.id)).join(', ')}` };
+      // A tool may still be working; a synchronous method the server answered a later ping before has been skipped.
+      if (c.method === 'tools/call') return { unexercised: `no response within ${o.waitedMs} ms (the tool may still be running)` };
+      return { failed: `${c.method} request with id ${show(id)} (${c.mutation}) got no response, while the ping sent after it was answered` };
+    },
+  },
+  {
+    id: 'fuzz.notification-unanswered',
+    title: 'Notifications, valid or not, get no response',
+    requirements: ['BASE-NOTIF-02'],
+    applies: (c) => c.expects === 'no-response',
+    judge(c, o) {
+      const why = gone(o);
+      if (why) return { unexercised: why };
+      const answers = responses(o);
+      return answers.length ? { failed: `${c.method} (${c.mutation}) was answered: ${show(answers[0]!.message).slice(0, 160)}` } : HELD;
+    },
+  },
+  {
+    id: 'fuzz.responses-validate',
+    title: 'Every response the server sends validates against the schema of the negotiated revision',
+    requirements: ['BASE-SCHEMA-01'],
+    applies: () => true,
+    judge(c, o) {
+      if (responses(o).length === 0) return { unexercised: 'no response to judge' };
+      const bad = o.findings.find((f) => f.severity === 'fail' && f.requirements.some((r) => SCHEMA_RULES.has(r)));
+      return bad ? { failed: `in answer to ${c.mutation} (${c.method}): ${bad.message}` } : HELD;
+    },
+  },
+  {
+    id: 'fuzz.parse-error-code',
+    title: 'A frame that is not JSON is answered, if at all, with −32700',
+    requirements: ['BASE-ERR-04'],
+    applies: (c) => c.expects === 'parse-error',
+    judge(c, o) {
+      const why = gone(o);
+      if (why) return { unexercised: why };
+      const errors = responses(o).filter((r) => isObject(r.message.error));
+      if (errors.length === 0) return { unexercised: 'the unparsable frame was dropped without an answer' };
+      const codes = errors.map((r) => (r.message.error as Record<string, unknown>).code);
+      return codes.includes(-32700) ? HELD : { failed: `an unparsable frame (${c.mutation}) was answered with error code ${codes.map((x) => show(x)).join(', ')}, not −32700` };
+    },
+  },
+  {
+    id: 'fuzz.invalid-params',
+    title: 'Invalid tool arguments get −32602 or a CallToolResult with isError: true, never a success',
+    requirements: ['TOOL-ERR-01', 'TOOL-ERR-02'],
+    applies: (c) => c.expects === 'invalid-params',
+    judge(c, o) {
+      const why = gone(o);
+      if (why) return { unexercised: why };
+      const mine = responses(o).find((r) => r.message.id === caseId(c));
+      if (!mine) return { unexercised: 'no response to judge' };
+      const { error, result } = mine.message;
+      if (isObject(error)) return error.code === -32602 ? HELD : { failed: `${c.mutation} at ${c.at} answered with error code ${show(error.code)}, not −32602 (nor an isError result)` };
+      if (isObject(result) && result.isError === true) return HELD;
+      return { failed: `${c.mutation} at ${c.at} was accepted: a success result instead of −32602 or isError: true` };
+    },
+  },
+];
+
+/** The rules that make a response's shape: the schema per method and the result envelope. */
+const SCHEMA_RULES = new Set(['BASE-SCHEMA-01', 'BASE-RES-02', 'BASE-RES-03']);
+
+/** The oracles that judge a case, minus those already reported (each is reported once per run). */
+export function oraclesFor(c: FuzzCase, skip: ReadonlySet<string>): Oracle[] {
+  return ORACLES.filter((o) => !skip.has(o.id) && o.applies(c));
+}

@@ -1,0 +1,213 @@
+/**
+ * A fuzz run: generated cases (valid requests and their mutations, notifications) sent one at a
+ * time to the target, each judged by the oracles. A failing case is shrunk by fast-check to the
+ * smallest that still fails; the run then goes on, in a new round with the next seed, looking
+ * for what the oracles not yet failed can find. A crashed or hung target gets a fresh session
+ * (over stdio a fresh process) and the run goes on.
+ */
+import fc from 'fast-check';
+import type { RecordedFrame } from '../harness/peer-session.js';
+import type { Target } from '../harness/target.js';
+import { checkProperty } from '../property/check.js';
+import type { ToolPolicy } from '../runner/scenario.js';
+import { requestArbitrary, notificationArbitrary, schemaArbitrary, timedArguments } from '../schema/index.js';
+import { isObject } from '../json.js';
+import { hasCapability } from '../runner/discovery.js';
+import type { Revision } from '../validate/revisions.js';
+import { planToolCall } from '../../suites/server/helpers.js';
+import type { FuzzCase } from './case.js';
+import { Lane } from './lane.js';
+import { type BaseRequest, DEFAULT_MUTATION_OPTIONS, mutationsOf, notificationCases, type MutationOptions } from './mutate.js';
+import { ORACLES, oraclesFor, type Oracle } from './oracles.js';
+import { sendCase, type SendTimeouts } from './send.js';
+
+export interface FuzzRunOptions {
+  target: Target;
+  /** Generated cases (shrinking steps not counted). */
+  runs: number;
+  seed: number;
+  /** No case starts after this time (performance.now()). */
+  deadline: number;
+  callTools: ToolPolicy;
+  timeouts: SendTimeouts;
+  requestTimeoutMs: number;
+  mutation?: Partial<Omit<MutationOptions, 'transport'>>;
+  /** Shrinking steps per failure, at most. */
+  maxShrinks?: number;
+}
+
+export interface FuzzFailure {
+  oracle: Oracle;
+  message: string;
+  /** The minimal case, as sent. */
+  input: FuzzCase;
+  /** The seed and fast-check path of the round that found it. */
+  seed: number;
+  path: string;
+  shrinks: number;
+  /** The frames of a fresh session that was sent only this case (the transcript saved). */
+  frames: RecordedFrame[];
+  /** Whether the oracle failed again in that fresh session. */
+  reproduced: boolean;
+}
+
+export interface FuzzRunOutcome {
+  seed: number;
+  /** Cases sent, shrinking steps included. */
+  cases: number;
+  generated: number;
+  failures: FuzzFailure[];
+  /** Per oracle id: cases that exercised it. */
+  exercised: Map<string, number>;
+  /** Per oracle id: why the last case that applied to it did not exercise it. */
+  unexercised: Map<string, string>;
+  /** The time budget ended the run before its cases were done. */
+  cutShort: boolean;
+  restarts: number;
+  notes: string[];
+  protocolVersion?: string;
+  serverInfo?: Record<string, unknown>;
+  durationMs: number;
+}
+
+/** How long a generated tool call should take at most, where its arguments say how long. */
+const QUICK_CALL_MS = 50;
+
+const CLIENT_NOTIFICATIONS = ['notifications/cancelled', 'notifications/progress', 'notifications/roots/list_changed'];
+const LIST_METHODS: Array<[string, string]> = [
+  ['tools/list', 'tools'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resources'],
+  ['prompts/list', 'prompts'],
+];
+
+function paramsOf(revision: Revision, method: string): fc.Arbitrary<Record<string, unknown> | undefined> {
+  const r = requestArbitrary(revision, method, { maxDepth: 2, maxItems: 2 });
+  return r.ok ? r.arbitrary.map((m) => (isObject(m) && isObject(m.params) ? m.params : undefined)) : fc.constant(undefined);
+}
+
+/** What the mutations start from: ping, the lists the server declared, and calls of the tools the policy permits. */
+function basesFor(revision: Revision, capabilities: Record<string, unknown>, tools: Array<Record<string, unknown>>, policy: ToolPolicy, notes: string[]): BaseRequest[] {
+  const bases: BaseRequest[] = [{ method: 'ping', params: fc.constant(undefined) }];
+  for (const [method, capability] of LIST_METHODS) if (hasCapability(capabilities, capability)) bases.push({ method, params: paramsOf(revision, method) });
+  const called: string[] = [];
+  for (const tool of tools) {
+    const plan = planToolCall(tool, policy);
+    if (!plan.call) continue;
+    const schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
+    const generated = schemaArbitrary(schema, { maxDepth: 3, maxItems: 4, maxLength: 40 });
+    const args = generated.ok ? generated.arbitrary : fc.constant(plan.args);
+    called.push(plan.name);
+    // Time-like arguments (durations, delays) are kept short: a fuzz case is not a wait.
+    const quick = (a: Record<string, unknown>) => timedArguments(schema, a, QUICK_CALL_MS)?.args ?? a;
+    bases.push({ method: 'tools/call', params: args.map((a) => ({ name: plan.name, arguments: quick(isObject(a) ? a : plan.args) })), inputSchema: schema });
+  }
+  notes.push(called.length ? `tools called (${policy.mode}): ${called.join(', ')}` : `no tool called (--call-tools ${policy.mode}${tools.length ? '' : '; the server lists none'})`);
+  return bases;
+}
+
+function notificationsFor(revision: Revision): Array<fc.Arbitrary<unknown>> {
+  return CLIENT_NOTIFICATIONS.flatMap((m) => {
+    const n = notificationArbitrary(revision, m, { maxDepth: 2, maxItems: 2 });
+    return n.ok ? [n.arbitrary] : [];
+  });
+}
+
+/** The seed of round `k`: the run's seed, then the ones after it (kept in fast-check's 32-bit range). */
+const roundSeed = (seed: number, k: number) => ((seed + k) | 0);
+
+export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
+  const started = performance.now();
+  const lane = new Lane(o.target, o.requestTimeoutMs);
+  const first = await lane.session();
+  const init = first.initializeResult ?? {};
+  const capabilities = isObject(init.capabilities) ? init.capabilities : {};
+  const revision = first.revision;
+  const tools: Array<Record<string, unknown>> = [];
+  if (hasCapability(capabilities, 'tools')) {
+    const reply = await first.request('tools/list');
+    if (reply.kind === 'result' && Array.isArray(reply.result.tools)) tools.push(...reply.result.tools.filter(isObject));
+  }
+  const notes: string[] = [];
+  const mutation: MutationOptions = { ...DEFAULT_MUTATION_OPTIONS, ...o.mutation, transport: o.target.kind };
+  // Tool calls weigh more: each tool is a handler of its own, the other methods are few.
+  const bases = basesFor(revision, capabilities, tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, mutation), weight: b.inputSchema ? 3 : 1 }));
+  const arbitrary = fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(revision)), weight: 1 });
+
+  const outcome: FuzzRunOutcome = { seed: o.seed, cases: 0, generated: 0, failures: [], exercised: new Map(), unexercised: new Map(), cutShort: false, restarts: 0, notes, protocolVersion: revision, durationMs: 0 };
+  if (isObject(init.serverInfo)) outcome.serverInfo = init.serverInfo;
+  const found = new Set<string>();
+  const maxShrinks = o.maxShrinks ?? 200;
+
+  for (let round = 0; outcome.generated < o.runs && found.size < ORACLES.length; round++) {
+    if (performance.now() >= o.deadline) {
+      outcome.cutShort = true;
+      break;
+    }
+    const seed = roundSeed(o.seed, round);
+    let generatedHere = 0;
+    let failing = false;
+    let last: { input: FuzzCase; failed: Array<{ oracle: Oracle; message: string }> } | undefined;
+    const remaining = o.runs - outcome.generated;
+    const result = await checkProperty(arbitrary, seed, { cases: remaining, maxEvaluations: remaining + maxShrinks, deadline: o.deadline }, async (value) => {
+      let session;
+      try {
+        session = await lane.session();
+      } catch (e) {
+        return { inconclusive: `the target could not be restarted: ${(e as Error).message}` };
+      }
+      const input = lane.freshen(value);
+      const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: !found.has('fuzz.one-response') }, lane.used);
+      outcome.cases++;
+      if (!failing) generatedHere++;
+      if (observation.ping.kind !== 'result') await lane.discard();
+      const failed: Array<{ oracle: Oracle; message: string }> = [];
+      for (const oracle of oraclesFor(input, found)) {
+        const verdict = oracle.judge(input, observation);
+        if ('unexercised' in verdict) {
+          outcome.unexercised.set(oracle.id, verdict.unexercised);
+          continue;
+        }
+        outcome.exercised.set(oracle.id, (outcome.exercised.get(oracle.id) ?? 0) + 1);
+        if ('failed' in verdict) failed.push({ oracle, message: verdict.failed });
+      }
+      if (failed.length === 0) return { held: true };
+      failing = true;
+      last = { input, failed };
+      return { failed: failed.map((f) => `${f.oracle.id}: ${f.message}`).join('; ') };
+    });
+    outcome.generated += generatedHere;
+    for (const reason of result.inconclusive) notes.push(reason);
+    // Shrinking may stop at its own bound; only cases never sent make the run incomplete.
+    if (result.cutShort && performance.now() >= o.deadline) outcome.cutShort = true;
+    else if (result.cutShort) notes.push(`shrinking of the failure found with seed ${seed} stopped after ${maxShrinks} steps`);
+    if (!result.failure || !last) break;
+    const confirmed = await replayFresh(lane, last.input, o.timeouts);
+    for (const f of last.failed) {
+      found.add(f.oracle.id);
+      outcome.failures.push({ oracle: f.oracle, message: f.message, input: last.input, seed, path: result.failure.path, shrinks: result.failure.shrinks, frames: confirmed.frames, reproduced: confirmed.failing.has(f.oracle.id) });
+    }
+    if (result.inconclusive.length) break;
+  }
+  if (outcome.generated < o.runs && performance.now() >= o.deadline) outcome.cutShort = true;
+  outcome.restarts = lane.restarts;
+  await lane.discard();
+  outcome.durationMs = Math.round(performance.now() - started);
+  return outcome;
+}
+
+/** Sends one case alone on a fresh session: its frames are the failure's transcript, its verdicts the confirmation. */
+export async function replayFresh(lane: Lane, input: FuzzCase, timeouts: SendTimeouts): Promise<{ frames: RecordedFrame[]; failing: Set<string> }> {
+  await lane.discard();
+  let session;
+  try {
+    session = await lane.session();
+  } catch {
+    return { frames: [], failing: new Set() };
+  }
+  const observation = await sendCase(session, lane.freshen(input), { ...timeouts, awaitAnswer: true }, lane.used);
+  const failing = new Set(oraclesFor(input, new Set()).filter((oracle) => 'failed' in oracle.judge(input, observation)).map((oracle) => oracle.id));
+  const frames = [...session.frames];
+  await lane.discard();
+  return { frames, failing };
+}

@@ -1,0 +1,67 @@
+/**
+ * Sends one fuzz case on a session and observes what the target does with it: the frames it sends
+ * until a ping sent after the case is answered, and the live findings about them.
+ */
+import type { ClientSession } from '../harness/client-session.js';
+import type { RecordedFrame } from '../harness/peer-session.js';
+import { isObject } from '../json.js';
+import { caseId, frameBytes, type FuzzCase } from './case.js';
+import type { Observation } from './oracles.js';
+
+export interface SendTimeouts {
+  /** How long the case's own response is waited for. */
+  responseMs: number;
+  /** How long the ping after it may take before the target counts as hanging. */
+  pingMs: number;
+}
+
+export interface SendOptions extends SendTimeouts {
+  /** Whether an answer still missing after the ping is waited for in full (not once fuzz.one-response has reported). */
+  awaitAnswer: boolean;
+}
+
+function withEnding(bytes: string | Uint8Array, ending: string): Uint8Array {
+  return Buffer.concat([typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, Buffer.from(ending)]);
+}
+
+async function sendFrame(session: ClientSession, c: FuzzCase): Promise<void> {
+  const bytes = frameBytes(c);
+  if (session.transport === 'http') {
+    await session.sendRaw(bytes);
+    return;
+  }
+  if (c.ending === 'split') {
+    const whole = withEnding(bytes, '\n');
+    const half = Math.max(1, Math.floor(whole.length / 2));
+    await session.sendRaw(whole.subarray(0, half));
+    await session.settle(20);
+    await session.sendRaw(whole.subarray(half));
+    return;
+  }
+  await session.sendRaw(withEnding(bytes, c.ending === 'crlf' ? '\r\n' : '\n'));
+}
+
+/** `used`: the ids the session carried so far; the ping's id is kept clear of them and added. */
+export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptions, used: Set<unknown>): Promise<Observation> {
+  const earlier = new Set(used);
+  earlier.delete(caseId(c));
+  const mark = session.mark;
+  const findingsMark = session.findings.length;
+  const started = performance.now();
+  await sendFrame(session, c);
+  const id = caseId(c);
+  const answered = (f: RecordedFrame) => isObject(f.message) && f.message.id === id && ('result' in f.message || 'error' in f.message);
+  const awaited = id !== undefined && c.expects !== 'survive';
+  // A tool may run for a while: its answer is waited for before the ping is sent.
+  if (awaited && c.method === 'tools/call') await session.waitForFrame(answered, t.responseMs, mark);
+  let pingId = session.allocateId();
+  while (used.has(pingId)) pingId = session.allocateId();
+  used.add(pingId);
+  const ping = await session.requestMessage({ jsonrpc: '2.0', id: pingId, method: 'ping' }, t.pingMs);
+  // Frames in flight just behind the ping's answer (a late second response) still belong to the case.
+  await session.settle(5);
+  // Most servers answer in order, none has to: an answer still missing is given its full time.
+  if (awaited && t.awaitAnswer && ping.kind === 'result') await session.waitForFrame(answered, Math.max(0, t.responseMs - (performance.now() - started)), mark);
+  const waitedMs = Math.round(performance.now() - started);
+  return { frames: session.peerFrames(mark), pingId, earlier, ping, findings: session.findings.slice(findingsMark).filter((f) => (f.frame ?? 0) >= mark), waitedMs };
+}

@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FuzzCase } from '../src/fuzz/case.js';
+import type { RunReport } from '../src/model.js';
+import { REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+
+const CLI = join(ROOT, 'dist/src/cli.js');
+const FIXTURE = `node ${join(ROOT, 'dist/tests/fixtures/fuzz/server.js')}`;
+
+beforeAll(requireBuild);
+
+function mcpcheck(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 90_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Run {
+  code: number | null;
+  report: RunReport;
+  out: string;
+  stdout: string;
+}
+
+function fuzz(target: string, extra: string[] = []): Run {
+  const out = mkdtempSync(join(tmpdir(), 'mcpcheck-fuzz-'));
+  const json = join(out, 'report.json');
+  const r = mcpcheck(['fuzz', '--stdio', target, '--seed', '1', '--out', out, '--json', json, ...extra]);
+  expect(r.stderr, r.stderr).not.toMatch(/internal error/);
+  return { code: r.code, report: JSON.parse(readFileSync(json, 'utf8')) as RunReport, out, stdout: r.stdout };
+}
+
+function saved(run: Run, oracle: string): { file: string; input: FuzzCase } {
+  const name = readdirSync(run.out).find((f) => f.startsWith(`${oracle}-`) && f.endsWith('.case.json'));
+  expect(name, `no saved case for ${oracle} in ${readdirSync(run.out).join(', ')}`).toBeDefined();
+  const file = join(run.out, name!);
+  return { file, input: (JSON.parse(readFileSync(file, 'utf8')) as { input: FuzzCase }).input };
+}
+
+function found(run: Run): string[] {
+  return run.report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id);
+}
+
+/** The crash-shape run, kept for the replay test. */
+let crashRun: Run | undefined;
+const crashShape = () => (crashRun ??= fuzz(`${FIXTURE} --bug crash-shape`, ['--runs', '150']));
+
+const args = (c: FuzzCase) => ((c.body as { json: { params: { arguments: Record<string, unknown> } } }).json.params.arguments);
+
+describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input', () => {
+  it('a crash on a nested argument shape: item.tags with exactly 3 entries', () => {
+    const run = crashShape();
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.tool-input-survives']);
+    const { input } = saved(run, 'fuzz.tool-input-survives');
+    expect((args(input).item as { tags: string[] }).tags).toHaveLength(3);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.tool-input-survives')?.reproduce).toMatch(/mcpcheck fuzz --stdio .* --replay .*\.case\.json$/);
+  }, 60_000);
+
+  it('a hang on a string longer than 1000 characters: shrunk to 1001', () => {
+    const run = fuzz(`${FIXTURE} --bug hang-long`, ['--runs', '100', '--case-timeout', '500', '--max-string', '2000']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.tool-input-survives']);
+    const { input } = saved(run, 'fuzz.tool-input-survives');
+    expect(input.mutation).toBe('args.long-string');
+    expect(args(input).text).toHaveLength(1001);
+  }, 60_000);
+
+  it('big ids cut to 32 bits: the id is not echoed', () => {
+    const run = fuzz(`${FIXTURE} --bug big-ids`, ['--runs', '150', '--case-timeout', '500']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.one-response']);
+    expect(saved(run, 'fuzz.one-response').input.mutation).toBe('id.above-2^31');
+  }, 60_000);
+
+  it('an answered notification', () => {
+    const run = fuzz(`${FIXTURE} --bug answer-notification`, ['--runs', '150']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.notification-unanswered']);
+    expect(saved(run, 'fuzz.notification-unanswered').input.method).toBe('notifications/mcpcheck_unknown');
+  }, 60_000);
+
+  it('the wrong parse-error code (a SHOULD: a warning, still exit 1): shrunk to a short frame', () => {
+    const run = fuzz(`${FIXTURE} --bug parse-code`, ['--runs', '150']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.parse-error-code']);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.parse-error-code')?.status).toBe('warn');
+    const { input } = saved(run, 'fuzz.parse-error-code');
+    expect(['frame.truncated', 'frame.not-json']).toContain(input.mutation);
+    expect((input.body as { text: string }).text.length).toBeLessThanOrEqual(9);
+  }, 60_000);
+
+  it('death on deep nesting: shrunk to the smallest depth that kills it', () => {
+    const run = fuzz(`${FIXTURE} --bug deep-crash`, ['--runs', '150']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.tool-input-survives']);
+    const { input } = saved(run, 'fuzz.tool-input-survives');
+    expect(input.mutation).toBe('args.deep-nesting');
+    expect(input.at).toMatch(/\(depth 1000\)$/);
+  }, 60_000);
+});
+
+describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', () => {
+  it('the correct fixture and the reference server give no finding (exit 0), and every run prints its seed', () => {
+    for (const target of [FIXTURE, `node ${REFERENCE}`]) {
+      const run = fuzz(target, ['--runs', '200']);
+      expect(found(run), JSON.stringify(run.report.checks.filter((c) => c.status !== 'pass'), null, 1)).toEqual([]);
+      expect(run.code).toBe(0);
+      expect(run.report.seed).toBe(1);
+      expect(run.report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(expect.arrayContaining(['fuzz.survives', 'fuzz.one-response', 'fuzz.notification-unanswered', 'fuzz.responses-validate', 'fuzz.invalid-params']));
+    }
+  }, 60_000);
+
+  it('--replay reproduces a saved failure (exit 1) and passes on a server without the bug (exit 0); the transcript is read by validate', () => {
+    const { file } = saved(crashShape(), 'fuzz.tool-input-survives');
+    const again = mcpcheck(['fuzz', '--stdio', `${FIXTURE} --bug crash-shape`, '--replay', file]);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+fuzz\.tool-input-survives/);
+    expect(mcpcheck(['fuzz', '--stdio', FIXTURE, '--replay', file]).code).toBe(0);
+    const transcript = file.replace(/\.case\.json$/, '.jsonl');
+    const lines = readFileSync(transcript, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ mcpcheck: 'transcript', transport: 'stdio' });
+    const validated = mcpcheck(['validate', '--judge', 'server', transcript]);
+    expect([0, 1, 3]).toContain(validated.code);
+  }, 60_000);
+
+  it('a run cut short by --time-budget is incomplete (exit 3), never a pass', () => {
+    const run = fuzz(FIXTURE, ['--runs', '1000000', '--time-budget', '1']);
+    expect(run.code).toBe(3);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.run')?.status).toBe('error');
+  }, 30_000);
+
+  it('setup errors: a non-loopback URL without --allow-remote, a target that is no MCP server, a bad flag (exit 2, one line)', () => {
+    for (const argv of [
+      ['fuzz', '--url', 'http://192.0.2.1:3000/mcp'],
+      ['fuzz', '--stdio', 'node -e "process.exit(0)"'],
+      ['fuzz', '--stdio', FIXTURE, '--runs', '0'],
+      ['fuzz', '--stdio', FIXTURE, '--replay', join(ROOT, 'package.json')],
+    ]) {
+      const r = mcpcheck(argv);
+      expect(r.code, argv.join(' ') + r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    }
+  }, 30_000);
+});
