@@ -455,6 +455,9 @@ export const cancelInFlight = scenario({
     const sentAfterCancel = seen.kind === 'result' ? (p: { frame: RecordedFrame }) => p.frame.index > seen.frame : (p: { frame: RecordedFrame }) => p.frame.at - cancelAt > 200;
     const reply = await pending;
     await session.settle(100);
+    // A response sent before the server showed it had read the cancel may have crossed it: the spec allows that race.
+    const answeredFirst = (reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error') && seen.kind === 'result' && reply.frame < seen.frame;
+    if (answeredFirst) return check.skip(`not exercised: ${plan.name} ${show(args, 80)} answered before the server showed it had read the cancel (sent at ${cancelMs} ms), a race the spec allows`);
     const progressAfter = progressFrames(session, token, cancelIndex).filter(sentAfterCancel);
     check.expect(reply.kind === 'timeout' && progressAfter.length === 0, {
       key: 'no-response',
