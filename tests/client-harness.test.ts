@@ -152,7 +152,7 @@ describe('the property tier', () => {
     expect(property(report)?.message).toMatch(/4 generated case\(s\) judged/);
   });
 
-  it('shrinks a crash to the smallest tool list that still crashes, the same for the same seed', async () => {
+  it('shrinks a crash to the smallest tool list that still crashes, the same one for the same seed', async () => {
     // A timeout roomy enough that shrinking is never cut short, even on a loaded machine.
     const once = () => run(`node ${FIXTURE} --break crashes-on-icon-sizes`, { only: [PROPERTY], seed: BREAK_SEED, scenarioTimeoutMs: 120_000 });
     const first = property(await once())!;
@@ -164,7 +164,9 @@ describe('the property tier', () => {
     // One tool, one icon, and of that icon nothing but what the crash needs.
     expect(tools).toHaveLength(1);
     expect(tools[0]!.icons).toEqual([{ src: expect.any(String), sizes: [expect.any(String)] }]);
-    expect(second.message).toBe(first.message);
+    // The same seed reaches the same smallest case; the number of steps there may differ, since
+    // a real client's timing can leave one candidate unjudged in one run and not in the other.
+    expect(/smallest failing tool list \(after \d+ shrink step\(s\)[^)]*\): (\[.*\]); seed/.exec(second.message)?.[1]).toBe(shrunk);
     expect(first.reproduce).toContain(`--seed ${BREAK_SEED}`);
   }, 240_000);
 
