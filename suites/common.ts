@@ -13,6 +13,11 @@ export function list(items: string[], max = 8): string {
   return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
 }
 
+/** The peer answered (a result, a malformed one or an error), as opposed to silence or a closed connection. */
+export function isAnswer(reply: Reply): reply is Extract<Reply, { kind: 'result' | 'malformed-result' | 'error' }> {
+  return reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error';
+}
+
 export function isEmptyResult(reply: Reply): boolean {
   return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
 }

@@ -17,7 +17,7 @@ import { Lane } from '../fuzz/lane.js';
 import { ORACLES, type Oracle } from '../fuzz/oracles.js';
 import { fuzz, replayFresh, type FuzzFailure } from '../fuzz/run.js';
 import type { SendTimeouts } from '../fuzz/send.js';
-import { makeTarget, parseToolPolicy, serverTargetInfo } from './server.js';
+import { isLoopbackHost, makeTarget, parseToolPolicy, serverTargetInfo } from './server.js';
 
 export interface FuzzCommandOptions {
   stdio?: string;
@@ -36,13 +36,11 @@ export interface FuzzCommandOptions {
   targetFlags: string;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 function fuzzTarget(o: FuzzCommandOptions): Target {
   const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}) });
   // Hostile input is meant for servers one owns: a remote one only when asked for.
   const host = o.url !== undefined ? new URL(o.url).hostname : undefined;
-  if (host !== undefined && !LOOPBACK.has(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
+  if (host !== undefined && !isLoopbackHost(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
   return target;
 }
 

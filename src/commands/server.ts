@@ -54,6 +54,13 @@ export function parseToolPolicy(value: string | undefined): ToolPolicy {
 }
 
 /** The target the flags name (exactly one of --stdio and --url), checked. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** A URL host naming this machine's loopback interface (as `URL.hostname` spells it). */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname);
+}
+
 export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target {
   if ((o.stdio === undefined) === (o.url === undefined)) throw new SetupError('name exactly one target: --stdio "COMMAND" or --url URL');
   if (o.stdio !== undefined) {
@@ -68,7 +75,7 @@ export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target
   } catch {
     throw new SetupError(`--url ${JSON.stringify(o.url)} is not a valid URL`);
   }
-  if (o.start && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+  if (o.start && !isLoopbackHost(url.hostname)) {
     throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   }
   return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}) });

@@ -14,7 +14,7 @@ import { requestArbitrary, notificationArbitrary, schemaArbitrary, timedArgument
 import { isObject } from '../json.js';
 import { hasCapability } from '../runner/discovery.js';
 import type { Revision } from '../validate/revisions.js';
-import { planToolCall } from '../../suites/server/helpers.js';
+import { planToolCall } from '../runner/tool-plan.js';
 import type { FuzzCase } from './case.js';
 import { Lane } from './lane.js';
 import { type BaseRequest, DEFAULT_MUTATION_OPTIONS, mutationsOf, notificationCases, type MutationOptions } from './mutate.js';

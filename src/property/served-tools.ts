@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { metaKeyArbitrary } from '../schema/meta-key.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { [key: string]: Json };
 
 /** Strings a renderer must treat as text: markup, template syntax, direction overrides, odd whitespace. */
@@ -111,7 +111,7 @@ const annotations = fc.record(
 /** Tool names inside the recommended alphabet (TOOL-NAME-01), so that a client may refuse none of them. */
 const toolName = fc.stringMatching(/^[A-Za-z0-9_.-]{1,48}$/);
 
-export const toolArbitrary: fc.Arbitrary<Schema> = fc
+const toolArbitrary: fc.Arbitrary<Schema> = fc
   .record(
     {
       name: toolName,

@@ -61,7 +61,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
 
     /** Opens a fresh endpoint, shapes what it serves and starts the client at it; a string says why the client made no contact. */
-    const launch = async (prepare?: (session: ServerSession) => void | Promise<void>): Promise<ClientScenarioContext | string> => {
+    const launch = async (): Promise<ClientScenarioContext | string> => {
       const channel = await target.openEndpoint(target.transport);
       const session: ServerSession = new ServerSession({
         channel,
@@ -81,7 +81,6 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         if (e.kind === 'stdin-closed') void channel.die?.(0);
       });
       await s.serve?.(session);
-      await prepare?.(session);
       const client = target.launch(channel.address, scenarioEnv(s));
       attempt.client = client;
       const contact = await firstContact(session, client);
@@ -100,8 +99,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         seed: input.seed,
         cases: input.cases,
         timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
-        relaunch: async (shape) => {
-          const next = await launch(shape);
+        relaunch: async () => {
+          const next = await launch();
           return typeof next === 'string' ? undefined : next;
         },
       };

@@ -37,10 +37,10 @@ export interface ClientScenarioContext {
   timeLeft(): number;
   /**
    * Starts another client process, exactly as for the scenario, at a fresh endpoint shaped by the
-   * scenario's serve() and then `prepare` (a property's next case needs a client that is alive).
-   * Undefined when that client made no contact. The runner stops every one at the scenario's end.
+   * scenario's serve() (a property's next case needs a client that is alive). Undefined when that
+   * client made no contact. The runner stops every one at the scenario's end.
    */
-  relaunch(prepare?: (session: ServerSession) => void | Promise<void>): Promise<ClientScenarioContext | undefined>;
+  relaunch(): Promise<ClientScenarioContext | undefined>;
 }
 
 /** A scenario against a client under test (mcpcheck plays the server). */

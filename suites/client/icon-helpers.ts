@@ -2,7 +2,7 @@ import type { Reply, RecordedFrame } from '../../src/harness/peer-session.js';
 import { describeReply } from '../../src/runner/checks.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
-import { PING_LIMIT_MS } from '../common.js';
+import { isAnswer, PING_LIMIT_MS } from '../common.js';
 import { initialized, type Listener, sleep, WAIT_MS } from './helpers.js';
 
 // What the icon scenarios share: the evidence that a client renders icons at all, and how long it gets.
@@ -36,7 +36,7 @@ export async function listedAndFetched(ctx: ClientScenarioContext): Promise<Reco
 
 /** A response of any kind within PING_LIMIT_MS: the client was there to answer (what it answered is PING-01's business). */
 export function answeredInTime({ reply, ms }: { reply: Reply; ms: number }): boolean {
-  return (reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error') && ms <= PING_LIMIT_MS;
+  return isAnswer(reply) && ms <= PING_LIMIT_MS;
 }
 
 /** What came back for a ping, and when (a timeout says its own wait). */

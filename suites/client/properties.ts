@@ -4,8 +4,8 @@ import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
 import { toolListArbitrary, type Schema } from '../../src/property/served-tools.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { isObject, recordProperty, timedPing } from '../common.js';
-import { answerTo, waitUntil, WAIT_MS } from './helpers.js';
+import { isAnswer, isObject, recordProperty, timedPing } from '../common.js';
+import { answerTo, holdAnswers, waitUntil, WAIT_MS } from './helpers.js';
 
 /** How long a client that declared nothing about list changes gets to list again after notifications/tools/list_changed. */
 const RELIST_MS = 2_000;
@@ -22,14 +22,7 @@ const RESERVE_MS = 6_000;
 const gates = new WeakMap<ServerSession, () => void>();
 
 function gateFirstListing(session: ServerSession): void {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  gates.set(session, open);
-  const list = session.handler('tools/list');
-  session.handle('tools/list', async (params, request) => {
-    await Promise.race([opened, new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
-    return list(params, request);
-  });
+  gates.set(session, holdAnswers(session, 'tools/list'));
 }
 
 /** A client under test, and whether it has been served a case yet. */
@@ -63,7 +56,7 @@ async function stillAnswers(ctx: ClientScenarioContext): Promise<CaseVerdict> {
   const { reply, ms } = await timedPing(ctx.session);
   // Any answer, even an error or a late one, shows a client still at work: how and how fast it
   // answers is client.utilities.ping's concern, and a loaded machine delays every answer.
-  const answered = reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error';
+  const answered = isAnswer(reply);
   // Over HTTP the ping and the listing's answer travel on different streams: the client may take
   // the ping first and only then choke on the list, so an answer counts once it is still there.
   const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS : 500));

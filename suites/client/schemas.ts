@@ -3,7 +3,7 @@ import type { RecordedFrame } from '../../src/harness/peer-session.js';
 import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
-import { isObject, timedPing } from '../common.js';
+import { isAnswer, isObject, timedPing } from '../common.js';
 import { ASKED, formOnly, initialized, refusedDeclared, WAIT_MS, whileAsking } from './helpers.js';
 
 /**
@@ -61,7 +61,7 @@ async function judgeAfterListing(ctx: ClientScenarioContext, p: AfterListing): P
   let silence: string | undefined;
   if (!exit) {
     const { reply, ms } = await timedPing(session);
-    if (reply.kind === 'result' || reply.kind === 'error' || reply.kind === 'malformed-result') {
+    if (isAnswer(reply)) {
       if ('skip' in p.usable) return check.skip(`${p.usable.skip}; it answered ping but did not ${p.asked}`);
       return void check.expect(true, { expected: p.usable.pass, actual: `answered ping after listing (${describeReply(reply)})`, frames: [listed.index, replyFrame(reply)] });
     }

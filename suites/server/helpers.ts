@@ -4,13 +4,15 @@ import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply } from '../../src/runner/checks.js';
 import type { Discovery } from '../../src/runner/discovery.js';
 import type { ToolPolicy } from '../../src/runner/scenario.js';
-import { type ArgumentContext, synthesizeArguments } from '../../src/schema/synthesize.js';
+import { type ArgumentContext } from '../../src/schema/synthesize.js';
+import { planToolCall, type ToolPlan } from '../../src/runner/tool-plan.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
 
 import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
 export { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
+export { planToolCall, type ToolPlan };
 
 
 /** A response frame (result or error) that answers no request of ours still waiting. */
@@ -65,17 +67,6 @@ export function messageOf(frame: RecordedFrame | undefined): Record<string, unkn
 
 // ---- Tool calls under the --call-tools policy (server.tools.*, server.utilities.*) ----------------
 
-
-export interface ToolPlan {
-  tool: Record<string, unknown>;
-  name: string;
-  /** Whether mcpcheck may call it (policy allows it and arguments could be synthesised). */
-  call: boolean;
-  /** Why it is (or is not) called, for the report's notes. */
-  why: string;
-  args: Record<string, unknown>;
-}
-
 const MAX_CONTEXT_URIS = 5;
 
 /**
@@ -87,36 +78,6 @@ export function argumentContext(discovery: Discovery): ArgumentContext {
   const templated = discovery.resourceTemplates.map((t) => (typeof t.uriTemplate === 'string' ? t.uriTemplate.replace(/\{[A-Za-z0-9_]+\}/g, 'mcpcheck') : undefined));
   const uris = [...listed, ...templated].filter((u): u is string => typeof u === 'string' && isAbsoluteUri(u));
   return { resourceUris: [...new Set(uris)].slice(0, MAX_CONTEXT_URIS) };
-}
-
-/** Decides, for one listed tool, whether the policy lets mcpcheck call it and with which arguments. */
-export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy, context: ArgumentContext = {}): ToolPlan {
-  const name = typeof tool.name === 'string' ? tool.name : String(tool.name);
-  const no = (why: string): ToolPlan => ({ tool, name, call: false, why, args: {} });
-  const annotations = isObject(tool.annotations) ? tool.annotations : {};
-  let allowed: string;
-  switch (policy.mode) {
-    case 'none':
-      return no('--call-tools none');
-    case 'named':
-      if (!(policy.names ?? []).includes(name)) return no('not named in --call-tools');
-      allowed = 'named in --call-tools';
-      break;
-    case 'all':
-      allowed = '--call-tools all';
-      break;
-    case 'readonly':
-      if (annotations.readOnlyHint !== true) {
-        return no(`not annotated read-only (readOnlyHint ${annotations.readOnlyHint === undefined ? 'absent' : JSON.stringify(annotations.readOnlyHint)}; --call-tools all or --call-tools ${name} to include it)`);
-      }
-      allowed = 'readOnlyHint: true';
-      break;
-  }
-  const execution = isObject(tool.execution) ? tool.execution : {};
-  if (execution.taskSupport === 'required') return no('needs task augmentation (execution.taskSupport "required")');
-  const synthesized = synthesizeArguments(tool.inputSchema, context);
-  if (!synthesized.complete) return no(`arguments could not be synthesised: ${synthesized.why ?? 'unknown reason'}`);
-  return { tool, name, call: true, why: allowed, args: synthesized.args };
 }
 
 const SLOW_WORDS = /slow|long|sleep|delay|wait|progress|duration/i;

@@ -25,8 +25,8 @@ interface Call {
 
 /**
  * Arguments for one tool that satisfy its inputSchema, kept small (a property run is a handful of
- * calls), declared members only, durations shortened. Undefined with the reason when the schema
- * cannot be generated from.
+ * calls), declared members only, durations shortened; a string saying why when the schema cannot
+ * be generated from.
  */
 function callsOf(plan: ToolPlan): fc.Arbitrary<Call> | string {
   const made = schemaArbitrary(plan.tool.inputSchema, { maxDepth: 2, maxItems: 2, maxLength: 8, maxExtraProperties: 0, undeclaredProperties: false });
