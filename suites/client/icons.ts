@@ -2,7 +2,7 @@ import type { ServerSession } from '../../src/harness/server-session.js';
 import { replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { PING_LIMIT_MS, timedPing } from '../common.js';
-import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, sleep, WAIT_MS } from './helpers.js';
+import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, sleep, WAIT_MS, waitUntil } from './helpers.js';
 import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from './icon-bytes.js';
 import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
 
@@ -80,14 +80,16 @@ export const clientIconHostileData = clientScenario({
     if (!answeredInTime(before)) {
       return check.skip(`the client did not answer a ping while it waited for tools/list either (${describeTimed(before)}; see client.utilities.ping), so a silence after the icons would not be theirs`);
     }
-    const listedAt = performance.now();
+    // The clock starts when the client fetches the https: icon, listed before the hostile ones: a
+    // client slowed by a loaded machine must still have reached the hostile bytes when it is pinged.
+    const rendering = await waitUntil(() => safe.connections > 0, 2 * FETCH_MS);
     const call = await session.waitForFrame((f) => f.index > listed.index && isAskingCall(f), WAIT_MS, listed.index + 1);
-    await sleep(FETCH_MS - (performance.now() - listedAt));
+    if (rendering) await sleep(FETCH_MS);
     const after = await timedPing(session);
     release(session);
     const what = `bomb PNG (${BOMB_SIDE}×${BOMB_SIDE}) and ${GIF_FRAMES}-frame GIF data: icons`;
-    if (safe.connections === 0) return check.skip(rendersNoIcons('how it treats icon bytes'));
-    const expected = `a ping sent ${FETCH_MS} ms after the tools with the ${what} were listed answered within ${PING_LIMIT_MS} ms`;
+    if (!rendering) return check.skip(rendersNoIcons('how it treats icon bytes'));
+    const expected = `a ping sent ${FETCH_MS} ms after the client fetched the https: icon listed before the ${what} answered within ${PING_LIMIT_MS} ms`;
     const frames = [listed.index, replyFrame(after.reply)];
     if (answeredInTime(after)) return void check.expect(true, { expected, actual: `answered after ${after.ms} ms; it fetched the https: icon, so it renders icons`, frames });
     if (after.reply.kind === 'closed') {

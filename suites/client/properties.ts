@@ -86,11 +86,25 @@ export const clientToolListsProperty = clientScenario({
       const next = await ctx.relaunch();
       return next ? { ctx: next, served: false } : undefined;
     };
-    // A client that shows nothing about one case (it ends at once, or never lists) shows nothing
-    // about the next either: the rest are not worth a process each.
+    // A client that shows nothing about its first case (it ends at once, or never lists) shows
+    // nothing about the next either: the rest are not worth a process each. Once a case was judged,
+    // an unjudged one is a mishap of that process (say, a loaded machine) and gets one fresh try,
+    // so that shrinking, which stops at a candidate it cannot judge, goes the same way every run.
     let futile: string | undefined;
+    let judgedOne = false;
     const judge = async (tools: Schema[]): Promise<CaseVerdict> => {
       if (futile) return { inconclusive: futile };
+      let verdict = await judgeOnce(tools);
+      if ('inconclusive' in verdict && judgedOne) {
+        live = await fresh();
+        verdict = await judgeOnce(tools);
+      }
+      if ('inconclusive' in verdict) {
+        if (!judgedOne) futile = verdict.inconclusive;
+      } else judgedOne = true;
+      return verdict;
+    };
+    const judgeOnce = async (tools: Schema[]): Promise<CaseVerdict> => {
       if (live?.ctx.client.exit) live = await fresh();
       if (!live) return { inconclusive: `no client to serve the case to (${MAX_LAUNCHES} started at most)` };
       const relisting = live.served;
@@ -101,9 +115,7 @@ export const clientToolListsProperty = clientScenario({
         if (!live) return { inconclusive: 'the client did not list again after notifications/tools/list_changed, and no further client may be started' };
         answered = await serve(live, tools);
       }
-      const verdict = answered ? await stillAnswers(live.ctx) : { inconclusive: 'the client did not list the tools' };
-      if ('inconclusive' in verdict) futile = verdict.inconclusive;
-      return verdict;
+      return answered ? await stillAnswers(live.ctx) : { inconclusive: 'the client did not list the tools' };
     };
     const outcome = await checkProperty(toolListArbitrary(), ctx.seed, { cases: ctx.cases, maxEvaluations: ctx.cases + SHRINK_BUDGET, deadline: performance.now() + ctx.timeLeft() - RESERVE_MS }, judge);
     recordProperty(check, outcome, { expected: 'the client keeps answering after every valid tool list it is served', asked: ctx.cases, what: 'tool list', show: (tools) => show(tools, 2_000) });
