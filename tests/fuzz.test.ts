@@ -92,6 +92,37 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
     expect((input.body as { text: string }).text.length).toBeLessThanOrEqual(9);
   }, 60_000);
 
+  it('a missing required field answered with a success (a SHOULD: a warning)', () => {
+    const run = fuzz(`${FIXTURE} --bug missing-required`, ['--runs', '200']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.invalid-params']);
+    const { input } = saved(run, 'fuzz.invalid-params');
+    expect(input.mutation).toBe('args.missing-required');
+    // Shrunk to the call with nothing but the missing field's absence.
+    expect(args(input)).toEqual({});
+  }, 60_000);
+
+  it('valid arguments refused with −32602: shrunk to the smallest count refused', () => {
+    const run = fuzz(`${FIXTURE} --bug rejects-valid`, ['--runs', '200']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.valid-arguments-accepted']);
+    const { input } = saved(run, 'fuzz.valid-arguments-accepted');
+    expect(input.mutation).toBe('valid');
+    expect(args(input)).toEqual({ text: '', count: 6 });
+  }, 60_000);
+
+  it('structuredContent that breaks the outputSchema: shrunk to the shortest text that shows it', () => {
+    const run = fuzz(`${FIXTURE} --bug output-mismatch`, ['--runs', '200']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.structured-output']);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.structured-output')?.requirements).toEqual(['TOOL-OUT-01']);
+    const { input } = saved(run, 'fuzz.structured-output');
+    // More than 5 UTF-16 code units (what the fixture counts), and no shrink left: one character fewer is fine.
+    const text = args(input).text as string;
+    expect(text.length).toBeGreaterThan(5);
+    expect([...text].length).toBeLessThanOrEqual(6);
+  }, 60_000);
+
   it('death on deep nesting: shrunk to the smallest depth that kills it', () => {
     const run = fuzz(`${FIXTURE} --bug deep-crash`, ['--runs', '150']);
     expect(run.code).toBe(1);
@@ -109,7 +140,7 @@ describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', ()
       expect(found(run), JSON.stringify(run.report.checks.filter((c) => c.status !== 'pass'), null, 1)).toEqual([]);
       expect(run.code).toBe(0);
       expect(run.report.seed).toBe(1);
-      expect(run.report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(expect.arrayContaining(['fuzz.survives', 'fuzz.one-response', 'fuzz.notification-unanswered', 'fuzz.responses-validate', 'fuzz.invalid-params']));
+      expect(run.report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(expect.arrayContaining(['fuzz.survives', 'fuzz.one-response', 'fuzz.notification-unanswered', 'fuzz.responses-validate', 'fuzz.invalid-params', 'fuzz.valid-arguments-accepted']));
     }
   }, 60_000);
 

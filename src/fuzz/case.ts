@@ -33,6 +33,8 @@ export interface FuzzCase {
   expects: Expectation;
   body: FrameBody;
   ending: FrameEnding;
+  /** For an unmutated tools/call: the schemas the listed tool declared, which judge its arguments and result. */
+  tool?: { inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> };
 }
 
 /** Text frames longer than this are not parsed for their id. */

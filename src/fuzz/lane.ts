@@ -64,7 +64,9 @@ export class Lane {
       this.used.add(id);
       return c;
     }
-    while (this.used.has(id)) id = typeof id === 'string' ? `${id}'` : id + (id > 2 ** 52 ? -4096 : 1_000_003);
+    const original = id;
+    // Shrinking sends the same id again and again: a numbered suffix keeps a string id short.
+    for (let n = 1; this.used.has(id); n++) id = typeof original === 'string' ? `${original}~${n}` : original + n * (original > 2 ** 52 ? -4096 : 1_000_003);
     this.used.add(id);
     return { ...c, body: { json: { ...(c.body as { json: Record<string, unknown> }).json, id } } };
   }

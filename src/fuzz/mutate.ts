@@ -14,6 +14,8 @@ export interface BaseRequest {
   params: fc.Arbitrary<Record<string, unknown> | undefined>;
   /** For tools/call: the tool's input schema, whose properties the argument mutations aim at. */
   inputSchema?: Record<string, unknown>;
+  /** For tools/call: the tool's output schema, when it declares one. */
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface MutationOptions {
@@ -45,7 +47,8 @@ function jsonCase(mutation: string, method: string, expects: Expectation, json: 
 
 /** The base request itself, valid: it must get exactly one response with its id. */
 function valid(base: BaseRequest): fc.Arbitrary<FuzzCase> {
-  return fc.tuple(requestId, base.params).map(([id, params]) => jsonCase('valid', base.method, 'response', request(base.method, id, params)));
+  const tool = base.inputSchema ? { tool: { inputSchema: base.inputSchema, ...(base.outputSchema ? { outputSchema: base.outputSchema } : {}) } } : {};
+  return fc.tuple(requestId, base.params).map(([id, params]) => ({ ...jsonCase('valid', base.method, 'response', request(base.method, id, params)), ...tool }));
 }
 
 // --- Arguments of tools/call, aimed at the properties of the tool's input schema.
@@ -240,7 +243,8 @@ export function mutationsOf(base: BaseRequest, o: MutationOptions): fc.Arbitrary
   // The arguments are where a server's own code runs, so their mutations come up most.
   const weighted = (weight: number) => (arbitrary: fc.Arbitrary<FuzzCase>) => ({ arbitrary, weight });
   return fc.oneof(
-    weighted(2)(valid(base)),
+    // A valid tool call is judged too (its result's structuredContent, no refusal of valid arguments).
+    weighted(base.inputSchema ? 6 : 2)(valid(base)),
     ...(base.inputSchema ? argumentMutations(base, o) : []).map(weighted(3)),
     ...envelopeMutations(base).map(weighted(1)),
     ...frameMutations(base, o).map(weighted(1)),

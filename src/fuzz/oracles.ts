@@ -5,7 +5,9 @@
  */
 import type { RecordedFrame, Reply } from '../harness/peer-session.js';
 import { isObject } from '../json.js';
+import { validateWithSchema } from '../validate/dialects.js';
 import type { Finding } from '../validate/finding.js';
+import { checkCallToolResult } from '../validate/tools.js';
 import { caseId, type FuzzCase } from './case.js';
 
 /** What the target did with one case. */
@@ -32,6 +34,8 @@ export interface Oracle {
   requirements: string[];
   applies(c: FuzzCase): boolean;
   judge(c: FuzzCase, o: Observation): OracleVerdict;
+  /** It judges the case's own response, which is then waited for in full (a tool may take its time). */
+  readsResponse?: true;
 }
 
 const HELD: OracleVerdict = { held: true };
@@ -64,6 +68,20 @@ function survives(c: FuzzCase, o: Observation): OracleVerdict {
   return why ? { failed: `after ${c.mutation}, ${why}` } : HELD;
 }
 
+/** An unmutated call of a listed tool: its name, the arguments sent, and the schemas the tool declared. */
+function validCall(c: FuzzCase): { name: string; args: unknown; tool: NonNullable<FuzzCase['tool']> } | undefined {
+  if (c.mutation !== 'valid' || !c.tool || !('json' in c.body) || !isObject(c.body.json) || !isObject(c.body.json.params)) return undefined;
+  const { name, arguments: args } = c.body.json.params;
+  return typeof name === 'string' ? { name, args: args ?? {}, tool: c.tool } : undefined;
+}
+
+/** The case's own response, once the target is known to be there; or why there is none to judge. */
+function ownResponse(c: FuzzCase, o: Observation): Record<string, unknown> | string {
+  const why = gone(o);
+  if (why) return why;
+  return responses(o).find((r) => r.message.id === caseId(c))?.message ?? `no response within ${o.waitedMs} ms`;
+}
+
 /** Whatever reaches a tool's handler is tool input (TOOL-SEC-01), mutated envelope and all. */
 const isToolInput = (c: FuzzCase) => c.method === 'tools/call';
 
@@ -85,6 +103,7 @@ export const ORACLES: readonly Oracle[] = [
   },
   {
     id: 'fuzz.one-response',
+    readsResponse: true,
     title: 'Each request gets exactly one response, with its id echoed in the same type and value',
     requirements: ['BASE-ID-04', 'BASE-RES-01'],
     applies: (c) => (c.expects === 'response' || c.expects === 'invalid-params') && caseId(c) !== undefined,
@@ -141,6 +160,7 @@ export const ORACLES: readonly Oracle[] = [
   },
   {
     id: 'fuzz.invalid-params',
+    readsResponse: true,
     title: 'Invalid tool arguments get −32602 or a CallToolResult with isError: true, never a success',
     requirements: ['TOOL-ERR-01', 'TOOL-ERR-02'],
     applies: (c) => c.expects === 'invalid-params',
@@ -153,6 +173,40 @@ export const ORACLES: readonly Oracle[] = [
       if (isObject(error)) return error.code === -32602 ? HELD : { failed: `${c.mutation} at ${c.at} answered with error code ${show(error.code)}, not −32602 (nor an isError result)` };
       if (isObject(result) && result.isError === true) return HELD;
       return { failed: `${c.mutation} at ${c.at} was accepted: a success result instead of −32602 or isError: true` };
+    },
+  },
+  {
+    id: 'fuzz.valid-arguments-accepted',
+    readsResponse: true,
+    title: 'Arguments valid under the tool\'s inputSchema are not refused as invalid params (−32602): a tool that cannot use them says so in an isError result',
+    requirements: ['TOOL-ERR-02', 'BASE-ERR-04'],
+    applies: (c) => validCall(c) !== undefined,
+    judge(c, o) {
+      const call = validCall(c)!;
+      const mine = ownResponse(c, o);
+      if (typeof mine === 'string') return { unexercised: mine };
+      // The generator aims at the schema; only arguments the schema accepts make a refusal the server's.
+      const checked = validateWithSchema(call.tool.inputSchema, call.args);
+      if (checked.status !== 'valid') return { unexercised: checked.status === 'invalid' ? `mcpcheck's generated arguments do not validate against the inputSchema (${checked.errors[0]})` : `the inputSchema cannot be used (${checked.reason})` };
+      const error = isObject(mine.error) ? mine.error : undefined;
+      if (error?.code === -32602) return { failed: `tool ${call.name} called with arguments its inputSchema accepts (${show(call.args)}) was refused with −32602 ${show(error.message)}` };
+      return HELD;
+    },
+  },
+  {
+    id: 'fuzz.structured-output',
+    readsResponse: true,
+    title: 'A tool that declares an outputSchema returns structuredContent conforming to it',
+    requirements: ['TOOL-OUT-01'],
+    applies: (c) => validCall(c)?.tool.outputSchema !== undefined,
+    judge(c, o) {
+      const call = validCall(c)!;
+      const mine = ownResponse(c, o);
+      if (typeof mine === 'string') return { unexercised: mine };
+      if (!isObject(mine.result)) return { unexercised: `tool ${call.name} answered with a JSON-RPC error, no result to judge` };
+      if (mine.result.isError === true) return { unexercised: `tool ${call.name} reported an error (isError: true), which needs no structuredContent` };
+      const bad = checkCallToolResult(mine.result, { name: call.name, outputSchema: call.tool.outputSchema }).find((f) => f.requirements.includes('TOOL-OUT-01'));
+      return bad ? { failed: `tool ${call.name} called with ${show(call.args)}: ${bad.message}` } : HELD;
     },
   },
 ];

@@ -100,7 +100,8 @@ function basesFor(revision: Revision, capabilities: Record<string, unknown>, too
     called.push(plan.name);
     // Time-like arguments (durations, delays) are kept short: a fuzz case is not a wait.
     const quick = (a: Record<string, unknown>) => timedArguments(schema, a, QUICK_CALL_MS)?.args ?? a;
-    bases.push({ method: 'tools/call', params: args.map((a) => ({ name: plan.name, arguments: quick(isObject(a) ? a : plan.args) })), inputSchema: schema });
+    const output = isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {};
+    bases.push({ method: 'tools/call', params: args.map((a) => ({ name: plan.name, arguments: quick(isObject(a) ? a : plan.args) })), inputSchema: schema, ...output });
   }
   notes.push(called.length ? `tools called (${policy.mode}): ${called.join(', ')}` : `no tool called (--call-tools ${policy.mode}${tools.length ? '' : '; the server lists none'})`);
   return bases;
@@ -157,12 +158,13 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
         return { inconclusive: `the target could not be restarted: ${(e as Error).message}` };
       }
       const input = lane.freshen(value);
-      const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: !found.has('fuzz.one-response') }, lane.used);
+      const judging = oraclesFor(input, found);
+      const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
       outcome.cases++;
       if (!failing) generatedHere++;
       if (observation.ping.kind !== 'result') await lane.discard();
       const failed: Array<{ oracle: Oracle; message: string }> = [];
-      for (const oracle of oraclesFor(input, found)) {
+      for (const oracle of judging) {
         const verdict = oracle.judge(input, observation);
         if ('unexercised' in verdict) {
           outcome.unexercised.set(oracle.id, verdict.unexercised);

@@ -16,7 +16,7 @@ export interface SendTimeouts {
 }
 
 export interface SendOptions extends SendTimeouts {
-  /** Whether an answer still missing after the ping is waited for in full (not once fuzz.one-response has reported). */
+  /** Whether the case's own answer is waited for in full: only while an oracle still to report reads it. */
   awaitAnswer: boolean;
 }
 
@@ -51,7 +51,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   await sendFrame(session, c);
   const id = caseId(c);
   const answered = (f: RecordedFrame) => isObject(f.message) && f.message.id === id && ('result' in f.message || 'error' in f.message);
-  const awaited = id !== undefined && c.expects !== 'survive';
+  const awaited = id !== undefined && c.expects !== 'survive' && t.awaitAnswer;
   // A tool may run for a while: its answer is waited for before the ping is sent.
   if (awaited && c.method === 'tools/call') await session.waitForFrame(answered, t.responseMs, mark);
   let pingId = session.allocateId();
@@ -61,7 +61,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   // Frames in flight just behind the ping's answer (a late second response) still belong to the case.
   await session.settle(5);
   // Most servers answer in order, none has to: an answer still missing is given its full time.
-  if (awaited && t.awaitAnswer && ping.kind === 'result') await session.waitForFrame(answered, Math.max(0, t.responseMs - (performance.now() - started)), mark);
+  if (awaited && ping.kind === 'result') await session.waitForFrame(answered, Math.max(0, t.responseMs - (performance.now() - started)), mark);
   const waitedMs = Math.round(performance.now() - started);
   return { frames: session.peerFrames(mark), pingId, earlier, ping, findings: session.findings.slice(findingsMark).filter((f) => (f.frame ?? 0) >= mark), waitedMs };
 }

@@ -9,6 +9,8 @@ const MS_TEXT = /\bms\b|milli/i;
 const isTimeName = (name: string) => TIME_WORD.test(name) || msName(name);
 const PER_STEP = /delay|interval|sleep|wait|pause|per[\s_-]?step|each/i;
 const STEP_NAME = /^(?:steps?|count|iterations?|repeat|repetitions|ticks|n)$/i;
+/** More steps than this make a timed call long however short each step (one progress notification each, say). */
+const MAX_STEPS = 10;
 
 export interface TimedArguments {
   args: Record<string, unknown>;
@@ -22,7 +24,7 @@ export interface TimedArguments {
  * Sets the time-like numeric arguments of a tool (duration, delayMs, seconds, …) so that the call
  * should take about `targetMs` in total, when the schema allows it. Units are guessed: "ms"/"milli"
  * in the name or description means milliseconds, otherwise seconds; a per-step delay beside a
- * step-count argument is divided by the count. Returns undefined when the tool has no time-like
+ * step-count argument is divided by the count, and a count above MAX_STEPS comes down to it. Returns undefined when the tool has no time-like
  * argument or the adjusted arguments would not validate.
  */
 export function timedArguments(inputSchema: unknown, base: Record<string, unknown>, targetMs: number): TimedArguments | undefined {
@@ -31,6 +33,9 @@ export function timedArguments(inputSchema: unknown, base: Record<string, unknow
   const numeric = (s: unknown): s is Record<string, unknown> => isObject(s) && (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))));
   const args = { ...base };
   const stepName = Object.keys(props).find((n) => STEP_NAME.test(n) && numeric(props[n]));
+  if (stepName !== undefined && typeof args[stepName] === 'number' && args[stepName] > MAX_STEPS) {
+    args[stepName] = Math.max(MAX_STEPS, num((props[stepName] as Record<string, unknown>).minimum) ?? MAX_STEPS);
+  }
   const stepValue = stepName === undefined ? undefined : typeof args[stepName] === 'number' ? args[stepName] : (props[stepName] as Record<string, unknown>).default;
   const steps = typeof stepValue === 'number' && stepValue > 0 ? stepValue : 1;
   const timeProperties: string[] = [];
