@@ -133,6 +133,62 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
   }, 60_000);
 });
 
+describe('stateful runs find bugs only a sequence of operations shows, shrunk to the fewest steps', () => {
+  const sequences = (bug: string) => fuzz(`${FIXTURE} --bug ${bug}`, ['--runs', '1', '--sequences', '30']);
+  const smallest = (run: Run, id: string) => {
+    const check = run.report.checks.find((c) => c.id === id)!;
+    expect(check.reproduce).toMatch(/--replay .*\.sequence\.json$/);
+    return /Smallest failing sequence \((\d+) step\(s\).*replayPath "[^"]*"\): (.*)$/.exec(check.message)!.slice(1);
+  };
+
+  it('a second subscribe to the same URI refused: subscribe, subscribe (RES-SUB-01, a MUST)', () => {
+    const run = sequences('double-subscribe');
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.sequence.subscribe-result']);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.subscribe-result');
+    expect(steps).toBe('2');
+    expect(shown).toMatch(/^subscribe (\S+) → subscribe \1$/);
+  }, 60_000);
+
+  it('updates after unsubscribing: subscribe, unsubscribe, a call (RES-SUB-02)', () => {
+    const run = sequences('stale-updates');
+    expect(found(run)).toEqual(['fuzz.sequence.updates-subscribed']);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.updates-subscribed');
+    expect(steps).toBe('3');
+    expect(shown).toMatch(/^subscribe (\S+) → unsubscribe \1 → call/);
+  }, 60_000);
+
+  it('the log level ignored: setLevel, a call (LOG-SET-02)', () => {
+    const run = sequences('level-ignored');
+    expect(found(run)).toEqual(['fuzz.sequence.level-respected']);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.level-respected');
+    expect(steps).toBe('2');
+    expect(shown).toMatch(/^logging\/setLevel (?!debug)\w+ → call/);
+  }, 60_000);
+
+  it('a crash on the call after a cancelled one, and --replay of the saved sequence reproduces it', () => {
+    const run = sequences('crash-after-cancel');
+    expect(found(run)).toEqual(['fuzz.sequence.cancel-healthy']);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.cancel-healthy');
+    expect(steps).toBe('2');
+    expect(shown).toMatch(/^call and cancel wait .* → call/);
+    const file = join(run.out, readdirSync(run.out).find((f) => f.endsWith('.sequence.json'))!);
+    const again = mcpcheck(['fuzz', '--stdio', `${FIXTURE} --bug crash-after-cancel`, '--replay', file]);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+fuzz\.sequence\.cancel-healthy/);
+    expect(mcpcheck(['fuzz', '--stdio', `${FIXTURE} --stateful`, '--replay', file]).code).toBe(0);
+  }, 60_000);
+
+  it('the correct stateful fixture passes every invariant it exercised, and exercises them all', () => {
+    const run = fuzz(`${FIXTURE} --stateful`, ['--runs', '1', '--sequences', '30']);
+    expect(found(run)).toEqual([]);
+    expect(run.code).toBe(0);
+    const sequenceChecks = run.report.checks.filter((c) => c.id.startsWith('fuzz.sequence.'));
+    expect(sequenceChecks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(sequenceChecks).toHaveLength(8);
+  }, 60_000);
+});
+
 describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', () => {
   it('the correct fixture and the reference server give no finding (exit 0), and every run prints its seed', () => {
     for (const target of [FIXTURE, `node ${REFERENCE}`]) {

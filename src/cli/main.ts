@@ -81,6 +81,7 @@ const fuzzOptions = {
   url: { type: 'string', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)', requiresArg: true },
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
   runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)', requiresArg: true },
+  sequences: { type: 'number', describe: 'generated sequences of operations (list, call, subscribe, setLevel, cancel, at once), each on a fresh session (default 10; 0: none)', requiresArg: true },
   seed: clientOptions.seed,
   'time-budget': { type: 'number', describe: 'seconds; no case starts after it, and a run cut short is reported incomplete (exit 3)', requiresArg: true },
   'call-tools': serverOptions['call-tools'],
@@ -96,7 +97,7 @@ const fuzzOptions = {
 
 /** Fuzz flags: whole numbers in range. */
 function fuzzNumbers(a: Record<string, unknown>): true {
-  const ranges: Record<string, [number, number]> = { runs: [1, 1_000_000], 'time-budget': [1, 86_400], 'case-timeout': [1, 600_000], 'max-string': [1, 10 * 1024 * 1024] };
+  const ranges: Record<string, [number, number]> = { runs: [1, 1_000_000], sequences: [0, 100_000], 'time-budget': [1, 86_400], 'case-timeout': [1, 600_000], 'max-string': [1, 10 * 1024 * 1024] };
   for (const [name, [min, max]] of Object.entries(ranges)) {
     const v = a[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) throw new SetupError(`--${name} takes a whole number from ${min} to ${max}`);
@@ -217,6 +218,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.url !== undefined ? { url: args.url } : {}),
           ...(args['allow-remote'] ? { allowRemote: true } : {}),
           runs: args.runs ?? 200,
+          ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),
           seed: args.seed !== undefined ? parseSeed(args.seed)! : freshSeed(),
           ...(args['time-budget'] !== undefined ? { timeBudget: args['time-budget'] } : {}),
           ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),

@@ -16,6 +16,8 @@ import { describeCase, type FuzzCase } from '../fuzz/case.js';
 import { Lane } from '../fuzz/lane.js';
 import { ORACLES, type Oracle } from '../fuzz/oracles.js';
 import { fuzz, replayFresh, type FuzzFailure } from '../fuzz/run.js';
+import { fuzzSequences, replaySequence, SEQUENCE_INVARIANTS, type SequenceFailure } from '../fuzz/stateful.js';
+import { describeStep, type Step } from '../fuzz/steps.js';
 import type { SendTimeouts } from '../fuzz/send.js';
 import { isLoopbackHost, makeTarget, parseToolPolicy, serverTargetInfo } from './server.js';
 
@@ -30,6 +32,8 @@ export interface FuzzCommandOptions {
   callTools?: string;
   caseTimeoutMs?: number;
   maxString?: number;
+  /** Generated sequences of the stateful part (0: none). */
+  sequences?: number;
   outDir: string;
   replay?: string;
   /** The flags that name the target, for replay commands. */
@@ -49,11 +53,14 @@ function timeouts(o: FuzzCommandOptions): SendTimeouts {
   return { responseMs: ms, pingMs: ms };
 }
 
-function levelOf(oracle: Oracle) {
+/** An oracle or a sequence invariant: a named rule with its requirements. */
+type Rule = Pick<Oracle, 'id' | 'title' | 'requirements'>;
+
+function levelOf(oracle: Rule) {
   return requirement(oracle.requirements[0]!).level;
 }
 
-function baseCheck(oracle: Oracle, status: Status, message: string): CheckResult {
+function baseCheck(oracle: Rule, status: Status, message: string): CheckResult {
   return { id: oracle.id, title: oracle.title, requirements: oracle.requirements, level: levelOf(oracle), status, message, area: requirement(oracle.requirements[0]!).area, evidence: [] };
 }
 
@@ -65,6 +72,19 @@ interface SavedCase {
   path: string;
   input: FuzzCase;
 }
+
+interface SavedSequence {
+  mcpcheck: 'fuzz-sequence';
+  version: 1;
+  invariant: string;
+  seed: number;
+  path: string;
+  replayPath?: string;
+  steps: Step[];
+}
+
+/** The default number of generated sequences: each costs a fresh session, over stdio a process. */
+export const DEFAULT_SEQUENCES = 10;
 
 function failureCheck(f: FuzzFailure, file: string, o: FuzzCommandOptions): CheckResult {
   const status: Status = levelOf(f.oracle) === 'MUST' ? 'fail' : 'warn';
@@ -81,14 +101,30 @@ async function saveFailure(dir: string, f: FuzzFailure, transport: 'stdio' | 'ht
   return base;
 }
 
-async function readSaved(file: string): Promise<SavedCase> {
+function sequenceCheck(f: SequenceFailure, file: string, o: FuzzCommandOptions): CheckResult {
+  const status: Status = levelOf(f.invariant) === 'MUST' ? 'fail' : 'warn';
+  const steps = f.steps.map(describeStep).join(' → ');
+  const message = `${f.message}. Smallest failing sequence (${f.steps.length} step(s), ${f.shrinks} shrinks, seed ${f.seed}, path ${JSON.stringify(f.path)}${f.replayPath !== undefined ? `, replayPath ${JSON.stringify(f.replayPath)}` : ''}): ${steps}`;
+  return { ...baseCheck(f.invariant, status, message), evidence: [{ excerpt: steps.slice(0, 500), location: `${file}.jsonl` }], reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${file}.sequence.json` };
+}
+
+async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' | 'http'): Promise<string> {
+  const base = join(dir, `${f.invariant.id}-${f.seed}`);
+  const saved: SavedSequence = { mcpcheck: 'fuzz-sequence', version: 1, invariant: f.invariant.id, seed: f.seed, path: f.path, ...(f.replayPath !== undefined ? { replayPath: f.replayPath } : {}), steps: f.steps };
+  await writeFile(`${base}.sequence.json`, JSON.stringify(saved, null, 1) + '\n', 'utf8');
+  await writeFile(`${base}.jsonl`, formatTranscript(transport, f.frames), 'utf8');
+  return base;
+}
+
+async function readSaved(file: string): Promise<SavedCase | SavedSequence> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (e) {
     throw new SetupError(`--replay ${file}: cannot read it as JSON (${(e as Error).message})`);
   }
-  if (!isObject(value) || value.mcpcheck !== 'fuzz-case' || value.version !== 1 || !isObject(value.input)) throw new SetupError(`--replay ${file}: not a saved fuzz case (written by mcpcheck fuzz)`);
+  if (isObject(value) && value.mcpcheck === 'fuzz-sequence' && value.version === 1 && Array.isArray(value.steps)) return value as unknown as SavedSequence;
+  if (!isObject(value) || value.mcpcheck !== 'fuzz-case' || value.version !== 1 || !isObject(value.input)) throw new SetupError(`--replay ${file}: not a saved fuzz case or sequence (written by mcpcheck fuzz)`);
   return value as unknown as SavedCase;
 }
 
@@ -109,11 +145,25 @@ function report(target: Target, started: number, checks: CheckResult[], notes: s
 async function replay(o: FuzzCommandOptions, target: Target, started: number): Promise<RunReport> {
   const saved = await readSaved(o.replay!);
   const lane = new Lane(target, 10_000);
+  if (saved.mcpcheck === 'fuzz-sequence') return replaySaved(o, target, started, saved, lane);
   const { frames, failing } = await replayFresh(lane, saved.input, timeouts(o));
   const shown = describeCase(saved.input);
   const checks = ORACLES.filter((oracle) => oracle.applies(saved.input)).map((oracle) =>
     failing.has(oracle.id) ? { ...baseCheck(oracle, levelOf(oracle) === 'MUST' ? 'fail' : 'warn', `the saved case fails again: ${shown}`), reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${o.replay}` } : baseCheck(oracle, 'pass', `held on the replayed case: ${shown}`),
   );
+  return report(target, started, checks, [`replayed ${o.replay} (found with seed ${saved.seed}, path ${JSON.stringify(saved.path)}); ${frames.length} frames`], saved.seed, {});
+}
+
+/** Sends a saved sequence again on a fresh session and judges it by every invariant. */
+async function replaySaved(o: FuzzCommandOptions, target: Target, started: number, saved: SavedSequence, lane: Lane): Promise<RunReport> {
+  const { broken, exercised, frames } = await replaySequence(lane, saved.steps, { replyMs: timeouts(o).responseMs, callTools: parseToolPolicy(o.callTools) });
+  await lane.discard();
+  const shown = saved.steps.map(describeStep).join(' → ');
+  const checks = SEQUENCE_INVARIANTS.map((inv) => {
+    if (broken?.invariant.id === inv.id) return { ...baseCheck(inv, levelOf(inv) === 'MUST' ? 'fail' : 'warn', `the saved sequence fails again: ${broken.message}; ${shown}`), reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${o.replay}` };
+    const n = exercised.get(inv.id) ?? 0;
+    return baseCheck(inv, n > 0 ? 'pass' : 'skip', n > 0 ? `held on the replayed sequence (${n} step(s)): ${shown}` : `not exercised by the replayed sequence: ${shown}`);
+  });
   return report(target, started, checks, [`replayed ${o.replay} (found with seed ${saved.seed}, path ${JSON.stringify(saved.path)}); ${frames.length} frames`], saved.seed, {});
 }
 
@@ -141,7 +191,25 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       const n = outcome.exercised.get(oracle.id) ?? 0;
       checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`) : baseCheck(oracle, 'skip', `not exercised: ${outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it'}`));
     }
-    if (outcome.cutShort) {
+    const deadline = o.timeBudget !== undefined ? started + o.timeBudget * 1000 - Date.now() + performance.now() : Infinity;
+    const sequences = o.sequences ?? DEFAULT_SEQUENCES;
+    let cutShort = outcome.cutShort;
+    if (sequences > 0 && !cutShort) {
+      const lane = new Lane(target, 10_000);
+      const stateful = await fuzzSequences(lane, { sequences, seed: o.seed, deadline, callTools: parseToolPolicy(o.callTools), replyMs: timeouts(o).responseMs }).finally(() => lane.discard());
+      if (stateful.failure) await mkdir(o.outDir, { recursive: true });
+      for (const inv of SEQUENCE_INVARIANTS) {
+        if (stateful.failure?.invariant.id === inv.id) {
+          checks.push(sequenceCheck(stateful.failure, await saveSequence(o.outDir, stateful.failure, target.kind), o));
+          continue;
+        }
+        const n = stateful.exercised.get(inv.id) ?? 0;
+        checks.push(n > 0 ? baseCheck(inv, 'pass', `held on ${n} step(s) of ${stateful.judged} sequence(s)`) : baseCheck(inv, 'skip', `not exercised: no step of the ${stateful.judged} sequence(s) run gave it anything to judge (the server may not offer what it needs, or a failure ended the sequences early)`));
+      }
+      outcome.notes.push(...stateful.notes);
+      cutShort ||= stateful.cutShort;
+    }
+    if (cutShort) {
       checks.push({ ...baseCheck(ORACLES[0]!, 'error', `the time budget (${o.timeBudget} s) ended the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged`), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
     }
     const rate = outcome.durationMs > 0 ? Math.round((outcome.cases * 1000) / outcome.durationMs) : 0;

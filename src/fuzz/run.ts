@@ -10,16 +10,16 @@ import type { RecordedFrame } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
 import { checkProperty } from '../property/check.js';
 import type { ToolPolicy } from '../runner/scenario.js';
-import { requestArbitrary, notificationArbitrary, schemaArbitrary, timedArguments } from '../schema/index.js';
+import { requestArbitrary, notificationArbitrary } from '../schema/index.js';
 import { isObject } from '../json.js';
 import { hasCapability } from '../runner/discovery.js';
 import type { Revision } from '../validate/revisions.js';
-import { planToolCall } from '../runner/tool-plan.js';
 import type { FuzzCase } from './case.js';
 import { Lane } from './lane.js';
 import { type BaseRequest, DEFAULT_MUTATION_OPTIONS, mutationsOf, notificationCases, type MutationOptions } from './mutate.js';
 import { ORACLES, oraclesFor, type Oracle } from './oracles.js';
 import { sendCase, type SendTimeouts } from './send.js';
+import { callableTools } from './tool-args.js';
 
 export interface FuzzRunOptions {
   target: Target;
@@ -70,9 +70,6 @@ export interface FuzzRunOutcome {
   durationMs: number;
 }
 
-/** How long a generated tool call should take at most, where its arguments say how long. */
-const QUICK_CALL_MS = 50;
-
 const CLIENT_NOTIFICATIONS = ['notifications/cancelled', 'notifications/progress', 'notifications/roots/list_changed'];
 const LIST_METHODS: Array<[string, string]> = [
   ['tools/list', 'tools'],
@@ -90,20 +87,12 @@ function paramsOf(revision: Revision, method: string): fc.Arbitrary<Record<strin
 function basesFor(revision: Revision, capabilities: Record<string, unknown>, tools: Array<Record<string, unknown>>, policy: ToolPolicy, notes: string[]): BaseRequest[] {
   const bases: BaseRequest[] = [{ method: 'ping', params: fc.constant(undefined) }];
   for (const [method, capability] of LIST_METHODS) if (hasCapability(capabilities, capability)) bases.push({ method, params: paramsOf(revision, method) });
-  const called: string[] = [];
-  for (const tool of tools) {
-    const plan = planToolCall(tool, policy);
-    if (!plan.call) continue;
-    const schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
-    const generated = schemaArbitrary(schema, { maxDepth: 3, maxItems: 4, maxLength: 40 });
-    const args = generated.ok ? generated.arbitrary : fc.constant(plan.args);
-    called.push(plan.name);
-    // Time-like arguments (durations, delays) are kept short: a fuzz case is not a wait.
-    const quick = (a: Record<string, unknown>) => timedArguments(schema, a, QUICK_CALL_MS)?.args ?? a;
-    const output = isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {};
-    bases.push({ method: 'tools/call', params: args.map((a) => ({ name: plan.name, arguments: quick(isObject(a) ? a : plan.args) })), inputSchema: schema, ...output });
+  const callable = callableTools(tools, policy);
+  for (const t of callable) {
+    const output = t.outputSchema ? { outputSchema: t.outputSchema } : {};
+    bases.push({ method: 'tools/call', params: t.arguments.map((a) => ({ name: t.name, arguments: a })), inputSchema: t.inputSchema, ...output });
   }
-  notes.push(called.length ? `tools called (${policy.mode}): ${called.join(', ')}` : `no tool called (--call-tools ${policy.mode}${tools.length ? '' : '; the server lists none'})`);
+  notes.push(callable.length ? `tools called (${policy.mode}): ${callable.map((t) => t.name).join(', ')}` : `no tool called (--call-tools ${policy.mode}${tools.length ? '' : '; the server lists none'})`);
   return bases;
 }
 

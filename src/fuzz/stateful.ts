@@ -1,0 +1,137 @@
+/**
+ * The stateful part of a fuzz run: what the server offers (lists, subscribable resources,
+ * logging, callable and slow tools) read once, then generated sequences of steps, each on a
+ * fresh session, shrunk by fast-check to the fewest steps that still break an invariant. A saved
+ * sequence is sent again step by step (`--replay`).
+ */
+import fc from 'fast-check';
+import { isObject } from '../json.js';
+import { checkProperty } from '../property/check.js';
+import { hasCapability } from '../runner/discovery.js';
+import type { ToolPolicy } from '../runner/scenario.js';
+import type { RecordedFrame } from '../harness/peer-session.js';
+import type { Lane } from './lane.js';
+import { INVARIANTS, InvariantBroken, runStep, StepCommand, type Invariant, type Real } from './sequence.js';
+import { allowed, stepArbitraries, type Model, type Step, type StepSources } from './steps.js';
+import { callableTools } from './tool-args.js';
+
+export interface StatefulOptions {
+  sequences: number;
+  seed: number;
+  deadline: number;
+  callTools: ToolPolicy;
+  replyMs: number;
+  /** Steps per sequence, at most. */
+  maxSteps?: number;
+  maxShrinks?: number;
+}
+
+export interface SequenceFailure {
+  invariant: Invariant;
+  message: string;
+  /** The smallest failing sequence, as sent. */
+  steps: Step[];
+  seed: number;
+  path: string;
+  /** fast-check's replayPath of the command sequence (with seed and path it replays the sequence). */
+  replayPath?: string;
+  shrinks: number;
+  /** The frames of the last run of that sequence. */
+  frames: RecordedFrame[];
+}
+
+export interface StatefulOutcome {
+  /** Sequences that were run to the end or to a broken invariant. */
+  judged: number;
+  exercised: Map<string, number>;
+  failure?: SequenceFailure;
+  cutShort: boolean;
+  notes: string[];
+}
+
+/** A sequence runs to about this long a slow call; it is cancelled after CANCEL_AFTER_MS. */
+const SLOW_CALL_MS = 2_000;
+/** Steps a generated sequence has at most (before the model drops the ones that make no sense). */
+const MAX_STEPS = 15;
+
+async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
+  const session = await lane.session();
+  const caps = isObject(session.initializeResult?.capabilities) ? session.initializeResult.capabilities : {};
+  const listed = async (method: string, key: string) => {
+    const reply = await session.request(method);
+    return reply.kind === 'result' && Array.isArray(reply.result[key]) ? reply.result[key].filter(isObject) : [];
+  };
+  const tools = hasCapability(caps, 'tools') ? await listed('tools/list', 'tools') : [];
+  const resources = isObject(caps.resources) && caps.resources.subscribe === true ? await listed('resources/list', 'resources') : [];
+  const lists = [...(hasCapability(caps, 'tools') ? ['tools/list'] : []), ...(hasCapability(caps, 'resources') ? ['resources/list', 'resources/templates/list'] : []), ...(hasCapability(caps, 'prompts') ? ['prompts/list'] : [])];
+  const callable = callableTools(tools, policy);
+  return {
+    lists,
+    subscribable: resources.flatMap((r) => (typeof r.uri === 'string' ? [r.uri] : [])).slice(0, 5),
+    logs: hasCapability(caps, 'logging'),
+    calls: callable.map((t) => ({ tool: t.name, arguments: t.arguments })),
+    slow: callable.flatMap((t) => {
+      const args = t.slow(SLOW_CALL_MS);
+      return args ? [{ tool: t.name, arguments: args }] : [];
+    }),
+  };
+}
+
+function freshModel(s: StepSources): Model {
+  return { lists: s.lists, subscribable: s.subscribable, logs: s.logs, subscribed: new Set() };
+}
+
+/** Runs steps in order on a fresh session; a broken invariant comes back, anything else is thrown. */
+async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: Model, real: Real) => Promise<void>, s: StepSources, exercisedTotal: Map<string, number>): Promise<{ broken?: InvariantBroken; real: Real }> {
+  await lane.discard();
+  const session = await lane.session();
+  const real: Real = { session, replyMs: o.replyMs, ran: [], exercised: new Map(), unsubscribedAt: new Map() };
+  try {
+    await run(freshModel(s), real);
+    return { real };
+  } catch (e) {
+    if (e instanceof InvariantBroken) return { broken: e, real };
+    throw e;
+  } finally {
+    for (const [id, n] of real.exercised) exercisedTotal.set(id, (exercisedTotal.get(id) ?? 0) + n);
+  }
+}
+
+export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<StatefulOutcome> {
+  const s = await sources(lane, o.callTools);
+  const outcome: StatefulOutcome = { judged: 0, exercised: new Map(), cutShort: false, notes: [] };
+  const commands = fc.commands(stepArbitraries(s).map((a) => a.map((step) => new StepCommand(step))), { maxCommands: o.maxSteps ?? MAX_STEPS, size: 'max' });
+  let last: { broken: InvariantBroken; steps: Step[]; frames: RecordedFrame[] } | undefined;
+  const result = await checkProperty(commands, o.seed, { cases: o.sequences, maxEvaluations: o.sequences + (o.maxShrinks ?? 60), deadline: o.deadline }, async (cmds) => {
+    const { broken, real } = await onFreshSession(lane, o, (model, r) => fc.asyncModelRun(() => ({ model, real: r }), cmds), s, outcome.exercised);
+    outcome.judged++;
+    if (!broken) return { held: true };
+    last = { broken, steps: real.ran, frames: [...real.session.frames] };
+    return { failed: `${broken.invariant.id}: ${broken.message}` };
+  });
+  outcome.cutShort = result.cutShort && performance.now() >= o.deadline;
+  for (const reason of result.inconclusive) outcome.notes.push(reason);
+  if (result.failure && last) {
+    const replayPath = /replayPath="([^"]*)"/.exec(String(result.failure.counterexample))?.[1];
+    outcome.failure = { invariant: last.broken.invariant, message: last.broken.message, steps: last.steps, seed: o.seed, path: result.failure.path, ...(replayPath !== undefined ? { replayPath } : {}), shrinks: result.failure.shrinks, frames: last.frames };
+  }
+  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : ''].filter(Boolean);
+  outcome.notes.push(`${outcome.judged} generated sequence(s) of up to ${o.maxSteps ?? MAX_STEPS} steps, each on a fresh session, over: ping, ${offered.join(', ') || 'nothing else the server offers'}`);
+  return outcome;
+}
+
+/** Sends a saved sequence again, step by step, on a fresh session. */
+export async function replaySequence(lane: Lane, steps: Step[], o: { replyMs: number; callTools: ToolPolicy }): Promise<{ broken?: InvariantBroken; exercised: Map<string, number>; frames: RecordedFrame[] }> {
+  const s = await sources(lane, o.callTools);
+  const exercised = new Map<string, number>();
+  const { broken, real } = await onFreshSession(lane, o, async (model, r) => {
+    for (const step of steps) {
+      if (!allowed(step, model)) continue;
+      r.ran.push(step);
+      await runStep(step, model, r);
+    }
+  }, { ...s, subscribable: [...new Set([...s.subscribable, ...steps.flatMap((x) => (x.kind === 'subscribe' ? [x.uri] : []))])] }, exercised);
+  return { ...(broken ? { broken } : {}), exercised, frames: [...real.session.frames] };
+}
+
+export const SEQUENCE_INVARIANTS: readonly Invariant[] = Object.values(INVARIANTS);

@@ -1,0 +1,105 @@
+/**
+ * The steps of a stateful fuzz run: what a client does to a session, as plain data (a failing
+ * sequence is saved and sent again exactly), and the model that says which steps make sense
+ * next: subscribe only where the server offers subscriptions, unsubscribe only what is
+ * subscribed, set a level only where it logs. Pure: no I/O.
+ */
+import fc from 'fast-check';
+
+/** RFC 5424 severities as MCP orders them, least severe first (LOG-LVL-01). */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type Step =
+  | { kind: 'ping' }
+  | { kind: 'list'; method: string }
+  | { kind: 'call'; tool: string; arguments: Record<string, unknown> }
+  | { kind: 'subscribe'; uri: string }
+  | { kind: 'unsubscribe'; uri: string }
+  | { kind: 'set-level'; level: LogLevel }
+  /** A call of a tool that takes its time, cancelled while it runs. */
+  | { kind: 'cancel-call'; tool: string; arguments: Record<string, unknown> }
+  /** Several requests sent at once, before any is answered. */
+  | { kind: 'concurrent'; methods: string[] };
+
+/** What the model knows of the server: what it offers, and what this session has set up so far. */
+export interface Model {
+  lists: string[];
+  /** Listed resource URIs, when the server offers subscriptions. */
+  subscribable: string[];
+  logs: boolean;
+  subscribed: Set<string>;
+  level?: LogLevel;
+}
+
+/** Whether a step makes sense in the model's state (fast-check drops the others from a sequence). */
+export function allowed(step: Step, m: Model): boolean {
+  switch (step.kind) {
+    case 'subscribe':
+      return m.subscribable.includes(step.uri);
+    case 'unsubscribe':
+      return m.subscribed.has(step.uri);
+    case 'set-level':
+      return m.logs;
+    case 'list':
+      return m.lists.includes(step.method);
+    default:
+      return true;
+  }
+}
+
+/** The model after a step the server accepted. */
+export function advance(step: Step, m: Model): void {
+  if (step.kind === 'subscribe') m.subscribed.add(step.uri);
+  else if (step.kind === 'unsubscribe') m.subscribed.delete(step.uri);
+  else if (step.kind === 'set-level') m.level = step.level;
+}
+
+export interface StepSources {
+  lists: string[];
+  subscribable: string[];
+  logs: boolean;
+  /** Generated arguments per tool the policy lets mcpcheck call. */
+  calls: Array<{ tool: string; arguments: fc.Arbitrary<Record<string, unknown>> }>;
+  /** Tools that take a time argument, with arguments that make them run for a while. */
+  slow: Array<{ tool: string; arguments: Record<string, unknown> }>;
+}
+
+/** Arbitraries of every step the server's offer allows. */
+export function stepArbitraries(s: StepSources): Array<fc.Arbitrary<Step>> {
+  const out: Array<fc.Arbitrary<Step>> = [fc.constant<Step>({ kind: 'ping' })];
+  if (s.lists.length) out.push(fc.constantFrom(...s.lists).map((method): Step => ({ kind: 'list', method })));
+  // One kind of step, one pick: many tools must not crowd out subscribing and setting the level.
+  if (s.calls.length) out.push(fc.oneof(...s.calls.map((c) => c.arguments.map((args): Step => ({ kind: 'call', tool: c.tool, arguments: args })))));
+  if (s.subscribable.length) {
+    out.push(fc.constantFrom(...s.subscribable).map((uri): Step => ({ kind: 'subscribe', uri })));
+    out.push(fc.constantFrom(...s.subscribable).map((uri): Step => ({ kind: 'unsubscribe', uri })));
+  }
+  if (s.logs) out.push(fc.constantFrom(...LOG_LEVELS).map((level): Step => ({ kind: 'set-level', level })));
+  if (s.slow.length) out.push(fc.constantFrom(...s.slow).map((c): Step => ({ kind: 'cancel-call', ...c })));
+  const quick = ['ping', ...s.lists];
+  out.push(fc.array(fc.constantFrom(...quick), { minLength: 2, maxLength: 6 }).map((methods): Step => ({ kind: 'concurrent', methods })));
+  return out;
+}
+
+/** A bounded one-line rendering of a step. */
+export function describeStep(step: Step): string {
+  switch (step.kind) {
+    case 'ping':
+      return 'ping';
+    case 'list':
+      return step.method;
+    case 'call':
+    case 'cancel-call': {
+      const args = JSON.stringify(step.arguments);
+      return `${step.kind === 'call' ? 'call' : 'call and cancel'} ${step.tool} ${args.length > 120 ? `${args.slice(0, 120)}…` : args}`;
+    }
+    case 'subscribe':
+    case 'unsubscribe':
+      return `${step.kind} ${step.uri}`;
+    case 'set-level':
+      return `logging/setLevel ${step.level}`;
+    case 'concurrent':
+      return `at once: ${step.methods.join(', ')}`;
+  }
+}
