@@ -3,7 +3,12 @@ import { benchOfficial } from './official.js';
 import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
 
-benchValidate();
-await benchServer();
-await benchOfficial();
-await benchClient();
+/** Every part by default; `node dist/bench/run.js validate server` runs only the parts named. */
+const PARTS: Record<string, () => void | Promise<void>> = { validate: benchValidate, server: benchServer, official: benchOfficial, client: benchClient };
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((p) => !(p in PARTS));
+if (unknown.length > 0) {
+  console.error(`bench: unknown part ${unknown.join(', ')} (parts: ${Object.keys(PARTS).join(', ')})`);
+  process.exit(2);
+}
+for (const [name, part] of Object.entries(PARTS)) if (chosen.length === 0 || chosen.includes(name)) await part();

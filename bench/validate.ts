@@ -59,13 +59,20 @@ export function benchValidate(): void {
     const file = join(dir, 'bench.jsonl');
     const report = join(dir, 'report.json');
     writeFileSync(file, text);
+    // The same session cut to its first 20 frames: what each process costs before the frames do.
+    const small = join(dir, 'small.jsonl');
+    writeFileSync(small, lines.slice(0, 21).join('\n') + '\n');
     console.log(`validate: ${FRAMES.toLocaleString('en')} generated frames, ${mb.toFixed(1)} MB; median of ${RUNS} runs of each process (wall time, and CPU time of all its threads)`);
     const cli: Usage[] = [];
     const parse: Usage[] = [];
+    const cliStart: Usage[] = [];
+    const parseStart: Usage[] = [];
     // Interleaved, so a neighbour's load falls on both sides alike.
     for (let i = 0; i < RUNS; i++) {
       parse.push(run([join(root, 'dist/bench/parse-lines.js'), file], [0]));
       cli.push(run([join(root, 'dist/src/cli.js'), 'validate', file, '--json', report], [0, 1]));
+      parseStart.push(run([join(root, 'dist/bench/parse-lines.js'), small], [0]));
+      cliStart.push(run([join(root, 'dist/src/cli.js'), 'validate', small, '--json', join(dir, 'small.json')], [0, 1]));
     }
     const summary = (JSON.parse(readFileSync(report, 'utf8')) as { summary: { headline: string } }).summary.headline;
     for (const measure of ['wallMs', 'cpuMs'] as const) {
@@ -75,6 +82,13 @@ export function benchValidate(): void {
       console.log(line(`${label}: node, read + JSON.parse each line`, parseMs, mb));
       console.log(line(`${label}: mcpcheck validate FILE (CLI)`, cliMs, mb, cliMs / parseMs) + '   target ≤ 2×');
     }
+    // Start-up apart: what the frames themselves cost each process, beyond a 20-frame run.
+    const cpu = (us: Usage[]) => median(us.map((u) => u.cpuMs));
+    const parseFrames = cpu(parse) - cpu(parseStart);
+    const cliFrames = cpu(cli) - cpu(cliStart);
+    console.log(`  CPU start-up (20 frames): node + JSON.parse ${cpu(parseStart).toFixed(0)} ms, mcpcheck validate ${cpu(cliStart).toFixed(0)} ms`);
+    console.log(line('CPU per frame beyond start-up: JSON.parse', parseFrames, mb));
+    console.log(line('CPU per frame beyond start-up: CLI', cliFrames, mb, cliFrames / parseFrames) + `   ${((cliFrames / FRAMES) * 1000).toFixed(1)} µs a frame`);
     console.log(`    ${summary}`);
 
     // In memory: warm up the compiled schemas and the JIT on a slice, as a long-running validator would be.

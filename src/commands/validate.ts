@@ -3,8 +3,8 @@ import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
-import { TranscriptUnusable, type ParsedTranscript } from '../transcript/format.js';
-import { type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
+import { TranscriptUnusable } from '../transcript/format.js';
+import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedNotes } from '../spec/untested.js';
 import { VALIDATOR_RULES } from '../validate/coverage.js';
@@ -34,7 +34,7 @@ async function readText(file: string): Promise<string> {
 }
 
 /** Parses and judges in one pass (each message judged as it is read, none kept). */
-function judgeTranscript(file: string, text: string): { transcript: ParsedTranscript; validation: TranscriptValidation } {
+function judgeTranscript(file: string, text: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
   try {
     return validateTranscriptText(text, file);
   } catch (e) {
@@ -44,7 +44,7 @@ function judgeTranscript(file: string, text: string): { transcript: ParsedTransc
 }
 
 /** Corrupt lines of a transcript are the file's fault, not the target's: they become 'error' checks. */
-function corruptLineChecks(file: string, transcript: ParsedTranscript): CheckResult[] {
+function corruptLineChecks(file: string, transcript: ReadTranscript): CheckResult[] {
   return transcript.problems.map((p) => {
     const req = requirement('BASE-MSG-01');
     return {
@@ -62,7 +62,7 @@ function corruptLineChecks(file: string, transcript: ParsedTranscript): CheckRes
 
 /** A session's negotiation, with where it was recorded. */
 interface Recorded extends Negotiation {
-  transcript: ParsedTranscript;
+  transcript: ReadTranscript;
   frame: number;
 }
 
@@ -81,7 +81,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     const { transcript, validation: result } = judgeTranscript(file, text);
     for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);
     for (const f of result.findings) {
-      const frame = f.frame !== undefined ? transcript.frames[f.frame] : undefined;
+      const frame = f.frame !== undefined ? transcript.frame(f.frame) : undefined;
       if (options.judge && frame && frame.from !== options.judge) continue;
       evidenceOf.set(f, {
         ...(f.frame !== undefined ? { frame: f.frame } : {}),
@@ -107,7 +107,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   }
   for (const { index, finding } of versionConsistency(negotiations)) {
     const n = negotiations[index]!;
-    const frame = n.transcript.frames[n.frame];
+    const frame = n.transcript.frame(n.frame);
     finding.frame = n.frame;
     applied.add('LIFE-VER-03');
     evidenceOf.set(finding, { frame: n.frame, ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${n.label}:${frame.line}` } : {}), pointer: finding.pointer });

@@ -63,11 +63,32 @@ function readFrame(value: unknown): TranscriptFrame | string {
   return frame;
 }
 
-/** One record of a transcript file, as read: the header, a frame (with its line's text), or a line that is neither. */
+/**
+ * One record of a transcript file, as read: the header, a frame (with where its line starts in
+ * the text, for frameAt), or a line that is neither.
+ */
 export type TranscriptRecord =
   | { kind: 'header'; header: TranscriptHeader }
-  | { kind: 'frame'; frame: TranscriptFrame; text: string }
+  | { kind: 'frame'; frame: TranscriptFrame; at: number }
   | { kind: 'problem'; problem: TranscriptProblem };
+
+/** Where the line that starts at `start` ends: at its LF, at the CR of a CR LF, or at the end of the text. */
+function lineEnd(text: string, start: number): number {
+  const newline = text.indexOf('\n', start);
+  const end = newline < 0 ? text.length : newline;
+  return end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+}
+
+/**
+ * The frame readRecords read from the line at offset `at` (its `at`), read again: a caller that
+ * judged a long transcript as it was read keeps two numbers a frame, not the frame.
+ */
+export function frameAt(text: string, at: number, line: number): TranscriptFrame {
+  const frame = readFrame(JSON.parse(text.slice(at, lineEnd(text, at))));
+  if (typeof frame === 'string') throw new Error(`mcpcheck: line ${line} is no longer the frame it was (${frame})`);
+  frame.line = line;
+  return frame;
+}
 
 /**
  * Reads a transcript's text record by record, in file order, so a caller can judge each frame
@@ -80,12 +101,13 @@ export function* readRecords(text: string, source: string): Generator<Transcript
   let firstBad: TranscriptProblem | undefined;
   let start = 0;
   for (let n = 1; start <= text.length; n++) {
-    const newline = text.indexOf('\n', start);
-    const end = newline < 0 ? text.length : newline;
-    const lineEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end; // a CRLF line
-    const line = text.slice(start, lineEnd);
-    start = end + 1;
-    if (line.trim() === '') continue;
+    const at = start;
+    const end = lineEnd(text, at);
+    const line = text.slice(at, end);
+    // Past the LF, or the CR LF, or (at the end of the text) past the end.
+    start = end + (text.charCodeAt(end) === 13 ? 2 : 1);
+    // A frame line starts with its brace; only other lines need the scan for blankness.
+    if (line.charCodeAt(0) !== 123 && line.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -114,7 +136,7 @@ export function* readRecords(text: string, source: string): Generator<Transcript
     frame.line = n;
     records++;
     frames++;
-    yield { kind: 'frame', frame, text: line };
+    yield { kind: 'frame', frame, at };
   }
   if (records === 0) {
     const why = firstBad ? `line ${firstBad.line}: ${firstBad.message}` : 'the file is empty';

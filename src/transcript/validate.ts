@@ -1,6 +1,6 @@
 import type { Finding } from '../validate/finding.js';
 import { SessionValidator } from '../validate/session.js';
-import { type ParsedTranscript, readRecords, type TranscriptFrame, type TranscriptHeader } from './format.js';
+import { frameAt, type ParsedTranscript, readRecords, type TranscriptFrame, type TranscriptHeader, type TranscriptProblem } from './format.js';
 
 export interface TranscriptValidation {
   findings: Finding[];
@@ -38,33 +38,49 @@ export function validateTranscript(transcript: ParsedTranscript): TranscriptVali
 }
 
 /**
- * A frame whose message is read again from its line when asked for (for a finding's evidence),
- * so judging a long transcript does not keep every message it has judged.
+ * A transcript judged as it was read (validateTranscriptText). Its frames are not kept: each is
+ * read again from its line when asked for (for a finding's evidence), so judging a long
+ * transcript keeps two numbers a frame rather than every frame it judged.
  */
-class ReadAgain implements TranscriptFrame {
-  readonly from: TranscriptFrame['from'];
-  readonly line: number | undefined;
-  readonly raw: string | undefined;
-  readonly time: string | undefined;
+export interface ReadTranscript {
+  header?: TranscriptHeader;
+  /** Lines that are not transcript records: reported, skipped, never fatal. */
+  problems: TranscriptProblem[];
+  readonly frameCount: number;
+  /** Frame `index` (0-based, as in findings), read again from its line; undefined when there is none. */
+  frame(index: number): TranscriptFrame | undefined;
+}
 
-  constructor(frame: TranscriptFrame, private readonly text: string) {
-    this.from = frame.from;
-    this.line = frame.line;
-    this.raw = frame.raw;
-    this.time = frame.time;
+class FramesOfText implements ReadTranscript {
+  header?: TranscriptHeader;
+  readonly problems: TranscriptProblem[] = [];
+  /** Where each frame's line starts in the text, and its 1-based line number. */
+  private readonly starts: number[] = [];
+  private readonly lines: number[] = [];
+
+  constructor(private readonly text: string) {}
+
+  get frameCount(): number {
+    return this.starts.length;
   }
 
-  get message(): unknown {
-    return this.raw === undefined ? (JSON.parse(this.text) as { message?: unknown }).message : undefined;
+  add(at: number, line: number): void {
+    this.starts.push(at);
+    this.lines.push(line);
+  }
+
+  frame(index: number): TranscriptFrame | undefined {
+    const at = this.starts[index];
+    return at === undefined ? undefined : frameAt(this.text, at, this.lines[index]!);
   }
 }
 
 /**
- * parseTranscript and validateTranscript in one pass, with the same results: each message is
- * judged as it is read, and only its line is kept. Pure; throws TranscriptUnusable as parseTranscript does.
+ * parseTranscript and validateTranscript in one pass, with the same findings: each message is
+ * judged as it is read, and only where its line starts is kept. Pure; throws TranscriptUnusable as parseTranscript does.
  */
-export function validateTranscriptText(text: string, source: string): { transcript: ParsedTranscript; validation: TranscriptValidation } {
-  const transcript: ParsedTranscript = { frames: [], problems: [] };
+export function validateTranscriptText(text: string, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
+  const transcript = new FramesOfText(text);
   let session: SessionValidator | undefined;
   const findings: Finding[] = [];
   for (const record of readRecords(text, source)) {
@@ -73,8 +89,8 @@ export function validateTranscriptText(text: string, source: string): { transcri
     else {
       // The header, if any, is the first record: the session starts with the first frame.
       session ??= sessionFor(transcript.header);
-      for (const f of judge(session, record.frame, transcript.frames.length)) findings.push(f);
-      transcript.frames.push(new ReadAgain(record.frame, record.text));
+      for (const f of judge(session, record.frame, transcript.frameCount)) findings.push(f);
+      transcript.add(record.at, record.frame.line!);
     }
   }
   // readRecords throws when there is no frame, so the session exists here.

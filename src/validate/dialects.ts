@@ -211,13 +211,47 @@ function textOf(schema: unknown): string | undefined {
  */
 const byIdentity = new WeakMap<Record<string, unknown>, Prepared>();
 
-function prepared(schema: Record<string, unknown>, dialect: Dialect): Prepared {
+function prepared(schema: Record<string, unknown>, dialect: Dialect, sameAs?: unknown): Prepared {
   let hit = byIdentity.get(schema);
   if (!hit) {
-    hit = preparedByText(schema, dialect);
+    const earlier = isObject(sameAs) ? byIdentity.get(sameAs) : undefined;
+    hit = earlier !== undefined && sameJson(schema, sameAs) ? earlier : preparedByText(schema, dialect);
     byIdentity.set(schema, hit);
   }
   return hit;
+}
+
+/**
+ * Whether two parsed JSON values have the same text: the same members in the same order. A
+ * schema listed again (every tools/list page re-sends its tools) is compared with the one listed
+ * before, which costs a fraction of stringifying it for the text cache. False when in doubt
+ * (nesting deeper than the stack).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return sameValue(a, b);
+  } catch {
+    return false;
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 function preparedByText(schema: Record<string, unknown>, dialect: Dialect): Prepared {
@@ -363,8 +397,12 @@ const SUPPORTED = 'supported: 2020-12 (default), 2019-09, draft-07, draft-06, dr
 
 // ---- Public API ------------------------------------------------------------------------------
 
-/** Checks a schema carried in a message: dialect (JSCH-DIAL-03, JSCH-VAL-02) and validity (JSCH-VAL-03). */
-export function checkSchema(schema: unknown, pointer: string): Finding[] {
+/**
+ * Checks a schema carried in a message: dialect (JSCH-DIAL-03, JSCH-VAL-02) and validity (JSCH-VAL-03).
+ * `sameAs` is the schema this one probably repeats (the same tool's, listed before): when it does,
+ * the earlier verdict is reused, and `schema` is then as cheap to validate with as `sameAs` was.
+ */
+export function checkSchema(schema: unknown, pointer: string, sameAs?: unknown): Finding[] {
   if (!isObject(schema)) {
     return [violation('JSCH-VAL-03', `expected a JSON Schema object, got ${kind(schema)} ${show(schema, 60)}`, pointer)];
   }
@@ -389,7 +427,7 @@ export function checkSchema(schema: unknown, pointer: string): Finding[] {
       note('JSCH-DIAL-03', `schema declares JSON Schema ${detected.dialect} (${show(detected.declared)}); 2020-12 is recommended`, at),
     );
   }
-  const prep = prepared(schema, detected.dialect);
+  const prep = prepared(schema, detected.dialect, sameAs);
   if (prep.metaErrors.length) {
     findings.push(
       violation(

@@ -90,6 +90,15 @@ const PARAMS_RULE: Readonly<Record<string, string>> = {
   'prompts/list': 'PAGE-01',
 };
 
+/** What a request or notification with a schema definition is judged by: its schema and its method's rule. */
+const PARAMS_MARKS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(Object.entries(PARAMS_RULE).map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
+const PARAMS_MARKS_OTHER = ['BASE-SCHEMA-01'];
+/** What a result with a schema definition is judged by: its schema, its method's rule, and for initialize the capabilities' shape. */
+const RESULT_MARKS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(RESULT_RULE).map(([method, rule]) => [method, ['BASE-RES-03', rule, ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]]),
+);
+const RESULT_MARKS_OTHER = ['BASE-RES-03'];
+
 function depth(pointer: string): number {
   let n = 0;
   for (let i = 0; i < pointer.length; i++) if (pointer.charCodeAt(i) === 47) n++;
@@ -141,7 +150,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     }
     const def = env.kind === 'request' ? schema.requestDef(method) : schema.notificationDef(method);
     if (def) {
-      mark(ctx, ['BASE-SCHEMA-01', ...(PARAMS_RULE[method] ? [PARAMS_RULE[method]] : [])]);
+      mark(ctx, PARAMS_MARKS[method] ?? PARAMS_MARKS_OTHER);
       const errors = schema.validate(def, msg);
       if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision));
     }
@@ -155,22 +164,25 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     const method = ctx.request.method;
     const task = obj(obj(ctx.request.params)?.task) !== undefined;
     const def = schema.resultDef(method, task);
-    // What the server echoes of the client's own arguments is not judged (echo.ts).
-    const supplied = suppliedArguments(ctx.request);
+    // What the server echoes of the client's own arguments is not judged (echo.ts); the arguments
+    // are read only when something failed, which most results do not.
+    const request = ctx.request;
     if (def) {
-      mark(ctx, ['BASE-RES-03', ...(RESULT_RULE[method] ? [RESULT_RULE[method]] : []), ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]);
+      mark(ctx, RESULT_MARKS[method] ?? RESULT_MARKS_OTHER);
       mark(ctx, RESULT_EXTRA_RULES[method]);
       const found = schema.validate(def, msg.result);
-      const { errors, echoes } = found ? withoutEchoedFormats(msg.result, found, supplied, (data) => schema.validate(def, data)) : { errors: null, echoes: [] };
       // A CreateTaskResult is not the method's own result: its shape is the base rule's alone.
       const rule = task ? undefined : RESULT_RULE[method];
-      for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));
-      if (errors) findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision));
+      if (found) {
+        const { errors, echoes } = withoutEchoedFormats(msg.result, found, suppliedArguments(request), (data) => schema.validate(def, data));
+        for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));
+        if (errors) findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision));
+      }
     }
     if (!task) {
       const own: Finding[] = [];
       checkResult(method, obj(msg.result)!, ctx, own);
-      findings.push(...excuseEchoedUris(own, msg, supplied));
+      if (own.length > 0) findings.push(...excuseEchoedUris(own, msg, suppliedArguments(request)));
     }
   }
   walkMessage(message, findings, ctx.applied);
@@ -306,7 +318,7 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
       checkPingResult(result, ctx, findings);
       break;
     case 'tools/list':
-      findings.push(...checkToolList(result));
+      findings.push(...checkToolList(result, ctx.tools));
       break;
     case 'tools/call': {
       const name = obj(ctx.request?.params)?.name;

@@ -98,6 +98,7 @@ class CompiledRevision implements RevisionSchema {
   private readonly defs: Record<string, unknown>;
   private readonly requests = new Map<string, string>();
   private readonly notifications = new Map<string, string>();
+  private readonly results = new Map<string, string>();
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly ahead: Record<string, ValidateFunction> | undefined;
   readonly document: Readonly<Record<string, unknown>>;
@@ -126,10 +127,15 @@ class CompiledRevision implements RevisionSchema {
 
   resultDef(method: string, taskAugmented: boolean): string | undefined {
     if (taskAugmented && this.has('CreateTaskResult')) return 'CreateTaskResult';
+    // Asked for every response: the name is derived once per method of the revision.
+    const known = this.results.get(method);
+    if (known !== undefined) return known;
     const request = this.requests.get(method);
     if (!request) return undefined;
     const name = RESULT_EXCEPTIONS[request] ?? request.replace(/Request$/, 'Result');
-    return this.has(name) ? name : 'Result';
+    const def = this.has(name) ? name : 'Result';
+    this.results.set(method, def);
+    return def;
   }
 
   has(def: string): boolean {

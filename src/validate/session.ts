@@ -9,16 +9,22 @@ import { obj } from '../json.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/**
+ * A request id or progress token as a ledger key. The value itself: Map and Set keep 1 and "1"
+ * apart (and, as JSON does not, 0 and -0 together), and a number key costs no string per frame.
+ */
+type Key = string | number;
+
 interface Pending {
   method: string;
   params?: Record<string, unknown>;
   frame: number;
   cancelled: boolean;
-  progressToken?: string;
+  progressToken?: Key;
 }
 
 interface Progress {
-  owner: string;
+  owner: Key;
   last?: number;
   /** The request became a task: its token stays valid after the CreateTaskResult (PROG-05). */
   task?: boolean;
@@ -26,16 +32,12 @@ interface Progress {
 
 /** The per-direction ledger: one side's requests as the other side sees them. */
 class Ledger {
-  readonly used = new Set<string>();
-  readonly pending = new Map<string, Pending>();
-  readonly answered = new Set<string>();
+  readonly used = new Set<Key>();
+  readonly pending = new Map<Key, Pending>();
+  readonly answered = new Set<Key>();
   /** Frames from this side that could not be read as requests: an error without id may answer them. */
   unreadable = 0;
-  readonly progress = new Map<string, Progress>();
-}
-
-function key(id: string | number): string {
-  return typeof id === 'string' ? `s${id}` : `n${id}`;
+  readonly progress = new Map<Key, Progress>();
 }
 
 function other(side: Side): Side {
@@ -144,7 +146,7 @@ export class SessionValidator {
   /** URIs the client subscribed to (and the server accepted), for RES-SUB-02. */
   private readonly subscriptions = new Set<string>();
   private clientSpoke = false;
-  private initId?: string;
+  private initId?: Key;
   private initAnswered = false;
   private initialized = false;
   private logLevel?: number;
@@ -173,15 +175,10 @@ export class SessionValidator {
     const mine = this.ledgers[from];
     const theirs = this.ledgers[other(from)];
     let answered: Pending | undefined;
-    if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(key(env.id));
+    if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(env.id);
     const request = answered ? this.judgedAs(answered) : undefined;
-    const ctx: MessageContext = {
-      from,
-      revision: this.revision,
-      tools: this.tools,
-      applied: this.applied,
-      ...(request ? { request } : {}),
-    };
+    const ctx: MessageContext = { from, revision: this.revision, tools: this.tools, applied: this.applied };
+    if (request) ctx.request = request;
     findings.push(...validateEnvelope(env, message, ctx));
     switch (env.kind) {
       case 'request':
@@ -210,7 +207,7 @@ export class SessionValidator {
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
   private expectAnswer(ledger: Ledger, id: unknown, frame: number): void {
     if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
-      ledger.pending.set(key(id), { method: '(malformed request)', frame, cancelled: true });
+      ledger.pending.set(id, { method: '(malformed request)', frame, cancelled: true });
     }
   }
 
@@ -224,7 +221,7 @@ export class SessionValidator {
         return { method: original.method, params };
       }
     }
-    return { method: p.method, ...(p.params ? { params: p.params } : {}) };
+    return p;
   }
 
   /** A frame that is not JSON at all (kept raw in a transcript, or seen raw on the wire). */
@@ -277,13 +274,12 @@ export class SessionValidator {
 
   private onRequest(from: Side, method: string, id: string | number, params: Record<string, unknown> | undefined, frame: number, findings: Finding[]): void {
     const ledger = this.ledgers[from];
-    const k = key(id);
     this.applied.add('BASE-ID-03');
-    if (ledger.used.has(k)) {
+    if (ledger.used.has(id)) {
       findings.push(violation('BASE-ID-03', `expected the ${from} never to reuse a request id in a session; id ${show(id)} was used before`, '/id'));
     }
-    ledger.used.add(k);
-    if (from === 'client') this.onClientRequestOrder(method, params, k, findings);
+    ledger.used.add(id);
+    if (from === 'client') this.onClientRequestOrder(method, params, id, findings);
     else {
       this.applied.add('LIFE-INIT-05');
       if (!this.initialized && method !== 'ping') {
@@ -294,19 +290,18 @@ export class SessionValidator {
     const pending: Pending = { method, frame, cancelled: false, ...(params ? { params } : {}) };
     const token = obj(params?._meta)?.progressToken;
     if (typeof token === 'string' || typeof token === 'number') {
-      const tk = key(token);
       this.applied.add('PROG-01');
-      const current = ledger.progress.get(tk);
+      const current = ledger.progress.get(token);
       if (current && ledger.pending.has(current.owner)) {
         findings.push(violation('PROG-01', `expected progress tokens unique across the ${from}'s active requests; ${show(token)} is already in use`, '/params/_meta/progressToken'));
       }
-      ledger.progress.set(tk, { owner: k });
-      pending.progressToken = tk;
+      ledger.progress.set(token, { owner: id });
+      pending.progressToken = token;
     }
-    ledger.pending.set(k, pending);
+    ledger.pending.set(id, pending);
   }
 
-  private onClientRequestOrder(method: string, params: Record<string, unknown> | undefined, k: string, findings: Finding[]): void {
+  private onClientRequestOrder(method: string, params: Record<string, unknown> | undefined, id: Key, findings: Finding[]): void {
     if (!this.clientSpoke) {
       this.applied.add('LIFE-INIT-01');
       if (method !== 'initialize') {
@@ -316,7 +311,7 @@ export class SessionValidator {
     this.clientSpoke = true;
     if (method === 'initialize') {
       if (this.initId === undefined) {
-        this.initId = k;
+        this.initId = id;
         const v = params?.protocolVersion;
         if (typeof v === 'string') {
           this.requestedVersion = v;
@@ -445,19 +440,18 @@ export class SessionValidator {
       return;
     }
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const k = key(id);
     const ledger = this.ledgers[from];
     this.applied.add('CANCEL-01');
-    if (!ledger.used.has(k)) {
+    if (!ledger.used.has(id)) {
       findings.push(violation('CANCEL-01', `expected notifications/cancelled to name one of the ${from}'s own earlier requests; ${show(id)} is not one`, '/params/requestId'));
-    } else if (ledger.answered.has(k)) {
+    } else if (ledger.answered.has(id)) {
       findings.push(note('CANCEL-01', `cancelled request ${show(id)} had already been answered (a race the spec allows)`, '/params/requestId'));
     }
     if (from === 'client') {
       this.applied.add('CANCEL-02');
-      if (k === this.initId) findings.push(violation('CANCEL-02', 'expected the client never to cancel initialize; it did', '/params/requestId'));
+      if (id === this.initId) findings.push(violation('CANCEL-02', 'expected the client never to cancel initialize; it did', '/params/requestId'));
     }
-    const pending = ledger.pending.get(k);
+    const pending = ledger.pending.get(id);
     if (pending) pending.cancelled = true;
   }
 
@@ -465,7 +459,7 @@ export class SessionValidator {
     const token = params?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return;
     const requester = this.ledgers[other(from)];
-    const entry = requester.progress.get(key(token));
+    const entry = requester.progress.get(token);
     this.applied.add('PROG-04');
     const request = entry ? requester.pending.get(entry.owner) : undefined;
     if (!entry || (!request && !entry.task)) {
@@ -508,18 +502,17 @@ export class SessionValidator {
       }
       return;
     }
-    const k = key(id);
-    const pending = requester.pending.get(k);
+    const pending = requester.pending.get(id);
     this.applied.add('BASE-ID-04');
     if (!pending) {
-      if (requester.answered.has(k)) findings.push(violation('BASE-ID-04', `expected exactly one response per request; request ${show(id)} was already answered`, '/id'));
+      if (requester.answered.has(id)) findings.push(violation('BASE-ID-04', `expected exactly one response per request; request ${show(id)} was already answered`, '/id'));
       else findings.push(violation(rule, `expected a response to repeat the id of an outstanding ${other(from)} request; no ${other(from)} request has id ${show(id)}`, '/id'));
       return;
     }
-    requester.pending.delete(k);
-    requester.answered.add(k);
+    requester.pending.delete(id);
+    requester.answered.add(id);
     const becameTask = kind === 'result' && obj(pending.params?.task) !== undefined;
-    if (pending.progressToken) {
+    if (pending.progressToken !== undefined) {
       const entry = requester.progress.get(pending.progressToken);
       if (becameTask && entry) entry.task = true;
       else requester.progress.delete(pending.progressToken);
@@ -530,7 +523,7 @@ export class SessionValidator {
       return;
     }
     if (kind === 'result') this.onResult(pending, obj(msg.result), findings);
-    else if (pending.method === 'initialize' && k === this.initId) this.onInitializeError(msg, findings);
+    else if (pending.method === 'initialize' && id === this.initId) this.onInitializeError(msg, findings);
   }
 
   private onResult(request: Pending, result: Record<string, unknown> | undefined, findings: Finding[]): void {

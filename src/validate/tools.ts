@@ -22,8 +22,11 @@ function checkRootObjectSchema(schema: unknown, pointer: string, what: string): 
   return [];
 }
 
-/** Rules on one page of a tools/list result that the page alone shows. */
-export function checkToolList(result: Record<string, unknown>): Finding[] {
+/**
+ * Rules on one page of a tools/list result that the page alone shows. `known` holds the tools
+ * listed before (their schemas, judged then, usually come again unchanged).
+ */
+export function checkToolList(result: Record<string, unknown>, known?: ReadonlyMap<string, ToolInfo>): Finding[] {
   const tools = result.tools;
   if (!Array.isArray(tools)) return [];
   const findings: Finding[] = [];
@@ -32,6 +35,7 @@ export function checkToolList(result: Record<string, unknown>): Finding[] {
     const t = obj(tool);
     if (!t) return;
     const base = ptr('result', 'tools', i);
+    const before = typeof t.name === 'string' ? known?.get(t.name) : undefined;
     if (typeof t.name === 'string') {
       if (!TOOL_NAME.test(t.name)) {
         findings.push(violation('TOOL-NAME-01', `expected a tool name of 1–128 ASCII letters, digits, "_", "-" or "."; got ${show(t.name)}`, base + '/name'));
@@ -41,11 +45,11 @@ export function checkToolList(result: Record<string, unknown>): Finding[] {
     }
     if ('inputSchema' in t) {
       findings.push(...checkRootObjectSchema(t.inputSchema, base + '/inputSchema', 'inputSchema'));
-      if (obj(t.inputSchema)) findings.push(...checkSchema(t.inputSchema, base + '/inputSchema'));
+      if (obj(t.inputSchema)) findings.push(...checkSchema(t.inputSchema, base + '/inputSchema', before?.inputSchema));
     }
     if ('outputSchema' in t) {
       findings.push(...checkRootObjectSchema(t.outputSchema, base + '/outputSchema', 'outputSchema'));
-      if (obj(t.outputSchema)) findings.push(...checkSchema(t.outputSchema, base + '/outputSchema'));
+      if (obj(t.outputSchema)) findings.push(...checkSchema(t.outputSchema, base + '/outputSchema', before?.outputSchema));
     }
   });
   return findings;

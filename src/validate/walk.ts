@@ -21,8 +21,21 @@ const MAX_DEPTH = 256;
 const META_RULES = ['META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03'];
 const ICON_RULES = ['ICON-FMT-01', 'ICON-FMT-02', 'ICON-FMT-03'];
 
+/** The findings of a check run with pointers relative to the member, placed at the member's path (built only when there are any). */
+function placed(found: Finding[], path: ReadonlyArray<string | number>, findings: Finding[]): void {
+  if (found.length === 0) return;
+  const at = ptr(...path);
+  for (const f of found) {
+    f.pointer = at + f.pointer;
+    findings.push(f);
+  }
+}
+
 export function walkMessage(message: unknown, findings: Finding[], applied?: Set<string>): void {
   const path: Array<string | number> = [];
+  // Each rule family is marked once a message, however many members it judged.
+  let metaSeen = false;
+  let iconsSeen = false;
   const visit = (node: unknown, depth: number): void => {
     if (node === null || typeof node !== 'object' || depth > MAX_DEPTH) return;
     if (Array.isArray(node)) {
@@ -40,9 +53,10 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
       const child = (node as Record<string, unknown>)[key];
       if (key === '_meta') {
         // Only the keys are MCP's to judge; the values belong to whoever set them.
+        if (applied && !metaSeen) for (const id of META_RULES) applied.add(id);
+        metaSeen = true;
         path.push(key);
-        if (applied) for (const id of META_RULES) applied.add(id);
-        findings.push(...checkMeta(child, ptr(...path)));
+        placed(checkMeta(child, ''), path, findings);
         path.pop();
         continue;
       }
@@ -58,9 +72,10 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
         path.pop();
       }
       if (key === 'icons' && Array.isArray(child)) {
+        if (applied && !iconsSeen) for (const id of ICON_RULES) applied.add(id);
+        iconsSeen = true;
         path.push(key);
-        if (applied) for (const id of ICON_RULES) applied.add(id);
-        findings.push(...checkIcons(child, ptr(...path)));
+        placed(checkIcons(child, ''), path, findings);
         path.pop();
       }
       if (child !== null && typeof child === 'object') {
