@@ -272,7 +272,8 @@ export async function main(argv: string[]): Promise<void> {
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;
-      throw new SetupError(`${message ?? error?.message} (see mcpcheck --help)`);
+      // Some of yargs' messages span lines ("Invalid values:\n  Argument: …"): one line says it all.
+      throw new SetupError(`${(message ?? error?.message ?? '').replace(/\s*\n\s*/g, ' ')} (see mcpcheck --help)`);
     })
     .help()
     .alias('help', 'h')

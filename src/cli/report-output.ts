@@ -52,7 +52,11 @@ export function planOutput(flags: ReportFlags, env: NodeJS.ProcessEnv): OutputPl
   for (const name of reporters) {
     if ((name === 'console' || isFileFormat(name)) && !claims.has(name)) claims.set(name, `--reporter ${name}`);
   }
-  if (claims.size > 1) throw new SetupError(`${[...claims.values()].join(' and ')} all want stdout: only one report format can go there (write the others to files)`);
+  if (claims.size > 1) {
+    const named = [...claims.values()];
+    const list = `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+    throw new SetupError(`${list} cannot ${named.length === 2 ? 'both' : 'all'} go to stdout: only one report format can (write the others to files)`);
+  }
   const [owner] = claims.keys();
   return {
     files,

@@ -62,9 +62,10 @@ function facts(report: RunReport): string[] {
   return ['| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${escapeMarkdown(firstLine(v))} |`)];
 }
 
+/** `title` is mcpcheck's own words (and counts); everything from the run is escaped in `body`. */
 function section(out: string[], title: string, body: string[]): void {
   if (body.length === 0) return;
-  out.push(`### ${escapeMarkdown(title)}`, '', ...body, '');
+  out.push(`### ${title}`, '', ...body, '');
 }
 
 function checkTable(checks: CheckResult[], verdicts: Map<string, RequirementVerdict>): string[] {
