@@ -254,7 +254,8 @@ describe('renderJunit', () => {
     const root = parseXml(xml); // throws on any well-formedness problem
     expect(xml).not.toMatch(/[\u0000-\u0008\u001b\uffff]|\p{Cs}/u); // with `u`, \p{Cs} matches only lone surrogates
     const failure = child(all(root, 'testcase')[0]!, 'failure')!;
-    expect(failure.text).toContain('<tag a="1"> & \\u0000 \\u0008 \\ud800 \\udc00x \\uffff \\u001b[31m ]]\\u003e ]]\\u003e 😀 </testcase>');
+    expect(failure.text).toContain('<tag a="1"> & \\u0000 \\u0008 \\ud800 \\udc00x \\uffff \\u001b[31m ]]> ]]> 😀 </testcase>');
+    expect(xml).not.toContain(']]>'); // not allowed in XML character data: `>` is always escaped
     expect(failure.attrs.message).toContain('<tag a="1"> &');
     expect(all(root, 'testcase')).toHaveLength(4);
     expect(all(root, 'testsuite').map((s) => s.attrs.name)).toContain(xmlSafe(nasty));
