@@ -1,3 +1,4 @@
+import { exitCode } from '../grade/grade.js';
 import type { CheckResult, RequirementVerdict, RunReport } from '../model.js';
 import { groupByArea, isUnexpectedFailure, skipReasons } from './areas.js';
 import { escapeMarkdown } from './escape.js';
@@ -17,11 +18,13 @@ export const MAX_ROWS = 100;
 export function renderMarkdown(report: RunReport): string {
   const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
   const { summary } = report;
-  const out: string[] = [`## ${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)}: ${verdictWord(report)}`, '', `**${escapeMarkdown(summary.headline)}**`, ''];
+  const out: string[] = [`## ${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)}: ${VERDICT[exitCode(report)]}`, '', `**${escapeMarkdown(summary.headline)}**`, ''];
   out.push(...facts(report), '');
 
   const unexpected = report.checks.filter((c) => !c.expected && (isUnexpectedFailure(c) || c.status === 'warn'));
-  section(out, `Failures (${unexpected.length})`, checkTable(unexpected, verdicts));
+  // Stable sort: what fails the run first (fail, error), then warnings, each in report order.
+  unexpected.sort((a, b) => Number(a.status === 'warn') - Number(b.status === 'warn'));
+  section(out, `Failures and warnings (${unexpected.length})`, checkTable(unexpected, verdicts));
   const expected = report.checks.filter((c) => c.expected);
   section(out, `Expected failures, baselined (${expected.length})`, checkTable(expected, verdicts));
   if (summary.staleBaseline.length > 0) {
@@ -43,12 +46,8 @@ export function renderMarkdown(report: RunReport): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-function verdictWord(report: RunReport): string {
-  const { summary } = report;
-  if (summary.mustFailures > 0 || summary.staleBaseline.length > 0) return '❌ failed';
-  if (summary.incomplete > 0) return '⚠️ incomplete';
-  return '✅ passed';
-}
+/** The verdict the exit code gives, in words. */
+const VERDICT: Record<ReturnType<typeof exitCode>, string> = { 0: '✅ passed', 1: '❌ failed', 3: '⚠️ incomplete' };
 
 function facts(report: RunReport): string[] {
   const { target } = report;
