@@ -69,8 +69,9 @@ function unescapedSpecials(md: string): string[] {
   const found: string[] = [];
   for (let i = 0; i < md.length; i++) {
     if (md[i] === '\\') i++;
-    else if ('|`<>[]*_~$&:#!'.includes(md[i]!)) found.push(md[i]!);
-    else if (md[i] === '@' && md[i + 1] !== '\u2060') found.push('@');
+    else if (md.startsWith('&#32;', i)) i += 4;
+    else if ('|`<>[]*_~$&:!'.includes(md[i]!)) found.push(md[i]!);
+    else if ((md[i] === '@' || md[i] === '#') && md[i + 1] !== '\u2060') found.push(md[i]!);
     else if (md[i] === '\n' || md[i] === '\r') found.push('newline');
   }
   return found;
@@ -87,6 +88,7 @@ describe('escaping helpers on hostile strings', () => {
     // Text that is already a backslash escape stays literal: `\|` becomes `\\` then `\|`.
     expect(escapeMarkdown('\\|')).toBe('\\\\\\|');
     expect(escapeMarkdown('- item')).toBe('\\- item');
+    expect(escapeMarkdown('     indented #12')).toBe('&#32;&#32;&#32;&#32;&#32;indented \\#\u206012');
     expect(escapeMarkdown('plain words, with "quotes" and a-dash / slash')).toBe('plain words, with "quotes" and a-dash / slash');
   });
 

@@ -45,11 +45,14 @@ export function truncate(text: string, max: number): string {
  * no `|` splits a cell, no backtick opens code, no `<` starts a tag or `&` an entity, no `[` makes
  * a link, no `*`/`_`/`~` emphasis, no `$` math, no `:` or `.` completes an autolink (`https://`,
  * `www.`), no `#` or leading `-`/`+` starts a heading or a list. `, ; ' " / = ? %` and an inner `-`
- * mean nothing inline and stay as they are, so the Markdown stays readable. A word joiner after
- * each `@` stops GitHub from turning `@name` into a mention (its mention filter ignores backslashes).
+ * mean nothing inline and stay as they are, so the Markdown stays readable. Leading spaces
+ * become `&#32;`, which cannot indent a list item's text into a code block. A word joiner after
+ * each `@` and `#` stops GitHub from turning `@name` into a mention or `#12` into an issue link
+ * (those filters read the rendered text, where a backslash escape is already gone).
  */
 export function escapeMarkdown(text: string): string {
   return escapeTerminal(text)
     .replace(/[!#$&()*+.:<>@[\\\]^_`{|}~]|^-/g, '\\$&')
-    .replace(/@/g, '@\u2060');
+    .replace(/[@#]/g, '$&\u2060')
+    .replace(/^ +/, (spaces) => '&#32;'.repeat(spaces.length));
 }
