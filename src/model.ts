@@ -37,6 +37,10 @@ export interface CheckResult {
   reproduce?: string;
   /** Set by grading when a baseline lists this check as an expected failure. */
   expected?: boolean;
+  /**
+   * The check's own time: since the previous check of its scenario (or the scenario's start), so a
+   * scenario's checks add up to its time. Absent for checks judged over a whole run or transcript.
+   */
   durationMs?: number;
 }
 

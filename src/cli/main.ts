@@ -6,7 +6,8 @@ import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import { EXIT_CODES_HELP, write } from './exit.js';
-import { checkReportPaths, emitReport, errnoText, STDOUT, type ReportFlags } from './report-output.js';
+import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
+import { checkReportPaths, emitReport, errnoText, REPORTERS, STDOUT, type ReportFlags } from './report-output.js';
 
 // Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
 // ajv, the schemas and every suite.
@@ -38,12 +39,33 @@ function list(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
 }
 
-const reportOptions = {
-  json: { type: 'string', describe: `write the JSON report to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, requiresArg: true },
-  junit: { type: 'string', describe: `write a JUnit XML report to this file (${STDOUT}: to stdout, as for --json)`, requiresArg: true },
-  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids)', requiresArg: true },
+interface FileFlag {
+  type: 'string';
+  describe: string;
+  requiresArg: true;
+}
+
+/** `--json FILE`, `--junit FILE`, …: one flag per file format, from the format table. */
+const fileOptions = Object.fromEntries(
+  FILE_FORMAT_NAMES.map((name): [FileFormatName, FileFlag] => [name, { type: 'string', describe: `write ${FILE_FORMATS[name].what} to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, requiresArg: true }]),
+) as Record<FileFormatName, FileFlag>;
+
+const outputOptions = {
+  ...fileOptions,
+  reporter: {
+    type: 'string',
+    array: true,
+    choices: REPORTERS,
+    describe: 'send this format to stdout (console by default; the console report then goes to stderr); github adds annotations (on by default when GITHUB_ACTIONS=true). Repeatable, combines with file flags; only one format can own stdout',
+    requiresArg: true,
+  },
   verbose: { type: 'boolean', describe: 'list passing and skipped checks too' },
   color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
+} as const;
+
+const reportOptions = {
+  ...outputOptions,
+  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids)', requiresArg: true },
 } as const;
 
 const serverOptions = {
@@ -89,10 +111,7 @@ const fuzzOptions = {
   'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)', requiresArg: true },
   out: { type: 'string', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)', requiresArg: true },
   replay: { type: 'string', describe: 'send one saved case (a .case.json from --out) instead of generating', requiresArg: true },
-  json: reportOptions.json,
-  junit: reportOptions.junit,
-  verbose: reportOptions.verbose,
-  color: reportOptions.color,
+  ...outputOptions,
 } as const;
 
 /** Fuzz flags: whole numbers in range. */
@@ -238,24 +257,25 @@ export async function main(argv: string[]): Promise<void> {
     .command(
       'list',
       'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
-      (y) => y.options({ role: { choices: ['server', 'client'] as const, default: 'server' as const, describe: 'the role of the target the scenarios test' } }),
+      (y) =>
+        y.options({
+          role: { choices: ['server', 'client'] as const, default: 'server' as const, describe: 'the role of the target the scenarios test' },
+          only: serverOptions.only,
+          skip: serverOptions.skip,
+          json: { type: 'boolean', describe: 'print JSON: id, alias, title, requirements with levels, transports (and steps for clients)' },
+        }),
       async (args) => {
-        if (args.role === 'client') {
-          const { clientScenarios } = await import('../../suites/client/index.js');
-          const { describeSteps } = await import('../runner/client-scenario.js');
-          const line = (s: (typeof clientScenarios)[number]) => `${s.id}${s.alias ? ` (alias ${s.alias})` : ''}  [${s.requirements.join(', ')}]${s.needs?.transport ? ` ${s.needs.transport} only` : ''}  ${s.title}\n    asks the client to: ${describeSteps(s.steps)}\n`;
-          await write(process.stdout, clientScenarios.map(line).join(''));
-          return;
-        }
-        const { serverScenarios } = await import('../../suites/server/index.js');
-        await write(process.stdout, serverScenarios.map((s) => `${s.id}  [${s.requirements.join(', ')}]  ${s.title}\n`).join(''));
+        const { listScenarios, listText } = await import('../commands/list.js');
+        const scenarios = await listScenarios({ role: args.role, only: list(args.only), skip: list(args.skip) });
+        await write(process.stdout, args.json ? `${JSON.stringify({ role: args.role, scenarios }, null, 2)}\n` : listText(scenarios));
       },
     )
     .demandCommand(1, 'name a command: server, client, fuzz, validate or list')
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;
-      throw new SetupError(`${message ?? error?.message} (see mcpcheck --help)`);
+      // Some of yargs' messages span lines ("Invalid values:\n  Argument: …"): one line says it all.
+      throw new SetupError(`${(message ?? error?.message ?? '').replace(/\s*\n\s*/g, ' ')} (see mcpcheck --help)`);
     })
     .help()
     .alias('help', 'h')

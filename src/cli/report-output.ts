@@ -3,16 +3,67 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SetupError } from '../errors.js';
 import type { RunReport } from '../model.js';
+import { FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
 import { write } from './exit.js';
 
 /** `--json -` / `--junit -`: that report goes to stdout, and the console report to stderr. */
 export const STDOUT = '-';
 
-export interface ReportFlags {
-  json?: string | undefined;
-  junit?: string | undefined;
+/** The --reporter names: every file format, and the two that are views of their own. */
+export const REPORTERS = ['console', 'github', ...FILE_FORMAT_NAMES] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+export type ReportFlags = Partial<Record<FileFormatName, string | undefined>> & {
+  reporter?: string[] | undefined;
   verbose?: boolean | undefined;
   color?: boolean | undefined;
+};
+
+/** Where each view of the report goes. */
+export interface OutputPlan {
+  files: Partial<Record<FileFormatName, string>>;
+  /** The file format that owns stdout; the console report then goes to stderr. */
+  stdout?: FileFormatName;
+  /** GitHub annotations: on the console's stream (the runner reads workflow commands on both). */
+  github: boolean;
+  /** $GITHUB_STEP_SUMMARY: the Markdown summary is appended there. */
+  stepSummary?: string;
+}
+
+function isFileFormat(name: string): name is FileFormatName {
+  return (FILE_FORMAT_NAMES as string[]).includes(name);
+}
+
+/**
+ * Decide where each view goes. `--<format> -` and `--reporter <format>` put that format on stdout,
+ * `--reporter console` keeps the console there; more than one of them is a usage error, since
+ * two documents on one stream are neither. GitHub annotations come with `--reporter github` or
+ * on a GitHub runner (GITHUB_ACTIONS=true), the job summary whenever GITHUB_STEP_SUMMARY is set.
+ */
+export function planOutput(flags: ReportFlags, env: NodeJS.ProcessEnv): OutputPlan {
+  const reporters = flags.reporter ?? [];
+  const claims = new Map<string, string>();
+  const files: Partial<Record<FileFormatName, string>> = {};
+  for (const format of FILE_FORMAT_NAMES) {
+    const path = flags[format];
+    if (path === STDOUT) claims.set(format, `--${format} -`);
+    else if (path !== undefined) files[format] = path;
+  }
+  for (const name of reporters) {
+    if ((name === 'console' || isFileFormat(name)) && !claims.has(name)) claims.set(name, `--reporter ${name}`);
+  }
+  if (claims.size > 1) {
+    const named = [...claims.values()];
+    const list = `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+    throw new SetupError(`${list} cannot ${named.length === 2 ? 'both' : 'all'} go to stdout: only one report format can (write the others to files)`);
+  }
+  const [owner] = claims.keys();
+  return {
+    files,
+    ...(owner !== undefined && isFileFormat(owner) ? { stdout: owner } : {}),
+    github: reporters.includes('github') || env.GITHUB_ACTIONS === 'true',
+    ...(env.GITHUB_STEP_SUMMARY ? { stepSummary: env.GITHUB_STEP_SUMMARY } : {}),
+  };
 }
 
 export function errnoText(e: unknown): string {
@@ -49,10 +100,10 @@ async function writableFile(flag: string, path: string): Promise<void> {
  * Report destinations are checked before anything runs: a run of minutes must not end in
  * "cannot write the report". Parent folders are created here, as writing them would.
  */
-export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined }): Promise<void> {
-  if (flags.json === STDOUT && flags.junit === STDOUT) throw new SetupError('--json - and --junit - cannot both go to stdout');
-  if (flags.json !== undefined && flags.json !== STDOUT) await writableFile('--json', flags.json);
-  if (flags.junit !== undefined && flags.junit !== STDOUT) await writableFile('--junit', flags.junit);
+export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const plan = planOutput(flags, env);
+  for (const [format, path] of Object.entries(plan.files)) await writableFile(`--${format}`, path);
+  if (plan.stepSummary !== undefined) await writableFile('GITHUB_STEP_SUMMARY', plan.stepSummary);
   if (flags.transcript !== undefined) await writableDir('--transcript', flags.transcript, flags.transcript);
 }
 
@@ -67,15 +118,24 @@ export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean },
   return stream.isTTY === true;
 }
 
-/** Report files first (a closed stdout must not cost them), then the console report, then stdout's report. */
-export async function emitReport(report: RunReport, flags: ReportFlags): Promise<void> {
-  const { renderConsole, renderJson, renderJunit, writeReports } = await import('../report/index.js');
-  await writeReports(report, {
-    ...(flags.json !== undefined && flags.json !== STDOUT ? { json: flags.json } : {}),
-    ...(flags.junit !== undefined && flags.junit !== STDOUT ? { junit: flags.junit } : {}),
-  });
-  const toStdout = flags.json === STDOUT ? renderJson(report) : flags.junit === STDOUT ? renderJunit(report) : undefined;
-  const consoleStream = toStdout === undefined ? process.stdout : process.stderr;
-  await write(consoleStream, renderConsole(report, { color: useColor(flags.color, consoleStream, process.env), verbose: flags.verbose ?? false }));
-  if (toStdout !== undefined) await write(process.stdout, toStdout);
+/**
+ * Report files first (a closed stdout must not cost them), then the job summary, then the console
+ * report, then stdout's format, then annotations. A job summary that cannot be appended to after
+ * the run is a setup error (exit 2): CI would show a summary that is silently missing.
+ */
+export async function emitReport(report: RunReport, flags: ReportFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const plan = planOutput(flags, env);
+  const { appendReport, render, renderConsole, renderGithub, writeReports } = await import('../report/index.js');
+  await writeReports(report, plan.files);
+  if (plan.stepSummary !== undefined) {
+    try {
+      await appendReport(plan.stepSummary, await render(report, 'markdown'));
+    } catch (e) {
+      throw new SetupError(`GITHUB_STEP_SUMMARY ${plan.stepSummary}: cannot append the summary (${errnoText(e)})`);
+    }
+  }
+  const consoleStream = plan.stdout === undefined ? process.stdout : process.stderr;
+  await write(consoleStream, renderConsole(report, { color: useColor(flags.color, consoleStream, env), verbose: flags.verbose ?? false }));
+  if (plan.stdout !== undefined) await write(process.stdout, await render(report, plan.stdout));
+  if (plan.github) await write(consoleStream, renderGithub(report));
 }

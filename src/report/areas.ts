@@ -43,3 +43,13 @@ export function groupByArea(checks: readonly CheckResult[]): AreaGroup[] {
     .sort((a, b) => a.rank - b.rank || a.i - b.i)
     .map(({ g }) => g);
 }
+
+/** Skip reasons with how often each occurred, most frequent first (ties in first-seen order). */
+export function skipReasons(skipped: readonly CheckResult[]): Array<{ reason: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const c of skipped) {
+    const reason = c.message.trim() || 'no reason given';
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
+}

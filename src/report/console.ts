@@ -1,5 +1,5 @@
 import type { CheckResult, Evidence, RunReport, Status } from '../model.js';
-import { groupByArea } from './areas.js';
+import { groupByArea, skipReasons } from './areas.js';
 import { escapeTerminal, truncate } from './escape.js';
 
 export interface ConsoleOptions {
@@ -34,7 +34,7 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
       if (!shownAlways && !options.verbose) continue;
       out.push(...renderCheck(check, levelOf, paint, options));
     }
-    if (!options.verbose && skipped.length > 0) out.push(`  ${paint(COLOR.skip, 'skipped:')} ${skipReasons(skipped)}`);
+    if (!options.verbose && skipped.length > 0) out.push(`  ${paint(COLOR.skip, 'skipped:')} ${skipSummary(skipped)}`);
   }
 
   if (report.summary.staleBaseline.length > 0) {
@@ -106,16 +106,9 @@ function evidenceLine(ev: Evidence, max: number): string {
   return `${where.join(' ') || 'evidence'}${excerpt}`;
 }
 
-/** Skip reasons with how often each occurred, most frequent first. */
-function skipReasons(skipped: CheckResult[]): string {
-  const reasons = new Map<string, number>();
-  for (const c of skipped) {
-    const reason = escapeTerminal(c.message.trim() || 'no reason given');
-    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-  }
-  return [...reasons]
-    .sort((a, b) => b[1] - a[1])
-    .map(([reason, n]) => (n > 1 ? `${reason} (×${n})` : reason))
+function skipSummary(skipped: CheckResult[]): string {
+  return skipReasons(skipped)
+    .map(({ reason, count }) => escapeTerminal(count > 1 ? `${reason} (×${count})` : reason))
     .join('; ');
 }
 

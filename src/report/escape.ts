@@ -34,3 +34,25 @@ export function truncate(text: string, max: number): string {
   if (points.length <= max) return text;
   return `${points.slice(0, max).join('')}…(${points.length} chars)`;
 }
+
+/**
+ * Make text a target sent inert in GitHub-flavoured Markdown and in the HTML GitHub renders
+ * from it, as one inline run after a prefix of ours (a table cell, a list item).
+ *
+ * Controls, bidi overrides and newlines first become visible escapes (as on a terminal), so text
+ * cannot end a table row or start a block of its own. Then every ASCII punctuation character
+ * that means something inline is backslash-escaped (CommonMark makes an escaped one literal):
+ * no `|` splits a cell, no backtick opens code, no `<` starts a tag or `&` an entity, no `[` makes
+ * a link, no `*`/`_`/`~` emphasis, no `$` math, no `:` or `.` completes an autolink (`https://`,
+ * `www.`), no `#` or leading `-`/`+` starts a heading or a list. `, ; ' " / = ? %` and an inner `-`
+ * mean nothing inline and stay as they are, so the Markdown stays readable. Leading spaces
+ * become `&#32;`, which cannot indent a list item's text into a code block. A word joiner after
+ * each `@` and `#` stops GitHub from turning `@name` into a mention or `#12` into an issue link
+ * (those filters read the rendered text, where a backslash escape is already gone).
+ */
+export function escapeMarkdown(text: string): string {
+  return escapeTerminal(text)
+    .replace(/[!#$&()*+.:<>@[\\\]^_`{|}~]|^-/g, '\\$&')
+    .replace(/[@#]/g, '$&\u2060')
+    .replace(/^ +/, (spaces) => '&#32;'.repeat(spaces.length));
+}

@@ -1,7 +1,10 @@
 export { renderConsole, type ConsoleOptions } from './console.js';
 export { renderJson } from './json.js';
 export { renderJunit, slug } from './junit.js';
-export { writeReports, type ReportPaths } from './write.js';
-export { escapeTerminal, truncate } from './escape.js';
+export { renderMarkdown } from './markdown.js';
+export { renderGithub, escapeData, escapeProperty } from './github.js';
+export { appendReport, render, writeReports, type ReportPaths } from './write.js';
+export { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormat, type FileFormatName } from './formats.js';
+export { escapeMarkdown, escapeTerminal, truncate } from './escape.js';
 export { xmlSafe } from './xml-safe.js';
-export { groupByArea, isUnexpectedFailure, type AreaGroup } from './areas.js';
+export { groupByArea, isUnexpectedFailure, skipReasons, type AreaGroup } from './areas.js';

