@@ -23,8 +23,8 @@ let junitReportBuilder: Builder | undefined;
  * - warn  → a passing testcase with the message in system-out: a broken SHOULD, or a heuristic
  *   suspicion, is worth reading but must not fail the build, matching exit code 0 for warnings;
  * - pass  → a plain testcase.
- * The report's notes (what was called, what was not tested) go to a testsuite "notes" of their own,
- * one `note` property each, since the library has no testsuites-level output.
+ * The report's notes (what was called) and what the run did not test (`not tested: AREA: WHY`) go to
+ * a testsuite "notes" of their own, one `note` property each, since the library has no testsuites-level output.
  * Every string passes through `xmlSafe`, since target text may hold characters XML 1.0 cannot carry.
  */
 export function renderJunit(report: RunReport): string {
@@ -39,10 +39,11 @@ export function renderJunit(report: RunReport): string {
     if (suiteMs > 0) suite.time(suiteMs / 1000);
     for (const check of checks) addTestCase(suite.testCase(), check, area, verdicts);
   }
-  if (report.notes.length > 0 || report.seed !== undefined) {
+  const notes = [...report.notes, ...report.untested.map((u) => `not tested: ${u.area}: ${u.why}`)];
+  if (notes.length > 0 || report.seed !== undefined) {
     const suite = builder.testSuite().name('notes').timestamp(xmlSafe(report.startedAt));
     if (report.seed !== undefined) suite.property('seed', String(report.seed));
-    for (const note of report.notes) {
+    for (const note of notes) {
       if (note.includes('\n')) suite.multilineProperty('note', xmlSafe(note));
       else suite.property('note', xmlSafe(note));
     }

@@ -14,7 +14,7 @@ import { ask, ASKED, formOnly, initialized, refusedDeclared, violations, WAIT_MS
  */
 function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, what: string): void {
   if (refusedDeclared(ctx, reply)) return;
-  if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result' });
+  if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result', requirements: [rule] });
   const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
   ctx.check.expect(reply.kind === 'result' && broken.length === 0, {
     key: 'result',
@@ -80,7 +80,7 @@ export const clientElicitForm = clientScenario({
   id: 'client.elicitation.form',
   alias: 'elicitation-sep1034-client-defaults',
   title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
-  requirements: ['ELIC-RESP-01'],
+  requirements: ['ELIC-RESP-01', 'ELIC-FORM-03'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
