@@ -31,7 +31,7 @@ const declared = (path: string) => (caps: Record<string, unknown>) => (path.spli
 export const clientRoots = clientScenario({
   id: 'client.roots.list',
   title: "roots/list is answered with the client's roots, each a file:// URI",
-  requirements: ['ROOTS-LIST-01'],
+  requirements: ['ROOTS-LIST-01', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('roots'), 'roots/list', {});
@@ -44,7 +44,7 @@ const SAMPLING = { messages: [{ role: 'user', content: { type: 'text', text: 'mc
 export const clientSampling = clientScenario({
   id: 'client.sampling.create',
   title: 'A client that declared sampling answers sampling/createMessage with role, content and model',
-  requirements: ['SAMP-RES-01'],
+  requirements: ['SAMP-RES-01', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('sampling'), 'sampling/createMessage', SAMPLING);
@@ -80,7 +80,7 @@ export const clientElicitForm = clientScenario({
   id: 'client.elicitation.form',
   alias: 'elicitation-sep1034-client-defaults',
   title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
-  requirements: ['ELIC-RESP-01', 'ELIC-FORM-03'],
+  requirements: ['ELIC-RESP-01', 'ELIC-FORM-03', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
@@ -133,7 +133,7 @@ export const clientElicitUrlUndeclared = clientScenario({
 export const clientElicitUrl = clientScenario({
   id: 'client.elicitation.url',
   title: 'A URL-mode accept carries no content',
-  requirements: ['ELIC-URL-03'],
+  requirements: ['ELIC-URL-03', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('elicitation.url'), 'elicitation/create', URL_REQUEST);
