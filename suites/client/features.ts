@@ -138,7 +138,7 @@ export const clientElicitUrl = clientScenario({
   async run(ctx) {
     const reply = await ask(ctx, declared('elicitation.url'), 'elicitation/create', URL_REQUEST);
     if (!reply) return;
-    if (reply.kind === 'result' && reply.result.action !== 'accept') return ctx.check.skip(`the client answered ${String(reply.result.action)}: only an accept can carry content`);
+    if (reply.kind === 'result' && reply.result.action !== 'accept') return ctx.check.skip(`the client answered ${String(reply.result.action)}: only an accept can carry content`, { requirements: ['ELIC-URL-03'] });
     judgeResult(ctx, reply, 'ELIC-URL-03', 'an accept without content');
   },
 });

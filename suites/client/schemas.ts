@@ -188,7 +188,7 @@ const NAMES_THE_SCHEMA = /dialect|schema|example\.invalid/i;
 export const clientUnknownDialectElicitation = clientScenario({
   id: 'client.schemas.unknown-dialect-elicitation',
   title: 'An elicitation whose requestedSchema names an unsupported dialect is answered with an error saying the dialect is not supported, and the client stays usable',
-  requirements: ['JSCH-VAL-02', 'LIFE-OP-02'],
+  requirements: ['JSCH-VAL-02'],
   ...ASKED,
   async run(ctx) {
     const { session, check } = ctx;
