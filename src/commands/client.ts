@@ -73,7 +73,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       seed,
       checks: out.checks.filter(selection.keep),
       notes: out.notes,
-      untested: untestedContext('client', { scenarios: scenarios.map(scenarioRef), role: 'client', selected: (o.only ?? []).length + (o.skip ?? []).length > 0 }),
+      untested: untestedContext('client', { scenarios: scenarios.map(scenarioRef), role: 'client', selected: selection.narrowed }),
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } finally {

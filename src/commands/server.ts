@@ -124,7 +124,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       seed: options.seed,
       checks: out.checks.filter(selection.keep),
       notes: out.notes,
-      untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: (o.only ?? []).length + (o.skip ?? []).length > 0 }),
+      untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } catch (e) {
