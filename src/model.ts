@@ -101,4 +101,13 @@ export interface RunReport {
   checks: CheckResult[];
   /** Notes the run wants a reader to know (tools called and why, seeds, …). */
   notes: string[];
+  /** What this run did not test, so that silence is never read as a pass. */
+  untested: UntestedArea[];
+}
+
+/** A part of the specification a run did not test: a catalog area no check of the run cites, or a known gap. */
+export interface UntestedArea {
+  /** A catalog area (as in `requirements.json`), or a part of the spec that cuts across areas. */
+  area: string;
+  why: string;
 }

@@ -270,7 +270,22 @@ export async function main(argv: string[]): Promise<void> {
         await write(process.stdout, args.json ? `${JSON.stringify({ role: args.role, scenarios }, null, 2)}\n` : listText(scenarios));
       },
     )
-    .demandCommand(1, 'name a command: server, client, fuzz, validate or list')
+    .command(
+      'coverage',
+      'the requirement matrix: which scenarios and validator rules judge each catalog requirement, for which role and transport (runs nothing)',
+      (y) =>
+        y.options({
+          format: { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'output format', requiresArg: true },
+          role: { choices: ['server', 'client'] as const, describe: 'only the rules binding this role, judged for it', requiresArg: true },
+          area: { type: 'string', describe: 'only this catalog area (any part of its name) or id prefix (AUTH, HTTP-SSE)', requiresArg: true },
+          uncovered: { type: 'boolean', describe: 'list only the requirements no check judges (the totals still count all)' },
+        }),
+      async (args) => {
+        const { coverage } = await import('../commands/coverage.js');
+        await write(process.stdout, coverage({ format: args.format, ...(args.role ? { role: args.role } : {}), ...(args.area !== undefined ? { area: args.area } : {}), ...(args.uncovered ? { uncovered: true } : {}) }));
+      },
+    )
+    .demandCommand(1, 'name a command: server, client, fuzz, validate, list or coverage')
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;

@@ -7,7 +7,7 @@ import type { ClientScenario } from '../runner/client-scenario.js';
 import { clientScenarios } from '../../suites/client/index.js';
 import { openHttpEndpoint } from '../transport/http-endpoint.js';
 import { StdioRelayChannel } from '../transport/stdio-relay.js';
-import { untestedNotes } from '../spec/untested.js';
+import { scenarioRef, untestedContext } from '../spec/coverage.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
@@ -72,7 +72,8 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       durationMs: Date.now() - started,
       seed,
       checks: out.checks.filter(selection.keep),
-      notes: [...out.notes, ...untestedNotes()],
+      notes: out.notes,
+      untested: untestedContext('client', { scenarios: scenarios.map(scenarioRef), role: 'client', selected: selection.narrowed }),
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } finally {

@@ -10,6 +10,7 @@ import type { Target } from '../harness/target.js';
 import { isObject } from '../json.js';
 import type { CheckResult, RunReport, Status } from '../model.js';
 import { requirement } from '../spec/catalog.js';
+import { untestedContext } from '../spec/coverage.js';
 import { formatTranscript } from '../transcript/format.js';
 import { toolInfo } from '../version.js';
 import { describeCase, type FuzzCase } from '../fuzz/case.js';
@@ -138,6 +139,7 @@ function report(target: Target, started: number, checks: CheckResult[], notes: s
     seed,
     checks,
     notes,
+    untested: untestedContext('fuzz', { role: 'server' }),
   });
 }
 

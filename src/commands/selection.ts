@@ -11,6 +11,8 @@ export const LIVE = 'live.';
 export interface Selection<S extends ScenarioIdentity> {
   scenarios: S[];
   keep: (check: CheckResult) => boolean;
+  /** --only or --skip left something out (what the run did not test may be why). */
+  narrowed: boolean;
 }
 
 function liveRequirement(entry: string, flag: string): string {
@@ -45,5 +47,5 @@ export function planSelection<S extends ScenarioIdentity>(all: S[], only: string
     if (liveOnly.length === 0) return true;
     return c.requirements.some((r) => liveOnly.includes(r)) || chosenScenario(c);
   };
-  return { scenarios, keep };
+  return { scenarios, keep, narrowed: only.length + skip.length > 0 };
 }

@@ -6,7 +6,7 @@ import type { RunReport, TargetInfo } from '../model.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
-import { untestedNotes } from '../spec/untested.js';
+import { scenarioRef, untestedContext } from '../spec/coverage.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
@@ -123,7 +123,8 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       durationMs: Date.now() - started,
       seed: options.seed,
       checks: out.checks.filter(selection.keep),
-      notes: [...out.notes, ...untestedNotes()],
+      notes: out.notes,
+      untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } catch (e) {

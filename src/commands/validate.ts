@@ -6,7 +6,7 @@ import type { CheckResult, Evidence, RunReport } from '../model.js';
 import { TranscriptUnusable } from '../transcript/format.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
-import { untestedNotes } from '../spec/untested.js';
+import { untestedContext } from '../spec/coverage.js';
 import { VALIDATOR_RULES } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
@@ -135,7 +135,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     checks: [...checks, ...corrupt],
-    notes: untestedNotes(),
+    untested: untestedContext('validate', options.judge ? { role: options.judge } : {}),
     ...(options.baseline ? { baseline: options.baseline } : {}),
   });
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, RunReport, Status, TargetInfo } from '../model.js';
 import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
+import { untestedAreas, type UntestedContext } from '../spec/untested.js';
 import { applyBaseline, type Baseline } from './baseline.js';
 import { headline, levelCounts } from './headline.js';
 import { requirementVerdicts } from './verdicts.js';
@@ -18,6 +19,8 @@ export interface GradeInput {
   baseline?: Baseline;
   /** The role of the graded target: only rules that bind it are graded (none given: every rule, e.g. a transcript judged on both sides). */
   role?: Role;
+  /** What the run could have tested: with it, the report lists the areas the run did not test. */
+  untested?: UntestedContext;
 }
 
 /**
@@ -76,6 +79,7 @@ export function grade(input: GradeInput): RunReport {
     requirements,
     checks,
     notes,
+    untested: input.untested ? untestedAreas(checks, input.role, input.untested) : [],
   };
 }
 

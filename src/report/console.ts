@@ -41,6 +41,10 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     out.push('', paint('31', 'Stale baseline entries (nothing they match fails any more; remove them from the baseline):'));
     for (const entry of report.summary.staleBaseline) out.push(`  - ${esc(entry)}`);
   }
+  if (report.untested.length > 0) {
+    out.push('', paint('1', 'Not tested by this run (a clean report says nothing of these):'));
+    for (const u of report.untested) out.push(`  - ${esc(u.area)}: ${esc(u.why)}`);
+  }
   if (report.notes.length > 0) {
     out.push('', paint('1', 'Notes:'));
     for (const note of report.notes) out.push(`  - ${indentLines(escapeTerminal(note, { allowNewlines: true }), '    ')}`);

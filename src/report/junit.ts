@@ -18,8 +18,9 @@ import { xmlSafe } from './xml-safe.js';
  *   build, matching exit code 0 for warnings;
  * - pass  → a testcase with only its system-out.
  * What a check cites (title, level, requirement ids with their spec URLs, scenario) goes to the
- * testcase's system-out: the XSD allows no <properties> inside a testcase. The report's notes and
- * seed are properties of a testsuite "notes" without testcases (XSD: properties live on suites).
+ * testcase's system-out: the XSD allows no <properties> inside a testcase. The report's notes, what
+ * the run did not test (`not tested: AREA: WHY`) and the seed are properties of a testsuite "notes"
+ * without testcases (XSD: properties live on suites).
  *
  * Times, in seconds, and the rule that makes them true:
  * - a testcase's time is the check's own time (`durationMs`: since the previous check of its
@@ -42,6 +43,7 @@ export function renderJunit(report: RunReport): string {
   const properties: Array<[string, string]> = [];
   if (report.seed !== undefined) properties.push(['seed', String(report.seed)]);
   for (const note of report.notes) properties.push(['note', note]);
+  for (const u of report.untested) properties.push(['note', `not tested: ${u.area}: ${u.why}`]);
   if (properties.length > 0) {
     const props = element('properties', {}, properties.map(([name, value]) => element('property', { name, value })));
     suites.push(element('testsuite', { name: 'notes', tests: 0, time: seconds(0), timestamp: report.startedAt }, [props]));

@@ -11,7 +11,7 @@ export const MAX_ROWS = 100;
  * A Markdown summary for pull requests and GitHub's job summary: the headline, then only what
  * needs a reader — unexpected failures, warnings and checks that could not run (each with its
  * requirements linked to the spec and a one-line reason), expected (baselined) failures, stale
- * baseline entries, areas where nothing ran, and the run's notes (which say what was not tested).
+ * baseline entries, areas where nothing ran, what the run did not test, and the run's notes.
  * Every string from the run goes through `escapeMarkdown`: a target names tools and writes
  * messages, and none of it may become markup, a link or a mention.
  */
@@ -42,6 +42,7 @@ export function renderMarkdown(report: RunReport): string {
       ...bounded(skippedAreas.map((g) => `| ${escapeMarkdown(g.area)} | ${g.checks.length} | ${reasonCell(g.checks)} |`)),
     ]);
   }
+  if (report.untested.length > 0) section(out, 'Not tested by this run', bounded(report.untested.map((u) => `- **${escapeMarkdown(u.area)}**: ${escapeMarkdown(u.why)}`)));
   if (report.notes.length > 0) section(out, 'Notes', bounded(report.notes.map((n) => `- ${escapeMarkdown(n)}`)));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -1,22 +1,59 @@
+import type { CheckResult, UntestedArea } from '../model.js';
+import { allRequirements, bindsRole, findRequirement, type Role } from './catalog.js';
+
 /**
- * Spec areas mcpcheck does not test yet. Every report lists them as notes, so a clean report is
- * never read as "the whole specification holds": it holds for what was tested.
+ * What a run did not test. Every report lists it, so a clean report is never read as "the whole
+ * specification holds": it holds for what was tested.
  */
-export interface UntestedArea {
-  /** The area, with the catalog id prefix where the catalog has one. */
-  area: string;
-  why: string;
+
+/** The commands that grade a run. */
+export type RunKind = 'server' | 'client' | 'validate' | 'fuzz';
+
+interface KnownGap extends UntestedArea {
+  /** The runs whose reports it concerns (all when absent). */
+  runs?: RunKind[];
 }
 
-export const UNTESTED_AREAS: readonly UntestedArea[] = [
-  { area: 'parts of the client suite', why: '`mcpcheck client` judges icons only by the schemes fetched and by hostile data: bytes (not redirects, MIME sniffing or credentials), and does not judge reactions to tools/list_changed' },
-  { area: 'authorization (AUTH-*)', why: 'no OAuth flow is exercised; `--header` can pass a token, nothing checks how it was obtained or refused' },
-  { area: 'tasks (TASK-*)', why: 'the tasks utility of 2025-11-25 has no scenarios or validators yet' },
+/**
+ * What mcpcheck does not test yet. An `area` that is a catalog area is listed (with this reason)
+ * only by a run with no check in it; the others cut across areas and are always listed.
+ */
+export const UNTESTED_AREAS: readonly KnownGap[] = [
+  { area: 'Authorization', why: 'no OAuth flow is exercised (AUTH-*); `--header` can pass a token, nothing checks how it was obtained or refused' },
+  { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
+  { area: 'parts of the client suite', why: '`mcpcheck client` judges icons only by the schemes fetched and by hostile data: bytes (not redirects, MIME sniffing or credentials), and does not judge reactions to tools/list_changed', runs: ['client'] },
   { area: 'revision 2026-07-28', why: 'mcpcheck negotiates 2025-11-25 and older through initialize; server/discover and stateless requests are not judged' },
-  { area: 'fuzzing', why: 'in part: mcpcheck fuzz sends one case at a time on one session: no stateful sequences and no outputSchema check of generated calls yet' },
+  { area: 'fuzzing, in part', why: 'mcpcheck fuzz sends one case at a time on one session: no stateful sequences and no outputSchema check of generated calls yet', runs: ['fuzz'] },
 ];
 
-/** One report note per untested area. */
-export function untestedNotes(): string[] {
-  return UNTESTED_AREAS.map((u) => `not tested: ${u.area}: ${u.why}`);
+/** What a run could have tested, beside the checks it reports. */
+export interface UntestedContext {
+  run: RunKind;
+  /** The catalog areas some check of this command judges for the role (`coverableAreas`, src/spec/coverage.ts). */
+  coverable: ReadonlySet<string>;
+  /** --only/--skip left checks of the command out. */
+  selected: boolean;
+}
+
+function whyUntested(area: string, context: UntestedContext): string {
+  if (!context.coverable.has(area)) return `mcpcheck ${context.run} has no check for it`;
+  if (context.selected) return 'no check of it was selected (--only/--skip)';
+  return "no check of this run judged it: the target's traffic never exercised its rules";
+}
+
+/**
+ * The catalog areas (binding the role) that no check of the run cites, in catalog order, then the
+ * known gaps that cut across areas. An area whose checks all skipped is not in it: those checks and
+ * their reasons are in the report already.
+ */
+export function untestedAreas(checks: readonly CheckResult[], role: Role | undefined, context: UntestedContext): UntestedArea[] {
+  const tested = new Set(checks.flatMap((c) => c.requirements.map((id) => findRequirement(id)?.area)));
+  const catalogAreas = new Set(allRequirements().map((r) => r.area));
+  const bound = new Set(allRequirements().filter((r) => role === undefined || bindsRole(r, role)).map((r) => r.area));
+  const known = new Map(UNTESTED_AREAS.map((g) => [g.area, g.why]));
+  const untested = [...bound].filter((area) => !tested.has(area)).map((area) => ({ area, why: known.get(area) ?? whyUntested(area, context) }));
+  for (const gap of UNTESTED_AREAS) {
+    if (!catalogAreas.has(gap.area) && (gap.runs === undefined || gap.runs.includes(context.run))) untested.push({ area: gap.area, why: gap.why });
+  }
+  return untested;
 }

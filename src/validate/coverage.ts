@@ -20,3 +20,15 @@ export const VALIDATOR_RULES: readonly string[] = [
   'ELIC-RESP-01', 'ELIC-RESP-02', 'ELIC-URL-03', 'ELIC-URL-01', 'ELIC-ERR-01', 'ELIC-FORM-04', 'ELIC-CMPL-01',
   'BASE-ERR-03', 'SAMP-MSG-01', 'SAMP-MSG-02', 'SAMP-CTX-01', 'RES-ANN-01', 'TOOL-CONT-02',
 ];
+
+/**
+ * Rules the transports judge live on the bytes a target sends, beyond VALIDATOR_RULES (a
+ * violation becomes a `live.<ID>` check): the HTTP client (src/transport/http.ts) judges a
+ * server's answers, mcpcheck's HTTP endpoint (src/validate/client-http.ts) a client's requests,
+ * the stdio relay (src/transport/stdio-relay.ts) how a client ends its server. No transcript holds
+ * this (HTTP headers, process signals), so `validate` cannot judge them.
+ */
+export const TRANSPORT_RULES: Readonly<Record<'stdio' | 'http', readonly string[]>> = {
+  stdio: ['LIFE-SHUT-01'],
+  http: ['HTTP-POST-05', 'HTTP-SSE-01', 'HTTP-RESUME-01', 'HTTP-GET-02', 'HTTP-POST-01', 'HTTP-POST-02', 'HTTP-GET-01', 'HTTP-VER-01', 'HTTP-VER-02', 'HTTP-SESS-04'],
+};

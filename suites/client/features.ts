@@ -14,7 +14,7 @@ import { ask, ASKED, formOnly, initialized, refusedDeclared, violations, WAIT_MS
  */
 function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, what: string): void {
   if (refusedDeclared(ctx, reply)) return;
-  if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result' });
+  if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result', requirements: [rule] });
   const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
   ctx.check.expect(reply.kind === 'result' && broken.length === 0, {
     key: 'result',
@@ -31,7 +31,7 @@ const declared = (path: string) => (caps: Record<string, unknown>) => (path.spli
 export const clientRoots = clientScenario({
   id: 'client.roots.list',
   title: "roots/list is answered with the client's roots, each a file:// URI",
-  requirements: ['ROOTS-LIST-01'],
+  requirements: ['ROOTS-LIST-01', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('roots'), 'roots/list', {});
@@ -44,7 +44,7 @@ const SAMPLING = { messages: [{ role: 'user', content: { type: 'text', text: 'mc
 export const clientSampling = clientScenario({
   id: 'client.sampling.create',
   title: 'A client that declared sampling answers sampling/createMessage with role, content and model',
-  requirements: ['SAMP-RES-01'],
+  requirements: ['SAMP-RES-01', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('sampling'), 'sampling/createMessage', SAMPLING);
@@ -80,7 +80,7 @@ export const clientElicitForm = clientScenario({
   id: 'client.elicitation.form',
   alias: 'elicitation-sep1034-client-defaults',
   title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
-  requirements: ['ELIC-RESP-01'],
+  requirements: ['ELIC-RESP-01', 'ELIC-FORM-03', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
@@ -133,12 +133,12 @@ export const clientElicitUrlUndeclared = clientScenario({
 export const clientElicitUrl = clientScenario({
   id: 'client.elicitation.url',
   title: 'A URL-mode accept carries no content',
-  requirements: ['ELIC-URL-03'],
+  requirements: ['ELIC-URL-03', 'LIFE-OP-02'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('elicitation.url'), 'elicitation/create', URL_REQUEST);
     if (!reply) return;
-    if (reply.kind === 'result' && reply.result.action !== 'accept') return ctx.check.skip(`the client answered ${String(reply.result.action)}: only an accept can carry content`);
+    if (reply.kind === 'result' && reply.result.action !== 'accept') return ctx.check.skip(`the client answered ${String(reply.result.action)}: only an accept can carry content`, { requirements: ['ELIC-URL-03'] });
     judgeResult(ctx, reply, 'ELIC-URL-03', 'an accept without content');
   },
 });

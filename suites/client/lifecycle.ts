@@ -8,7 +8,7 @@ export const clientHandshake = clientScenario({
   id: 'client.lifecycle.handshake',
   alias: 'initialize',
   title: 'The client opens with an initialize request holding protocolVersion, capabilities and clientInfo, and sends notifications/initialized after the response',
-  requirements: ['LIFE-INIT-01', 'LIFE-INIT-03'],
+  requirements: ['LIFE-INIT-01', 'LIFE-INIT-03', 'LIFE-VER-01'],
   steps: [{ do: 'list-tools' }],
   async run({ session, check }) {
     const { init, initialized: done } = await handshake(session);

@@ -165,7 +165,7 @@ const FEATURES = [
 export const capabilitiesHonoured = scenario({
   id: 'server.lifecycle.capabilities-honoured',
   title: 'Declared capabilities are served and undeclared ones refused',
-  requirements: ['LIFE-OP-02'],
+  requirements: ['LIFE-OP-02', ...FEATURES.map((f) => f.rule).filter((r) => r !== 'LIFE-OP-02'), 'COMP-CAP-01'],
   isolation: 'shared',
   async run({ session, check, discovery }) {
     for (const f of FEATURES) {
@@ -181,7 +181,7 @@ export const capabilitiesHonoured = scenario({
         });
       } else {
         if (reply.kind === 'malformed-result') {
-          check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key: `${f.capability}-refused`, frames: [reply.frame] });
+          check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key: `${f.capability}-refused`, requirements: [...new Set([f.rule, 'LIFE-OP-02'])], frames: [reply.frame] });
           continue;
         }
         check.isError(reply, {
