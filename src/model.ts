@@ -37,6 +37,8 @@ export interface CheckResult {
   reproduce?: string;
   /** Set by grading when a baseline lists this check as an expected failure. */
   expected?: boolean;
+  /** The baseline entry's reason for expecting this failure, when it gives one. */
+  baselineReason?: string;
   durationMs?: number;
 }
 

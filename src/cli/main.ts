@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { SetupError } from '../errors.js';
 import type { Baseline } from '../grade/index.js';
@@ -6,29 +5,21 @@ import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import { EXIT_CODES_HELP, write } from './exit.js';
-import { checkReportPaths, emitReport, errnoText, STDOUT, type ReportFlags } from './report-output.js';
+import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
+import { checkReportPaths, emitReport, STDOUT, type ReportFlags } from './report-output.js';
 
 // Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
 // ajv, the schemas and every suite.
 
-async function readBaseline(path: string | undefined): Promise<Baseline | undefined> {
-  if (path === undefined) return undefined;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new SetupError(`--baseline ${path}: cannot read it (${errnoText(e)})`);
-  }
-  const { loadBaseline } = await import('../grade/index.js');
-  try {
-    return loadBaseline(text, path);
-  } catch (e) {
-    throw new SetupError((e as Error).message);
-  }
+interface BaselineFlags {
+  'update-baseline'?: string | undefined;
 }
 
-async function finish(report: RunReport, flags: ReportFlags): Promise<never> {
+/** Report files and the console report, the updated baseline on request, then the graded exit code. */
+async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, baseline: Baseline | undefined): Promise<never> {
   await emitReport(report, flags);
+  const update = flags['update-baseline'];
+  if (update !== undefined) await writeUpdatedBaseline(`--update-baseline ${update}`, update, report.checks, baseline);
   const { exitCode } = await import('../grade/index.js');
   process.exit(exitCode(report));
 }
@@ -41,7 +32,8 @@ function list(values: string[] | undefined): string[] {
 const reportOptions = {
   json: { type: 'string', describe: `write the JSON report to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, requiresArg: true },
   junit: { type: 'string', describe: `write a JUnit XML report to this file (${STDOUT}: to stdout, as for --json)`, requiresArg: true },
-  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids)', requiresArg: true },
+  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids, each optionally with a reason)', requiresArg: true },
+  'update-baseline': { type: 'string', describe: "write this run's failures as a baseline to this file (keeps --baseline's entries that still fail, drops stale ones)", requiresArg: true },
   verbose: { type: 'boolean', describe: 'list passing and skipped checks too' },
   color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
 } as const;
@@ -140,7 +132,7 @@ export async function main(argv: string[]): Promise<void> {
         const baseline = await readBaseline(args.baseline);
         const { validateFiles } = await import('../commands/validate.js');
         const report = await validateFiles({ files: args.files as string[], ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
-        await finish(report, args);
+        await finish(report, args, baseline);
       },
     )
     .command(
@@ -176,7 +168,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags,
         });
-        await finish(report, args);
+        await finish(report, args, baseline);
       },
     )
     .command(
@@ -201,7 +193,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
         });
-        await finish(report, args);
+        await finish(report, args, baseline);
       },
     )
     .command(
@@ -234,6 +226,30 @@ export async function main(argv: string[]): Promise<void> {
       },
     )
     .command(
+      'baseline',
+      'baseline upkeep: write a baseline from a saved JSON report',
+      (y) =>
+        y
+          .command(
+            'write <file>',
+            "write the failures of a saved JSON report (--from) as a baseline file, each entry with the check's title and level as its reason",
+            (w) =>
+              w
+                .positional('file', { type: 'string', demandOption: true, describe: 'the baseline file to write' })
+                .options({
+                  from: { type: 'string', demandOption: true, requiresArg: true, describe: 'a JSON report written with --json FILE' },
+                  baseline: { type: 'string', requiresArg: true, describe: 'the baseline the report was graded with: its entries that still fail are kept as they are' },
+                })
+                .epilogue(EXIT_CODES_HELP),
+            async (args) => {
+              const checks = await readSavedChecks(args.from);
+              const baseline = await readBaseline(args.baseline);
+              await writeUpdatedBaseline(args.file, args.file, checks, baseline);
+            },
+          )
+          .demandCommand(1, 'name a baseline action: write'),
+    )
+    .command(
       'list',
       'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
       (y) => y.options({ role: { choices: ['server', 'client'] as const, default: 'server' as const, describe: 'the role of the target the scenarios test' } }),
@@ -249,7 +265,7 @@ export async function main(argv: string[]): Promise<void> {
         await write(process.stdout, serverScenarios.map((s) => `${s.id}  [${s.requirements.join(', ')}]  ${s.title}\n`).join(''));
       },
     )
-    .demandCommand(1, 'name a command: server, client, fuzz, validate or list')
+    .demandCommand(1, 'name a command: server, client, fuzz, validate, baseline or list')
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;

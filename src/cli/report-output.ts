@@ -49,10 +49,11 @@ async function writableFile(flag: string, path: string): Promise<void> {
  * Report destinations are checked before anything runs: a run of minutes must not end in
  * "cannot write the report". Parent folders are created here, as writing them would.
  */
-export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined }): Promise<void> {
+export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined; 'update-baseline'?: string | undefined }): Promise<void> {
   if (flags.json === STDOUT && flags.junit === STDOUT) throw new SetupError('--json - and --junit - cannot both go to stdout');
   if (flags.json !== undefined && flags.json !== STDOUT) await writableFile('--json', flags.json);
   if (flags.junit !== undefined && flags.junit !== STDOUT) await writableFile('--junit', flags.junit);
+  if (flags['update-baseline'] !== undefined) await writableFile('--update-baseline', flags['update-baseline']);
   if (flags.transcript !== undefined) await writableDir('--transcript', flags.transcript, flags.transcript);
 }
 

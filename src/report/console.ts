@@ -80,7 +80,7 @@ function areaCounts(checks: CheckResult[]): string {
 function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Paint, options: ConsoleOptions): string[] {
   const esc = (text: string) => escapeTerminal(text);
   const label = LABEL[check.status].padEnd(5);
-  const tag = check.expected ? ` ${paint('36', '(expected, baselined)')}` : '';
+  const tag = check.expected ? ` ${paint('36', check.baselineReason !== undefined ? `(expected, baselined: ${esc(check.baselineReason)})` : '(expected, baselined)')}` : '';
   const lines = [`  ${paint(check.expected ? '2' : COLOR[check.status], label)} ${esc(check.id)}${tag} — ${esc(check.title)}`];
 
   // Passing and skipped checks are listed only in verbose mode, and one line (plus reason) is enough.
