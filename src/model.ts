@@ -86,6 +86,8 @@ export interface Summary {
   /** Baseline entries that now pass: they fail the run so the baseline is kept honest. */
   staleBaseline: string[];
   durationMs: number;
+  /** The run was stopped (Ctrl-C) before it finished: the checks it did not finish could not run. */
+  interrupted?: true;
 }
 
 export interface RunReport {

@@ -9,7 +9,7 @@ import { useColor } from '../src/cli/report-output.js';
 import { planSelection } from '../src/commands/selection.js';
 import type { CheckResult } from '../src/model.js';
 import { serverScenarios } from '../suites/server/index.js';
-import { freePort, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 
@@ -27,22 +27,6 @@ function expectOneLine(stderr: string): void {
   expect(lines, stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^mcpcheck: /);
   expect(stderr).not.toMatch(/^\s+at /m);
-}
-
-/** Processes whose environment carries `marker` (every child of a run inherits it). */
-function processesMarked(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (/\) Z /.test(stat)) continue; // a zombie is gone, only not yet reaped by an init that never reaps
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpcheck-cli-'));

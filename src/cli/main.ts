@@ -4,7 +4,9 @@ import type { Baseline } from '../grade/index.js';
 import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
-import { EXIT_CODES_HELP, write } from './exit.js';
+import type { RunControl } from '../runner/observer.js';
+import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
+import type { WatchFlags } from './run-control.js';
 import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
 import { checkReportPaths, emitReport, STDOUT, type ReportFlags } from './report-output.js';
 
@@ -15,13 +17,38 @@ interface BaselineFlags {
   'update-baseline'?: string | undefined;
 }
 
-/** Report files and the console report, the updated baseline on request, then the graded exit code. */
+/**
+ * Report files and the console report, the updated baseline on request, then the exit code: the
+ * graded one, or 130 for an interrupted run. An interrupted run writes no baseline: the entries of
+ * what it never finished would be dropped as if they passed.
+ */
 async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, baseline: Baseline | undefined): Promise<never> {
   await emitReport(report, flags);
   const update = flags['update-baseline'];
-  if (update !== undefined) await writeUpdatedBaseline(`--update-baseline ${update}`, update, report.checks, baseline);
+  const interrupted = report.summary.interrupted === true;
+  if (update !== undefined && interrupted) await write(process.stderr, `mcpcheck: --update-baseline ${update}: not written, the run was interrupted\n`);
+  else if (update !== undefined) await writeUpdatedBaseline(`--update-baseline ${update}`, update, report.checks, baseline);
   const { exitCode } = await import('../grade/index.js');
-  process.exit(exitCode(report));
+  process.exit(interrupted ? EXIT_INTERRUPTED : exitCode(report));
+}
+
+/**
+ * A server or client run, watched (progress, Ctrl-C): the progress line is gone before anything
+ * else prints. Ctrl-C that ends the run before it could grade anything (say, while --start's
+ * server came up) exits 130 with one line.
+ */
+async function watched(flags: WatchFlags, run: (control: RunControl) => Promise<RunReport>): Promise<RunReport> {
+  const { watchRun } = await import('./run-control.js');
+  const watch = watchRun(flags);
+  try {
+    return await run(watch.control);
+  } catch (e) {
+    if (!watch.control.signal?.aborted) throw e;
+    await write(process.stderr, 'mcpcheck: interrupted before any scenario ran: no report\n');
+    process.exit(EXIT_INTERRUPTED);
+  } finally {
+    watch.settle();
+  }
 }
 
 /** Comma-separated or repeated list flags, as one list. */
@@ -34,7 +61,7 @@ const reportOptions = {
   junit: { type: 'string', describe: `write a JUnit XML report to this file (${STDOUT}: to stdout, as for --json)`, requiresArg: true },
   baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids, each optionally with a reason)', requiresArg: true },
   'update-baseline': { type: 'string', describe: "write this run's failures as a baseline to this file (keeps --baseline's entries that still fail, drops stale ones)", requiresArg: true },
-  verbose: { type: 'boolean', describe: 'list passing and skipped checks too' },
+  verbose: { type: 'boolean', describe: 'list passing and skipped checks too (server, client: and print failing checks as they happen, on a terminal)' },
   color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
 } as const;
 
@@ -53,6 +80,7 @@ const serverOptions = {
   transcript: { type: 'string', describe: 'write one transcript per session into this folder', requiresArg: true },
   seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)', requiresArg: true },
   properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)`, requiresArg: true },
+  quiet: { type: 'boolean', describe: 'no progress line on the terminal (the report still prints)' },
 } as const;
 
 const clientOptions = {
@@ -66,6 +94,7 @@ const clientOptions = {
   transcript: serverOptions.transcript,
   seed: serverOptions.seed,
   properties: serverOptions.properties,
+  quiet: serverOptions.quiet,
 } as const;
 
 const fuzzOptions = {
@@ -150,7 +179,8 @@ export async function main(argv: string[]): Promise<void> {
         const baseline = await readBaseline(args.baseline);
         const { testServer } = await import('../commands/server.js');
         const targetFlags = args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
-        const report = await testServer({
+        const report = await watched(args, (control) => testServer({
+          control,
           ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
           ...(args.url !== undefined ? { url: args.url } : {}),
           ...(args.start !== undefined ? { start: args.start } : {}),
@@ -167,7 +197,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
           ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags,
-        });
+        }));
         await finish(report, args, baseline);
       },
     )
@@ -179,7 +209,8 @@ export async function main(argv: string[]): Promise<void> {
         await checkReportPaths(args);
         const baseline = await readBaseline(args.baseline);
         const { testClient } = await import('../commands/client.js');
-        const report = await testClient({
+        const report = await watched(args, (control) => testClient({
+          control,
           command: args.command,
           ...(args.shell ? { shell: true } : {}),
           ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
@@ -192,7 +223,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
           ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
-        });
+        }));
         await finish(report, args, baseline);
       },
     )
