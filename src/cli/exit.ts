@@ -18,7 +18,7 @@ export const EXIT_CODES_HELP = [
   '  2  usage or setup error (bad flag or file; target does not start, is not MCP)',
   '  3  incomplete: some check could not run (e.g. mcpcheck\'s own timeout)',
   '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
-  '  130  interrupted (Ctrl-C): the partial report was written; a second Ctrl-C quits without one',
+  '  130  interrupted (Ctrl-C): partial report written (none after a 2nd Ctrl-C)',
 ].join('\n');
 
 function firstLine(text: string): string {

@@ -270,8 +270,7 @@ export async function main(argv: string[]): Promise<void> {
                 .options({
                   from: { type: 'string', demandOption: true, requiresArg: true, describe: 'a JSON report written with --json FILE' },
                   baseline: { type: 'string', requiresArg: true, describe: 'the baseline the report was graded with: its entries that still fail are kept as they are' },
-                })
-                .epilogue(EXIT_CODES_HELP),
+                }),
             async (args) => {
               const checks = await readSavedChecks(args.from);
               const baseline = await readBaseline(args.baseline);
