@@ -37,6 +37,8 @@ export interface CheckResult {
   reproduce?: string;
   /** Set by grading when a baseline lists this check as an expected failure. */
   expected?: boolean;
+  /** The baseline entry's reason for expecting this failure, when it gives one. */
+  baselineReason?: string;
   /**
    * The check's own time: since the previous check of its scenario (or the scenario's start), so a
    * scenario's checks add up to its time. Absent for checks judged over a whole run or transcript.
@@ -88,6 +90,8 @@ export interface Summary {
   /** Baseline entries that now pass: they fail the run so the baseline is kept honest. */
   staleBaseline: string[];
   durationMs: number;
+  /** The run was stopped (Ctrl-C) before it finished: the checks it did not finish could not run. */
+  interrupted?: true;
 }
 
 export interface RunReport {

@@ -9,7 +9,7 @@ import { useColor } from '../src/cli/report-output.js';
 import { planSelection } from '../src/commands/selection.js';
 import type { CheckResult } from '../src/model.js';
 import { serverScenarios } from '../suites/server/index.js';
-import { freePort, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 
@@ -28,22 +28,6 @@ function expectOneLine(stderr: string): void {
   expect(lines, stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^mcpcheck: /);
   expect(stderr).not.toMatch(/^\s+at /m);
-}
-
-/** Processes whose environment carries `marker` (every child of a run inherits it). */
-function processesMarked(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (/\) Z /.test(stat)) continue; // a zombie is gone, only not yet reaped by an init that never reaps
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpcheck-cli-'));
@@ -95,6 +79,10 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     [['validate'], /Not enough non-option arguments/],
     [['validate', '/nonexistent/session.jsonl'], /no such file/],
     [['validate', 'tests/fixtures/transcripts/valid/2025-11-25-tools.jsonl', '--baseline', '/nonexistent/b.json'], /--baseline \/nonexistent\/b\.json: cannot read it \(no such file or directory\)/],
+    [['baseline'], /name a baseline action: write/],
+    [['baseline', 'write', 'b.json'], /Missing required argument: from/],
+    [['baseline', 'write', '--from', '/nonexistent/r.json', 'b.json'], /--from \/nonexistent\/r\.json: cannot read it/],
+    [['baseline', 'write', '--from', 'package.json', 'b.json'], /--from package\.json: not an mcpcheck JSON report/],
   ])('%j', (args, message) => {
     const r = mcpcheck(args as string[]);
     expect(r.code).toBe(2);
@@ -110,6 +98,7 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     ['server', '--stdio', 'x', '--concurrency'], ['server', '--stdio', 'x', '--timeout'], ['server', '--stdio', 'x', '--request-timeout'],
     ['server', '--stdio', 'x', '--call-tools'], ['server', '--stdio', 'x', '--origin-probe'], ['server', '--stdio', '--json', 'r.json'],
     ['validate', 'f.jsonl', '--json'], ['validate', 'f.jsonl', '--junit'], ['validate', 'f.jsonl', '--baseline'], ['validate', 'f.jsonl', '--judge'],
+    ['validate', 'f.jsonl', '--update-baseline'], ['baseline', 'write', 'b.json', '--from'],
   ])('%s %s … without its value', (...args) => {
     const r = mcpcheck(args);
     expect(r.code, r.stderr).toBe(2);
@@ -126,6 +115,7 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
       ['--json', '/etc/passwd/r.json', /--json \/etc\/passwd\/r\.json: cannot write there \(a parent is a file, not a directory\)/],
       ['--junit', '/etc/passwd/j.xml', /--junit \/etc\/passwd\/j\.xml: cannot write there/],
       ['--transcript', '/etc/passwd/t', /--transcript \/etc\/passwd\/t: cannot write there/],
+      ['--update-baseline', '/etc/passwd/b.json', /--update-baseline \/etc\/passwd\/b\.json: cannot write there/],
       ['--json', tmpdir(), /is a directory, not a file/],
     ])('%s %s', (flag, path, message) => {
       const started = marker();
@@ -334,6 +324,33 @@ describe('mcpcheck server', () => {
     const stale = mcpcheck(['server', '--stdio', `node ${REFERENCE}`, '--baseline', join(dir, 'b.json')]);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(/stale/i);
+  });
+
+  it('--update-baseline writes the failures with reasons: the rerun holds them, the fixed server makes them stale', () => {
+    const dir = tmp();
+    const [file, report, fresh, fromReport] = ['b.json', 'r.json', 'b2.json', 'b3.json'].map((f) => join(dir, f)) as [string, string, string, string];
+    const broken = `node ${REFERENCE} --break init-missing-serverinfo`;
+    const first = mcpcheck(['server', '--stdio', broken, '--update-baseline', file, '--json', report]);
+    // The run is graded as it stands: writing a baseline accepts nothing for this run.
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(new RegExp(`wrote \\d+ baseline entr(y|ies) to ${file.replace(/[.]/g, '\\.')} \\(0 kept, \\d+ new, 0 stale dropped\\)`));
+    const entries = JSON.parse(readFileSync(file, 'utf8')).expected as Array<{ id: string; reason: string }>;
+    expect(entries.map((e) => e.id)).toContain('live.LIFE-INIT-02');
+    for (const e of entries) expect(e.reason).toMatch(/ \((MUST|SHOULD|MAY)\)$/);
+
+    const held = mcpcheck(['server', '--stdio', broken, '--baseline', file]);
+    expect(held.code, held.stdout.slice(-1500)).toBe(0);
+    expect(held.stdout).toMatch(/\(expected, baselined: .+ \((MUST|SHOULD|MAY)\)\)/);
+
+    const stale = mcpcheck(['server', '--stdio', `node ${REFERENCE}`, '--baseline', file, '--update-baseline', fresh]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toMatch(/Stale baseline entries/);
+    expect(stale.stderr).toContain(`(0 kept, 0 new, ${entries.length} stale dropped)`);
+    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toEqual({ expected: [] });
+
+    // The same baseline, from the saved report.
+    expect(mcpcheck(['baseline', 'write', '--from', report, fromReport]).code).toBe(0);
+    expect(readFileSync(fromReport, 'utf8')).toBe(readFileSync(file, 'utf8'));
   });
 
   it('--only selects by requirement id and `list` names every scenario', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitCode, grade, type Baseline } from '../src/grade/grade.js';
-import { loadBaseline } from '../src/grade/baseline.js';
+import { formatBaseline, loadBaseline, updatedBaseline } from '../src/grade/baseline.js';
 import { worstStatus } from '../src/grade/verdicts.js';
 import type { CheckResult, Status } from '../src/model.js';
 import { requirement } from '../src/spec/catalog.js';
@@ -209,7 +209,41 @@ describe('baseline', () => {
   });
 });
 
+describe('baseline upkeep', () => {
+  it('keeps entries that still fail with their reasons, adds new failures by check id, drops stale ones', () => {
+    const previous = loadBaseline(JSON.stringify({ expected: [{ id: 'BASE-ID-01', reason: 'upstream bug #12' }, 'fixed.check'] }), 'b.json');
+    const checks = [
+      check('a', 'fail', ['BASE-ID-01']),
+      check('b', 'fail', ['BASE-ID-01']),
+      check('fixed.check', 'pass', ['BASE-ID-02']),
+      check('c', 'warn', ['BASE-ERR-04']),
+      check('d', 'error', ['BASE-MSG-01']),
+      check('e', 'skip', ['BASE-MSG-04']),
+    ];
+    const entries = updatedBaseline(run(checks, previous).checks, previous);
+    expect(entries).toEqual([
+      { id: 'BASE-ID-01', reason: 'upstream bug #12' },
+      { id: 'c', reason: `title of c (${requirement('BASE-ERR-04').level})` },
+    ]);
+    // What it writes reads back as the baseline that holds exactly this run's failures.
+    const written = loadBaseline(formatBaseline(entries), 'new.json');
+    const rerun = run(checks, written);
+    expect(rerun.summary.staleBaseline).toEqual([]);
+    expect(rerun.checks.filter((x) => x.expected).map((x) => x.id)).toEqual(['a', 'b', 'c']);
+    expect(rerun.checks.find((x) => x.id === 'a')!.baselineReason).toBe('upstream bug #12');
+  });
+
+  it('from a saved report alone, a baselined failure keeps the reason grading recorded on it', () => {
+    const graded = run([check('a', 'fail', ['BASE-ID-01'])], { expected: ['a'], reasons: { a: 'known' } }).checks;
+    expect(updatedBaseline(graded, undefined)).toEqual([{ id: 'a', reason: 'known' }]);
+  });
+});
+
 describe('loadBaseline', () => {
+  it('reads entries with a reason beside bare ids', () => {
+    expect(loadBaseline('{"expected": ["a", {"id": " b ", "reason": " why "}, {"id": "c"}]}', 'b.json')).toEqual({ expected: ['a', 'b', 'c'], reasons: { b: 'why' } });
+  });
+
   it('accepts the three documented shapes', () => {
     expect(loadBaseline('["a", "BASE-ID-01"]', 'b.json')).toEqual({ expected: ['a', 'BASE-ID-01'] });
     expect(loadBaseline('{"expected": ["a"]}', 'b.json')).toEqual({ expected: ['a'] });
@@ -230,6 +264,9 @@ describe('loadBaseline', () => {
     ['[1]', /entry 0/],
     ['["a", ""]', /entry 1/],
     ['[["a"]]', /entry 0/],
+    ['[{"reason": "x"}]', /entry 0 needs "id"/],
+    ['[{"id": "a", "why": "x"}]', /entry 0 has an unknown key "why"/],
+    ['[{"id": "a", "reason": 3}]', /entry 0 has a "reason" that is not a string/],
   ];
   it.each(bad)('rejects %j with a one-line message naming the file', (text, why) => {
     let error: unknown;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { testServer, type ServerCommandOptions } from '../src/commands/server.js';
@@ -52,4 +52,20 @@ export function describeFailures(report: RunReport): string {
     .filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error')
     .map((c) => `${c.status} ${c.id} [${c.requirements.join(',')}]: ${c.message.slice(0, 300)}`)
     .join('\n');
+}
+
+/** Processes whose environment carries `marker` (every child of a run inherits it). */
+export function processesMarked(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (/\) Z /.test(stat)) continue; // a zombie is gone, only not yet reaped by an init that never reaps
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
 }

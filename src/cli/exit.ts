@@ -3,11 +3,13 @@ import { SetupError } from '../errors.js';
 /**
  * mcpcheck's exit codes (README "Exit codes" and `mcpcheck --help` say the same):
  * 0 graded, nothing unexpected failed · 1 an unexpected MUST failure or a stale baseline entry ·
- * 2 usage or setup error · 3 incomplete (some check could not run) · 4 internal error.
- * 0, 1 and 3 come from grading (`exitCode()`); the CLI only adds 2 and 4.
+ * 2 usage or setup error · 3 incomplete (some check could not run) · 4 internal error ·
+ * 130 interrupted (Ctrl-C; 128 + SIGINT, as shells report it).
+ * 0, 1 and 3 come from grading (`exitCode()`); the CLI only adds 2, 4 and 130.
  */
 export const EXIT_USAGE = 2;
 export const EXIT_INTERNAL = 4;
+export const EXIT_INTERRUPTED = 130;
 
 export const EXIT_CODES_HELP = [
   'Exit codes:',
@@ -16,6 +18,7 @@ export const EXIT_CODES_HELP = [
   '  2  usage or setup error (bad flag or file; target does not start, is not MCP)',
   '  3  incomplete: some check could not run (e.g. mcpcheck\'s own timeout)',
   '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
+  '  130  interrupted (Ctrl-C): partial report written (none after a 2nd Ctrl-C)',
 ].join('\n');
 
 function firstLine(text: string): string {

@@ -1,37 +1,55 @@
-import { readFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { SetupError } from '../errors.js';
 import type { Baseline } from '../grade/index.js';
 import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
-import { EXIT_CODES_HELP, write } from './exit.js';
+import type { RunControl } from '../runner/observer.js';
+import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
-import { checkReportPaths, emitReport, errnoText, REPORTERS, STDOUT, type ReportFlags } from './report-output.js';
+import type { WatchFlags } from './run-control.js';
+import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
+import { checkReportPaths, emitReport, REPORTERS, STDOUT, type ReportFlags } from './report-output.js';
 
 // Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
 // ajv, the schemas and every suite.
 
-async function readBaseline(path: string | undefined): Promise<Baseline | undefined> {
-  if (path === undefined) return undefined;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new SetupError(`--baseline ${path}: cannot read it (${errnoText(e)})`);
-  }
-  const { loadBaseline } = await import('../grade/index.js');
-  try {
-    return loadBaseline(text, path);
-  } catch (e) {
-    throw new SetupError((e as Error).message);
-  }
+interface BaselineFlags {
+  'update-baseline'?: string | undefined;
 }
 
-async function finish(report: RunReport, flags: ReportFlags): Promise<never> {
+/**
+ * Report files and the console report, the updated baseline on request, then the exit code: the
+ * graded one, or 130 for an interrupted run. An interrupted run writes no baseline: the entries of
+ * what it never finished would be dropped as if they passed.
+ */
+async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, baseline: Baseline | undefined): Promise<never> {
   await emitReport(report, flags);
+  const update = flags['update-baseline'];
+  const interrupted = report.summary.interrupted === true;
+  if (update !== undefined && interrupted) await write(process.stderr, `mcpcheck: --update-baseline ${update}: not written, the run was interrupted\n`);
+  else if (update !== undefined) await writeUpdatedBaseline(`--update-baseline ${update}`, update, report.checks, baseline);
   const { exitCode } = await import('../grade/index.js');
-  process.exit(exitCode(report));
+  process.exit(interrupted ? EXIT_INTERRUPTED : exitCode(report));
+}
+
+/**
+ * A server or client run, watched (progress, Ctrl-C): the progress line is gone before anything
+ * else prints. Ctrl-C that ends the run before it could grade anything (say, while --start's
+ * server came up) exits 130 with one line.
+ */
+async function watched(flags: WatchFlags, run: (control: RunControl) => Promise<RunReport>): Promise<RunReport> {
+  const { watchRun } = await import('./run-control.js');
+  const watch = watchRun(flags);
+  try {
+    return await run(watch.control);
+  } catch (e) {
+    if (!watch.control.signal?.aborted) throw e;
+    await write(process.stderr, 'mcpcheck: interrupted before any scenario ran: no report\n');
+    process.exit(EXIT_INTERRUPTED);
+  } finally {
+    watch.settle();
+  }
 }
 
 /** Comma-separated or repeated list flags, as one list. */
@@ -59,13 +77,14 @@ const outputOptions = {
     describe: 'send this format to stdout (console by default; the console report then goes to stderr); github adds annotations (on by default when GITHUB_ACTIONS=true). Repeatable, combines with file flags; only one format can own stdout',
     requiresArg: true,
   },
-  verbose: { type: 'boolean', describe: 'list passing and skipped checks too' },
+  verbose: { type: 'boolean', describe: 'list passing and skipped checks too (server, client: and print failing checks as they happen, on a terminal)' },
   color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
 } as const;
 
 const reportOptions = {
   ...outputOptions,
-  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids)', requiresArg: true },
+  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids, each optionally with a reason)', requiresArg: true },
+  'update-baseline': { type: 'string', describe: "write this run's failures as a baseline to this file (keeps --baseline's entries that still fail, drops stale ones)", requiresArg: true },
 } as const;
 
 const serverOptions = {
@@ -83,6 +102,7 @@ const serverOptions = {
   transcript: { type: 'string', describe: 'write one transcript per session into this folder', requiresArg: true },
   seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)', requiresArg: true },
   properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)`, requiresArg: true },
+  quiet: { type: 'boolean', describe: 'no progress line on the terminal (the report still prints)' },
 } as const;
 
 const clientOptions = {
@@ -96,6 +116,7 @@ const clientOptions = {
   transcript: serverOptions.transcript,
   seed: serverOptions.seed,
   properties: serverOptions.properties,
+  quiet: serverOptions.quiet,
 } as const;
 
 const fuzzOptions = {
@@ -160,7 +181,7 @@ export async function main(argv: string[]): Promise<void> {
         const baseline = await readBaseline(args.baseline);
         const { validateFiles } = await import('../commands/validate.js');
         const report = await validateFiles({ files: args.files as string[], ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
-        await finish(report, args);
+        await finish(report, args, baseline);
       },
     )
     .command(
@@ -178,7 +199,8 @@ export async function main(argv: string[]): Promise<void> {
         const baseline = await readBaseline(args.baseline);
         const { testServer } = await import('../commands/server.js');
         const targetFlags = args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
-        const report = await testServer({
+        const report = await watched(args, (control) => testServer({
+          control,
           ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
           ...(args.url !== undefined ? { url: args.url } : {}),
           ...(args.start !== undefined ? { start: args.start } : {}),
@@ -195,8 +217,8 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
           ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags,
-        });
-        await finish(report, args);
+        }));
+        await finish(report, args, baseline);
       },
     )
     .command(
@@ -207,7 +229,8 @@ export async function main(argv: string[]): Promise<void> {
         await checkReportPaths(args);
         const baseline = await readBaseline(args.baseline);
         const { testClient } = await import('../commands/client.js');
-        const report = await testClient({
+        const report = await watched(args, (control) => testClient({
+          control,
           command: args.command,
           ...(args.shell ? { shell: true } : {}),
           ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
@@ -220,8 +243,8 @@ export async function main(argv: string[]): Promise<void> {
           ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
           ...(args.properties !== undefined ? { properties: args.properties } : {}),
           targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
-        });
-        await finish(report, args);
+        }));
+        await finish(report, args, baseline);
       },
     )
     .command(
@@ -255,6 +278,29 @@ export async function main(argv: string[]): Promise<void> {
       },
     )
     .command(
+      'baseline',
+      'baseline upkeep: write a baseline from a saved JSON report',
+      (y) =>
+        y
+          .command(
+            'write <file>',
+            "write the failures of a saved JSON report (--from) as a baseline file, each entry with the check's title and level as its reason",
+            (w) =>
+              w
+                .positional('file', { type: 'string', demandOption: true, describe: 'the baseline file to write' })
+                .options({
+                  from: { type: 'string', demandOption: true, requiresArg: true, describe: 'a JSON report written with --json FILE' },
+                  baseline: { type: 'string', requiresArg: true, describe: 'the baseline the report was graded with: its entries that still fail are kept as they are' },
+                }),
+            async (args) => {
+              const checks = await readSavedChecks(args.from);
+              const baseline = await readBaseline(args.baseline);
+              await writeUpdatedBaseline(args.file, args.file, checks, baseline);
+            },
+          )
+          .demandCommand(1, 'name a baseline action: write'),
+    )
+    .command(
       'list',
       'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
       (y) =>
@@ -285,7 +331,7 @@ export async function main(argv: string[]): Promise<void> {
         await write(process.stdout, coverage({ format: args.format, ...(args.role ? { role: args.role } : {}), ...(args.area !== undefined ? { area: args.area } : {}), ...(args.uncovered ? { uncovered: true } : {}) }));
       },
     )
-    .demandCommand(1, 'name a command: server, client, fuzz, validate, list or coverage')
+    .demandCommand(1, 'name a command: server, client, fuzz, validate, baseline, list or coverage')
     .fail((message, error) => {
       // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
       if (error && error.name !== 'YError') throw error;

@@ -100,10 +100,11 @@ async function writableFile(flag: string, path: string): Promise<void> {
  * Report destinations are checked before anything runs: a run of minutes must not end in
  * "cannot write the report". Parent folders are created here, as writing them would.
  */
-export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined; 'update-baseline'?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const plan = planOutput(flags, env);
   for (const [format, path] of Object.entries(plan.files)) await writableFile(`--${format}`, path);
   if (plan.stepSummary !== undefined) await writableFile('GITHUB_STEP_SUMMARY', plan.stepSummary);
+  if (flags['update-baseline'] !== undefined) await writableFile('--update-baseline', flags['update-baseline']);
   if (flags.transcript !== undefined) await writableDir('--transcript', flags.transcript, flags.transcript);
 }
 

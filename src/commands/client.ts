@@ -8,6 +8,7 @@ import { clientScenarios } from '../../suites/client/index.js';
 import { openHttpEndpoint } from '../transport/http-endpoint.js';
 import { StdioRelayChannel } from '../transport/stdio-relay.js';
 import { scenarioRef, untestedContext } from '../spec/coverage.js';
+import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
@@ -26,6 +27,8 @@ export interface ClientCommandOptions {
   seed?: number;
   /** Generated cases per property scenario (default PROPERTY_CASES; 0 turns the tier off). */
   properties?: number;
+  /** Watches the run and stops it (Ctrl-C). */
+  control?: RunControl;
   /** The flags that name the client, for reproduce commands. */
   targetFlags: string;
 }
@@ -47,6 +50,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
   const target = new ClientTarget({ command: o.command, ...(o.shell ? { shell: true } : {}) }, openEndpoint);
   try {
     const out = await runClientScenarios({
+      ...o.control,
       target,
       scenarios: selection.scenarios,
       // A client scenario mostly waits on the client (its start-up, its steps): twice the cores keeps them busy.
@@ -75,6 +79,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       notes: out.notes,
       untested: untestedContext('client', { scenarios: scenarios.map(scenarioRef), role: 'client', selected: selection.narrowed }),
       ...(o.baseline ? { baseline: o.baseline } : {}),
+      ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
     });
   } finally {
     await target.close();

@@ -7,6 +7,7 @@ import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
 import { scenarioRef, untestedContext } from '../spec/coverage.js';
+import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
@@ -30,6 +31,8 @@ export interface ServerCommandOptions {
   seed?: number;
   /** Generated cases per property scenario (default PROPERTY_CASES; 0 turns the tier off). */
   properties?: number;
+  /** Watches the run and stops it (Ctrl-C). */
+  control?: RunControl;
   /** The flags that name the target, for reproduce commands. */
   targetFlags: string;
 }
@@ -107,6 +110,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   try {
     if (target instanceof HttpTarget) await target.prepare();
     const out = await runScenarios({
+      ...o.control,
       target,
       scenarios: selection.scenarios,
       options,
@@ -126,6 +130,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       notes: out.notes,
       untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
       ...(o.baseline ? { baseline: o.baseline } : {}),
+      ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
     });
   } catch (e) {
     await target.close();

@@ -21,6 +21,8 @@ export interface GradeInput {
   role?: Role;
   /** What the run could have tested: with it, the report lists the areas the run did not test. */
   untested?: UntestedContext;
+  /** The run was stopped (Ctrl-C) before it finished: the report is partial, and says so. */
+  interrupted?: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export function grade(input: GradeInput): RunReport {
   for (const v of requirements) perRequirement[v.status]++;
   const notes = [...(input.notes ?? [])];
   if (dropped > 0) notes.push(`${dropped} check(s) cite only rules that do not bind a ${input.role}; they are not part of its report`);
+  if (input.interrupted) notes.unshift('interrupted (Ctrl-C): this report is partial; what had not finished could not run');
 
   // Only `fail` at MUST level breaks the build: `warn` is a SHOULD/heuristic, and `error` means the
   // harness could not test (reported as "could not run", not as the target's fault).
@@ -66,7 +69,7 @@ export function grade(input: GradeInput): RunReport {
     startedAt: input.startedAt,
     ...(input.seed !== undefined ? { seed: input.seed } : {}),
     summary: {
-      headline: headline(requirements),
+      headline: `${input.interrupted ? 'INTERRUPTED, partial: ' : ''}${headline(requirements)}`,
       checks: perStatus,
       requirements: perRequirement,
       levels: levelCounts(requirements),
@@ -75,6 +78,7 @@ export function grade(input: GradeInput): RunReport {
       expectedFailures: honoured.length,
       staleBaseline: stale,
       durationMs: input.durationMs,
+      ...(input.interrupted ? { interrupted: true as const } : {}),
     },
     requirements,
     checks,

@@ -11,7 +11,12 @@ export interface ConsoleOptions {
 /** How many characters of an excerpt to show when not verbose: enough to recognise the frame. */
 const EXCERPT_CHARS = 200;
 
-type Paint = (code: string, text: string) => string;
+export type Paint = (code: string, text: string) => string;
+
+/** SGR colouring, or none. */
+export function painter(color: boolean): Paint {
+  return color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
+}
 
 const LABEL: Record<Status, string> = { fail: 'FAIL', error: 'ERROR', warn: 'WARN', pass: 'PASS', skip: 'SKIP' };
 const COLOR: Record<Status, string> = { fail: '31', error: '35', warn: '33', pass: '32', skip: '2' };
@@ -19,7 +24,7 @@ const INDENT = '        ';
 
 /** A human-readable report; every string that may come from a target goes through `escapeTerminal`. */
 export function renderConsole(report: RunReport, options: ConsoleOptions): string {
-  const paint: Paint = options.color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
+  const paint = painter(options.color);
   const esc = (text: string) => escapeTerminal(text);
   const levelOf = new Map(report.requirements.map((r) => [r.id, r.level]));
   const out: string[] = [];
@@ -50,7 +55,7 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     for (const note of report.notes) out.push(`  - ${indentLines(escapeTerminal(note, { allowNewlines: true }), '    ')}`);
   }
 
-  const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0;
+  const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0 && !report.summary.interrupted;
   out.push('', paint(ok ? '1;32' : '1;31', esc(report.summary.headline)));
   return out.join('\n') + '\n';
 }
@@ -81,11 +86,17 @@ function areaCounts(checks: CheckResult[]): string {
   return parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`).join(', ');
 }
 
-function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Paint, options: ConsoleOptions): string[] {
+/** A check's first line: status, id, baseline tag, title. */
+export function checkLine(check: CheckResult, paint: Paint): string {
   const esc = (text: string) => escapeTerminal(text);
   const label = LABEL[check.status].padEnd(5);
-  const tag = check.expected ? ` ${paint('36', '(expected, baselined)')}` : '';
-  const lines = [`  ${paint(check.expected ? '2' : COLOR[check.status], label)} ${esc(check.id)}${tag} — ${esc(check.title)}`];
+  const tag = check.expected ? ` ${paint('36', check.baselineReason !== undefined ? `(expected, baselined: ${esc(check.baselineReason)})` : '(expected, baselined)')}` : '';
+  return `  ${paint(check.expected ? '2' : COLOR[check.status], label)} ${esc(check.id)}${tag} — ${esc(check.title)}`;
+}
+
+function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Paint, options: ConsoleOptions): string[] {
+  const esc = (text: string) => escapeTerminal(text);
+  const lines = [checkLine(check, paint)];
 
   // Passing and skipped checks are listed only in verbose mode, and one line (plus reason) is enough.
   if (check.status === 'pass') return lines;

@@ -2,6 +2,7 @@ import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.
 import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, requirement, type Level } from '../spec/catalog.js';
 import { show } from '../validate/finding.js';
+import { INTERRUPTED_BEFORE_START } from './observer.js';
 
 export interface CheckOptions {
   /**
@@ -241,8 +242,19 @@ export class CheckRecorder {
   }
 }
 
-/** A scenario that did not run at all: one skip, with the reason. */
-export function scenarioSkipped(s: { id: string; title: string; requirements: string[]; level?: Level }, reason: string): CheckResult {
+type ScenarioHead = { id: string; title: string; requirements: string[]; level?: Level };
+
+function scenarioNotRun(s: ScenarioHead, id: string, status: Status, message: string): CheckResult {
   const first = requirement(s.requirements[0]!);
-  return { id: s.id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status: 'skip', message: reason, area: first.area, evidence: [], scenario: s.id };
+  return { id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status, message, area: first.area, evidence: [], scenario: s.id };
+}
+
+/** A scenario that did not run at all: one skip, with the reason. */
+export function scenarioSkipped(s: ScenarioHead, reason: string): CheckResult {
+  return scenarioNotRun(s, s.id, 'skip', reason);
+}
+
+/** A scenario an interruption kept from starting: one "could not run", with the id `couldNotRun` gives. */
+export function scenarioInterrupted(s: ScenarioHead): CheckResult {
+  return scenarioNotRun(s, `${s.id}/could-not-run`, 'error', INTERRUPTED_BEFORE_START);
 }

@@ -5,12 +5,13 @@ import type { CheckResult } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
-import { CheckRecorder, scenarioSkipped } from './checks.js';
+import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
 import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
+import { INTERRUPTED, type RunControl } from './observer.js';
 
-export interface ClientRunInput {
+export interface ClientRunInput extends RunControl {
   target: ClientTarget;
   scenarios: ClientScenario[];
   concurrency: number;
@@ -42,11 +43,21 @@ const EXIT_GRACE_MS = 300;
  * setup error, not a page of failed checks. Every frame the client sends is validated live.
  */
 export async function runClientScenarios(input: ClientRunInput): Promise<ClientRunOutput> {
-  const { target } = input;
+  const { target, observer, signal } = input;
   const ledger = new LiveLedger();
   const notes: string[] = [];
   const checks: CheckResult[] = [];
   const out: ClientRunOutput = { checks, notes };
+  const interrupted = () => signal?.aborted === true;
+  const settle = (s: ClientScenario, results: CheckResult[]) => {
+    checks.push(...results);
+    observer?.finished(s.id, results);
+  };
+  observer?.planned(input.scenarios.length);
+  // Ctrl-C stops every target process; after the scenarios running have been sealed (their abort
+  // listeners), so that nothing they see of the stop becomes a verdict.
+  const stopTarget = () => setImmediate(() => void target.close());
+  signal?.addEventListener('abort', stopTarget, { once: true });
 
   /** A client process and the session that serves it; a scenario may ask for several (a property's cases). */
   interface Attempt {
@@ -55,6 +66,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   }
 
   const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
+    if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
+    observer?.started(s.id);
     const attempts: Attempt[] = [];
     const started = performance.now();
     const current = () => attempts[attempts.length - 1]?.session;
@@ -62,6 +75,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
 
     /** Opens a fresh endpoint, shapes what it serves and starts the client at it; a string says why the client made no contact. */
     const launch = async (): Promise<ClientScenarioContext | string> => {
+      // A body cut short by Ctrl-C may still be running: it starts no client any more.
+      if (interrupted()) return 'was not started: the run was interrupted';
       const channel = await target.openEndpoint(target.transport);
       const session: ServerSession = new ServerSession({
         channel,
@@ -109,10 +124,12 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     try {
       const ctx = await launch();
       if (typeof ctx === 'string') {
-        if (first) throw new SetupError(`the client \`${target.description}\` ${ctx}`);
-        recorder.couldNotRun(`could not run: the client ${ctx}`);
+        // Ctrl-C while the client started says nothing about the client.
+        if (interrupted()) recorder.couldNotRun(INTERRUPTED);
+        else if (first) throw new SetupError(`the client \`${target.description}\` ${ctx}`);
+        else recorder.couldNotRun(`could not run: the client ${ctx}`);
       } else {
-        await runGuarded(recorder, input.scenarioTimeoutMs, () => s.run(ctx));
+        await runGuarded(recorder, input.scenarioTimeoutMs, () => s.run(ctx), signal);
         if (first) {
           out.clientInfo = ctx.session.initializeParams?.clientInfo as Record<string, unknown> | undefined;
           out.protocolVersion = ctx.session.negotiated;
@@ -127,14 +144,14 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         ledger.absorb(session);
         await session.close();
       }
-      checks.push(...recorder.results);
+      settle(s, recorder.results);
     }
   };
 
   try {
     const runnable: ClientScenario[] = [];
     for (const s of input.scenarios) {
-      if (s.needs?.transport && s.needs.transport !== target.transport) checks.push(scenarioSkipped(s, `needs the ${s.needs.transport} transport; the client uses ${target.transport}`));
+      if (s.needs?.transport && s.needs.transport !== target.transport) settle(s, [scenarioSkipped(s, `needs the ${s.needs.transport} transport; the client uses ${target.transport}`)]);
       else runnable.push(s);
     }
     const [head, ...rest] = runnable;
@@ -146,6 +163,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport);
     return out;
   } finally {
+    signal?.removeEventListener('abort', stopTarget);
     await target.close();
     await Promise.allSettled(ledger.tracked.map((session) => session.close()));
   }

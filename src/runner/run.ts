@@ -4,13 +4,14 @@ import { type RecordedFrame, type Reply } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
 import type { CheckResult } from '../model.js';
 import { show } from '../validate/finding.js';
-import { CheckRecorder, describeReply, scenarioSkipped } from './checks.js';
+import { CheckRecorder, describeReply, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
 import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
+import type { RunControl } from './observer.js';
 import type { RunOptions, Scenario } from './scenario.js';
 
-export interface RunInput {
+export interface RunInput extends RunControl {
   target: Target;
   scenarios: Scenario[];
   options: RunOptions;
@@ -39,11 +40,19 @@ const DISCOVERY = 'discovery';
  * live, and what the validators find is attributed to the scenario whose traffic it was.
  */
 export async function runScenarios(input: RunInput): Promise<RunOutput> {
-  const { target, options } = input;
+  const { target, options, observer, signal } = input;
   const ledger = new LiveLedger();
   const notes: string[] = [];
+  const interrupted = () => signal?.aborted === true;
+  observer?.planned(input.scenarios.length);
+  // Ctrl-C stops every target process; after the scenarios running have been sealed (their abort
+  // listeners), so that nothing they see of the stop becomes a verdict.
+  const stopTarget = () => setImmediate(() => void target.close());
+  signal?.addEventListener('abort', stopTarget, { once: true });
 
   const openSession = async (label: string, scenarioOf: () => string): Promise<ClientSession> => {
+    // A body cut short by Ctrl-C may still be running: it starts no target process any more.
+    if (interrupted()) throw new Error('the run was interrupted');
     const channel = await target.open();
     let session: ClientSession | undefined = undefined;
     session = new ClientSession({
@@ -71,14 +80,20 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const checks: CheckResult[] = [];
     // Filled in place once discovery is done; the early scenarios below must not rely on it.
     const discovery = emptyDiscovery();
+    const settle = (s: Scenario, results: CheckResult[]) => {
+      checks.push(...results);
+      observer?.finished(s.id, results);
+    };
 
     const runOne = async (lane: number, s: Scenario): Promise<void> => {
+      if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
+      observer?.started(s.id);
       let session: ClientSession | undefined;
       const scenarioOf = () => s.id;
       const extra: ClientSession[] = [];
       const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
       const started = performance.now();
-      const { timedOut } = await runGuarded(recorder, input.scenarioTimeoutMs, async () => {
+      const { cutShort } = await runGuarded(recorder, input.scenarioTimeoutMs, async () => {
         if (s.isolation === 'shared') {
           session = lanes[lane];
           if (!session || session.closed) {
@@ -105,15 +120,15 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           note: (text) => recorder.note(text),
           timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
         });
-      });
-      // A shared session a timed-out scenario left mid-way is of no use to the next one.
-      if (timedOut && s.isolation === 'shared' && session) {
+      }, signal);
+      // A shared session a scenario cut short left mid-way is of no use to the next one.
+      if (cutShort && s.isolation === 'shared' && session) {
         lanes[lane] = undefined;
         await closeSession(session);
       }
       for (const x of extra) await closeSession(x);
       if (s.isolation !== 'shared' && session) await closeSession(session);
-      checks.push(...recorder.results);
+      settle(s, recorder.results);
     };
 
     // Scenarios that wait on purpose hold no lane. Those that need nothing discovery finds out
@@ -126,19 +141,25 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     earlyRun.catch(() => undefined);
 
     // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
-    const first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY);
-    // A process may take a while to start: the first initialize gets at least STARTUP_MS.
-    const init = await first.initialize({ capabilities: {}, timeoutMs: Math.max(options.requestTimeoutMs, STARTUP_MS) });
-    const notPeer = notAnInitializeResult(init, first.peerFrames());
-    if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
-    Object.assign(discovery, await discover(first));
-    lanes[0] = first;
+    try {
+      const first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY);
+      lanes[0] = first;
+      // A process may take a while to start: the first initialize gets at least STARTUP_MS.
+      const init = await first.initialize({ capabilities: {}, timeoutMs: Math.max(options.requestTimeoutMs, STARTUP_MS) });
+      const notPeer = notAnInitializeResult(init, first.peerFrames());
+      if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
+      Object.assign(discovery, await discover(first));
+    } catch (e) {
+      // Ctrl-C during discovery: what it left undone is no fault of the target.
+      if (!interrupted()) throw e;
+    }
 
     const queue: Scenario[] = [];
     for (const s of input.scenarios) {
       if (early.includes(s)) continue;
-      const missing = unmet(s, discovery, target.kind);
-      if (missing) checks.push(scenarioSkipped(s, missing));
+      // Interrupted before discovery was done, what the server declares is not known.
+      const missing = interrupted() ? undefined : unmet(s, discovery, target.kind);
+      if (missing) settle(s, [scenarioSkipped(s, missing)]);
       else queue.push(s);
     }
     // Scenarios with a session or process of their own start, and mostly wait, longest: run them
@@ -156,6 +177,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind);
     return { checks, discovery, notes, sessions: ledger.tracked.length };
   } finally {
+    signal?.removeEventListener('abort', stopTarget);
     // A setup error can end the run while early scenarios still run: stop the target first, so
     // they end too, then wait for them before the last sweep.
     await target.close();

@@ -397,8 +397,12 @@ function unregister(target: TargetProcess): void {
   process.off('SIGTERM', onSignal);
 }
 
-// 'exit' handlers cannot wait, so there is no grace period: SIGKILL is the only signal that is sure to work.
-function killAllNow(): void {
+/**
+ * SIGKILLs every target process group still alive, at once. 'exit' handlers cannot wait, so there
+ * is no grace period: SIGKILL is the only signal that is sure to work. The CLI calls it too, when
+ * a second Ctrl-C quits without waiting.
+ */
+export function killAllNow(): void {
   for (const target of live) target.signalGroup('SIGKILL');
 }
 
