@@ -41,6 +41,7 @@ function list(values: string[] | undefined): string[] {
 const reportOptions = {
   json: { type: 'string', describe: `write the JSON report to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, requiresArg: true },
   junit: { type: 'string', describe: `write a JUnit XML report to this file (${STDOUT}: to stdout, as for --json)`, requiresArg: true },
+  html: { type: 'string', describe: 'write a single-file HTML report (filters, search, wire logs; works offline) to this file', requiresArg: true },
   baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids)', requiresArg: true },
   verbose: { type: 'boolean', describe: 'list passing and skipped checks too' },
   color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
@@ -90,6 +91,7 @@ const fuzzOptions = {
   replay: { type: 'string', describe: 'send one saved case (a .case.json from --out) instead of generating', requiresArg: true },
   json: reportOptions.json,
   junit: reportOptions.junit,
+  html: reportOptions.html,
   verbose: reportOptions.verbose,
   color: reportOptions.color,
 } as const;

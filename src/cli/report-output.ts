@@ -11,6 +11,7 @@ export const STDOUT = '-';
 export interface ReportFlags {
   json?: string | undefined;
   junit?: string | undefined;
+  html?: string | undefined;
   verbose?: boolean | undefined;
   color?: boolean | undefined;
 }
@@ -53,6 +54,7 @@ export async function checkReportPaths(flags: ReportFlags & { transcript?: strin
   if (flags.json === STDOUT && flags.junit === STDOUT) throw new SetupError('--json - and --junit - cannot both go to stdout');
   if (flags.json !== undefined && flags.json !== STDOUT) await writableFile('--json', flags.json);
   if (flags.junit !== undefined && flags.junit !== STDOUT) await writableFile('--junit', flags.junit);
+  if (flags.html !== undefined) await writableFile('--html', flags.html);
   if (flags.transcript !== undefined) await writableDir('--transcript', flags.transcript, flags.transcript);
 }
 
@@ -73,6 +75,7 @@ export async function emitReport(report: RunReport, flags: ReportFlags): Promise
   await writeReports(report, {
     ...(flags.json !== undefined && flags.json !== STDOUT ? { json: flags.json } : {}),
     ...(flags.junit !== undefined && flags.junit !== STDOUT ? { junit: flags.junit } : {}),
+    ...(flags.html !== undefined ? { html: flags.html } : {}),
   });
   const toStdout = flags.json === STDOUT ? renderJson(report) : flags.junit === STDOUT ? renderJunit(report) : undefined;
   const consoleStream = toStdout === undefined ? process.stdout : process.stderr;

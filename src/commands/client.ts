@@ -73,6 +73,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       seed,
       checks: out.checks.filter(selection.keep),
       notes: [...out.notes, ...untestedNotes()],
+      wire: out.wire,
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } finally {

@@ -124,6 +124,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       seed: options.seed,
       checks: out.checks.filter(selection.keep),
       notes: [...out.notes, ...untestedNotes()],
+      wire: out.wire,
       ...(o.baseline ? { baseline: o.baseline } : {}),
     });
   } catch (e) {

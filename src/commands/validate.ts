@@ -11,6 +11,7 @@ import { VALIDATOR_RULES } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
+import { type SourceFrame, WireLogs } from '../wire.js';
 
 export interface ValidateOptions {
   files: string[];
@@ -60,10 +61,27 @@ function corruptLineChecks(file: string, transcript: ParsedTranscript): CheckRes
   });
 }
 
+/** A transcript's frames as a wire log's source; times are counted from its first timed frame, messages read only when kept. */
+function sourceFrames(transcript: ParsedTranscript): SourceFrame[] {
+  const first = transcript.frames.find((f) => f.time !== undefined)?.time;
+  const start = first !== undefined ? Date.parse(first) : undefined;
+  return transcript.frames.map((f, index) => ({
+    index,
+    from: f.from,
+    ...(f.time !== undefined && start !== undefined ? { at: Date.parse(f.time) - start } : {}),
+    ...(f.raw !== undefined ? { raw: f.raw } : {}),
+    get message() {
+      return f.message;
+    },
+  }));
+}
+
 /** A session's negotiation, with where it was recorded. */
 interface Recorded extends Negotiation {
   transcript: ParsedTranscript;
   frame: number;
+  /** Its wire log. */
+  log: string;
 }
 
 /** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
@@ -75,10 +93,13 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   const applied = new Set<string>();
   const corrupt: CheckResult[] = [];
   const negotiations: Recorded[] = [];
+  const wire = new WireLogs();
+  const wireOf = new Map<Finding, string>();
   let protocolVersion: string | undefined;
   let serverInfo: { name?: string; version?: string } | undefined;
   for (const { file, text } of texts) {
     const { transcript, validation: result } = judgeTranscript(file, text);
+    const log = wire.mark(file, sourceFrames(transcript));
     for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);
     for (const f of result.findings) {
       const frame = f.frame !== undefined ? transcript.frames[f.frame] : undefined;
@@ -88,13 +109,14 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
         ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${file}:${frame.line}` } : { location: file }),
         ...(f.pointer ? { pointer: f.pointer } : {}),
       });
+      wireOf.set(f, log);
       findings.push(f);
     }
     corrupt.push(...corruptLineChecks(file, transcript));
     const { requestedVersion, negotiatedVersion, negotiationFrame } = result.session;
     if (requestedVersion !== undefined && negotiatedVersion !== undefined && negotiationFrame !== undefined) {
       const name = result.session.serverInfo;
-      negotiations.push({ label: file, transcript, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
+      negotiations.push({ label: file, transcript, log, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
     }
     protocolVersion ??= result.session.negotiatedVersion;
     const info = result.session.serverInfo;
@@ -111,6 +133,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     finding.frame = n.frame;
     applied.add('LIFE-VER-03');
     evidenceOf.set(finding, { frame: n.frame, ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${n.label}:${frame.line}` } : {}), pointer: finding.pointer });
+    wireOf.set(finding, n.log);
     findings.push(finding);
   }
   if (negotiations.length > 1) applied.add('LIFE-VER-03');
@@ -121,6 +144,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     coverage: VALIDATOR_RULES,
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
+    wire: (cited) => [...new Set(cited.flatMap((f) => wireOf.get(f) ?? []))],
     reproduce: `mcpcheck validate ${options.judge ? `--judge ${options.judge} ` : ''}${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
   });
   return grade({
@@ -136,6 +160,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     durationMs: Date.now() - started,
     checks: [...checks, ...corrupt],
     notes: untestedNotes(),
+    wire: wire.build(checks),
     ...(options.baseline ? { baseline: options.baseline } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import type { CheckResult, RunReport, Status, TargetInfo } from '../model.js';
+import type { CheckResult, RunReport, Status, TargetInfo, WireLog } from '../model.js';
 import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
 import { applyBaseline, type Baseline } from './baseline.js';
 import { headline, levelCounts } from './headline.js';
@@ -18,6 +18,8 @@ export interface GradeInput {
   baseline?: Baseline;
   /** The role of the graded target: only rules that bind it are graded (none given: every rule, e.g. a transcript judged on both sides). */
   role?: Role;
+  /** Wire logs the checks refer to; those no graded check cites are left out. */
+  wire?: WireLog[];
 }
 
 /**
@@ -56,6 +58,8 @@ export function grade(input: GradeInput): RunReport {
   // harness could not test (reported as "could not run", not as the target's fault).
   const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && !c.expected).length;
   const incomplete = checks.filter((c) => c.status === 'error' && !c.expected).length;
+  const cited = new Set(checks.flatMap((c) => c.wire ?? []));
+  const wire = (input.wire ?? []).filter((log) => cited.has(log.id));
 
   return {
     tool: input.tool,
@@ -76,6 +80,7 @@ export function grade(input: GradeInput): RunReport {
     requirements,
     checks,
     notes,
+    ...(wire.length > 0 ? { wire } : {}),
   };
 }
 

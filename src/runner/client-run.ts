@@ -1,7 +1,7 @@
 import { SetupError } from '../errors.js';
 import type { ClientTarget } from '../harness/client-target.js';
 import { ServerSession } from '../harness/server-session.js';
-import type { CheckResult } from '../model.js';
+import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
@@ -9,6 +9,7 @@ import { CheckRecorder, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
 import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
+import { WireLogs } from '../wire.js';
 
 export interface ClientRunInput {
   target: ClientTarget;
@@ -31,6 +32,8 @@ export interface ClientRunOutput {
   /** What the client said about itself in its first initialize. */
   clientInfo?: Record<string, unknown>;
   protocolVersion?: string;
+  /** The wire logs the checks refer to. */
+  wire: WireLog[];
 }
 
 /** After a scenario's judging is done, how long the client gets to exit by itself before its group is stopped. */
@@ -46,7 +49,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   const ledger = new LiveLedger();
   const notes: string[] = [];
   const checks: CheckResult[] = [];
-  const out: ClientRunOutput = { checks, notes };
+  const out: ClientRunOutput = { checks, notes, wire: [] };
+  const wire = new WireLogs();
+  const wireOf = new Map<string, string[]>();
 
   /** A client process and the session that serves it; a scenario may ask for several (a property's cases). */
   interface Attempt {
@@ -127,6 +132,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         ledger.absorb(session);
         await session.close();
       }
+      const logs = attempts.map(({ session }, i) => wire.mark(i === 0 ? s.id : `${s.id} (client ${i + 1})`, session.frames));
+      wireOf.set(s.id, logs);
+      for (const r of recorder.results) r.wire = logs;
       checks.push(...recorder.results);
     }
   };
@@ -142,8 +150,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     // Those that keep the client longest go first, so the quick ones fill the lanes at the end.
     rest.sort((x, y) => heldMs(y) - heldMs(x));
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
-    checks.push(...ledger.checks('client', input.reproduce, ''));
+    checks.push(...ledger.checks('client', input.reproduce, '', (scenario) => wireOf.get(scenario)));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport);
+    out.wire = wire.build(checks);
     return out;
   } finally {
     await target.close();
