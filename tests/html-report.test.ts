@@ -12,6 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grade } from '../src/grade/grade.js';
+import type { CheckResult } from '../src/model.js';
+import { renderHtml } from '../src/report/index.js';
+import { prettyJson } from '../src/report/html/json.js';
 import { PAYLOADS } from './fixtures/hostile/payloads.js';
 import { ROOT } from './server-helpers.js';
 
@@ -112,6 +116,55 @@ interface Row {
 /** The checks the filters leave visible. */
 const visibleChecks = (page: Page) =>
   page.evaluate((): Row[] => [...(document.querySelectorAll('tbody.check') as any[])].filter((c) => !c.hidden).map((c) => ({ status: c.dataset.status, level: c.dataset.level, area: c.dataset.area, text: c.textContent ?? '' })));
+
+describe('renderHtml', () => {
+  const hostile = PAYLOADS.join(' ');
+  const check = (status: CheckResult['status'], i: number): CheckResult => ({
+    id: `server.x${i}${hostile}`,
+    title: hostile,
+    requirements: ['BASE-ID-02'],
+    level: 'MUST',
+    status,
+    message: `expected ${hostile}; got ${hostile}`,
+    area: hostile,
+    evidence: [{ frame: 1, from: 'server', pointer: `/${hostile}`, excerpt: hostile, location: hostile }],
+    scenario: hostile,
+    reproduce: `mcpcheck server --stdio ${JSON.stringify(hostile)}`,
+    wire: ['w1'],
+  });
+  const report = grade({
+    tool: { name: 'mcpcheck', version: '0.1.0' },
+    target: { kind: 'stdio', description: hostile, protocolVersion: hostile, serverInfo: { name: hostile, version: hostile } },
+    startedAt: hostile,
+    durationMs: 1,
+    checks: [check('fail', 1), { ...check('pass', 2), wire: [hostile, 'w1'] }],
+    notes: [hostile],
+    baseline: { expected: [hostile] },
+    wire: [{ id: hostile, label: hostile, frames: [] }, { id: 'w1', label: hostile, frames: [{ index: 1, from: 'server', at: 3, text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { name: hostile } }) }, { index: 2, from: 'client', text: hostile }] }],
+  });
+
+  it('writes every string of the model as text: none of the markup a target sent survives', () => {
+    const html = renderHtml(report);
+    // Every payload has a character markup starts with: none may be there as it was sent.
+    expect(PAYLOADS.filter((p) => html.includes(p))).toEqual([]);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html.match(/<\/script/g)).toHaveLength(1);
+    expect(html.match(/<style/g)).toHaveLength(1);
+    expect(html.match(/<template/g)).toHaveLength(2);
+    expect(html.includes('\u202e'), 'a bidi override is shown as \\u202e').toBe(false);
+    expect(html).toContain('&lt;script&gt;window.__pwned(&#39;script&#39;)&lt;/script&gt;');
+  });
+
+  it('pretty-prints JSON as JSON.stringify does, keeps keys as sent, and indents JSON cut short', () => {
+    for (const value of [{}, [], { a: [1, { b: null }], c: 'x,{y}:"z"', d: [] }, [true, -1.5e3, '\\"']]) {
+      const text = JSON.stringify(value);
+      expect(prettyJson(text, false)).toBe(JSON.stringify(value, null, 2));
+    }
+    expect(prettyJson('{"a":1,"a":2}', false)).toBe('{\n  "a": 1,\n  "a": 2\n}');
+    expect(prettyJson('{"a":{"b":"cut', true)).toBe('{\n  "a": {\n    "b": "cut');
+    expect(prettyJson('not {json}', false)).toBe('not {json}');
+  });
+});
 
 const haveChromium = existsSync(CHROMIUM);
 

@@ -1,6 +1,7 @@
 import type { CheckResult, Evidence, RunReport, Status } from '../model.js';
 import { groupByArea } from './areas.js';
 import { escapeTerminal, truncate } from './escape.js';
+import { evidenceWhere, STATUS_LABEL as LABEL } from './describe.js';
 
 export interface ConsoleOptions {
   color: boolean;
@@ -13,7 +14,6 @@ const EXCERPT_CHARS = 200;
 
 type Paint = (code: string, text: string) => string;
 
-const LABEL: Record<Status, string> = { fail: 'FAIL', error: 'ERROR', warn: 'WARN', pass: 'PASS', skip: 'SKIP' };
 const COLOR: Record<Status, string> = { fail: '31', error: '35', warn: '33', pass: '32', skip: '2' };
 const INDENT = '        ';
 
@@ -97,13 +97,8 @@ function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Pa
 }
 
 function evidenceLine(ev: Evidence, max: number): string {
-  const where: string[] = [];
-  if (ev.frame !== undefined) where.push(`frame #${ev.frame}`);
-  if (ev.from !== undefined) where.push(ev.from === 'client' ? 'client→server' : 'server→client');
-  if (ev.pointer !== undefined) where.push(`at ${ev.pointer === '' ? '(whole message)' : escapeTerminal(ev.pointer)}`);
-  if (ev.location !== undefined) where.push(`(${escapeTerminal(ev.location)})`);
   const excerpt = ev.excerpt !== undefined ? `: ${escapeTerminal(truncate(ev.excerpt, max))}` : '';
-  return `${where.join(' ') || 'evidence'}${excerpt}`;
+  return `${escapeTerminal(evidenceWhere(ev))}${excerpt}`;
 }
 
 /** Skip reasons with how often each occurred, most frequent first. */

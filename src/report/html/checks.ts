@@ -1,9 +1,9 @@
 import type { CheckResult, Evidence, RequirementVerdict, Status } from '../../model.js';
 import type { AreaGroup } from '../areas.js';
+import { evidenceWhere, STATUS_LABEL as LABEL } from '../describe.js';
 import { esc, safeHref } from './escape.js';
 
 export const STATUSES: readonly Status[] = ['fail', 'error', 'warn', 'pass', 'skip'];
-export const LABEL: Record<Status, string> = { fail: 'FAIL', error: 'ERROR', warn: 'WARN', pass: 'PASS', skip: 'SKIP' };
 
 function requirementLine(id: string, verdict: RequirementVerdict | undefined, fallbackLevel: string): string {
   const href = verdict ? safeHref(verdict.url) : undefined;
@@ -12,13 +12,7 @@ function requirementLine(id: string, verdict: RequirementVerdict | undefined, fa
 }
 
 function evidenceLine(ev: Evidence): string {
-  const where: string[] = [];
-  if (ev.frame !== undefined) where.push(`frame #${ev.frame}`);
-  if (ev.from !== undefined) where.push(ev.from === 'client' ? 'client→server' : 'server→client');
-  if (ev.pointer !== undefined) where.push(`at ${ev.pointer === '' ? '(whole message)' : ev.pointer}`);
-  if (ev.location !== undefined) where.push(`(${ev.location})`);
-  const excerpt = ev.excerpt !== undefined ? `<code>${esc(ev.excerpt)}</code>` : '';
-  return `<li>${esc(where.join(' ') || 'evidence')} ${excerpt}</li>`;
+  return `<li>${esc(evidenceWhere(ev))}${ev.excerpt !== undefined ? ` <code>${esc(ev.excerpt)}</code>` : ''}</li>`;
 }
 
 function wireDetails(check: CheckResult, frames: (id: string) => number): string {

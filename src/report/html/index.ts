@@ -1,7 +1,8 @@
 import type { RunReport } from '../../model.js';
 import { groupByArea } from '../areas.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
-import { areaSection, LABEL, STATUSES } from './checks.js';
+import { STATUS_LABEL as LABEL } from '../describe.js';
+import { areaSection, STATUSES } from './checks.js';
 import { esc } from './escape.js';
 import { wireTemplate } from './wire.js';
 
