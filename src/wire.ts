@@ -14,7 +14,7 @@ export interface SourceFrame {
  * 1 MB for a whole server-everything run): the start of the session shows what was asked, the
  * end how it ended, the cited frames why the check ended as it did.
  */
-export const WIRE_BOUNDS = { textChars: 2000, head: 12, tail: 6, cited: 12 } as const;
+export const WIRE_BOUNDS = { textChars: 1500, head: 10, tail: 5, cited: 10 } as const;
 
 function wireFrame(frame: SourceFrame): WireFrame {
   const text = frame.raw ?? JSON.stringify(frame.message) ?? 'undefined';

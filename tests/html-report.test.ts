@@ -155,6 +155,12 @@ describe('renderHtml', () => {
     expect(html).toContain('&lt;script&gt;window.__pwned(&#39;script&#39;)&lt;/script&gt;');
   });
 
+  it('--html naming a folder is one line and exit 2, before anything runs', async () => {
+    const r = await mcpcheck(['validate', join(ROOT, 'tests/fixtures/transcripts/broken/BASE-ID-01--float-id.jsonl'), '--html', tmpdir()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`mcpcheck: --html ${tmpdir()}: is a directory, not a file`);
+  });
+
   it('pretty-prints JSON as JSON.stringify does, keeps keys as sent, and indents JSON cut short', () => {
     for (const value of [{}, [], { a: [1, { b: null }], c: 'x,{y}:"z"', d: [] }, [true, -1.5e3, '\\"']]) {
       const text = JSON.stringify(value);
@@ -198,11 +204,13 @@ describe.skipIf(!haveChromium)(`the HTML report in headless Chromium (${haveChro
   it('shows the hostile strings as text: no script of theirs runs, no element of theirs appears, nothing is fetched', async () => {
     const { page } = hostile;
     await page.screenshot({ path: join(OUT, 'hostile-top.png') });
+    expect(await foreignMarkup(page)).toEqual([]);
+    expect(await hostile.pwned()).toEqual([]);
     // Open every wire log: the cloned templates must be as inert as the rest.
     await page.evaluate(() => {
       for (const d of document.querySelectorAll('details') as any[]) d.open = true;
     });
-    await page.waitForFunction(() => [...(document.querySelectorAll('details.wire') as any[])].every((d) => d.querySelector('.log')));
+    await page.waitForFunction(() => [...(document.querySelectorAll('details.wire') as any[])].every((d) => d.querySelector('.log')), undefined, { timeout: 10_000 });
     await page.locator('details.wire').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUT, 'hostile-wire.png') });
 
