@@ -18,6 +18,8 @@ export interface FindingChecksInput {
   skipReason: string;
   /** The command that reproduces a failing check, or a function of its requirement and findings. */
   reproduce?: string | ((id: string, findings: Finding[]) => string);
+  /** The wire logs (ids) of the traffic the findings a check rests on arose in. */
+  wire?: (findings: Finding[]) => string[];
 }
 
 function statusOf(findings: Finding[], level: string): Status | undefined {
@@ -72,6 +74,8 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
       area: req.area,
       evidence: relevant.slice(0, MAX_EVIDENCE).map(input.evidence),
     };
+    const wire = input.wire?.(relevant.slice(0, MAX_EVIDENCE)) ?? [];
+    if (wire.length > 0) check.wire = wire;
     if (input.reproduce && (status === 'fail' || status === 'warn')) {
       check.reproduce = typeof input.reproduce === 'string' ? input.reproduce : input.reproduce(id, relevant);
     }

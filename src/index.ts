@@ -21,5 +21,5 @@ export { validateTranscript, type TranscriptValidation } from './transcript/vali
 export { validateFiles, type ValidateOptions } from './commands/validate.js';
 export { allRequirements, findRequirement, requirement, type Requirement, type Level } from './spec/catalog.js';
 export { grade, exitCode, loadBaseline, type Baseline } from './grade/index.js';
-export { renderConsole, renderGithub, renderJson, renderJunit, renderMarkdown, writeReports } from './report/index.js';
+export { renderConsole, renderGithub, renderHtml, renderJson, renderJunit, renderMarkdown, writeReports } from './report/index.js';
 export type * from './model.js';

@@ -44,6 +44,34 @@ export interface CheckResult {
    * scenario's checks add up to its time. Absent for checks judged over a whole run or transcript.
    */
   durationMs?: number;
+  /** Ids of the wire logs (`RunReport.wire`) of the sessions the check's traffic went over. */
+  wire?: string[];
+}
+
+/** One frame of a wire log: what went over the wire, bounded, kept as data (never markup). */
+export interface WireFrame {
+  /** Index of the frame in its session (what `Evidence.frame` names). */
+  index: number;
+  from: 'client' | 'server';
+  /** Milliseconds since the session opened (absent in transcripts without times). */
+  at?: number;
+  /** The frame's text as sent (or its JSON), cut to a few KB. */
+  text: string;
+  /** The full length in characters, when `text` was cut. */
+  length?: number;
+}
+
+/**
+ * The frames of one session as far as a scenario (or a transcript) used it, shared by the checks
+ * that cite it so a report holds each frame once. Bounded: the first and last frames and those
+ * cited as evidence; `omitted` says how many others were left out.
+ */
+export interface WireLog {
+  id: string;
+  /** What the traffic served: a scenario id, `discovery`, a transcript file. */
+  label: string;
+  frames: WireFrame[];
+  omitted?: number;
 }
 
 export interface TargetInfo {
@@ -105,6 +133,8 @@ export interface RunReport {
   checks: CheckResult[];
   /** Notes the run wants a reader to know (tools called and why, seeds, …). */
   notes: string[];
+  /** The wire logs checks refer to (`CheckResult.wire`). */
+  wire?: WireLog[];
   /** What this run did not test, so that silence is never read as a pass. */
   untested: UntestedArea[];
 }

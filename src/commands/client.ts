@@ -78,6 +78,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       checks: out.checks.filter(selection.keep),
       notes: out.notes,
       untested: untestedContext('client', { scenarios: scenarios.map(scenarioRef), role: 'client', selected: selection.narrowed }),
+      wire: out.wire,
       ...(o.baseline ? { baseline: o.baseline } : {}),
       ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
     });

@@ -129,6 +129,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       checks: out.checks.filter(selection.keep),
       notes: out.notes,
       untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
+      wire: out.wire,
       ...(o.baseline ? { baseline: o.baseline } : {}),
       ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
     });

@@ -3,7 +3,7 @@ import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
-import { TranscriptUnusable } from '../transcript/format.js';
+import { type TranscriptFrame, TranscriptUnusable } from '../transcript/format.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedContext } from '../spec/coverage.js';
@@ -11,6 +11,7 @@ import { VALIDATOR_RULES } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
+import { type SourceFrame, WireLogs } from '../wire.js';
 
 export interface ValidateOptions {
   files: string[];
@@ -60,10 +61,57 @@ function corruptLineChecks(file: string, transcript: ReadTranscript): CheckResul
   });
 }
 
+/** How far into a transcript its first timed frame is looked for (a transcript times all its frames or none). */
+const TIME_SEARCH = 100;
+
+/** A transcript frame as a wire log's source, read from its line only if the log keeps it. */
+class TranscriptSourceFrame implements SourceFrame {
+  private read: TranscriptFrame | undefined;
+  constructor(
+    private readonly transcript: ReadTranscript,
+    readonly index: number,
+    private readonly start: () => number | undefined,
+  ) {}
+  private get frame(): TranscriptFrame | undefined {
+    return (this.read ??= this.transcript.frame(this.index));
+  }
+  get from(): 'client' | 'server' {
+    return this.frame?.from ?? 'client';
+  }
+  get at(): number | undefined {
+    const time = this.frame?.time;
+    const start = this.start();
+    return time !== undefined && start !== undefined ? Date.parse(time) - start : undefined;
+  }
+  get raw(): string | undefined {
+    return this.frame?.raw;
+  }
+  get message(): unknown {
+    return this.frame?.message;
+  }
+}
+
+/** A transcript's frames as a wire log's source; times are counted from its first timed frame. */
+function sourceFrames(transcript: ReadTranscript): SourceFrame[] {
+  let start: number | undefined | null = null;
+  const startTime = () => {
+    if (start !== null) return start;
+    start = undefined;
+    for (let i = 0; i < Math.min(transcript.frameCount, TIME_SEARCH) && start === undefined; i++) {
+      const time = transcript.frame(i)?.time;
+      if (time !== undefined) start = Date.parse(time);
+    }
+    return start;
+  };
+  return Array.from({ length: transcript.frameCount }, (_, index) => new TranscriptSourceFrame(transcript, index, startTime));
+}
+
 /** A session's negotiation, with where it was recorded. */
 interface Recorded extends Negotiation {
   transcript: ReadTranscript;
   frame: number;
+  /** Its wire log. */
+  log: string;
 }
 
 /** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
@@ -75,10 +123,13 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   const applied = new Set<string>();
   const corrupt: CheckResult[] = [];
   const negotiations: Recorded[] = [];
+  const wire = new WireLogs();
+  const wireOf = new Map<Finding, string>();
   let protocolVersion: string | undefined;
   let serverInfo: { name?: string; version?: string } | undefined;
   for (const { file, text } of texts) {
     const { transcript, validation: result } = judgeTranscript(file, text);
+    const log = wire.mark(file, sourceFrames(transcript));
     for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);
     for (const f of result.findings) {
       const frame = f.frame !== undefined ? transcript.frame(f.frame) : undefined;
@@ -88,13 +139,14 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
         ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${file}:${frame.line}` } : { location: file }),
         ...(f.pointer ? { pointer: f.pointer } : {}),
       });
+      wireOf.set(f, log);
       findings.push(f);
     }
     corrupt.push(...corruptLineChecks(file, transcript));
     const { requestedVersion, negotiatedVersion, negotiationFrame } = result.session;
     if (requestedVersion !== undefined && negotiatedVersion !== undefined && negotiationFrame !== undefined) {
       const name = result.session.serverInfo;
-      negotiations.push({ label: file, transcript, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
+      negotiations.push({ label: file, transcript, log, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
     }
     protocolVersion ??= result.session.negotiatedVersion;
     const info = result.session.serverInfo;
@@ -111,6 +163,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     finding.frame = n.frame;
     applied.add('LIFE-VER-03');
     evidenceOf.set(finding, { frame: n.frame, ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${n.label}:${frame.line}` } : {}), pointer: finding.pointer });
+    wireOf.set(finding, n.log);
     findings.push(finding);
   }
   if (negotiations.length > 1) applied.add('LIFE-VER-03');
@@ -121,6 +174,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     coverage: VALIDATOR_RULES,
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
+    wire: (cited) => [...new Set(cited.flatMap((f) => wireOf.get(f) ?? []))],
     reproduce: `mcpcheck validate ${options.judge ? `--judge ${options.judge} ` : ''}${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
   });
   return grade({
@@ -136,6 +190,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     durationMs: Date.now() - started,
     checks: [...checks, ...corrupt],
     untested: untestedContext('validate', options.judge ? { role: options.judge } : {}),
+    wire: wire.build(checks),
     ...(options.baseline ? { baseline: options.baseline } : {}),
   });
 }

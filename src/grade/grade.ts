@@ -1,4 +1,4 @@
-import type { CheckResult, RunReport, Status, TargetInfo } from '../model.js';
+import type { CheckResult, RunReport, Status, TargetInfo, WireLog } from '../model.js';
 import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
 import { untestedAreas, type UntestedContext } from '../spec/untested.js';
 import { applyBaseline, type Baseline } from './baseline.js';
@@ -23,6 +23,8 @@ export interface GradeInput {
   untested?: UntestedContext;
   /** The run was stopped (Ctrl-C) before it finished: the report is partial, and says so. */
   interrupted?: boolean;
+  /** Wire logs the checks refer to; those no graded check cites are left out. */
+  wire?: WireLog[];
 }
 
 /**
@@ -62,6 +64,8 @@ export function grade(input: GradeInput): RunReport {
   // harness could not test (reported as "could not run", not as the target's fault).
   const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && !c.expected).length;
   const incomplete = checks.filter((c) => c.status === 'error' && !c.expected).length;
+  const cited = new Set(checks.flatMap((c) => c.wire ?? []));
+  const wire = (input.wire ?? []).filter((log) => cited.has(log.id));
 
   return {
     tool: input.tool,
@@ -84,6 +88,7 @@ export function grade(input: GradeInput): RunReport {
     checks,
     notes,
     untested: input.untested ? untestedAreas(checks, input.role, input.untested) : [],
+    ...(wire.length > 0 ? { wire } : {}),
   };
 }
 

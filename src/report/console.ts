@@ -1,6 +1,7 @@
 import type { CheckResult, Evidence, RunReport, Status } from '../model.js';
 import { groupByArea, skipReasons } from './areas.js';
 import { escapeTerminal, truncate } from './escape.js';
+import { evidenceWhere, STATUS_LABEL as LABEL } from './describe.js';
 
 export interface ConsoleOptions {
   color: boolean;
@@ -18,7 +19,6 @@ export function painter(color: boolean): Paint {
   return color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
 }
 
-const LABEL: Record<Status, string> = { fail: 'FAIL', error: 'ERROR', warn: 'WARN', pass: 'PASS', skip: 'SKIP' };
 const COLOR: Record<Status, string> = { fail: '31', error: '35', warn: '33', pass: '32', skip: '2' };
 const INDENT = '        ';
 
@@ -112,13 +112,8 @@ function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Pa
 }
 
 function evidenceLine(ev: Evidence, max: number): string {
-  const where: string[] = [];
-  if (ev.frame !== undefined) where.push(`frame #${ev.frame}`);
-  if (ev.from !== undefined) where.push(ev.from === 'client' ? 'client→server' : 'server→client');
-  if (ev.pointer !== undefined) where.push(`at ${ev.pointer === '' ? '(whole message)' : escapeTerminal(ev.pointer)}`);
-  if (ev.location !== undefined) where.push(`(${escapeTerminal(ev.location)})`);
   const excerpt = ev.excerpt !== undefined ? `: ${escapeTerminal(truncate(ev.excerpt, max))}` : '';
-  return `${where.join(' ') || 'evidence'}${excerpt}`;
+  return `${escapeTerminal(evidenceWhere(ev))}${excerpt}`;
 }
 
 function skipSummary(skipped: CheckResult[]): string {

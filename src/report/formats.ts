@@ -16,6 +16,7 @@ export const FILE_FORMATS = {
   json: { what: 'the JSON report', load: async () => (await import('./json.js')).renderJson },
   junit: { what: 'a JUnit XML report', load: async () => (await import('./junit.js')).renderJunit },
   markdown: { what: 'a Markdown summary', load: async () => (await import('./markdown.js')).renderMarkdown },
+  html: { what: 'a single-file HTML report with the wire logs', load: async () => (await import('./html/index.js')).renderHtml },
 } as const satisfies Record<string, FileFormat>;
 
 export type FileFormatName = keyof typeof FILE_FORMATS;

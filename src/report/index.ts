@@ -1,6 +1,7 @@
 export { renderConsole, type ConsoleOptions } from './console.js';
 export { renderJson } from './json.js';
 export { renderJunit, slug } from './junit.js';
+export { renderHtml } from './html/index.js';
 export { renderMarkdown } from './markdown.js';
 export { renderGithub, escapeData, escapeProperty } from './github.js';
 export { appendReport, render, writeReports, type ReportPaths } from './write.js';

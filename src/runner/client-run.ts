@@ -1,7 +1,7 @@
 import { SetupError } from '../errors.js';
 import type { ClientTarget } from '../harness/client-target.js';
 import { ServerSession } from '../harness/server-session.js';
-import type { CheckResult } from '../model.js';
+import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
@@ -10,6 +10,7 @@ import type { ClientScenario, ClientScenarioContext } from './client-scenario.js
 import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
 import { INTERRUPTED, type RunControl } from './observer.js';
+import { WireLogs } from '../wire.js';
 
 export interface ClientRunInput extends RunControl {
   target: ClientTarget;
@@ -32,6 +33,8 @@ export interface ClientRunOutput {
   /** What the client said about itself in its first initialize. */
   clientInfo?: Record<string, unknown>;
   protocolVersion?: string;
+  /** The wire logs the checks refer to. */
+  wire: WireLog[];
 }
 
 /** After a scenario's judging is done, how long the client gets to exit by itself before its group is stopped. */
@@ -47,7 +50,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   const ledger = new LiveLedger();
   const notes: string[] = [];
   const checks: CheckResult[] = [];
-  const out: ClientRunOutput = { checks, notes };
+  const out: ClientRunOutput = { checks, notes, wire: [] };
   const interrupted = () => signal?.aborted === true;
   const settle = (s: ClientScenario, results: CheckResult[]) => {
     checks.push(...results);
@@ -58,6 +61,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   // listeners), so that nothing they see of the stop becomes a verdict.
   const stopTarget = () => setImmediate(() => void target.close());
   signal?.addEventListener('abort', stopTarget, { once: true });
+  const wire = new WireLogs();
+  const wireOf = new Map<string, string[]>();
 
   /** A client process and the session that serves it; a scenario may ask for several (a property's cases). */
   interface Attempt {
@@ -144,6 +149,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         ledger.absorb(session);
         await session.close();
       }
+      const logs = attempts.map(({ session }, i) => wire.mark(i === 0 ? s.id : `${s.id} (client ${i + 1})`, session.frames));
+      wireOf.set(s.id, logs);
+      for (const r of recorder.results) r.wire = logs;
       settle(s, recorder.results);
     }
   };
@@ -159,8 +167,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     // Those that keep the client longest go first, so the quick ones fill the lanes at the end.
     rest.sort((x, y) => heldMs(y) - heldMs(x));
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
-    checks.push(...ledger.checks('client', input.reproduce, ''));
+    checks.push(...ledger.checks('client', input.reproduce, '', (scenario) => wireOf.get(scenario)));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport);
+    out.wire = wire.build(checks);
     return out;
   } finally {
     signal?.removeEventListener('abort', stopTarget);

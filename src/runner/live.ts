@@ -50,9 +50,10 @@ export class LiveLedger {
 
   /**
    * One check per requirement over the traffic of every scenario. A failing one is reproduced by
-   * the scenario in whose traffic its first violation arose (`setup`: traffic of no scenario).
+   * the scenario in whose traffic its first violation arose (`setup`: traffic of no scenario), and
+   * refers to the wire logs (`wireOf` a scenario) of the traffic its violations arose in.
    */
-  checks(judged: Side, reproduce: string, setup: string): CheckResult[] {
+  checks(judged: Side, reproduce: string, setup: string, wireOf: (scenario: string) => string[] | undefined = () => undefined): CheckResult[] {
     const scenarioOf = new Map<Finding, string>(this.live.map((l) => [l.finding, l.scenario]));
     const where = new Map<Finding, Evidence>();
     for (const l of this.live) {
@@ -78,6 +79,7 @@ export class LiveLedger {
         const scenario = scenarioOf.get(findings[0]!);
         return reproduce.replace('{scenario}', scenario === undefined || scenario === setup ? `live.${id}` : scenario);
       },
+      wire: (findings) => [...new Set(findings.flatMap((f) => wireOf(scenarioOf.get(f) ?? '') ?? []))],
     });
   }
 

@@ -2,8 +2,9 @@ import { SetupError } from '../errors.js';
 import { ClientSession } from '../harness/client-session.js';
 import { type RecordedFrame, type Reply } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
-import type { CheckResult } from '../model.js';
+import type { CheckResult, WireLog } from '../model.js';
 import { show } from '../validate/finding.js';
+import { nextIndex, WireLogs } from '../wire.js';
 import { CheckRecorder, describeReply, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
 import { LiveLedger } from './live.js';
@@ -28,6 +29,8 @@ export interface RunOutput {
   discovery: Discovery;
   notes: string[];
   sessions: number;
+  /** The wire logs the checks refer to. */
+  wire: WireLog[];
 }
 
 /** The label of the discovery session's traffic, which belongs to no scenario. */
@@ -49,6 +52,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   // listeners), so that nothing they see of the stop becomes a verdict.
   const stopTarget = () => setImmediate(() => void target.close());
   signal?.addEventListener('abort', stopTarget, { once: true });
+  const wire = new WireLogs();
+  // The logs of each scenario's traffic (and of discovery's), for the live checks its traffic failed.
+  const wireOf = new Map<string, string[]>();
 
   const openSession = async (label: string, scenarioOf: () => string): Promise<ClientSession> => {
     // A body cut short by Ctrl-C may still be running: it starts no target process any more.
@@ -89,6 +95,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
       observer?.started(s.id);
       let session: ClientSession | undefined;
+      // Where this scenario's traffic starts in its session (a shared one carried others before).
+      let since = 0;
       const scenarioOf = () => s.id;
       const extra: ClientSession[] = [];
       const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
@@ -101,7 +109,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
             const reply = await session.initialize({ capabilities: {} });
             if (reply.kind !== 'result') throw new Error(`initialize for a shared session failed: ${describeReply(reply)}`);
             lanes[lane] = session;
-          }
+          } else since = nextIndex(session.frames);
           laneScenario[lane] = s.id;
         } else {
           session = await openSession(s.id, scenarioOf);
@@ -128,6 +136,12 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       }
       for (const x of extra) await closeSession(x);
       if (s.isolation !== 'shared' && session) await closeSession(session);
+      const own = session && nextIndex(session.frames) > since ? [wire.mark(s.id, session.frames, since)] : [];
+      const logs = [...own, ...extra.map((x, i) => wire.mark(`${s.id} (session ${i + 2})`, x.frames))];
+      // A scenario that sent nothing judged what discovery had found: discovery's traffic is its evidence.
+      if (logs.length === 0) logs.push(...(wireOf.get(DISCOVERY) ?? []));
+      wireOf.set(s.id, logs);
+      for (const r of recorder.results) r.wire = logs;
       settle(s, recorder.results);
     };
 
@@ -149,6 +163,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       const notPeer = notAnInitializeResult(init, first.peerFrames());
       if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
       Object.assign(discovery, await discover(first));
+      wireOf.set(DISCOVERY, [wire.mark(DISCOVERY, first.frames)]);
     } catch (e) {
       // Ctrl-C during discovery: what it left undone is no fault of the target.
       if (!interrupted()) throw e;
@@ -173,9 +188,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
-    checks.push(...ledger.checks('server', input.reproduce, DISCOVERY));
+    checks.push(...ledger.checks('server', input.reproduce, DISCOVERY, (scenario) => wireOf.get(scenario)));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind);
-    return { checks, discovery, notes, sessions: ledger.tracked.length };
+    return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };
   } finally {
     signal?.removeEventListener('abort', stopTarget);
     // A setup error can end the run while early scenarios still run: stop the target first, so

@@ -1,0 +1,65 @@
+import type { RunReport } from '../../model.js';
+import { groupByArea } from '../areas.js';
+import { CSP, SCRIPT, STYLE } from './assets.js';
+import { STATUS_LABEL as LABEL } from '../describe.js';
+import { areaSection, STATUSES } from './checks.js';
+import { esc } from './escape.js';
+import { wireTemplate } from './wire.js';
+
+function targetList(report: RunReport): string {
+  const { target } = report;
+  const rows: Array<[string, string]> = [
+    ['target', `${target.kind}: ${target.description}`],
+    ...(target.role ? [['graded role', target.role] as [string, string]] : []),
+    ...(target.protocolVersion !== undefined ? [['protocol', target.protocolVersion] as [string, string]] : []),
+  ];
+  for (const [label, info] of [['server', target.serverInfo], ['client', target.clientInfo]] as const) {
+    if (info) rows.push([label, `${info.name ?? '(no name)'}${info.version !== undefined ? ` ${info.version}` : ''}`]);
+  }
+  rows.push(['started', `${report.startedAt} (${(report.summary.durationMs / 1000).toFixed(1)} s)`]);
+  if (report.seed !== undefined) rows.push(['seed', `${report.seed} (--seed ${report.seed} generates the same cases)`]);
+  rows.push(['tool', `${report.tool.name} ${report.tool.version}`]);
+  return `<dl class="target">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
+}
+
+function filters(report: RunReport, areas: string[]): string {
+  const status = STATUSES.map((s) => `<label><input type="checkbox" name="status" value="${s}" checked> ${LABEL[s]} (${report.summary.checks[s]})</label>`).join('');
+  const level = (['MUST', 'SHOULD', 'MAY'] as const).map((l) => `<label><input type="checkbox" name="level" value="${l}" checked> ${l}</label>`).join('');
+  const options = areas.map((a) => `<option value="${esc(a)}">${esc(a)}</option>`).join('');
+  return (
+    `<form id="filters"><fieldset><legend>status</legend>${status}</fieldset><fieldset><legend>level</legend>${level}</fieldset>` +
+    `<label>area <select id="area"><option value="">all areas</option>${options}</select></label>` +
+    `<input type="search" id="search" placeholder="search checks" aria-label="search checks"><span id="shown"></span></form>`
+  );
+}
+
+function list(title: string, items: string[]): string {
+  return items.length > 0 ? `<h2>${esc(title)}</h2><ul>${items.map((i) => `<li class="note">${esc(i)}</li>`).join('')}</ul>` : '';
+}
+
+/**
+ * The report as one self-contained HTML file: a view of the result model. Every string in it
+ * that is not the report's own markup goes through `esc`; the file loads nothing and runs only
+ * its own script (CSP).
+ */
+export function renderHtml(report: RunReport): string {
+  const groups = groupByArea(report.checks);
+  const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
+  const logs = report.wire ?? [];
+  const sizes = new Map(logs.map((l) => [l.id, l.frames.length]));
+  const frames = (id: string) => sizes.get(id) ?? 0;
+  const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0;
+  const title = `${report.tool.name} report: ${report.target.description}`;
+  return (
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
+    `<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head>\n<body>` +
+    `<h1>${esc(report.tool.name)} report</h1><p class="headline${ok ? '' : ' bad'}" id="headline">${esc(report.summary.headline)}</p>` +
+    targetList(report) +
+    list('Stale baseline entries (nothing they match fails any more; remove them from the baseline)', report.summary.staleBaseline) +
+    filters(report, groups.map((g) => g.area)) +
+    `<main>${groups.map((g) => areaSection(g, verdicts, frames)).join('\n')}</main>` +
+    list('Notes', report.notes) +
+    `\n${logs.map(wireTemplate).join('\n')}\n<script>${SCRIPT}</script></body></html>\n`
+  );
+}
