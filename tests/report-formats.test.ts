@@ -170,7 +170,8 @@ describe('a server run (reference server, initialize without serverInfo)', () =>
     }
     // Over stdio every Streamable HTTP check is skipped: that area is listed with its reason.
     expect(md).toMatch(/### Skipped areas[\s\S]*\| Streamable HTTP \| \d+ \| needs the http transport/);
-    expect(md).toContain(`- ${escapeMarkdown(report.notes.find((n) => n.startsWith('not tested:'))!)}`);
+    const untested = report.untested[0]!;
+    expect(md).toContain(`- **${escapeMarkdown(untested.area)}**: ${escapeMarkdown(untested.why)}`);
   });
 
   it('appends the summary to GITHUB_STEP_SUMMARY', () => {

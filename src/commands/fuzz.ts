@@ -62,7 +62,7 @@ function levelOf(oracle: Rule) {
 }
 
 function baseCheck(oracle: Rule, status: Status, message: string): CheckResult {
-  return { id: oracle.id, title: oracle.title, requirements: oracle.requirements, level: levelOf(oracle), status, message, area: requirement(oracle.requirements[0]!).area, evidence: [] };
+  return { id: oracle.id, title: oracle.title, requirements: [...oracle.requirements], level: levelOf(oracle), status, message, area: requirement(oracle.requirements[0]!).area, evidence: [] };
 }
 
 interface SavedCase {

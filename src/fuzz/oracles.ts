@@ -9,6 +9,7 @@ import { validateWithSchema } from '../validate/dialects.js';
 import type { Finding } from '../validate/finding.js';
 import { checkCallToolResult } from '../validate/tools.js';
 import { caseId, type FuzzCase } from './case.js';
+import { ORACLE_RULES, type FuzzRule } from './rules.js';
 
 /** What the target did with one case. */
 export interface Observation {
@@ -27,11 +28,7 @@ export interface Observation {
 
 export type OracleVerdict = { held: true } | { failed: string } | { unexercised: string };
 
-export interface Oracle {
-  /** Stable check id. */
-  id: string;
-  title: string;
-  requirements: string[];
+export interface Oracle extends FuzzRule {
   applies(c: FuzzCase): boolean;
   judge(c: FuzzCase, o: Observation): OracleVerdict;
   /** It judges the case's own response, which is then waited for in full (a tool may take its time). */
@@ -87,25 +84,19 @@ const isToolInput = (c: FuzzCase) => c.method === 'tools/call';
 
 export const ORACLES: readonly Oracle[] = [
   {
-    id: 'fuzz.survives',
-    title: 'Hostile input neither crashes nor hangs the server; it answers ping afterwards',
-    requirements: ['ROBUST-05'],
+    ...ORACLE_RULES.survives,
     // Tool input has its own oracle, the MUST of TOOL-SEC-01: one crash is reported once.
     applies: (c) => !isToolInput(c),
     judge: survives,
   },
   {
-    id: 'fuzz.tool-input-survives',
-    title: 'Mutated tool arguments get an error or a result, never a crash or hang',
-    requirements: ['TOOL-SEC-01'],
+    ...ORACLE_RULES.toolInputSurvives,
     applies: isToolInput,
     judge: survives,
   },
   {
-    id: 'fuzz.one-response',
+    ...ORACLE_RULES.oneResponse,
     readsResponse: true,
-    title: 'Each request gets exactly one response, with its id echoed in the same type and value',
-    requirements: ['BASE-ID-04', 'BASE-RES-01'],
     applies: (c) => (c.expects === 'response' || c.expects === 'invalid-params') && caseId(c) !== undefined,
     judge(c, o) {
       const why = gone(o);
@@ -122,9 +113,7 @@ export const ORACLES: readonly Oracle[] = [
     },
   },
   {
-    id: 'fuzz.notification-unanswered',
-    title: 'Notifications, valid or not, get no response',
-    requirements: ['BASE-NOTIF-02'],
+    ...ORACLE_RULES.notificationUnanswered,
     applies: (c) => c.expects === 'no-response',
     judge(c, o) {
       const why = gone(o);
@@ -134,9 +123,7 @@ export const ORACLES: readonly Oracle[] = [
     },
   },
   {
-    id: 'fuzz.responses-validate',
-    title: 'Every response the server sends validates against the schema of the negotiated revision',
-    requirements: ['BASE-SCHEMA-01'],
+    ...ORACLE_RULES.responsesValidate,
     applies: () => true,
     judge(c, o) {
       if (responses(o).length === 0) return { unexercised: 'no response to judge' };
@@ -145,9 +132,7 @@ export const ORACLES: readonly Oracle[] = [
     },
   },
   {
-    id: 'fuzz.parse-error-code',
-    title: 'A frame that is not JSON is answered, if at all, with −32700',
-    requirements: ['BASE-ERR-04'],
+    ...ORACLE_RULES.parseErrorCode,
     applies: (c) => c.expects === 'parse-error',
     judge(c, o) {
       const why = gone(o);
@@ -159,10 +144,8 @@ export const ORACLES: readonly Oracle[] = [
     },
   },
   {
-    id: 'fuzz.invalid-params',
+    ...ORACLE_RULES.invalidParams,
     readsResponse: true,
-    title: 'Invalid tool arguments get −32602 or a CallToolResult with isError: true, never a success',
-    requirements: ['TOOL-ERR-01', 'TOOL-ERR-02'],
     applies: (c) => c.expects === 'invalid-params',
     judge(c, o) {
       const why = gone(o);
@@ -176,10 +159,8 @@ export const ORACLES: readonly Oracle[] = [
     },
   },
   {
-    id: 'fuzz.valid-arguments-accepted',
+    ...ORACLE_RULES.validArgumentsAccepted,
     readsResponse: true,
-    title: 'Arguments valid under the tool\'s inputSchema are not refused as invalid params (−32602): a tool that cannot use them says so in an isError result',
-    requirements: ['TOOL-ERR-02', 'BASE-ERR-04'],
     applies: (c) => validCall(c) !== undefined,
     judge(c, o) {
       const call = validCall(c)!;
@@ -194,10 +175,8 @@ export const ORACLES: readonly Oracle[] = [
     },
   },
   {
-    id: 'fuzz.structured-output',
+    ...ORACLE_RULES.structuredOutput,
     readsResponse: true,
-    title: 'A tool that declares an outputSchema returns structuredContent conforming to it',
-    requirements: ['TOOL-OUT-01'],
     applies: (c) => validCall(c)?.tool.outputSchema !== undefined,
     judge(c, o) {
       const call = validCall(c)!;

@@ -10,25 +10,13 @@ import type { ClientSession } from '../harness/client-session.js';
 import type { RecordedFrame, Reply } from '../harness/peer-session.js';
 import { isObject } from '../json.js';
 import { describeReply } from '../runner/checks.js';
+import { type FuzzRule, SEQUENCE_RULES } from './rules.js';
 import { allowed, advance, describeStep, LOG_LEVELS, type LogLevel, type Model, type Step } from './steps.js';
 
 /** A rule every step's traffic is held to. */
-export interface Invariant {
-  id: string;
-  title: string;
-  requirements: string[];
-}
+export type Invariant = FuzzRule;
 
-export const INVARIANTS = {
-  survives: { id: 'fuzz.sequence.survives', title: 'Through any sequence of valid operations the server keeps answering ping', requirements: ['ROBUST-05'] },
-  oneResponse: { id: 'fuzz.sequence.one-response', title: 'In any sequence, requests sent one after another or at once each get exactly one response', requirements: ['BASE-ID-04'] },
-  validates: { id: 'fuzz.sequence.responses-validate', title: 'In any sequence, every response validates against the schema of the negotiated revision', requirements: ['BASE-SCHEMA-01'] },
-  subscribeResult: { id: 'fuzz.sequence.subscribe-result', title: 'resources/subscribe and resources/unsubscribe succeed with an empty result, in any order', requirements: ['RES-SUB-01'] },
-  updatesSubscribed: { id: 'fuzz.sequence.updates-subscribed', title: 'notifications/resources/updated comes only for resources subscribed to (and not since unsubscribed)', requirements: ['RES-SUB-02'] },
-  setLevelResult: { id: 'fuzz.sequence.set-level-result', title: 'logging/setLevel is answered with an empty result, however often the level changes', requirements: ['LOG-SET-01'] },
-  levelRespected: { id: 'fuzz.sequence.level-respected', title: 'After logging/setLevel the server sends only messages at that level or more severe', requirements: ['LOG-SET-02'] },
-  cancelHealthy: { id: 'fuzz.sequence.cancel-healthy', title: 'A call cancelled while it runs leaves the session healthy: ping is answered after the cancel', requirements: ['CANCEL-07'] },
-} as const satisfies Record<string, Invariant>;
+export const INVARIANTS = SEQUENCE_RULES;
 
 /**
  * Over HTTP, how long after unsubscribing or changing the level notifications already under way

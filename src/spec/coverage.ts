@@ -1,4 +1,4 @@
-import { ORACLES } from '../fuzz/oracles.js';
+import { FUZZ_RULES } from '../fuzz/rules.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../validate/coverage.js';
 import { REVISIONS, type Revision } from '../validate/revisions.js';
 import { allRequirements, appliesIn, bindsRole, SPEC_REVISION, type Level, type Requirement, type Role } from './catalog.js';
@@ -117,7 +117,7 @@ function candidates(sources: CoverageSources): Map<string, Candidate[]> {
     add(id, { kind: 'validate', id: `validate.${id}`, transports: ruleTransports(id) });
   }
   for (const transport of TRANSPORTS) for (const id of TRANSPORT_RULES[transport]) add(id, { kind: 'live', id: `live.${id}`, transports: [transport] });
-  for (const oracle of ORACLES) for (const id of oracle.requirements) add(id, { kind: 'fuzz', id: oracle.id, role: 'server', transports: [...TRANSPORTS] });
+  for (const oracle of FUZZ_RULES) for (const id of oracle.requirements) add(id, { kind: 'fuzz', id: oracle.id, role: 'server', transports: [...TRANSPORTS] });
   return byId;
 }
 

@@ -1,0 +1,37 @@
+/**
+ * The rules of `mcpcheck fuzz` as data: the oracles that judge one case and the invariants that
+ * judge a sequence, each with the requirements it is tied to. Kept apart from their predicates
+ * so that `mcpcheck coverage` can list them without loading the validators.
+ */
+export interface FuzzRule {
+  /** Stable check id. */
+  id: string;
+  title: string;
+  requirements: readonly string[];
+}
+
+export const ORACLE_RULES = {
+  survives: { id: 'fuzz.survives', title: 'Hostile input neither crashes nor hangs the server; it answers ping afterwards', requirements: ['ROBUST-05'] },
+  toolInputSurvives: { id: 'fuzz.tool-input-survives', title: 'Mutated tool arguments get an error or a result, never a crash or hang', requirements: ['TOOL-SEC-01'] },
+  oneResponse: { id: 'fuzz.one-response', title: 'Each request gets exactly one response, with its id echoed in the same type and value', requirements: ['BASE-ID-04', 'BASE-RES-01'] },
+  notificationUnanswered: { id: 'fuzz.notification-unanswered', title: 'Notifications, valid or not, get no response', requirements: ['BASE-NOTIF-02'] },
+  responsesValidate: { id: 'fuzz.responses-validate', title: 'Every response the server sends validates against the schema of the negotiated revision', requirements: ['BASE-SCHEMA-01'] },
+  parseErrorCode: { id: 'fuzz.parse-error-code', title: 'A frame that is not JSON is answered, if at all, with −32700', requirements: ['BASE-ERR-04'] },
+  invalidParams: { id: 'fuzz.invalid-params', title: 'Invalid tool arguments get −32602 or a CallToolResult with isError: true, never a success', requirements: ['TOOL-ERR-01', 'TOOL-ERR-02'] },
+  validArgumentsAccepted: { id: 'fuzz.valid-arguments-accepted', title: 'Arguments valid under the tool\'s inputSchema are not refused as invalid params (−32602): a tool that cannot use them says so in an isError result', requirements: ['TOOL-ERR-02', 'BASE-ERR-04'] },
+  structuredOutput: { id: 'fuzz.structured-output', title: 'A tool that declares an outputSchema returns structuredContent conforming to it', requirements: ['TOOL-OUT-01'] },
+} as const satisfies Record<string, FuzzRule>;
+
+export const SEQUENCE_RULES = {
+  survives: { id: 'fuzz.sequence.survives', title: 'Through any sequence of valid operations the server keeps answering ping', requirements: ['ROBUST-05'] },
+  oneResponse: { id: 'fuzz.sequence.one-response', title: 'In any sequence, requests sent one after another or at once each get exactly one response', requirements: ['BASE-ID-04'] },
+  validates: { id: 'fuzz.sequence.responses-validate', title: 'In any sequence, every response validates against the schema of the negotiated revision', requirements: ['BASE-SCHEMA-01'] },
+  subscribeResult: { id: 'fuzz.sequence.subscribe-result', title: 'resources/subscribe and resources/unsubscribe succeed with an empty result, in any order', requirements: ['RES-SUB-01'] },
+  updatesSubscribed: { id: 'fuzz.sequence.updates-subscribed', title: 'notifications/resources/updated comes only for resources subscribed to (and not since unsubscribed)', requirements: ['RES-SUB-02'] },
+  setLevelResult: { id: 'fuzz.sequence.set-level-result', title: 'logging/setLevel is answered with an empty result, however often the level changes', requirements: ['LOG-SET-01'] },
+  levelRespected: { id: 'fuzz.sequence.level-respected', title: 'After logging/setLevel the server sends only messages at that level or more severe', requirements: ['LOG-SET-02'] },
+  cancelHealthy: { id: 'fuzz.sequence.cancel-healthy', title: 'A call cancelled while it runs leaves the session healthy: ping is answered after the cancel', requirements: ['CANCEL-07'] },
+} as const satisfies Record<string, FuzzRule>;
+
+/** Every fuzz rule, case oracles first. */
+export const FUZZ_RULES: readonly FuzzRule[] = [...Object.values(ORACLE_RULES), ...Object.values(SEQUENCE_RULES)];
