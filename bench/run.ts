@@ -1,10 +1,11 @@
 import { benchClient } from './client.js';
+import { benchFuzz } from './fuzz.js';
 import { benchOfficial } from './official.js';
 import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
 
 /** Every part by default; `node dist/bench/run.js validate server` runs only the parts named. */
-const PARTS: Record<string, () => void | Promise<void>> = { validate: benchValidate, server: benchServer, official: benchOfficial, client: benchClient };
+const PARTS: Record<string, () => void | Promise<void>> = { validate: benchValidate, server: benchServer, official: benchOfficial, client: benchClient, fuzz: benchFuzz };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((p) => !(p in PARTS));
 if (unknown.length > 0) {
