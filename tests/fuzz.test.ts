@@ -1,16 +1,31 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FuzzCase } from '../src/fuzz/case.js';
 import type { RunReport } from '../src/model.js';
-import { REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 const FIXTURE = `node ${join(ROOT, 'dist/tests/fixtures/fuzz/server.js')}`;
 
 beforeAll(requireBuild);
+
+/** Resolves once something accepts connections on the loopback port (at most 10 s). */
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port}`);
+}
 
 function mcpcheck(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 90_000 });
@@ -187,6 +202,27 @@ describe('stateful runs find bugs only a sequence of operations shows, shrunk to
     expect(sequenceChecks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(sequenceChecks).toHaveLength(8);
   }, 60_000);
+});
+
+describe('mcpcheck fuzz over Streamable HTTP', () => {
+  it('the reference server over HTTP gives no finding, cases and sequences alike', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [REFERENCE, '--http', '--port', String(port)], { stdio: 'ignore' });
+    try {
+      await waitForPort(port);
+      const out = mkdtempSync(join(tmpdir(), 'mcpcheck-fuzz-http-'));
+      const json = join(out, 'report.json');
+      const r = mcpcheck(['fuzz', '--url', `http://127.0.0.1:${port}/mcp`, '--seed', '1', '--runs', '150', '--out', out, '--json', json]);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
+      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(report.target.kind).toBe('http');
+      const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+      expect(passed).toEqual(expect.arrayContaining(['fuzz.one-response', 'fuzz.invalid-params', 'fuzz.sequence.subscribe-result', 'fuzz.sequence.cancel-healthy']));
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 90_000);
 });
 
 describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', () => {
