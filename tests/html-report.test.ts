@@ -300,6 +300,8 @@ describe.skipIf(!haveChromium)(`the HTML report in headless Chromium (${haveChro
       expect(failed.some((x) => x.text.includes(finding)), `${name}: ${failed.map((x) => x.text.slice(0, 80)).join(' | ')}`).toBe(true);
       const wire = w.page.locator('tbody.check[data-status=fail] details.wire').first();
       await wire.locator('summary').click();
+      // The page's script fills the log in when it opens.
+      await wire.locator('.f').first().waitFor({ timeout: 10_000 });
       expect(await wire.locator('.f').count()).toBeGreaterThan(0);
       expect(await wire.locator('.f.cited').count()).toBeGreaterThan(0);
       await w.page.screenshot({ path: join(OUT, `${name}.png`), fullPage: false });

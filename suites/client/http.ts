@@ -28,8 +28,9 @@ export const clientReinitializesOn404 = clientScenario({
     if (!listed) return check.skip('the client sent no tools/list, so no request met the ended session');
     await sleep(100);
     session.channel.expireSession?.();
-    const refused = await waitUntil(() => ctx.exchanges.some((e) => e.toEndpoint && e.status === 404), WAIT_MS);
-    if (!refused) return check.skip('the client sent no request after mcpcheck ended its session');
+    // A DELETE refused with 404 is a client ending the session anyway: nothing to start again.
+    const refused = await waitUntil(() => ctx.exchanges.some((e) => e.toEndpoint && e.status === 404 && e.method !== 'DELETE'), WAIT_MS);
+    if (!refused) return check.skip('the client sent no request after mcpcheck ended its session (other than a DELETE ending it)');
     const fresh = await session.waitForMethod('initialize', WAIT_MS, listed.index + 1);
     check.expect(fresh !== undefined, {
       expected: 'a new initialize after the 404',
