@@ -174,11 +174,13 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
   const target = fuzzTarget(o);
   try {
     if (o.replay !== undefined) return await replay(o, target, started);
+    // One budget for the cases and the sequences after them.
+    const deadline = o.timeBudget !== undefined ? performance.now() + o.timeBudget * 1000 : Infinity;
     const outcome = await fuzz({
       target,
       runs: o.runs,
       seed: o.seed,
-      deadline: o.timeBudget !== undefined ? performance.now() + o.timeBudget * 1000 : Infinity,
+      deadline,
       callTools: parseToolPolicy(o.callTools),
       timeouts: timeouts(o),
       requestTimeoutMs: 10_000,
@@ -193,7 +195,6 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       const n = outcome.exercised.get(oracle.id) ?? 0;
       checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`) : baseCheck(oracle, 'skip', `not exercised: ${outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it'}`));
     }
-    const deadline = o.timeBudget !== undefined ? started + o.timeBudget * 1000 - Date.now() + performance.now() : Infinity;
     const sequences = o.sequences ?? DEFAULT_SEQUENCES;
     let cutShort = outcome.cutShort;
     if (sequences > 0 && !cutShort) {

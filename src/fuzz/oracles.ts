@@ -65,6 +65,14 @@ function survives(c: FuzzCase, o: Observation): OracleVerdict {
   return why ? { failed: `after ${c.mutation}, ${why}` } : HELD;
 }
 
+/** The rules that make a response's shape: the schema per method and the result envelope. */
+const SCHEMA_RULES = new Set(['BASE-SCHEMA-01', 'BASE-RES-02', 'BASE-RES-03']);
+
+/** The first live finding that a response broke its schema, among `findings`. */
+export function schemaViolation(findings: readonly Finding[]): Finding | undefined {
+  return findings.find((f) => f.severity === 'fail' && f.requirements.some((r) => SCHEMA_RULES.has(r)));
+}
+
 /** An unmutated call of a listed tool: its name, the arguments sent, and the schemas the tool declared. */
 function validCall(c: FuzzCase): { name: string; args: unknown; tool: NonNullable<FuzzCase['tool']> } | undefined {
   if (c.mutation !== 'valid' || !c.tool || !('json' in c.body) || !isObject(c.body.json) || !isObject(c.body.json.params)) return undefined;
@@ -127,7 +135,7 @@ export const ORACLES: readonly Oracle[] = [
     applies: () => true,
     judge(c, o) {
       if (responses(o).length === 0) return { unexercised: 'no response to judge' };
-      const bad = o.findings.find((f) => f.severity === 'fail' && f.requirements.some((r) => SCHEMA_RULES.has(r)));
+      const bad = schemaViolation(o.findings);
       return bad ? { failed: `in answer to ${c.mutation} (${c.method}): ${bad.message}` } : HELD;
     },
   },
@@ -148,11 +156,9 @@ export const ORACLES: readonly Oracle[] = [
     readsResponse: true,
     applies: (c) => c.expects === 'invalid-params',
     judge(c, o) {
-      const why = gone(o);
-      if (why) return { unexercised: why };
-      const mine = responses(o).find((r) => r.message.id === caseId(c));
-      if (!mine) return { unexercised: 'no response to judge' };
-      const { error, result } = mine.message;
+      const mine = ownResponse(c, o);
+      if (typeof mine === 'string') return { unexercised: mine };
+      const { error, result } = mine;
       if (isObject(error)) return error.code === -32602 ? HELD : { failed: `${c.mutation} at ${c.at} answered with error code ${show(error.code)}, not −32602 (nor an isError result)` };
       if (isObject(result) && result.isError === true) return HELD;
       return { failed: `${c.mutation} at ${c.at} was accepted: a success result instead of −32602 or isError: true` };
@@ -190,8 +196,6 @@ export const ORACLES: readonly Oracle[] = [
   },
 ];
 
-/** The rules that make a response's shape: the schema per method and the result envelope. */
-const SCHEMA_RULES = new Set(['BASE-SCHEMA-01', 'BASE-RES-02', 'BASE-RES-03']);
 
 /** The oracles that judge a case, minus those already reported (each is reported once per run). */
 export function oraclesFor(c: FuzzCase, skip: ReadonlySet<string>): Oracle[] {

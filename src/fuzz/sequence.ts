@@ -10,6 +10,7 @@ import type { ClientSession } from '../harness/client-session.js';
 import type { RecordedFrame, Reply } from '../harness/peer-session.js';
 import { isObject } from '../json.js';
 import { describeReply } from '../runner/checks.js';
+import { schemaViolation } from './oracles.js';
 import { type FuzzRule, SEQUENCE_RULES } from './rules.js';
 import { allowed, advance, describeStep, LOG_LEVELS, type LogLevel, type Model, type Step } from './steps.js';
 
@@ -26,7 +27,6 @@ export const INVARIANTS = SEQUENCE_RULES;
 const HTTP_GRACE_MS = 500;
 /** How long a cancelled call runs before the cancel goes out. */
 const CANCEL_AFTER_MS = 100;
-const SCHEMA_RULES = new Set(['BASE-SCHEMA-01', 'BASE-RES-02', 'BASE-RES-03']);
 
 export class InvariantBroken extends Error {
   constructor(
@@ -94,11 +94,10 @@ async function send(step: Step, real: Real): Promise<Array<{ method: string; rep
       return Promise.all(step.methods.map((m) => one(m)));
     case 'cancel-call': {
       const id = session.allocateId();
-      const pending = session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: step.tool, arguments: step.arguments, _meta: { progressToken: `mcpcheck-sequence-${id}` } } }, replyMs);
+      // Answered or not, the call is the server's business once cancelled; only the session's health is judged.
+      void session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: step.tool, arguments: step.arguments, _meta: { progressToken: `mcpcheck-sequence-${id}` } } }, replyMs);
       await session.settle(CANCEL_AFTER_MS);
       await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: stateful fuzzing cancels a running call' });
-      // Answered or not, the call is the server's business now; only the session's health is judged.
-      void pending;
       return [];
     }
   }
@@ -131,7 +130,7 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   if (twice) throw new InvariantBroken(INVARIANTS.oneResponse, `${twice[1]} responses with id ${JSON.stringify(twice[0])} (in ${shown})`);
   if (replies.some((r) => r.reply.kind !== 'timeout')) exercised(real, INVARIANTS.oneResponse);
 
-  const bad = session.findings.slice(findingsMark).find((f) => f.severity === 'fail' && f.requirements.some((r) => SCHEMA_RULES.has(r)));
+  const bad = schemaViolation(session.findings.slice(findingsMark));
   if (bad) throw new InvariantBroken(INVARIANTS.validates, `in answer to ${shown}: ${bad.message}`);
   if (replies.some((r) => r.reply.kind === 'result' || r.reply.kind === 'error')) exercised(real, INVARIANTS.validates);
 
@@ -158,18 +157,29 @@ const beneath = (uri: string, s: string) => uri === s || uri.startsWith(s.endsWi
 
 function judgeNotifications(frames: RecordedFrame[], model: Model, real: Real, shown: string, step: Step, since: Since | undefined): void {
   const transport = real.session.transport;
-  // This step's own subscribe or setLevel counts from its answer on; what came before it, by the model before it.
-  const subscribed = (f: RecordedFrame) => new Set([...model.subscribed, ...(step.kind === 'subscribe' && since && f.index > since.index ? [step.uri] : [])]);
+  // This step's own subscribe or unsubscribe takes effect at its answer; before it, the model before the step holds.
+  const changed = (step.kind === 'subscribe' || step.kind === 'unsubscribe') && since ? step : undefined;
+  const subscribedAt = (f: RecordedFrame) => {
+    const set = new Set(model.subscribed);
+    if (changed && f.index > since!.index) {
+      if (changed.kind === 'subscribe') set.add(changed.uri);
+      else set.delete(changed.uri);
+    }
+    return set;
+  };
+  const droppedAt = (uri: string): [string, Since] | undefined =>
+    changed?.kind === 'unsubscribe' && beneath(uri, changed.uri) ? [changed.uri, since!] : [...real.unsubscribedAt].find(([s]) => beneath(uri, s));
   for (const { frame, params } of notifications(frames, 'notifications/resources/updated')) {
     const uri = typeof params.uri === 'string' ? params.uri : '';
-    const now = subscribed(frame);
+    const now = subscribedAt(frame);
     if ([...now].some((s) => beneath(uri, s))) {
       exercised(real, INVARIANTS.updatesSubscribed);
       continue;
     }
-    const dropped = [...real.unsubscribedAt].find(([s]) => beneath(uri, s));
-    const pending = (step.kind === 'subscribe' && beneath(uri, step.uri)) || (step.kind === 'unsubscribe' && beneath(uri, step.uri));
-    if (pending || (dropped && !after(frame, dropped[1], transport))) continue;
+    // A subscription may take effect before its answer is sent; an unsubscribe, only by its answer.
+    if (changed?.kind === 'subscribe' && beneath(uri, changed.uri)) continue;
+    const dropped = droppedAt(uri);
+    if (dropped && !after(frame, dropped[1], transport)) continue;
     exercised(real, INVARIANTS.updatesSubscribed);
     throw new InvariantBroken(INVARIANTS.updatesSubscribed, `notifications/resources/updated for ${JSON.stringify(uri)} (during ${shown}) while the session is subscribed to ${now.size ? [...now].map((s) => JSON.stringify(s)).join(', ') : 'nothing'}${dropped ? ` (it unsubscribed from ${JSON.stringify(dropped[0])} earlier)` : ''}`);
   }
