@@ -3,7 +3,7 @@ import { describeReply } from '../../src/runner/checks.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { isAnswer, PING_LIMIT_MS } from '../common.js';
-import { initialized, type Listener, sleep, WAIT_MS } from './helpers.js';
+import { initialized, type Listener, sleep, WAIT_MS, waitUntil } from './helpers.js';
 
 // What the icon scenarios share: the evidence that a client renders icons at all, and how long it gets.
 
@@ -25,12 +25,23 @@ export function toolsWithIcons(icons: unknown[]): unknown[] {
   return [{ ...DEFAULT_TOOLS[0]!, icons }, ...DEFAULT_TOOLS.slice(1)];
 }
 
-/** The client's tools/list, once it had FETCH_MS to fetch the icons; records a skip or "could not run" when it never listed. */
-export async function listedAndFetched(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
+/**
+ * Waits until the client fetched the https: evidence icon, then gives it FETCH_MS for the icons
+ * listed after it: the clock starts when rendering does, so a client slowed by a loaded machine
+ * has still reached them. False when it fetched nothing within 2 × FETCH_MS (it renders no icons).
+ */
+export async function rendered(evidence: Listener): Promise<boolean> {
+  const started = await waitUntil(() => evidence.connections > 0, 2 * FETCH_MS);
+  if (started) await sleep(FETCH_MS);
+  return started;
+}
+
+/** The client's tools/list, once it had time to fetch the icons; records a skip or "could not run" when it never listed. */
+export async function listedAndFetched(ctx: ClientScenarioContext, evidence: Listener): Promise<RecordedFrame | undefined> {
   if (!(await initialized(ctx))) return undefined;
   const listed = await ctx.session.waitForMethod('tools/list', WAIT_MS);
   if (!listed) return void ctx.check.skip('the client did not list the tools, so it saw no icons');
-  await sleep(FETCH_MS);
+  await rendered(evidence);
   return listed;
 }
 

@@ -2,9 +2,9 @@ import type { ServerSession } from '../../src/harness/server-session.js';
 import { replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { PING_LIMIT_MS, timedPing } from '../common.js';
-import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, sleep, WAIT_MS, waitUntil } from './helpers.js';
+import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, WAIT_MS } from './helpers.js';
 import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from './icon-bytes.js';
-import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
+import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, rendered, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
 
 // Out of scope here: ICON-URI-02 (redirects) and ICON-SEC-01 (credentials) need an https: icon
 // the client trusts, so a harness CA; ICON-URI-03 (same origin) cannot be shown from an http:
@@ -34,9 +34,9 @@ export const clientIconSchemes = clientScenario({
   },
   async run(ctx) {
     const { session, check } = ctx;
-    const listed = await listedAndFetched(ctx);
-    if (!listed) return;
     const { safe, unsafe } = schemeListeners.get(session)!;
+    const listed = await listedAndFetched(ctx, safe);
+    if (!listed) return;
     if (unsafe.connections > 0) {
       return void check.expect(false, {
         expected: 'no connection to the http: or ftp: icon',
@@ -80,11 +80,8 @@ export const clientIconHostileData = clientScenario({
     if (!answeredInTime(before)) {
       return check.skip(`the client did not answer a ping while it waited for tools/list either (${describeTimed(before)}; see client.utilities.ping), so a silence after the icons would not be theirs`);
     }
-    // The clock starts when the client fetches the https: icon, listed before the hostile ones: a
-    // client slowed by a loaded machine must still have reached the hostile bytes when it is pinged.
-    const rendering = await waitUntil(() => safe.connections > 0, 2 * FETCH_MS);
+    const rendering = await rendered(safe);
     const call = await session.waitForFrame((f) => f.index > listed.index && isAskingCall(f), WAIT_MS, listed.index + 1);
-    if (rendering) await sleep(FETCH_MS);
     const after = await timedPing(session);
     release(session);
     const what = `bomb PNG (${BOMB_SIDE}×${BOMB_SIDE}) and ${GIF_FRAMES}-frame GIF data: icons`;
@@ -123,7 +120,7 @@ export const clientIconDataNotFetched = clientScenario({
   },
   async run(ctx) {
     const { session, check } = ctx;
-    const listed = await listedAndFetched(ctx);
+    const listed = await listedAndFetched(ctx, dataListeners.get(session)!);
     if (!listed) return;
     const fetched = ctx.exchanges.filter((e) => !e.toEndpoint && namesDataUri(e.path));
     if (fetched.length > 0) {
