@@ -127,7 +127,7 @@ interface TerminalRun {
  */
 function onTerminal(args: string[], o: { stdoutFile: string; env?: NodeJS.ProcessEnv; ctrlC?: (tty: string) => boolean; times?: number }): Promise<TerminalRun> {
   const command = `${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(' ')} > ${quote(o.stdoutFile)}`;
-  const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { env: { ...process.env, ...o.env }, stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+  const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { env: { ...outsideCi(), ...o.env }, stdio: ['pipe', 'pipe', 'inherit'], detached: true });
   let tty = '';
   let pressedAt: number | undefined;
   const press = (left: number) => {
@@ -149,6 +149,12 @@ function onTerminal(args: string[], o: { stdoutFile: string; env?: NodeJS.Proces
       resolve({ code, tty, ...(pressedAt !== undefined ? { afterCtrlC: Date.now() - pressedAt } : {}) });
     });
   });
+}
+
+/** This process's environment without what marks a CI job, where mcpcheck shows no progress by design. */
+function outsideCi(): NodeJS.ProcessEnv {
+  const { CI: _ci, GITHUB_ACTIONS: _actions, ...env } = process.env;
+  return env;
 }
 
 /** The highest "N/M scenarios" the progress line showed. */
