@@ -103,6 +103,11 @@ class Pages {
   }
 }
 
+/** LIFE-INIT-05: until notifications/initialized, the one request a server should send is ping. */
+export function mayRequestBeforeInitialized(method: string): boolean {
+  return method === 'ping';
+}
+
 export interface SessionValidatorOptions {
   transport?: 'stdio' | 'http';
   /**
@@ -282,7 +287,7 @@ export class SessionValidator {
     if (from === 'client') this.onClientRequestOrder(method, params, id, findings);
     else {
       this.applied.add('LIFE-INIT-05');
-      if (!this.initialized && method !== 'ping') {
+      if (!this.initialized && !mayRequestBeforeInitialized(method)) {
         findings.push(violation('LIFE-INIT-05', `expected the server to send no request other than ping before notifications/initialized; it sent ${show(method)}`, '/method'));
       }
     }

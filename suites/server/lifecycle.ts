@@ -6,6 +6,10 @@ import { isEmptyResult, PING_LIMIT_MS, timedPing } from './helpers.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
 import { notAProtocolVersion, unsupportedVersionErrorRuling } from '../../src/validate/versions.js';
+import { show } from '../../src/validate/finding.js';
+import { mayRequestBeforeInitialized } from '../../src/validate/session.js';
+import { isObject } from '../../src/json.js';
+import { cannedCapabilities } from '../../src/harness/canned.js';
 
 interface VersionProbe {
   asked: string;
@@ -154,6 +158,37 @@ export const beforeInitialize = scenario({
   },
 });
 
+/** How long the server is given, initialized but not yet told so, to send a request it should not. */
+const BEFORE_INITIALIZED_MS = 1_000;
+
+/**
+ * Over stdio only: there the server can write at any time, while over HTTP it could send only on
+ * a GET stream it may refuse (the live rule still judges what comes over HTTP).
+ */
+export const noRequestsBeforeInitialized = scenario({
+  id: 'server.lifecycle.no-requests-before-initialized',
+  title: 'Until notifications/initialized, the server sends no request other than ping',
+  requirements: ['LIFE-INIT-05'],
+  isolation: 'session',
+  waits: true,
+  needs: { transport: 'stdio' },
+  async run({ session, check }) {
+    // Marked before initialize: a request can come in the same read as the initialize response.
+    const mark = session.mark;
+    const init = await session.initialize({ capabilities: cannedCapabilities(), withholdInitialized: true });
+    if (init.kind !== 'result') return check.skip(`not exercised: initialize got ${describeReply(init)}`, { key: 'quiet' });
+    const isEarlyRequest = (f: { message?: unknown }) => isObject(f.message) && typeof f.message.method === 'string' && 'id' in f.message && !mayRequestBeforeInitialized(f.message.method);
+    const early = await session.waitForFrame(isEarlyRequest, BEFORE_INITIALIZED_MS, mark);
+    check.expect(early === undefined, {
+      key: 'quiet',
+      requirements: ['LIFE-INIT-05'],
+      expected: `no request other than ping in the ${BEFORE_INITIALIZED_MS} ms after the initialize response, with notifications/initialized withheld and roots, sampling and elicitation declared`,
+      actual: early && isObject(early.message) ? `the server sent ${show(early.message.method)} before notifications/initialized` : `no request in ${BEFORE_INITIALIZED_MS} ms`,
+      frames: [early?.index],
+    });
+  },
+});
+
 const FEATURES = [
   { capability: 'tools', method: 'tools/list', params: {}, rule: 'TOOL-CAP-01' },
   { capability: 'resources', method: 'resources/list', params: {}, rule: 'RES-CAP-01' },
@@ -201,4 +236,4 @@ export const capabilitiesHonoured = scenario({
   },
 });
 
-export const lifecycle = [versionNegotiation, beforeInitialize, capabilitiesHonoured];
+export const lifecycle = [versionNegotiation, beforeInitialize, noRequestsBeforeInitialized, capabilitiesHonoured];
