@@ -1,8 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import fc from 'fast-check';
+import { caseId, frameBytes } from '../src/fuzz/case.js';
+import { DEFAULT_MUTATION_OPTIONS } from '../src/fuzz/mutate.js';
+import { caseArbitrary } from '../src/fuzz/run.js';
+import { SPLIT_PAUSE_MS } from '../src/fuzz/send.js';
 import { packageRoot } from '../src/paths.js';
 import { median } from './time.js';
 
@@ -11,31 +17,69 @@ const REFERENCE = join(root, 'dist/tests/fixtures/reference/server.js');
 const CASES = 1_000;
 const RUNS = 3;
 
+const CASE_TIMEOUT_MS = 5_000;
+
+/** A minimal line-delimited JSON-RPC peer on a child's stdio: write bytes, wait (bounded) for the answer to an id. */
+function rawPeer(child: { stdin: Writable; stdout: Readable }) {
+  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+  const waiting = new Map<unknown, (message: Record<string, unknown>) => void>();
+  lines.on('line', (line) => {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+  });
+  const answered = (id: unknown) =>
+    new Promise<Record<string, unknown> | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), CASE_TIMEOUT_MS);
+      waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
+  const write = (bytes: string | Uint8Array) => new Promise<void>((resolve) => child.stdin.write(bytes, () => resolve()));
+  const request = async (id: number, method: string, params?: unknown) => {
+    const answer = answered(id);
+    await write(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }) + '\n');
+    return answer;
+  };
+  return { answered, write, request };
+}
+
 /**
- * The server's own rate, without the harness: a minimal loop that sends what a fuzz case costs
- * the server — one request, then a ping once it is answered — and waits for each answer.
+ * The server's own rate for the same cases, without the harness: a minimal loop that sends each
+ * case mcpcheck fuzz generates for this seed (as its bytes, framed as the case says; a tool call's
+ * answer awaited, as the harness does), then a ping, and waits for the ping's answer.
  */
 async function rawCasesPerSecond(): Promise<number> {
   const child = spawn(process.execPath, [REFERENCE], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const lines = createInterface({ input: child.stdout });
-  const waiting = new Map<number, () => void>();
-  lines.on('line', (line) => {
-    const id = (JSON.parse(line) as { id?: number }).id;
-    if (typeof id === 'number') waiting.get(id)?.();
-  });
-  let next = 1;
-  const request = (method: string, params?: unknown) =>
-    new Promise<void>((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }) + '\n');
-    });
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const peer = rawPeer(child);
+  const init = await peer.request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  await peer.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const listed = await peer.request(2, 'tools/list');
+  const capabilities = ((init?.result as { capabilities?: Record<string, unknown> } | undefined)?.capabilities ?? {});
+  const tools = ((listed?.result as { tools?: Array<Record<string, unknown>> } | undefined)?.tools ?? []);
+  const arbitrary = caseArbitrary({ revision: '2025-11-25', capabilities, tools, callTools: { mode: 'readonly' }, mutation: { ...DEFAULT_MUTATION_OPTIONS, transport: 'stdio' } }, []);
+  const cases = fc.sample(arbitrary, { seed: 1, numRuns: CASES });
+  let pingId = 1_000_000_000;
   const t0 = performance.now();
-  for (let i = 0; i < CASES; i++) {
-    await request(i % 2 === 0 ? 'tools/list' : 'tools/call', i % 2 === 0 ? undefined : { name: 'add', arguments: { a: i, b: 1 } });
-    await request('ping');
+  for (const c of cases) {
+    const id = caseId(c);
+    const bytes = Buffer.from(frameBytes(c));
+    const answer = id !== undefined && c.method === 'tools/call' && c.expects !== 'survive' ? peer.answered(id) : undefined;
+    if (c.ending === 'split') {
+      const whole = Buffer.concat([bytes, Buffer.from('\n')]);
+      const half = Math.max(1, Math.floor(whole.length / 2));
+      await peer.write(whole.subarray(0, half));
+      await new Promise((r) => setTimeout(r, SPLIT_PAUSE_MS));
+      await peer.write(whole.subarray(half));
+    } else await peer.write(Buffer.concat([bytes, Buffer.from(c.ending === 'crlf' ? '\r\n' : '\n')]));
+    await answer;
+    await peer.request(pingId++, 'ping');
   }
   const ms = performance.now() - t0;
   child.kill('SIGKILL');
@@ -69,6 +113,6 @@ export async function benchFuzz(): Promise<void> {
   const r = median(raw);
   const h = median(harness);
   console.log(`fuzz: ${CASES} cases against the reference stdio server; median of ${RUNS} runs, interleaved`);
-  console.log(`  raw loop (request, then ping; no harness)   ${r.toFixed(0).padStart(6)} cases/s`);
+  console.log(`  raw loop (the same cases, each then a ping)  ${r.toFixed(0).padStart(6)} cases/s`);
   console.log(`  mcpcheck fuzz (generate, send, judge)        ${h.toFixed(0).padStart(6)} cases/s   overhead ${((1 - h / r) * 100).toFixed(0)}%   target ≤ 25%`);
 }

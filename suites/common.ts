@@ -42,7 +42,7 @@ export function recordProperty<T>(check: CheckRecorder, outcome: PropertyOutcome
   if (f) {
     check.expect(false, {
       expected: o.expected,
-      actual: `${f.reason}; smallest failing ${o.what} (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}): ${o.show(f.counterexample)}; ${where}, fast-check path ${f.path}`,
+      actual: `${f.reason}; smallest failing ${o.what} (after ${f.shrinks} shrink step(s)${outcome.cutShort ? ', shrinking cut short by its budget' : ''}${outcome.unjudgedShrinks ? `, ${outcome.unjudgedShrinks} smaller candidate(s) passed by as not judged: ${outcome.inconclusive.join('; ')}` : ''}): ${o.show(f.counterexample)}; ${where}, fast-check path ${f.path}`,
     });
     return;
   }

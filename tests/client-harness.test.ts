@@ -160,15 +160,17 @@ describe('the property tier', () => {
     const first = property(await once())!;
     const second = property(await once())!;
     expect(first.status).toBe('warn');
-    const shrunk = /smallest failing tool list \(after \d+ shrink step\(s\)[^)]*\): (\[.*\]); seed/.exec(first.message)?.[1];
+    const smallest = (message: string) => /smallest failing tool list \(after \d+ shrink step\(s\).*?\): (\[.*\]); seed/.exec(message)?.[1];
+    const shrunk = smallest(first.message);
     expect(shrunk, first.message).toBeDefined();
     const tools = JSON.parse(shrunk!) as Array<Record<string, unknown>>;
     // One tool, one icon, and of that icon nothing but what the crash needs.
     expect(tools).toHaveLength(1);
     expect(tools[0]!.icons).toEqual([{ src: expect.any(String), sizes: [expect.any(String)] }]);
-    // The same seed reaches the same smallest case; the number of steps there may differ, since
-    // a real client's timing can leave one candidate unjudged in one run and not in the other.
-    expect(/smallest failing tool list \(after \d+ shrink step\(s\)[^)]*\): (\[.*\]); seed/.exec(second.message)?.[1]).toBe(shrunk);
+    // The same seed reaches the same smallest case, unless a run says that it passed a smaller
+    // candidate by as not judged (a loaded machine can leave a real client's case unjudged).
+    const passedBy = (message: string) => message.includes('passed by as not judged');
+    if (!passedBy(first.message) && !passedBy(second.message)) expect(smallest(second.message), second.message).toBe(shrunk);
     expect(first.reproduce).toContain(`--seed ${BREAK_SEED}`);
   }, 240_000);
 

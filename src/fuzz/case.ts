@@ -49,8 +49,17 @@ function textId(text: string): unknown {
   }
 }
 
+const ids = new WeakMap<FuzzCase, { id: string | number | undefined }>();
+
 /** The request id a case carries, when the frame is one JSON object with a usable id (as a JSON reader sees it). */
 export function caseId(c: FuzzCase): string | number | undefined {
+  // Every oracle asks, and a text frame is parsed to answer: once per case is enough.
+  let known = ids.get(c);
+  if (!known) ids.set(c, (known = { id: readId(c) }));
+  return known.id;
+}
+
+function readId(c: FuzzCase): string | number | undefined {
   const m = 'json' in c.body ? c.body.json : 'text' in c.body ? textId(c.body.text) : undefined;
   if (m === null || typeof m !== 'object' || Array.isArray(m)) return undefined;
   const id = (m as Record<string, unknown>).id;

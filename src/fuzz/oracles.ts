@@ -17,7 +17,7 @@ export interface Observation {
   frames: RecordedFrame[];
   /** The id of the ping sent after the case; its answer is no answer to the case. */
   pingId: number;
-  /** Ids of the session's earlier requests: a late answer to one of them is no answer to this case. */
+  /** Ids of the session's other requests (earlier ones, a second ping): an answer to one of them is no answer to this case. */
   earlier: ReadonlySet<unknown>;
   ping: Reply;
   /** Live findings about the target's frames in that window. */

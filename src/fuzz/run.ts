@@ -103,6 +103,13 @@ function notificationsFor(revision: Revision): Array<fc.Arbitrary<unknown>> {
   });
 }
 
+/** The cases a run generates for a server that declared `capabilities` and listed `tools`; what it calls goes to `notes`. */
+export function caseArbitrary(o: { revision: Revision; capabilities: Record<string, unknown>; tools: Array<Record<string, unknown>>; callTools: ToolPolicy; mutation: MutationOptions }, notes: string[]): fc.Arbitrary<FuzzCase> {
+  // Tool calls weigh more: each tool is a handler of its own, the other methods are few.
+  const bases = basesFor(o.revision, o.capabilities, o.tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, o.mutation), weight: b.inputSchema ? 3 : 1 }));
+  return fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(o.revision)), weight: 1 });
+}
+
 /** The seed of round `k`: the run's seed, then the ones after it (kept in fast-check's 32-bit range). */
 const roundSeed = (seed: number, k: number) => ((seed + k) | 0);
 
@@ -119,10 +126,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
     if (reply.kind === 'result' && Array.isArray(reply.result.tools)) tools.push(...reply.result.tools.filter(isObject));
   }
   const notes: string[] = [];
-  const mutation: MutationOptions = { ...DEFAULT_MUTATION_OPTIONS, ...o.mutation, transport: o.target.kind };
-  // Tool calls weigh more: each tool is a handler of its own, the other methods are few.
-  const bases = basesFor(revision, capabilities, tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, mutation), weight: b.inputSchema ? 3 : 1 }));
-  const arbitrary = fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(revision)), weight: 1 });
+  const arbitrary = caseArbitrary({ revision, capabilities, tools, callTools: o.callTools, mutation: { ...DEFAULT_MUTATION_OPTIONS, ...o.mutation, transport: o.target.kind } }, notes);
 
   const outcome: FuzzRunOutcome = { seed: o.seed, cases: 0, generated: 0, failures: [], exercised: new Map(), unexercised: new Map(), cutShort: false, restarts: 0, notes, protocolVersion: revision, durationMs: 0 };
   if (isObject(init.serverInfo)) outcome.serverInfo = init.serverInfo;
@@ -146,6 +150,8 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
       } catch (e) {
         return { inconclusive: `the target could not be restarted: ${(e as Error).message}` };
       }
+      // Each case is judged on its own frames; the run's transcript is a failure's fresh replay.
+      session.forget(session.mark);
       const input = lane.freshen(value);
       const judging = oraclesFor(input, found);
       const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);

@@ -59,6 +59,12 @@ type FrameWaiter = { match: (frame: RecordedFrame) => boolean; resolve: (frame: 
 
 const MAX_RAW_KEPT = 64 * 1024;
 
+/** Removes the items at the start of `list` for which `old` holds. */
+function dropLeading<T>(list: T[], old: (item: T) => boolean): void {
+  const kept = list.findIndex((item) => !old(item));
+  list.splice(0, kept === -1 ? list.length : kept);
+}
+
 /**
  * A session with the target, whichever side mcpcheck plays (`role`): ids, correlation, timeouts,
  * the recorded frames, and live validation of every frame. What the target asks of mcpcheck is
@@ -321,14 +327,25 @@ export abstract class PeerSession<C extends Channel = Channel> {
     return this.frames.filter((f) => f.index >= since && f.from === this.them);
   }
 
+  /**
+   * Drops the recorded frames, and the live findings about them, before frame index `before`. A
+   * session that lives for thousands of steps (a fuzz lane) needs only its current step's: memory
+   * and look-ups stay bounded, and the caps are never reached, which would leave later steps with
+   * nothing to judge.
+   */
+  forget(before: number): void {
+    dropLeading(this.frames, (f) => f.index < before);
+    dropLeading(this.findings, (f) => (f.frame ?? 0) < before);
+  }
+
   /** The index the next frame will get: take it before a step to look only at what follows. */
   get mark(): number {
     return this.frameCount;
   }
 
-  /** Lets frames in flight arrive (for "nothing comes back" checks). */
+  /** Lets frames in flight arrive (for "nothing comes back" checks); 0: only what was already read in. */
   settle(ms: number): Promise<void> {
-    return new Promise((r) => setTimeout(r, ms));
+    return new Promise((r) => (ms > 0 ? setTimeout(r, ms) : setImmediate(r)));
   }
 
   async close(): Promise<void> {

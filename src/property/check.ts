@@ -37,11 +37,17 @@ export interface PropertyOutcome<T> {
   failure?: PropertyFailure<T>;
   /** The budget ran out: fewer cases were tried, or shrinking stopped early. */
   cutShort: boolean;
+  /**
+   * Shrinking candidates that judged nothing: shrinking passed them by, so another run with the
+   * same seed may reach a different smallest case.
+   */
+  unjudgedShrinks: number;
 }
 
 export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number, budget: PropertyBudget, judge: (value: T) => Promise<CaseVerdict>): Promise<PropertyOutcome<T>> {
   let judged = 0;
   let cutShort = false;
+  let unjudgedShrinks = 0;
   const inconclusive = new Set<string>();
   let lastFailure: { value: T; reason: string } | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
@@ -52,6 +58,7 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
     const verdict = await judge(value);
     if ('inconclusive' in verdict) {
       inconclusive.add(verdict.inconclusive);
+      if (lastFailure) unjudgedShrinks++;
       fc.pre(false);
     }
     judged++;
@@ -67,7 +74,7 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
   const interrupt = Number.isFinite(remainingMs) ? { interruptAfterTimeLimit: Math.max(1, Math.ceil(remainingMs)), markInterruptAsFailure: false } : {};
   const details = await fc.check(property, { seed, numRuns: budget.cases, maxSkipsPerRun: 1, ...interrupt });
   if (details.interrupted) cutShort = true;
-  const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort };
+  const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort, unjudgedShrinks };
   if (details.failed && details.counterexample && lastFailure) {
     // Shrinking ends on the last case that failed; that is the counterexample fast-check reports.
     outcome.failure = { counterexample: details.counterexample[0] as T, reason: lastFailure.reason, path: details.counterexamplePath ?? '', shrinks: details.numShrinks };

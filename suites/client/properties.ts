@@ -10,11 +10,14 @@ import { answerTo, holdAnswers, waitUntil, WAIT_MS } from './helpers.js';
 /** How long a client that declared nothing about list changes gets to list again after notifications/tools/list_changed. */
 const RELIST_MS = 2_000;
 /** Client processes a property may start, shrinking included (each costs a start-up). */
-const MAX_LAUNCHES = 24;
+const MAX_LAUNCHES = 40;
 /** Cases judged at most beyond the generated ones: shrinking stops there. */
 const SHRINK_BUDGET = 60;
-/** How long a client that answered ping must stay up to count as having taken the list. */
-const SETTLE_MS = 200;
+/**
+ * How long a client that answered ping must stay up to count as having taken the list. Over HTTP
+ * the ping may overtake the listing's answer (another stream), so the client gets longer there.
+ */
+const SETTLE_MS = { stdio: 200, http: 500 } as const;
 /** What the property leaves of the scenario timeout for the last case and the report. */
 const RESERVE_MS = 6_000;
 
@@ -59,7 +62,7 @@ async function stillAnswers(ctx: ClientScenarioContext): Promise<CaseVerdict> {
   const answered = isAnswer(reply);
   // Over HTTP the ping and the listing's answer travel on different streams: the client may take
   // the ping first and only then choke on the list, so an answer counts once it is still there.
-  const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS : 500));
+  const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS[ctx.transport] : 500));
   if (answered && !exit) return { held: true };
   if (exit && exit.code === 0 && !exit.signal) return { inconclusive: 'the client ended its session cleanly (exit 0) right after the listing' };
   if (exit) return { failed: `the client exited (${exit.signal ?? `code ${exit.code}`}) after it was served this tool list` };
