@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FuzzCase } from '../src/fuzz/case.js';
 import type { RunReport } from '../src/model.js';
-import { freePort, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 const FIXTURE = `node ${join(ROOT, 'dist/tests/fixtures/fuzz/server.js')}`;
@@ -223,6 +224,32 @@ describe('mcpcheck fuzz over Streamable HTTP', () => {
       server.kill('SIGKILL');
     }
   }, 90_000);
+});
+
+describe('mcpcheck fuzz --url with --start', () => {
+  it('starts the server again after each crash, finds the crash, and the replay line (with --start) reproduces it; no server is left', async () => {
+    const port = await freePort();
+    const marker = `MCPCHECK_FUZZ_START_${randomUUID()}`;
+    const start = `node ${REFERENCE} --http --port ${port} --break crashes-on-negative-addends`;
+    const out = mkdtempSync(join(tmpdir(), 'mcpcheck-fuzz-start-'));
+    const json = join(out, 'report.json');
+    const env = { ...process.env, [marker]: '1' };
+    // The budget ends shrinking early (each shrinking step restarts the server): the run is then incomplete.
+    const r = spawnSync(process.execPath, [CLI, 'fuzz', '--url', `http://127.0.0.1:${port}/mcp`, '--start', start, '--seed', '1', '--runs', '200', '--sequences', '0', '--time-budget', '15', '--out', out, '--json', json], { encoding: 'utf8', timeout: 90_000, env });
+    expect(processesMarked(marker)).toEqual([]);
+    expect(r.status, r.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
+    const crash = report.checks.find((c) => c.id === 'fuzz.tool-input-survives');
+    expect(crash?.status, crash?.message).toBe('fail');
+    expect(crash?.message).toMatch(/the target went away: POST failed/);
+    const restarts = Number(/(\d+) restart\(s\) of the target/.exec(report.notes.join('\n'))?.[1]);
+    expect(restarts).toBeGreaterThan(0);
+    expect(crash?.reproduce).toContain(`--start ${JSON.stringify(start)}`);
+    const file = /--replay (\S+)$/.exec(crash!.reproduce!)?.[1];
+    const replayed = spawnSync(process.execPath, [CLI, 'fuzz', '--url', `http://127.0.0.1:${port}/mcp`, '--start', start, '--replay', file!], { encoding: 'utf8', timeout: 60_000, env });
+    expect(replayed.status, replayed.stdout + replayed.stderr).toBe(1);
+    expect(processesMarked(marker)).toEqual([]);
+  }, 150_000);
 });
 
 describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', () => {

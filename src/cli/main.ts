@@ -122,6 +122,8 @@ const clientOptions = {
 const fuzzOptions = {
   stdio: { type: 'string', describe: 'command that starts the server on stdio (restarted after a crash)', requiresArg: true },
   url: { type: 'string', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)', requiresArg: true },
+  start: { type: 'string', describe: 'with --url: command that serves the URL; started first, started again after the server crashed or hung, stopped last', requiresArg: true },
+  header: serverOptions.header,
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
   runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)', requiresArg: true },
   sequences: { type: 'number', describe: 'generated sequences of operations (list, call, subscribe, setLevel, cancel, at once), each on a fresh session (default 10; 0: none)', requiresArg: true },
@@ -258,6 +260,8 @@ export async function main(argv: string[]): Promise<void> {
         const report = await fuzzServer({
           ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
           ...(args.url !== undefined ? { url: args.url } : {}),
+          ...(args.start !== undefined ? { start: args.start } : {}),
+          headers: args.header ?? [],
           ...(args['allow-remote'] ? { allowRemote: true } : {}),
           runs: args.runs ?? 200,
           ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),
@@ -268,7 +272,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args['max-string'] !== undefined ? { maxString: args['max-string'] } : {}),
           outDir: args.out ?? 'reports/fuzz',
           ...(args.replay !== undefined ? { replay: args.replay } : {}),
-          targetFlags: args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
+          targetFlags: args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}${args['allow-remote'] ? ' --allow-remote' : ''}`,
         });
         await emitReport(report, args);
         // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.

@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SetupError } from '../errors.js';
 import { grade } from '../grade/index.js';
-import type { Target } from '../harness/target.js';
+import { HttpTarget, type Target } from '../harness/target.js';
 import { isObject } from '../json.js';
 import type { CheckResult, RunReport, Status } from '../model.js';
 import { requirement } from '../spec/catalog.js';
@@ -25,6 +25,10 @@ import { isLoopbackHost, makeTarget, parseToolPolicy, serverTargetInfo } from '.
 export interface FuzzCommandOptions {
   stdio?: string;
   url?: string;
+  /** With `url`: the command that serves it, started again after a crash or hang. */
+  start?: string;
+  /** With `url`: "Name: value" headers sent on every request. */
+  headers?: string[];
   allowRemote?: boolean;
   runs: number;
   seed: number;
@@ -42,7 +46,7 @@ export interface FuzzCommandOptions {
 }
 
 function fuzzTarget(o: FuzzCommandOptions): Target {
-  const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}) });
+  const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}), ...(o.start !== undefined ? { start: o.start } : {}), headers: o.headers ?? [] });
   // Hostile input is meant for servers one owns: a remote one only when asked for.
   const host = o.url !== undefined ? new URL(o.url).hostname : undefined;
   if (host !== undefined && !isLoopbackHost(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
@@ -173,6 +177,7 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
   const started = Date.now();
   const target = fuzzTarget(o);
   try {
+    if (target instanceof HttpTarget) await target.prepare();
     if (o.replay !== undefined) return await replay(o, target, started);
     // One budget for the cases and the sequences after them.
     const deadline = o.timeBudget !== undefined ? performance.now() + o.timeBudget * 1000 : Infinity;

@@ -48,11 +48,15 @@ export class Lane {
     return session;
   }
 
-  /** Ends the current session (its process, over stdio): the next case gets a fresh one. */
-  async discard(): Promise<void> {
+  /**
+   * Ends the current session (its process, over stdio): the next case gets a fresh one. After a
+   * crash or hang (`recycle`), a server mcpcheck started behind a URL is started afresh too.
+   */
+  async discard(recycle = false): Promise<void> {
     const s = this.current;
     this.current = undefined;
     if (s) await s.close().catch(() => undefined);
+    if (recycle) await this.target.recycle?.();
   }
 
   /** The case with its id changed, keeping its kind (integer, fraction, string), when this session already used it. */

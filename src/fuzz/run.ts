@@ -157,7 +157,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
       const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
       outcome.cases++;
       if (!failing) generatedHere++;
-      if (observation.ping.kind !== 'result') await lane.discard();
+      if (observation.ping.kind !== 'result') await lane.discard(true);
       const failed: Array<{ oracle: Oracle; message: string }> = [];
       for (const oracle of judging) {
         const verdict = oracle.judge(input, observation);

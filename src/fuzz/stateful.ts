@@ -90,8 +90,10 @@ async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: M
     await run(freshModel(s), real);
     return { real };
   } catch (e) {
-    if (e instanceof InvariantBroken) return { broken: e, real };
-    throw e;
+    if (!(e instanceof InvariantBroken)) throw e;
+    // A target that stopped answering is started afresh (behind a URL too) for the next sequence.
+    if (e.invariant === INVARIANTS.survives || e.invariant === INVARIANTS.cancelHealthy) await lane.discard(true);
+    return { broken: e, real };
   } finally {
     for (const [id, n] of real.exercised) exercisedTotal.set(id, (exercisedTotal.get(id) ?? 0) + n);
   }

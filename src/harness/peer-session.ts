@@ -203,8 +203,19 @@ export abstract class PeerSession<C extends Channel = Channel> {
       }, wait);
       this.waiting.set(key, { resolve, timer });
     });
-    const sent = await this.send(message);
+    // The reply's own timeout bounds the wait: a send still going then (an HTTP exchange whose
+    // headers never come, say) is left to the channel's timeout.
+    const sent = await Promise.race([this.send(message), reply.then(() => undefined)]);
     const status = sent?.status;
+    // The request went nowhere: its answer cannot come, on any stream.
+    if (sent?.lost && sent.error !== undefined) {
+      const waiter = this.waiting.get(key);
+      if (waiter) {
+        clearTimeout(waiter.timer);
+        this.waiting.delete(key);
+        waiter.resolve({ kind: 'closed', detail: sent.error });
+      }
+    }
     if (status !== undefined && status >= 400) {
       const waiter = this.waiting.get(key);
       if (waiter) {

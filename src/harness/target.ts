@@ -14,6 +14,11 @@ export interface Target {
   /** For reports: the command or the URL, never header values or URL credentials. */
   readonly description: string;
   open(): Promise<ChannelToServer>;
+  /**
+   * Stops the server process mcpcheck started for this target, if any, so the next `open` starts
+   * a fresh one (after a hang). Over stdio every session is a process of its own already.
+   */
+  recycle?(): Promise<void>;
   /** Stops everything the target started. */
   close(): Promise<void>;
 }
@@ -113,13 +118,9 @@ export class HttpTarget implements Target {
       if (failure || this.server.exit) {
         throw new SetupError(failure?.message ?? `the server command \`${this.options.start}\` exited (code ${this.server.exit?.code}) before ${redactUrl(this.options.url)} answered`);
       }
-      try {
-        await fetch(this.options.url, { method: 'GET', signal: AbortSignal.timeout(1000) }).then((r) => r.body?.cancel());
-        return;
-      } catch {
-        if (Date.now() > deadline) throw new SetupError(`${redactUrl(this.options.url)} did not accept connections within ${this.options.startTimeoutMs ?? 10_000} ms of starting \`${this.options.start}\``);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      if (await answers(this.options.url, 1000)) return;
+      if (Date.now() > deadline) throw new SetupError(`${redactUrl(this.options.url)} did not accept connections within ${this.options.startTimeoutMs ?? 10_000} ms of starting \`${this.options.start}\``);
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 
@@ -135,13 +136,42 @@ export class HttpTarget implements Target {
     return channel;
   }
 
+  /** A channel for a new session; a started server (`--start`) that has exited is started again first. */
   async open(): Promise<HttpChannel> {
+    if (this.server && !this.server.running) await this.prepare();
     return this.newChannel();
+  }
+
+  async recycle(): Promise<void> {
+    if (!this.server) return;
+    await Promise.all([...this.channels].map((c) => c.close()));
+    await this.server.terminateGroup();
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.channels].map((c) => c.close()));
     if (this.server) await this.server.terminateGroup();
+  }
+}
+
+/**
+ * Whether anything answers HTTP at `url` within `ms`. The exchange is aborted once the headers are
+ * in (the body may be an endless stream), and the abort bounds the whole of it.
+ */
+async function answers(url: string, ms: number): Promise<boolean> {
+  const ctl = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  // The timer settles it even if the aborted fetch itself never does.
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const fetched = fetch(url, { method: 'GET', signal: ctl.signal }).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([fetched, late]);
+  } finally {
+    clearTimeout(timer);
+    ctl.abort();
   }
 }
 

@@ -31,6 +31,8 @@ export interface SendResult {
    * the target's doing, so it is reported here rather than thrown.
    */
   error?: string;
+  /** With `error`: the target went away (a refused or dropped connection), so no answer can come back on it. */
+  lost?: true;
 }
 
 export interface ChannelClosed {

@@ -350,7 +350,9 @@ export class HttpChannel extends ChannelEvents implements Channel {
       if (!this.reached && abortKind(ctl) !== 'closed') {
         throw new TargetUnreachable(`cannot reach ${redactUrl(this.url)}: ${detail}`, redactUrl(this.url));
       }
-      return { error: failedResult(exchange, abortKind(ctl) ?? 'error', `${method} failed: ${detail}`) };
+      const kind = abortKind(ctl);
+      // No abort of ours: the network said no (refused, reset) — the server is not there.
+      return { error: { ...failedResult(exchange, kind ?? 'error', `${method} failed: ${detail}`), ...(kind === undefined ? { lost: true as const } : {}) } };
     } finally {
       clearTimeout(timer);
     }
