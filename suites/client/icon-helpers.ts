@@ -9,6 +9,8 @@ import { initialized, type Listener, sleep, WAIT_MS, waitUntil } from './helpers
 
 /** How long a client that renders icons gets to fetch them after listing the tools. */
 export const FETCH_MS = 1_500;
+/** How long a client that renders icons may take to fetch the first one after it listed the tools. */
+const RENDER_START_MS = 8_000;
 
 /** An https: icon at a counting listener: a connection there shows the client renders icons at all. */
 export function evidenceIcon(listener: Listener): { src: string; mimeType: string } {
@@ -28,10 +30,11 @@ export function toolsWithIcons(icons: unknown[]): unknown[] {
 /**
  * Waits until the client fetched the https: evidence icon, then gives it FETCH_MS for the icons
  * listed after it: the clock starts when rendering does, so a client slowed by a loaded machine
- * has still reached them. False when it fetched nothing within 2 × FETCH_MS (it renders no icons).
+ * has still reached them. False when it fetched nothing within RENDER_START_MS (it renders no
+ * icons); that wait is long because a loaded machine delays the first fetch most.
  */
 export async function rendered(evidence: Listener): Promise<boolean> {
-  const started = await waitUntil(() => evidence.connections > 0, 2 * FETCH_MS);
+  const started = await waitUntil(() => evidence.connections > 0, RENDER_START_MS);
   if (started) await sleep(FETCH_MS);
   return started;
 }
