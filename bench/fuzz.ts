@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import fc from 'fast-check';
-import { caseId, frameBytes } from '../src/fuzz/case.js';
+import { caseId } from '../src/fuzz/case.js';
 import { DEFAULT_MUTATION_OPTIONS } from '../src/fuzz/mutate.js';
 import { caseArbitrary } from '../src/fuzz/run.js';
-import { SPLIT_PAUSE_MS } from '../src/fuzz/send.js';
+import { SPLIT_PAUSE_MS, stdioWrites } from '../src/fuzz/send.js';
 import { packageRoot } from '../src/paths.js';
 import { median } from './time.js';
 
@@ -69,15 +69,11 @@ async function rawCasesPerSecond(): Promise<number> {
   const t0 = performance.now();
   for (const c of cases) {
     const id = caseId(c);
-    const bytes = Buffer.from(frameBytes(c));
     const answer = id !== undefined && c.method === 'tools/call' && c.expects !== 'survive' ? peer.answered(id) : undefined;
-    if (c.ending === 'split') {
-      const whole = Buffer.concat([bytes, Buffer.from('\n')]);
-      const half = Math.max(1, Math.floor(whole.length / 2));
-      await peer.write(whole.subarray(0, half));
-      await new Promise((r) => setTimeout(r, SPLIT_PAUSE_MS));
-      await peer.write(whole.subarray(half));
-    } else await peer.write(Buffer.concat([bytes, Buffer.from(c.ending === 'crlf' ? '\r\n' : '\n')]));
+    for (const [i, w] of stdioWrites(c).entries()) {
+      if (i > 0) await new Promise((r) => setTimeout(r, SPLIT_PAUSE_MS));
+      await peer.write(w);
+    }
     await answer;
     await peer.request(pingId++, 'ping');
   }

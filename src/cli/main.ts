@@ -53,6 +53,28 @@ async function watched(flags: WatchFlags, run: (control: RunControl) => Promise<
 }
 
 /** Comma-separated or repeated list flags, as one list. */
+interface ServerTargetArgs {
+  stdio?: string | undefined;
+  url?: string | undefined;
+  start?: string | undefined;
+  header?: string[] | undefined;
+}
+
+/** The server under test, as `server` and `fuzz` take it from their flags. */
+function serverTarget(args: ServerTargetArgs): { stdio?: string; url?: string; start?: string; headers: string[] } {
+  return {
+    ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
+    ...(args.url !== undefined ? { url: args.url } : {}),
+    ...(args.start !== undefined ? { start: args.start } : {}),
+    headers: args.header ?? [],
+  };
+}
+
+/** The flags that name the server again in a reproduce line (header values never: they may be secrets). */
+function serverTargetFlags(args: ServerTargetArgs): string {
+  return args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
+}
+
 function list(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
 }
@@ -200,13 +222,10 @@ export async function main(argv: string[]): Promise<void> {
         await checkReportPaths(args);
         const baseline = await readBaseline(args.baseline);
         const { testServer } = await import('../commands/server.js');
-        const targetFlags = args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
+        const targetFlags = serverTargetFlags(args);
         const report = await watched(args, (control) => testServer({
           control,
-          ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
-          ...(args.url !== undefined ? { url: args.url } : {}),
-          ...(args.start !== undefined ? { start: args.start } : {}),
-          headers: args.header ?? [],
+          ...serverTarget(args),
           ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
           ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
           ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
@@ -258,10 +277,7 @@ export async function main(argv: string[]): Promise<void> {
         const { fuzzServer } = await import('../commands/fuzz.js');
         const { freshSeed } = await import('../property/seed.js');
         const report = await fuzzServer({
-          ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
-          ...(args.url !== undefined ? { url: args.url } : {}),
-          ...(args.start !== undefined ? { start: args.start } : {}),
-          headers: args.header ?? [],
+          ...serverTarget(args),
           ...(args['allow-remote'] ? { allowRemote: true } : {}),
           runs: args.runs ?? 200,
           ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),
@@ -272,7 +288,7 @@ export async function main(argv: string[]): Promise<void> {
           ...(args['max-string'] !== undefined ? { maxString: args['max-string'] } : {}),
           outDir: args.out ?? 'reports/fuzz',
           ...(args.replay !== undefined ? { replay: args.replay } : {}),
-          targetFlags: args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}${args['allow-remote'] ? ' --allow-remote' : ''}`,
+          targetFlags: `${serverTargetFlags(args)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
         });
         await emitReport(report, args);
         // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.

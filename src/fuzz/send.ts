@@ -23,26 +23,32 @@ export interface SendOptions extends SendTimeouts {
 /** The pause between the two halves of a split frame: long enough that they arrive as two reads. */
 export const SPLIT_PAUSE_MS = 20;
 
-/** Text stays text: the session reads what it sends as text, and a frame can be megabytes. */
-function withEnding(bytes: string | Uint8Array, ending: string): string | Uint8Array {
-  return typeof bytes === 'string' ? bytes + ending : Buffer.concat([bytes, Buffer.from(ending)]);
+/**
+ * What is written for the case over stdio, in order, SPLIT_PAUSE_MS apart: the frame with its
+ * line ending, or its two halves. Text stays text (the session reads what it sends as text, and a
+ * frame can be megabytes).
+ */
+export function stdioWrites(c: FuzzCase): Array<string | Uint8Array> {
+  const bytes = frameBytes(c);
+  if (c.ending !== 'split') {
+    const ending = c.ending === 'crlf' ? '\r\n' : '\n';
+    return [typeof bytes === 'string' ? bytes + ending : Buffer.concat([bytes, Buffer.from(ending)])];
+  }
+  const whole = Buffer.concat([Buffer.from(bytes), Buffer.from('\n')]);
+  const half = Math.max(1, Math.floor(whole.length / 2));
+  return [whole.subarray(0, half), whole.subarray(half)];
 }
 
 async function sendFrame(session: ClientSession, c: FuzzCase): Promise<void> {
-  const bytes = frameBytes(c);
   if (session.transport === 'http') {
-    await session.sendRaw(bytes);
+    await session.sendRaw(frameBytes(c));
     return;
   }
-  if (c.ending === 'split') {
-    const whole = Buffer.from(withEnding(bytes, '\n'));
-    const half = Math.max(1, Math.floor(whole.length / 2));
-    await session.sendRaw(whole.subarray(0, half));
-    await session.settle(SPLIT_PAUSE_MS);
-    await session.sendRaw(whole.subarray(half));
-    return;
+  const writes = stdioWrites(c);
+  for (const [i, w] of writes.entries()) {
+    if (i > 0) await session.settle(SPLIT_PAUSE_MS);
+    await session.sendRaw(w);
   }
-  await session.sendRaw(withEnding(bytes, c.ending === 'crlf' ? '\r\n' : '\n'));
 }
 
 /** `used`: the ids the session carried so far; the ping's id is kept clear of them and added. */

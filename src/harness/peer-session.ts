@@ -208,29 +208,17 @@ export abstract class PeerSession<C extends Channel = Channel> {
     const sent = await Promise.race([this.send(message), reply.then(() => undefined)]);
     const status = sent?.status;
     // The request went nowhere: its answer cannot come, on any stream.
-    if (sent?.lost && sent.error !== undefined) {
-      const waiter = this.waiting.get(key);
-      if (waiter) {
-        clearTimeout(waiter.timer);
-        this.waiting.delete(key);
-        waiter.resolve({ kind: 'closed', detail: sent.error });
-      }
-    }
+    if (sent?.lost && sent.error !== undefined) this.settleWaiting(key, { kind: 'closed', detail: sent.error });
     if (status !== undefined && status >= 400) {
-      const waiter = this.waiting.get(key);
-      if (waiter) {
-        clearTimeout(waiter.timer);
-        this.waiting.delete(key);
-        const body = this.frames.find((f) => f.index >= mark && f.via === 'post-error');
-        const error = body && isObject(body.message) && isObject(body.message.error) ? body.message.error : undefined;
-        waiter.resolve({
-          kind: 'rejected',
-          status,
-          body: body ? JSON.stringify(body.message) : (sent?.body ?? ''),
-          ...(error ? { error } : {}),
-          ...(body ? { frame: body.index } : {}),
-        });
-      }
+      const body = this.frames.find((f) => f.index >= mark && f.via === 'post-error');
+      const error = body && isObject(body.message) && isObject(body.message.error) ? body.message.error : undefined;
+      this.settleWaiting(key, {
+        kind: 'rejected',
+        status,
+        body: body ? JSON.stringify(body.message) : (sent?.body ?? ''),
+        ...(error ? { error } : {}),
+        ...(body ? { frame: body.index } : {}),
+      });
     }
     return reply;
   }
@@ -243,13 +231,17 @@ export abstract class PeerSession<C extends Channel = Channel> {
     const key = idKey(message.id);
     const reply = this.requestMessage(message, timeoutMs);
     const barrier = await this.barrier(timeoutMs);
-    const waiter = this.waiting.get(key);
-    if (waiter && barrier.kind === 'result') {
-      clearTimeout(waiter.timer);
-      this.waiting.delete(key);
-      waiter.resolve({ kind: 'unanswered' });
-    }
+    if (barrier.kind === 'result') this.settleWaiting(key, { kind: 'unanswered' });
     return reply;
+  }
+
+  /** Gives a request still waiting for its response this reply instead (a later response is then a stray). */
+  private settleWaiting(key: string, reply: Reply): void {
+    const waiter = this.waiting.get(key);
+    if (!waiter) return;
+    clearTimeout(waiter.timer);
+    this.waiting.delete(key);
+    waiter.resolve(reply);
   }
 
   async notify(method: string, params?: unknown): Promise<void> {

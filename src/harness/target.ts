@@ -143,9 +143,8 @@ export class HttpTarget implements Target {
   }
 
   async recycle(): Promise<void> {
-    if (!this.server) return;
-    await Promise.all([...this.channels].map((c) => c.close()));
-    await this.server.terminateGroup();
+    // Its sessions go with it; the next open() starts it again.
+    if (this.server) await this.close();
   }
 
   async close(): Promise<void> {
