@@ -41,9 +41,13 @@ interface Run {
 }
 
 function fuzz(target: string, extra: string[] = []): Run {
+  return fuzzAt(['--stdio', target], extra);
+}
+
+function fuzzAt(targetFlags: string[], extra: string[] = []): Run {
   const out = mkdtempSync(join(tmpdir(), 'mcpcheck-fuzz-'));
   const json = join(out, 'report.json');
-  const r = mcpcheck(['fuzz', '--stdio', target, '--seed', '1', '--out', out, '--json', json, ...extra]);
+  const r = mcpcheck(['fuzz', ...targetFlags, '--seed', '1', '--out', out, '--json', json, ...extra]);
   expect(r.stderr, r.stderr).not.toMatch(/internal error/);
   return { code: r.code, report: JSON.parse(readFileSync(json, 'utf8')) as RunReport, out, stdout: r.stdout };
 }
@@ -182,16 +186,36 @@ describe('stateful runs find bugs only a sequence of operations shows, shrunk to
     expect(shown).toMatch(/^logging\/setLevel (?!debug)\w+ → call/);
   }, 60_000);
 
+  it("its own cursor refused once the session subscribed: subscribe, then walk the list (PAGE-01, a MUST)", () => {
+    const run = sequences('cursor-after-subscribe');
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.sequence.cursor-accepted']);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.cursor-accepted');
+    expect(steps).toBe('2');
+    expect(shown).toMatch(/^subscribe \S+ → resources\/list to its last page$/);
+  }, 60_000);
+
+  it('pages that repeat after a call: a call, then walk the list (PAGE-05)', () => {
+    const run = sequences('pages-repeat-after-call');
+    expect(found(run)).toEqual(['fuzz.sequence.pages-end']);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.pages-end');
+    expect(steps).toBe('2');
+    expect(shown).toMatch(/^call .* → resources\/list to its last page$/);
+  }, 60_000);
+
   it('a crash on the call after a cancelled one, and --replay of the saved sequence reproduces it', () => {
     const run = sequences('crash-after-cancel');
-    expect(found(run)).toEqual(['fuzz.sequence.cancel-healthy']);
-    const [steps, shown] = smallest(run, 'fuzz.sequence.cancel-healthy');
+    // The crash comes at the next call: a plain call (the server stops answering ping) or another cancelled one.
+    const [id] = found(run);
+    expect(found(run)).toHaveLength(1);
+    expect(['fuzz.sequence.cancel-healthy', 'fuzz.sequence.survives']).toContain(id);
+    const [steps, shown] = smallest(run, id!);
     expect(steps).toBe('2');
     expect(shown).toMatch(/^call and cancel wait .* → call/);
     const file = join(run.out, readdirSync(run.out).find((f) => f.endsWith('.sequence.json'))!);
     const again = mcpcheck(['fuzz', '--stdio', `${FIXTURE} --bug crash-after-cancel`, '--replay', file]);
     expect(again.code, again.stderr).toBe(1);
-    expect(again.stdout).toMatch(/FAIL\s+fuzz\.sequence\.cancel-healthy/);
+    expect(again.stdout).toMatch(new RegExp(`(FAIL|WARN)\\s+${id!.replace(/\./g, '\\.')}`));
     expect(mcpcheck(['fuzz', '--stdio', `${FIXTURE} --stateful`, '--replay', file]).code).toBe(0);
   }, 60_000);
 
@@ -200,9 +224,59 @@ describe('stateful runs find bugs only a sequence of operations shows, shrunk to
     expect(found(run)).toEqual([]);
     expect(run.code).toBe(0);
     const sequenceChecks = run.report.checks.filter((c) => c.id.startsWith('fuzz.sequence.'));
-    expect(sequenceChecks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-    expect(sequenceChecks).toHaveLength(8);
+    // Two sessions of one server need HTTP: over stdio those two are skips that say so.
+    const twoSessions = ['fuzz.sequence.second-session', 'fuzz.sequence.updates-own-session'];
+    expect(sequenceChecks.filter((c) => c.status !== 'pass' && !twoSessions.includes(c.id)).map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    for (const id of twoSessions) expect(sequenceChecks.find((c) => c.id === id)).toMatchObject({ status: 'skip', message: expect.stringMatching(/two sessions of one server need --url/) });
+    expect(sequenceChecks).toHaveLength(12);
   }, 60_000);
+});
+
+/** Runs `fn` with the fuzz fixture serving Streamable HTTP on a free loopback port. */
+async function overHttp<T>(fixtureArgs: string[], fn: (url: string) => T): Promise<T> {
+  const port = await freePort();
+  const server = spawn(process.execPath, [join(ROOT, 'dist/tests/fixtures/fuzz/server.js'), '--http', '--port', String(port), ...fixtureArgs], { stdio: 'ignore' });
+  try {
+    await waitForPort(port);
+    return fn(`http://127.0.0.1:${port}/mcp`);
+  } finally {
+    server.kill('SIGKILL');
+  }
+}
+
+describe('stateful runs over HTTP open a second session on the same server and keep the two apart', () => {
+  const sequences = (url: string, extra: string[] = []) => fuzzAt(['--url', url], ['--runs', '1', '--sequences', '30', ...extra]);
+
+  it('the correct fixture: no finding, and steps on two sessions at once exercised both session invariants', async () => {
+    const run = await overHttp(['--stateful'], (url) => sequences(url));
+    expect(found(run)).toEqual([]);
+    expect(run.code).toBe(0);
+    const passed = run.report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+    expect(passed).toEqual(expect.arrayContaining(['fuzz.sequence.second-session', 'fuzz.sequence.updates-own-session', 'fuzz.sequence.updates-subscribed', 'fuzz.sequence.cancel-healthy']));
+  }, 60_000);
+
+  it("updates for another session's subscription: subscribe, then a call on two sessions at once (RES-SUB-02); --replay reproduces it", async () => {
+    await overHttp(['--bug', 'shared-subscriptions'], (url) => {
+      const run = sequences(url);
+      expect(run.code).toBe(1);
+      expect(found(run)).toEqual(['fuzz.sequence.updates-own-session']);
+      const check = run.report.checks.find((c) => c.id === 'fuzz.sequence.updates-own-session')!;
+      expect(check.message).toMatch(/on the second session .*which subscribed to nothing; the first session is subscribed to/);
+      expect(check.message).toMatch(/Smallest failing sequence \(2 step\(s\).*\): subscribe (\S+) → on two sessions at once: .*call/);
+      expect(check.evidence.map((e) => e.location)).toEqual(expect.arrayContaining([expect.stringMatching(/-second\.jsonl$/)]));
+      const file = /--replay (\S+)$/.exec(check.reproduce!)![1]!;
+      const again = mcpcheck(['fuzz', '--url', url, '--replay', file]);
+      expect(again.code, again.stdout + again.stderr).toBe(1);
+      expect(again.stdout).toMatch(/WARN\s+fuzz\.sequence\.updates-own-session/);
+    });
+  }, 60_000);
+
+  it("answers sent on another session's stream: a request on one of two sessions goes unanswered (BASE-ID-04)", async () => {
+    const run = await overHttp(['--bug', 'one-transport'], (url) => sequences(url, ['--case-timeout', '2000']));
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.sequence.second-session']);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.sequence.second-session')!.message).toMatch(/got no response|responses with id/);
+  }, 90_000);
 });
 
 describe('mcpcheck fuzz over Streamable HTTP', () => {

@@ -110,7 +110,8 @@ function sequenceCheck(f: SequenceFailure, file: string, o: FuzzCommandOptions):
   const status: Status = levelOf(f.invariant) === 'MUST' ? 'fail' : 'warn';
   const steps = f.steps.map(describeStep).join(' → ');
   const message = `${f.message}. Smallest failing sequence (${f.steps.length} step(s), ${f.shrinks} shrinks, seed ${f.seed}, path ${JSON.stringify(f.path)}${f.replayPath !== undefined ? `, replayPath ${JSON.stringify(f.replayPath)}` : ''}): ${steps}`;
-  return { ...baseCheck(f.invariant, status, message), evidence: [{ excerpt: steps.slice(0, 500), location: `${file}.jsonl` }], reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${file}.sequence.json` };
+  const evidence = [{ excerpt: steps.slice(0, 500), location: `${file}.jsonl` }, ...(f.secondFrames ? [{ excerpt: 'the second session of the sequence', location: `${file}-second.jsonl` }] : [])];
+  return { ...baseCheck(f.invariant, status, message), evidence, reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${file}.sequence.json` };
 }
 
 async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' | 'http'): Promise<string> {
@@ -118,6 +119,8 @@ async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' 
   const saved: SavedSequence = { mcpcheck: 'fuzz-sequence', version: 1, invariant: f.invariant.id, seed: f.seed, path: f.path, ...(f.replayPath !== undefined ? { replayPath: f.replayPath } : {}), steps: f.steps };
   await writeFile(`${base}.sequence.json`, JSON.stringify(saved, null, 1) + '\n', 'utf8');
   await writeFile(`${base}.jsonl`, formatTranscript(transport, f.frames), 'utf8');
+  if (f.secondFrames) await writeFile(`${base}-second.jsonl`, formatTranscript(transport, f.secondFrames), 'utf8');
+  if (f.secondFrames) await writeFile(`${base}-second.jsonl`, formatTranscript(transport, f.secondFrames), 'utf8');
   return base;
 }
 
@@ -212,7 +215,7 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
           continue;
         }
         const n = stateful.exercised.get(inv.id) ?? 0;
-        checks.push(n > 0 ? baseCheck(inv, 'pass', `held on ${n} step(s) of ${stateful.judged} sequence(s)`) : baseCheck(inv, 'skip', `not exercised: no step of the ${stateful.judged} sequence(s) run gave it anything to judge (the server may not offer what it needs, or a failure ended the sequences early)`));
+        checks.push(n > 0 ? baseCheck(inv, 'pass', `held on ${n} step(s) of ${stateful.judged} sequence(s)`) : baseCheck(inv, 'skip', `not exercised: ${stateful.unexercisable.get(inv.id) ?? `no step of the ${stateful.judged} sequence(s) run gave it anything to judge (the server may not offer what it needs, or a failure ended the sequences early)`}`));
       }
       outcome.notes.push(...stateful.notes);
       cutShort ||= stateful.cutShort;

@@ -17,16 +17,41 @@ export class Lane {
   /** Sessions opened after the first (restarts after a crash or hang). */
   restarts = 0;
   private opened = 0;
+  private readonly seconds = new Set<ClientSession>();
 
   constructor(
     private readonly target: Target,
     private readonly requestTimeoutMs: number,
   ) {}
 
+  get transport(): 'stdio' | 'http' {
+    return this.target.kind;
+  }
+
   /** The initialized session, a new one when the last is gone. The first that fails to initialize is a setup error. */
   async session(): Promise<ClientSession> {
     if (this.current && !this.current.closed) return this.current;
     if (this.current) await this.discard();
+    const session = await this.open();
+    if (this.opened++ > 0) this.restarts++;
+    this.current = session;
+    this.used.clear();
+    this.used.add(1);
+    return session;
+  }
+
+  /**
+   * A second session beside the current one, on the same server (over HTTP only: over stdio a
+   * session is a process of its own). It lives until the lane discards the current session.
+   */
+  async secondSession(): Promise<ClientSession> {
+    if (this.target.kind !== 'http') throw new Error('a second session on the same server needs HTTP');
+    const session = await this.open();
+    this.seconds.add(session);
+    return session;
+  }
+
+  private async open(): Promise<ClientSession> {
     let channel;
     try {
       channel = await this.target.open();
@@ -41,10 +66,6 @@ export class Lane {
       await session.close();
       throw new SetupError(`${this.target.description} is no MCP server: initialize got ${describeReply(init)}`);
     }
-    if (this.opened++ > 0) this.restarts++;
-    this.current = session;
-    this.used.clear();
-    this.used.add(1);
     return session;
   }
 
@@ -55,7 +76,9 @@ export class Lane {
   async discard(recycle = false): Promise<void> {
     const s = this.current;
     this.current = undefined;
-    if (s) await s.close().catch(() => undefined);
+    const ending = [...this.seconds, ...(s ? [s] : [])];
+    this.seconds.clear();
+    await Promise.all(ending.map((x) => x.close().catch(() => undefined)));
     if (recycle) await this.target.recycle?.();
   }
 

@@ -195,7 +195,8 @@ function envelopeMutations(base: BaseRequest): Array<fc.Arbitrary<FuzzCase>> {
     })),
     fc.tuple(requestId, base.params, fc.constantFrom<unknown>('1.0', 2, null)).map(([id, p, v]) => jsonCase('envelope.jsonrpc', m, 'survive', { ...request(m, id, p), jsonrpc: v }, 'jsonrpc')),
     fc.tuple(requestId, base.params, fc.constantFrom<unknown>(42, null, ['ping'], { method: m })).map(([id, p, v]) => jsonCase('envelope.method-type', m, 'survive', { ...request(m, id, p), method: v }, 'method')),
-    fc.tuple(requestId, fc.constantFrom<unknown>(5, 'params', [1, 2], true)).map(([id, p]) => jsonCase('params.wrong-type', m, 'response', { jsonrpc: '2.0', id, method: m, params: p }, 'params')),
+    // Params that are no object make the message no MCP request: JSON-RPC lets its error carry id null, or (read as unparsable) none comes. Only survival is asked.
+    fc.tuple(requestId, fc.constantFrom<unknown>(5, 'params', [1, 2], true)).map(([id, p]) => jsonCase('params.wrong-type', m, 'survive', { jsonrpc: '2.0', id, method: m, params: p }, 'params')),
     fc.tuple(requestId, base.params, anyJson).map(([id, p, v]) => jsonCase('params.unexpected-field', m, 'response', request(m, id, { ...(p ?? {}), mcpcheck_unexpected: v }), 'params.mcpcheck_unexpected')),
     fc.tuple(requestId, requestId, base.params).map(([a, b, p]) => jsonCase('batch', m, 'survive', [request(m, a, p), request('ping', b, undefined)])),
   ];

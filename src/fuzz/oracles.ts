@@ -37,6 +37,14 @@ export interface Oracle extends FuzzRule {
 
 const HELD: OracleVerdict = { held: true };
 
+/**
+ * A notification refused at the HTTP level: an error status whose body is an error without id
+ * (HTTP-POST-04 allows it; `"id": null` instead is ruling jsonrpc-null-id). No response to it.
+ */
+function httpRejection(r: { frame: RecordedFrame; message: Record<string, unknown> }): boolean {
+  return r.frame.via === 'post-error' && 'error' in r.message && (r.message.id === undefined || r.message.id === null);
+}
+
 function responses(o: Observation): Array<{ frame: RecordedFrame; message: Record<string, unknown> }> {
   const out: Array<{ frame: RecordedFrame; message: Record<string, unknown> }> = [];
   for (const frame of o.frames) {
@@ -126,7 +134,7 @@ export const ORACLES: readonly Oracle[] = [
     judge(c, o) {
       const why = gone(o);
       if (why) return { unexercised: why };
-      const answers = responses(o);
+      const answers = responses(o).filter((r) => !httpRejection(r));
       return answers.length ? { failed: `${c.method} (${c.mutation}) was answered: ${show(answers[0]!.message).slice(0, 160)}` } : HELD;
     },
   },

@@ -8,6 +8,8 @@ export interface FuzzRule {
   id: string;
   title: string;
   requirements: readonly string[];
+  /** The transports it can be exercised over, when not both. */
+  transports?: readonly ('stdio' | 'http')[];
 }
 
 export const ORACLE_RULES = {
@@ -30,6 +32,10 @@ export const SEQUENCE_RULES = {
   updatesSubscribed: { id: 'fuzz.sequence.updates-subscribed', title: 'notifications/resources/updated comes only for resources subscribed to (and not since unsubscribed)', requirements: ['RES-SUB-02'] },
   setLevelResult: { id: 'fuzz.sequence.set-level-result', title: 'logging/setLevel is answered with an empty result, however often the level changes', requirements: ['LOG-SET-01'] },
   levelRespected: { id: 'fuzz.sequence.level-respected', title: 'After logging/setLevel the server sends only messages at that level or more severe', requirements: ['LOG-SET-02'] },
+  cursorAccepted: { id: 'fuzz.sequence.cursor-accepted', title: 'At any point of a sequence, a nextCursor the server handed out is accepted back as params.cursor', requirements: ['PAGE-01'] },
+  pagesEnd: { id: 'fuzz.sequence.pages-end', title: 'At any point of a sequence, following nextCursor ends, with no item listed on two pages', requirements: ['PAGE-05'] },
+  secondSession: { id: 'fuzz.sequence.second-session', title: 'Requests sent at once on two sessions of one server each get exactly one response, on their own session', requirements: ['BASE-ID-04'], transports: ['http'] },
+  updatesOwnSession: { id: 'fuzz.sequence.updates-own-session', title: "A session gets notifications/resources/updated for its own subscriptions only, never for another session's", requirements: ['RES-SUB-02'], transports: ['http'] },
   cancelHealthy: { id: 'fuzz.sequence.cancel-healthy', title: 'A call cancelled while it runs leaves the session healthy: ping is answered after the cancel', requirements: ['CANCEL-07'] },
 } as const satisfies Record<string, FuzzRule>;
 

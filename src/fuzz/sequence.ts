@@ -1,6 +1,7 @@
 /**
  * Stateful fuzzing: generated sequences of steps (list, call, subscribe and unsubscribe, set the
- * log level, cancel a running call, requests at once) on a fresh session each, run against a
+ * log level, cancel a running call, requests at once, on one session or on two) on a fresh
+ * session each, run against a
  * model of what the session has set up, with fast-check's `fc.commands`. After every step the
  * session's traffic is held to named invariants; a broken one fails the sequence, which
  * fast-check shrinks to the fewest steps that still break it.
@@ -8,6 +9,9 @@
 import fc from 'fast-check';
 import type { ClientSession } from '../harness/client-session.js';
 import type { RecordedFrame, Reply } from '../harness/peer-session.js';
+import { walkList, type ListMethod, type ListWalk } from '../runner/discovery.js';
+import type { Finding } from '../validate/finding.js';
+import { walkProblems } from '../validate/pagination.js';
 import { isObject } from '../json.js';
 import { describeReply } from '../runner/checks.js';
 import { schemaViolation } from './oracles.js';
@@ -48,6 +52,12 @@ export interface Real {
   /** Where the answer to the last unsubscribe of a URI (and to the last setLevel) stands in the session. */
   unsubscribedAt: Map<string, Since>;
   levelSetAt?: Since;
+  /** Opens another session on the same server (HTTP). */
+  openSecond?: () => Promise<ClientSession>;
+  /** The second session, once a step opened it, and where its traffic not yet judged starts. */
+  second?: { session: ClientSession; mark: number; findings: number };
+  /** The walk of the paginate step being judged. */
+  walk?: ListWalk;
 }
 
 /** A frame's index and time (ms since the session opened). */
@@ -73,15 +83,35 @@ function notifications(frames: RecordedFrame[], method: string): Array<{ frame: 
   return frames.flatMap((frame) => (isObject(frame.message) && frame.message.method === method && !('id' in frame.message) ? [{ frame, params: isObject(frame.message.params) ? frame.message.params : {} }] : []));
 }
 
+interface Answered {
+  method: string;
+  reply: Reply;
+  /** Sent on the second session. */
+  second?: true;
+}
+
+async function secondSession(real: Real): Promise<ClientSession> {
+  if (real.second && !real.second.session.closed) return real.second.session;
+  if (!real.openSecond) throw new Error('this sequence cannot open a second session');
+  const session = await real.openSecond();
+  real.second = { session, mark: session.mark, findings: session.findings.length };
+  return session;
+}
+
 /** Sends the step's requests; returns their replies (a cancelled call's is not awaited). */
-async function send(step: Step, real: Real): Promise<Array<{ method: string; reply: Reply }>> {
+async function send(step: Step, real: Real): Promise<Answered[]> {
   const { session, replyMs } = real;
-  const one = async (method: string, params?: unknown) => ({ method, reply: await session.request(method, params, replyMs) });
+  const one = async (method: string, params?: unknown): Promise<Answered> => ({ method, reply: await session.request(method, params, replyMs) });
   switch (step.kind) {
     case 'ping':
       return [await one('ping')];
     case 'list':
       return [await one(step.method)];
+    case 'paginate': {
+      // Judged after the ping (judgeWalk); the reply that ended the walk abnormally, if any, is the step's answer.
+      real.walk = await walkList(session, step.method as ListMethod);
+      return real.walk.lastReply ? [{ method: step.method, reply: real.walk.lastReply }] : [];
+    }
     case 'call':
       return [await one('tools/call', { name: step.tool, arguments: step.arguments })];
     case 'subscribe':
@@ -92,6 +122,11 @@ async function send(step: Step, real: Real): Promise<Array<{ method: string; rep
       return [await one('logging/setLevel', { level: step.level })];
     case 'concurrent':
       return Promise.all(step.methods.map((m) => one(m)));
+    case 'second-session': {
+      const second = await secondSession(real);
+      const there = async (r: { method: string; params?: unknown }): Promise<Answered> => ({ method: r.method, reply: await second.request(r.method, r.params, replyMs), second: true });
+      return Promise.all([...step.requests.map((r) => one(r.method, r.params)), ...step.requests.map(there)]);
+    }
     case 'cancel-call': {
       const id = session.allocateId();
       // Answered or not, the call is the server's business once cancelled; only the session's health is judged.
@@ -119,20 +154,11 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   if (step.kind === 'cancel-call') exercised(real, INVARIANTS.cancelHealthy);
   await session.settle(5);
   const frames = session.peerFrames(mark);
-
-  for (const { method, reply } of replies) {
-    // A tool may still be working when ping is answered; any other method is answered by then.
-    if (reply.kind === 'timeout' && method !== 'tools/call') throw new InvariantBroken(INVARIANTS.oneResponse, `${method} (in ${shown}) got no response, while the ping sent after it was answered`);
-  }
-  const counts = new Map<unknown, number>();
-  for (const f of frames) if (isObject(f.message) && !('method' in f.message) && 'id' in f.message) counts.set(f.message.id, (counts.get(f.message.id) ?? 0) + 1);
-  const twice = [...counts].find(([, n]) => n > 1);
-  if (twice) throw new InvariantBroken(INVARIANTS.oneResponse, `${twice[1]} responses with id ${JSON.stringify(twice[0])} (in ${shown})`);
-  if (replies.some((r) => r.reply.kind !== 'timeout')) exercised(real, INVARIANTS.oneResponse);
-
-  const bad = schemaViolation(session.findings.slice(findingsMark));
-  if (bad) throw new InvariantBroken(INVARIANTS.validates, `in answer to ${shown}: ${bad.message}`);
-  if (replies.some((r) => r.reply.kind === 'result' || r.reply.kind === 'error')) exercised(real, INVARIANTS.validates);
+  // On two sessions at once, an answer lost on either side is the same behaviour: sessions kept apart.
+  const invariant = step.kind === 'second-session' ? INVARIANTS.secondSession : INVARIANTS.oneResponse;
+  judgeAnswers(replies.filter((r) => !r.second), frames, session.findings.slice(findingsMark), { shown, on: '', invariant }, real);
+  await judgeSecondSession(replies.filter((r) => r.second), frames, model, real, shown);
+  judgeWalk(real, shown);
 
   const answer = replies[0]?.reply;
   judgeSetUp(step, answer, real);
@@ -143,6 +169,69 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   advance(step, model);
   if (step.kind === 'unsubscribe' && since) real.unsubscribedAt.set(step.uri, since);
   if (step.kind === 'set-level' && since) real.levelSetAt = since;
+}
+
+/** Each request answered once (a call may still run), and every answer valid. */
+function judgeAnswers(replies: Answered[], frames: RecordedFrame[], findings: Finding[], where: { shown: string; on: string; invariant: Invariant }, real: Real): void {
+  const { shown, on, invariant } = where;
+  for (const { method, reply } of replies) {
+    // A tool may still be working when ping is answered; any other method is answered by then.
+    if (reply.kind === 'timeout' && method !== 'tools/call') throw new InvariantBroken(invariant, `${method}${on} (step: ${shown}) got no response, while the ping sent after it was answered`);
+  }
+  const counts = new Map<unknown, number>();
+  for (const f of frames) if (isObject(f.message) && !('method' in f.message) && 'id' in f.message) counts.set(f.message.id, (counts.get(f.message.id) ?? 0) + 1);
+  const twice = [...counts].find(([, n]) => n > 1);
+  if (twice) throw new InvariantBroken(invariant, `${twice[1]} responses with id ${JSON.stringify(twice[0])}${on} (step: ${shown})`);
+  if (replies.some((r) => r.reply.kind !== 'timeout')) exercised(real, invariant);
+
+  const bad = schemaViolation(findings);
+  if (bad) throw new InvariantBroken(INVARIANTS.validates, `in answer to ${shown}${on}: ${bad.message}`);
+  if (replies.some((r) => r.reply.kind === 'result' || r.reply.kind === 'error')) exercised(real, INVARIANTS.validates);
+}
+
+/**
+ * The second session's traffic since it was last judged: its own requests answered there, once
+ * each, and no update for a resource (it never subscribes to any; the first session may).
+ */
+async function judgeSecondSession(replies: Answered[], firstFrames: RecordedFrame[], model: Model, real: Real, shown: string): Promise<void> {
+  const second = real.second;
+  if (!second) return;
+  if (replies.length) {
+    const ping = await second.session.request('ping', undefined, real.replyMs);
+    if (ping.kind === 'timeout') throw new InvariantBroken(INVARIANTS.secondSession, `after ${shown}, ping on the second session got no response, while the first session's ping was answered`);
+    // A server may end a session whenever it likes (an HTTP 404 then): the next such step opens another.
+    if (ping.kind !== 'result') {
+      real.second = undefined;
+      return;
+    }
+  }
+  const on = ' on the second session';
+  const frames = second.session.peerFrames(second.mark);
+  judgeAnswers(replies, frames, second.session.findings.slice(second.findings), { shown, on, invariant: INVARIANTS.secondSession }, real);
+  const leaked = notifications(frames, 'notifications/resources/updated');
+  // Put to the test only while the second session had requests open (streams an update could come on) and updates were under way.
+  if (leaked.length || (replies.length && notifications(firstFrames, 'notifications/resources/updated').length)) exercised(real, INVARIANTS.updatesOwnSession);
+  const first = leaked[0];
+  if (first) {
+    const subscribed = model.subscribed.size ? `the first session is subscribed to ${[...model.subscribed].map((u) => JSON.stringify(u)).join(', ')}` : 'neither is the first session';
+    throw new InvariantBroken(INVARIANTS.updatesOwnSession, `notifications/resources/updated for ${JSON.stringify(first.params.uri)}${on} (step: ${shown}), which subscribed to nothing; ${subscribed}`);
+  }
+  second.mark = second.session.mark;
+  second.findings = second.session.findings.length;
+}
+
+/** A walk that needed cursors: each accepted, and the walk ends without listing an item twice. */
+function judgeWalk(real: Real, shown: string): void {
+  const walk = real.walk;
+  real.walk = undefined;
+  // A page that never came is the one-response invariant's (judged by then), not the cursor's.
+  if (!walk || walk.cursors.length === 0 || walk.lastReply?.kind === 'timeout') return;
+  const problems = walkProblems(walk, describeReply);
+  const at = `(after ${real.ran.length - 1} earlier step(s); step: ${shown})`;
+  exercised(real, INVARIANTS.cursorAccepted);
+  if (problems.broken) throw new InvariantBroken(INVARIANTS.cursorAccepted, `${problems.broken} ${at}`);
+  exercised(real, INVARIANTS.pagesEnd);
+  if (problems.unstable) throw new InvariantBroken(INVARIANTS.pagesEnd, `${problems.unstable} ${at}`);
 }
 
 /** Subscribing and setting the level: an empty result, whatever the session did before. */

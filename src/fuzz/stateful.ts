@@ -38,6 +38,8 @@ export interface SequenceFailure {
   shrinks: number;
   /** The frames of the last run of that sequence. */
   frames: RecordedFrame[];
+  /** Those of its second session, when it opened one. */
+  secondFrames?: RecordedFrame[];
 }
 
 export interface StatefulOutcome {
@@ -47,6 +49,8 @@ export interface StatefulOutcome {
   failure?: SequenceFailure;
   cutShort: boolean;
   notes: string[];
+  /** Invariant id → why no sequence could exercise it, where that is known before any runs. */
+  unexercisable: Map<string, string>;
 }
 
 /** A sequence runs to about this long a slow call; it is cancelled after CANCEL_AFTER_MS. */
@@ -69,6 +73,7 @@ async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
     lists,
     subscribable: resources.flatMap((r) => (typeof r.uri === 'string' ? [r.uri] : [])).slice(0, 5),
     logs: hasCapability(caps, 'logging'),
+    sessions: lane.transport === 'http',
     calls: callable.map((t) => ({ tool: t.name, arguments: t.arguments })),
     slow: callable.flatMap((t) => {
       const args = t.slow(SLOW_CALL_MS);
@@ -77,15 +82,22 @@ async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
   };
 }
 
+function unexercisable(s: StepSources): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!s.sessions) for (const inv of [INVARIANTS.secondSession, INVARIANTS.updatesOwnSession]) out.set(inv.id, 'over stdio every session is a process of its own: two sessions of one server need --url');
+  else if (!s.subscribable.length) out.set(INVARIANTS.updatesOwnSession.id, 'the server offers no resource subscriptions');
+  return out;
+}
+
 function freshModel(s: StepSources): Model {
-  return { lists: s.lists, subscribable: s.subscribable, logs: s.logs, subscribed: new Set() };
+  return { lists: s.lists, subscribable: s.subscribable, logs: s.logs, sessions: s.sessions, subscribed: new Set() };
 }
 
 /** Runs steps in order on a fresh session; a broken invariant comes back, anything else is thrown. */
 async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: Model, real: Real) => Promise<void>, s: StepSources, exercisedTotal: Map<string, number>): Promise<{ broken?: InvariantBroken; real: Real }> {
   await lane.discard();
   const session = await lane.session();
-  const real: Real = { session, replyMs: o.replyMs, ran: [], exercised: new Map(), unsubscribedAt: new Map() };
+  const real: Real = { session, replyMs: o.replyMs, ran: [], exercised: new Map(), unsubscribedAt: new Map(), openSecond: () => lane.secondSession() };
   try {
     await run(freshModel(s), real);
     return { real };
@@ -101,23 +113,23 @@ async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: M
 
 export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<StatefulOutcome> {
   const s = await sources(lane, o.callTools);
-  const outcome: StatefulOutcome = { judged: 0, exercised: new Map(), cutShort: false, notes: [] };
+  const outcome: StatefulOutcome = { judged: 0, exercised: new Map(), cutShort: false, notes: [], unexercisable: unexercisable(s) };
   const commands = fc.commands(stepArbitraries(s).map((a) => a.map((step) => new StepCommand(step))), { maxCommands: o.maxSteps ?? MAX_STEPS, size: 'max' });
-  let last: { broken: InvariantBroken; steps: Step[]; frames: RecordedFrame[] } | undefined;
+  let last: { broken: InvariantBroken; steps: Step[]; frames: RecordedFrame[]; secondFrames?: RecordedFrame[] } | undefined;
   const result = await checkProperty(commands, o.seed, { cases: o.sequences, maxEvaluations: o.sequences + (o.maxShrinks ?? 60), deadline: o.deadline }, async (cmds) => {
     const { broken, real } = await onFreshSession(lane, o, (model, r) => fc.asyncModelRun(() => ({ model, real: r }), cmds), s, outcome.exercised);
     outcome.judged++;
     if (!broken) return { held: true };
-    last = { broken, steps: real.ran, frames: [...real.session.frames] };
+    last = { broken, steps: real.ran, frames: [...real.session.frames], ...(real.second ? { secondFrames: [...real.second.session.frames] } : {}) };
     return { failed: `${broken.invariant.id}: ${broken.message}` };
   });
   outcome.cutShort = result.cutShort && performance.now() >= o.deadline;
   for (const reason of result.inconclusive) outcome.notes.push(reason);
   if (result.failure && last) {
     const replayPath = /replayPath="([^"]*)"/.exec(String(result.failure.counterexample))?.[1];
-    outcome.failure = { invariant: last.broken.invariant, message: last.broken.message, steps: last.steps, seed: o.seed, path: result.failure.path, ...(replayPath !== undefined ? { replayPath } : {}), shrinks: result.failure.shrinks, frames: last.frames };
+    outcome.failure = { invariant: last.broken.invariant, message: last.broken.message, steps: last.steps, seed: o.seed, path: result.failure.path, ...(replayPath !== undefined ? { replayPath } : {}), shrinks: result.failure.shrinks, frames: last.frames, ...(last.secondFrames ? { secondFrames: last.secondFrames } : {}) };
   }
-  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : ''].filter(Boolean);
+  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : '', s.sessions ? 'a second session' : ''].filter(Boolean);
   outcome.notes.push(`${outcome.judged} generated sequence(s) of up to ${o.maxSteps ?? MAX_STEPS} steps, each on a fresh session, over: ping, ${offered.join(', ') || 'nothing else the server offers'}`);
   return outcome;
 }

@@ -13,6 +13,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type Step =
   | { kind: 'ping' }
   | { kind: 'list'; method: string }
+  /** A list walked to its end, following nextCursor. */
+  | { kind: 'paginate'; method: string }
   | { kind: 'call'; tool: string; arguments: Record<string, unknown> }
   | { kind: 'subscribe'; uri: string }
   | { kind: 'unsubscribe'; uri: string }
@@ -20,7 +22,15 @@ export type Step =
   /** A call of a tool that takes its time, cancelled while it runs. */
   | { kind: 'cancel-call'; tool: string; arguments: Record<string, unknown> }
   /** Several requests sent at once, before any is answered. */
-  | { kind: 'concurrent'; methods: string[] };
+  | { kind: 'concurrent'; methods: string[] }
+  /** The same requests sent at once on this session and on a second session of the same server (HTTP). */
+  | { kind: 'second-session'; requests: Request[] };
+
+/** A request as data: a method and its params. */
+export interface Request {
+  method: string;
+  params?: Record<string, unknown>;
+}
 
 /** What the model knows of the server: what it offers, and what this session has set up so far. */
 export interface Model {
@@ -28,6 +38,8 @@ export interface Model {
   /** Listed resource URIs, when the server offers subscriptions. */
   subscribable: string[];
   logs: boolean;
+  /** Whether a second session on the same server can be opened (over HTTP). */
+  sessions: boolean;
   subscribed: Set<string>;
   level?: LogLevel;
 }
@@ -42,7 +54,10 @@ export function allowed(step: Step, m: Model): boolean {
     case 'set-level':
       return m.logs;
     case 'list':
+    case 'paginate':
       return m.lists.includes(step.method);
+    case 'second-session':
+      return m.sessions;
     default:
       return true;
   }
@@ -59,6 +74,7 @@ export interface StepSources {
   lists: string[];
   subscribable: string[];
   logs: boolean;
+  sessions: boolean;
   /** Generated arguments per tool the policy lets mcpcheck call. */
   calls: Array<{ tool: string; arguments: fc.Arbitrary<Record<string, unknown>> }>;
   /** Tools that take a time argument, with arguments that make them run for a while. */
@@ -68,7 +84,10 @@ export interface StepSources {
 /** Arbitraries of every step the server's offer allows. */
 export function stepArbitraries(s: StepSources): Array<fc.Arbitrary<Step>> {
   const out: Array<fc.Arbitrary<Step>> = [fc.constant<Step>({ kind: 'ping' })];
-  if (s.lists.length) out.push(fc.constantFrom(...s.lists).map((method): Step => ({ kind: 'list', method })));
+  if (s.lists.length) {
+    out.push(fc.constantFrom(...s.lists).map((method): Step => ({ kind: 'list', method })));
+    out.push(fc.constantFrom(...s.lists).map((method): Step => ({ kind: 'paginate', method })));
+  }
   // One kind of step, one pick: many tools must not crowd out subscribing and setting the level.
   if (s.calls.length) out.push(fc.oneof(...s.calls.map((c) => c.arguments.map((args): Step => ({ kind: 'call', tool: c.tool, arguments: args })))));
   if (s.subscribable.length) {
@@ -79,6 +98,13 @@ export function stepArbitraries(s: StepSources): Array<fc.Arbitrary<Step>> {
   if (s.slow.length) out.push(fc.constantFrom(...s.slow).map((c): Step => ({ kind: 'cancel-call', ...c })));
   const quick = ['ping', ...s.lists];
   out.push(fc.array(fc.constantFrom(...quick), { minLength: 2, maxLength: 6 }).map((methods): Step => ({ kind: 'concurrent', methods })));
+  if (s.sessions) {
+    // Calls are what set off notifications: half the requests, whatever the number of tools.
+    const listed = fc.constantFrom(...quick).map((method): Request => ({ method }));
+    const calls = s.calls.map((c) => c.arguments.map((args): Request => ({ method: 'tools/call', params: { name: c.tool, arguments: args } })));
+    const request = calls.length ? fc.oneof(listed, fc.oneof(...calls)) : listed;
+    out.push(fc.array(request, { minLength: 1, maxLength: 4 }).map((requests): Step => ({ kind: 'second-session', requests })));
+  }
   return out;
 }
 
@@ -89,6 +115,8 @@ export function describeStep(step: Step): string {
       return 'ping';
     case 'list':
       return step.method;
+    case 'paginate':
+      return `${step.method} to its last page`;
     case 'call':
     case 'cancel-call': {
       const args = JSON.stringify(step.arguments);
@@ -101,5 +129,11 @@ export function describeStep(step: Step): string {
       return `logging/setLevel ${step.level}`;
     case 'concurrent':
       return `at once: ${step.methods.join(', ')}`;
+    case 'second-session':
+      return `on two sessions at once: ${step.requests.map(describeRequest).join(', ')}`;
   }
+}
+
+function describeRequest(r: Request): string {
+  return r.method === 'tools/call' && r.params ? describeStep({ kind: 'call', tool: String(r.params.name), arguments: (r.params.arguments ?? {}) as Record<string, unknown> }) : r.method;
 }

@@ -117,7 +117,7 @@ function candidates(sources: CoverageSources): Map<string, Candidate[]> {
     add(id, { kind: 'validate', id: `validate.${id}`, transports: ruleTransports(id) });
   }
   for (const transport of TRANSPORTS) for (const id of TRANSPORT_RULES[transport]) add(id, { kind: 'live', id: `live.${id}`, transports: [transport] });
-  for (const oracle of FUZZ_RULES) for (const id of oracle.requirements) add(id, { kind: 'fuzz', id: oracle.id, role: 'server', transports: [...TRANSPORTS] });
+  for (const oracle of FUZZ_RULES) for (const id of oracle.requirements) add(id, { kind: 'fuzz', id: oracle.id, role: 'server', transports: [...(oracle.transports ?? TRANSPORTS)] });
   return byId;
 }
 

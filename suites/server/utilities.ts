@@ -1,9 +1,10 @@
 import type { ClientSession } from '../../src/harness/client-session.js';
 import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { LISTS, type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
+import { type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
+import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
 import { isAnswer } from '../common.js';
 import { budget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 import { parseUriTemplate } from '../../src/validate/uri-template.js';
@@ -30,14 +31,6 @@ export const ping = scenario({
 
 // ---- Pagination ----------------------------------------------------------------------------------
 
-/** What identifies an item of each list. */
-const ITEM_KEY: Record<ListMethod, string> = {
-  'tools/list': 'name',
-  'resources/list': 'uri',
-  'resources/templates/list': 'uriTemplate',
-  'prompts/list': 'name',
-};
-
 const LIST_CHANGED: Record<ListMethod, string> = {
   'tools/list': 'notifications/tools/list_changed',
   'resources/list': 'notifications/resources/list_changed',
@@ -48,13 +41,6 @@ const LIST_CHANGED: Record<ListMethod, string> = {
 function keysOf(walk: ListWalk): string[] {
   const key = ITEM_KEY[walk.method as ListMethod];
   return walk.items.map((item) => show(item[key], 200));
-}
-
-function duplicates(keys: string[]): string[] {
-  const seen = new Set<string>();
-  const dupes = new Set<string>();
-  for (const k of keys) (seen.has(k) ? dupes : seen).add(k);
-  return [...dupes];
 }
 
 export const pagination = scenario({
@@ -70,27 +56,9 @@ export const pagination = scenario({
     const frames: number[] = [];
     for (const method of methods) {
       const first = discovery.walks[method]!;
-      switch (first.end) {
-        case 'complete':
-          break;
-        case 'loop':
-          unstable.push(`${method}: the walk looped (nextCursor ${show(first.cursors.at(-1), 60)} led back to a cursor or page seen before)`);
-          break;
-        case 'limit':
-          unstable.push(`${method}: still handing out cursors after ${first.pages} pages`);
-          break;
-        case 'invalid':
-          broken.push(`${method}: page ${first.pages} has no ${LISTS[method].key} array`);
-          break;
-        default:
-          if (first.pages > 0) broken.push(`${method}: the server's own cursor ${show(first.cursors.at(-1), 60)} (page ${first.pages + 1}) was refused: ${first.lastReply ? describeReply(first.lastReply) : first.end}`);
-      }
-      // The same item twice is identical JSON; two different items sharing a name are TOOL-NAME-03's business.
-      const dupes = duplicates(first.items.map((item) => JSON.stringify(item)));
-      if (dupes.length && first.end !== 'loop') {
-        const key = ITEM_KEY[method];
-        unstable.push(`${method}: ${dupes.length} item(s) listed on more than one page: ${list(dupes.map((d) => show((JSON.parse(d) as Record<string, unknown>)[key], 80)), 4)}`);
-      }
+      const problems = walkProblems(first, describeReply);
+      if (problems.broken) broken.push(problems.broken);
+      if (problems.unstable) unstable.push(problems.unstable);
       if (first.end !== 'complete') continue;
       // Walked twice more in this one session (another session may be another process with other data).
       const mark = session.mark;

@@ -1,0 +1,62 @@
+/**
+ * What one walk of a paginated list shows (PAGE-01, PAGE-05): the `server.utilities.pagination`
+ * scenario and the fuzzer's paginate step judge a walk by these predicates. Pure: the walk is
+ * done by `walkList` (src/runner/discovery.ts).
+ */
+import type { Reply } from '../harness/peer-session.js';
+import { LISTS, type ListMethod, type ListWalk } from '../runner/discovery.js';
+import { show } from './finding.js';
+
+/** What identifies an item of each list. */
+export const ITEM_KEY: Record<ListMethod, string> = {
+  'tools/list': 'name',
+  'resources/list': 'uri',
+  'resources/templates/list': 'uriTemplate',
+  'prompts/list': 'name',
+};
+
+/** The keys seen more than once, each once. */
+export function duplicates(keys: string[]): string[] {
+  const seen = new Set<string>();
+  const dupes = new Set<string>();
+  for (const k of keys) (seen.has(k) ? dupes : seen).add(k);
+  return [...dupes];
+}
+
+export interface WalkProblems {
+  /** PAGE-01: a page that is no list, or the server's own cursor refused. */
+  broken?: string;
+  /** PAGE-05: the walk does not end (a loop, no end in sight), or an item is on two pages. */
+  unstable?: string;
+}
+
+/** Judges one walk; `describe` renders the reply that ended it. */
+export function walkProblems(walk: ListWalk, describe: (reply: Reply) => string): WalkProblems {
+  const method = walk.method as ListMethod;
+  const out: WalkProblems = {};
+  switch (walk.end) {
+    case 'complete':
+      break;
+    case 'loop':
+      out.unstable = `${method}: the walk looped (nextCursor ${show(walk.cursors.at(-1), 60)} led back to a cursor or page seen before)`;
+      break;
+    case 'limit':
+      out.unstable = `${method}: still handing out cursors after ${walk.pages} pages`;
+      break;
+    case 'invalid':
+      out.broken = `${method}: page ${walk.pages} has no ${LISTS[method].key} array`;
+      break;
+    default:
+      if (walk.pages > 0) out.broken = `${method}: the server's own cursor ${show(walk.cursors.at(-1), 60)} (page ${walk.pages + 1}) was refused: ${walk.lastReply ? describe(walk.lastReply) : walk.end}`;
+  }
+  // The same item twice is identical JSON; two different items sharing a name are TOOL-NAME-03's business.
+  const dupes = duplicates(walk.items.map((item) => JSON.stringify(item)));
+  if (dupes.length && walk.end !== 'loop' && !out.unstable) {
+    const key = ITEM_KEY[method];
+    out.unstable = `${method}: ${dupes.length} item(s) listed on more than one page: ${dupes
+      .slice(0, 4)
+      .map((d) => show((JSON.parse(d) as Record<string, unknown>)[key], 80))
+      .join(', ')}${dupes.length > 4 ? ', …' : ''}`;
+  }
+  return out;
+}
