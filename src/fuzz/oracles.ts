@@ -17,8 +17,8 @@ export interface Observation {
   frames: RecordedFrame[];
   /** The id of the ping sent after the case; its answer is no answer to the case. */
   pingId: number;
-  /** Ids of the session's other requests (earlier ones, a second ping): an answer to one of them is no answer to this case. */
-  earlier: ReadonlySet<unknown>;
+  /** Ids of the session's other requests (earlier ones, a second ping): an answer to one of them is no answer to this case. Valid while the case is judged. */
+  earlier: { has(id: unknown): boolean };
   ping: Reply;
   /** Live findings about the target's frames in that window. */
   findings: Finding[];

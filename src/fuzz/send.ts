@@ -53,13 +53,13 @@ async function sendFrame(session: ClientSession, c: FuzzCase): Promise<void> {
 
 /** `used`: the ids the session carried so far; the ping's id is kept clear of them and added. */
 export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptions, used: Set<unknown>): Promise<Observation> {
-  const earlier = new Set(used);
-  earlier.delete(caseId(c));
+  const id = caseId(c);
+  // A view, not a copy: a session carries thousands of ids, and the case is judged before the next is sent.
+  const earlier = { has: (x: unknown) => x !== id && used.has(x) };
   const mark = session.mark;
   const findingsMark = session.findings.length;
   const started = performance.now();
   await sendFrame(session, c);
-  const id = caseId(c);
   const answered = (f: RecordedFrame) => isObject(f.message) && f.message.id === id && ('result' in f.message || 'error' in f.message);
   const awaited = id !== undefined && c.expects !== 'survive' && t.awaitAnswer;
   // A tool may run for a while: its answer is waited for before the ping is sent.
@@ -75,8 +75,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   // that cannot carry the case's id (a batch, an unreadable frame) could still be on its way. The
   // server read a second ping only after it answered the first, so by its answer all is out.
   if (first.reply.kind === 'result' && (id === undefined || !session.peerFrames(mark).some(answered))) {
-    const second = await ping();
-    earlier.add(second.pingId);
+    await ping();
   }
   // What the target wrote together with its answer to ping (a second response right behind it,
   // say) still belongs to the case: the reads already taken in are handled before it is judged.
