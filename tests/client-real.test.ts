@@ -29,6 +29,14 @@ function findings(report: RunReport): string[] {
     .sort();
 }
 
+/** What each finding said, for the failure message of a test that pins them. */
+function said(report: RunReport): string {
+  return report.checks
+    .filter((c) => c.status === 'fail' || c.status === 'warn')
+    .map((c) => `${c.status} ${c.id}: ${c.message}`)
+    .join('\n');
+}
+
 /** `status id` of the icon scenarios: none of these clients draws icons but the fixture behind mcp-remote. */
 function icons(report: RunReport): string[] {
   return report.checks
@@ -47,7 +55,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     const report = await run(`cd ${INSPECTOR_BUILD} && exec node index.js --method tools/list {url}`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('inspector-cli');
-    expect(findings(report)).toEqual(['warn client.http.delete']);
+    expect(findings(report), said(report)).toEqual(['warn client.http.delete']);
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
@@ -55,7 +63,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     const report = await run(`node ${MCPORTER} list --allow-http --http-url {url}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('mcporter');
-    expect(findings(report)).toEqual(['warn client.http.delete']);
+    expect(findings(report), said(report)).toEqual(['warn client.http.delete']);
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
@@ -65,7 +73,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     // Its first session (a connection test) is never ended with DELETE; it does not pass the
     // fixture's notifications/cancelled on; and with mcpcheck gone mid-request it leaves the
     // fixture waiting instead of reporting the loss.
-    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout'))).toEqual(['warn client.http.delete', 'warn client.robust.server-dies']);
+    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual(['warn client.http.delete', 'warn client.robust.server-dies']);
     // Whether its request times out within the scenario depends on how fast it runs: on a loaded
     // machine it may not, and that is a skip, never a pass.
     expect(['warn', 'skip']).toContain(report.checks.find((c) => c.id === 'client.utilities.cancel-on-timeout')?.status);
@@ -77,7 +85,7 @@ describe('real clients', { timeout: 150_000 }, () => {
   it('a client that knows only the official suite contract (no MCPCHECK_STEPS) runs unchanged', async () => {
     const report = await run(`env -u MCPCHECK_STEPS node ${EXAMPLE} {url}`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual([]);
+    expect(findings(report), said(report)).toEqual([]);
     expect(icons(report)).toEqual(NO_ICONS);
     // What it was never asked to do is skipped with a reason, not failed.
     expect(report.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);

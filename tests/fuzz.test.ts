@@ -255,6 +255,16 @@ describe('stateful runs over HTTP open a second session on the same server and k
     expect(passed).toEqual(expect.arrayContaining(['fuzz.sequence.second-session', 'fuzz.sequence.updates-own-session', 'fuzz.sequence.updates-subscribed', 'fuzz.sequence.cancel-healthy']));
   }, 60_000);
 
+  it('a server that serves one session at a time is not judged for two: no finding, both session invariants skipped with the reason', async () => {
+    const run = await overHttp(['--stateful', '--single-session'], (url) => sequences(url));
+    expect(found(run)).toEqual([]);
+    expect(run.code).toBe(0);
+    for (const id of ['fuzz.sequence.second-session', 'fuzz.sequence.updates-own-session']) {
+      expect(run.report.checks.find((c) => c.id === id)).toMatchObject({ status: 'skip', message: expect.stringMatching(/did not open a second session .*one session at a time/) });
+    }
+    expect(run.report.checks.find((c) => c.id === 'fuzz.sequence.subscribe-result')?.status).toBe('pass');
+  }, 60_000);
+
   it("updates for another session's subscription: subscribe, then a call on two sessions at once (RES-SUB-02); --replay reproduces it", async () => {
     await overHttp(['--bug', 'shared-subscriptions'], (url) => {
       const run = sequences(url);

@@ -46,12 +46,12 @@ export class Lane {
    */
   async secondSession(): Promise<ClientSession> {
     if (this.target.kind !== 'http') throw new Error('a second session on the same server needs HTTP');
-    const session = await this.open();
+    const session = await this.open(true);
     this.seconds.add(session);
     return session;
   }
 
-  private async open(): Promise<ClientSession> {
+  private async open(second = false): Promise<ClientSession> {
     let channel;
     try {
       channel = await this.target.open();
@@ -64,7 +64,7 @@ export class Lane {
     });
     if (init.kind !== 'result') {
       await session.close();
-      throw new SetupError(`${this.target.description} is no MCP server: initialize got ${describeReply(init)}`);
+      throw new SetupError(second ? `the initialize of a second session got ${describeReply(init)}` : `${this.target.description} is no MCP server: initialize got ${describeReply(init)}`);
     }
     return session;
   }

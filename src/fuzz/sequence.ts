@@ -56,6 +56,8 @@ export interface Real {
   openSecond?: () => Promise<ClientSession>;
   /** The second session, once a step opened it, and where its traffic not yet judged starts. */
   second?: { session: ClientSession; mark: number; findings: number };
+  /** Why the server did not open a second session, when it did not. */
+  secondRefused?: string;
   /** The walk of the paginate step being judged. */
   walk?: ListWalk;
 }
@@ -90,10 +92,17 @@ interface Answered {
   second?: true;
 }
 
-async function secondSession(real: Real): Promise<ClientSession> {
+/** The second session, opened on first use; undefined when the server refused one (it need not serve two at once). */
+async function secondSession(real: Real): Promise<ClientSession | undefined> {
   if (real.second && !real.second.session.closed) return real.second.session;
   if (!real.openSecond) throw new Error('this sequence cannot open a second session');
-  const session = await real.openSecond();
+  let session;
+  try {
+    session = await real.openSecond();
+  } catch (e) {
+    real.secondRefused = (e as Error).message;
+    return undefined;
+  }
   real.second = { session, mark: session.mark, findings: session.findings.length };
   return session;
 }
@@ -124,6 +133,7 @@ async function send(step: Step, real: Real): Promise<Answered[]> {
       return Promise.all(step.methods.map((m) => one(m)));
     case 'second-session': {
       const second = await secondSession(real);
+      if (!second) return [];
       const there = async (r: { method: string; params?: unknown }): Promise<Answered> => ({ method: r.method, reply: await second.request(r.method, r.params, replyMs), second: true });
       return Promise.all([...step.requests.map((r) => one(r.method, r.params)), ...step.requests.map(there)]);
     }
@@ -145,6 +155,8 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   const findingsMark = session.findings.length;
   const shown = describeStep(step);
   const replies = await send(step, real);
+  // No more two-session steps in this sequence: the generated ones are dropped (the model says so).
+  if (real.secondRefused) model.sessions = false;
   const ping = await session.request('ping', undefined, real.replyMs);
   exercised(real, INVARIANTS.survives);
   if (ping.kind !== 'result') {

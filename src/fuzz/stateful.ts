@@ -89,6 +89,12 @@ function unexercisable(s: StepSources): Map<string, string> {
   return out;
 }
 
+/** A server that serves one session at a time: later sequences keep to one (their model has no second). */
+function refusedSecond(s: StepSources, outcome: StatefulOutcome, why: string): void {
+  s.sessions = false;
+  for (const inv of [INVARIANTS.secondSession, INVARIANTS.updatesOwnSession]) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `the server did not open a second session beside the first (it need not): ${why}`);
+}
+
 function freshModel(s: StepSources): Model {
   return { lists: s.lists, subscribable: s.subscribable, logs: s.logs, sessions: s.sessions, subscribed: new Set() };
 }
@@ -119,6 +125,7 @@ export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<Sta
   const result = await checkProperty(commands, o.seed, { cases: o.sequences, maxEvaluations: o.sequences + (o.maxShrinks ?? 60), deadline: o.deadline }, async (cmds) => {
     const { broken, real } = await onFreshSession(lane, o, (model, r) => fc.asyncModelRun(() => ({ model, real: r }), cmds), s, outcome.exercised);
     outcome.judged++;
+    if (real.secondRefused && s.sessions) refusedSecond(s, outcome, real.secondRefused);
     if (!broken) return { held: true };
     last = { broken, steps: real.ran, frames: [...real.session.frames], ...(real.second ? { secondFrames: [...real.second.session.frames] } : {}) };
     return { failed: `${broken.invariant.id}: ${broken.message}` };
