@@ -26,7 +26,8 @@ export const INVARIANTS = SEQUENCE_RULES;
 /**
  * Over HTTP, how long after unsubscribing or changing the level notifications already under way
  * are forgiven: they may travel on another stream than the answer. Over stdio one stream keeps
- * the order, so whatever follows the answer was sent after it.
+ * the order, so whatever follows the answer was sent after it; over HTTP so was whatever comes on
+ * the stream of a request sent after that answer (a later exchange: the steps run one by one).
  */
 const HTTP_GRACE_MS = 500;
 /** How long a cancelled call runs before the cancel goes out. */
@@ -62,15 +63,18 @@ export interface Real {
   walk?: ListWalk;
 }
 
-/** A frame's index and time (ms since the session opened). */
+/** A frame's index, time (ms since the session opened) and, over HTTP, exchange. */
 interface Since {
   index: number;
   at: number;
+  exchange?: number;
 }
 
 /** Whether a notification came after the answer `since` stood for, beyond doubt. */
 function after(frame: RecordedFrame, since: Since, transport: 'stdio' | 'http'): boolean {
-  return frame.index > since.index && (transport === 'stdio' || frame.at - since.at >= HTTP_GRACE_MS);
+  if (frame.index <= since.index) return false;
+  if (transport === 'stdio' || frame.at - since.at >= HTTP_GRACE_MS) return true;
+  return frame.via === 'post-sse' && frame.exchange !== undefined && since.exchange !== undefined && frame.exchange > since.exchange;
 }
 
 function exercised(real: Real, invariant: Invariant): void {
@@ -176,7 +180,8 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   judgeSetUp(step, answer, real);
   // The answer's place changes what the notifications before and after it may carry.
   const index = answer && 'frame' in answer ? answer.frame : undefined;
-  const since = typeof index === 'number' ? { index, at: session.frames[index]?.at ?? Number.POSITIVE_INFINITY } : undefined;
+  const answerFrame = typeof index === 'number' ? session.frames.find((f) => f.index === index) : undefined;
+  const since = typeof index === 'number' ? { index, at: answerFrame?.at ?? Number.POSITIVE_INFINITY, ...(answerFrame?.exchange !== undefined ? { exchange: answerFrame.exchange } : {}) } : undefined;
   judgeNotifications(frames, model, real, shown, step, since);
   advance(step, model);
   if (step.kind === 'unsubscribe' && since) real.unsubscribedAt.set(step.uri, since);

@@ -18,6 +18,8 @@ export interface RecordedFrame {
   /** Milliseconds since the session opened. */
   at: number;
   via?: string;
+  /** For HTTP: the POST or GET exchange that carried it; exchanges are numbered in the order they were opened. */
+  exchange?: number;
 }
 
 export type Reply =
@@ -377,8 +379,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
     this.heard = true;
     const frame = this.record(
       incoming.message !== undefined || incoming.parseError === undefined
-        ? { from: this.them, message: incoming.message, via: incoming.via }
-        : { from: this.them, raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via },
+        ? { from: this.them, message: incoming.message, via: incoming.via, ...(incoming.exchange !== undefined ? { exchange: incoming.exchange } : {}) }
+        : { from: this.them, raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via, ...(incoming.exchange !== undefined ? { exchange: incoming.exchange } : {}) },
     );
     // An HTTP error status may carry a JSON-RPC error without id (HTTP-POST-04): the refusal is of
     // the POST as a whole, so the error answers it the way it would answer an unreadable request.

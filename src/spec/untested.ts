@@ -23,7 +23,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges icons only by the schemes fetched and by hostile data: bytes (not redirects, MIME sniffing or credentials), and does not judge reactions to tools/list_changed', runs: ['client'] },
   { area: 'revision 2026-07-28', why: 'mcpcheck negotiates 2025-11-25 and older through initialize; server/discover and stateless requests are not judged' },
-  { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read, call only the tools --call-tools allows, and declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised); over HTTP the log-level and unsubscribe invariants forgive notifications within 500 ms of the answer (another stream may carry them)', runs: ['fuzz'] },
+  { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read, call only the tools --call-tools allows, and declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },
 ];
 
 /** What a run could have tested, beside the checks it reports. */
