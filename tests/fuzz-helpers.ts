@@ -43,12 +43,42 @@ export function fuzz(target: string, extra: string[] = []): Run {
   return fuzzAt(['--stdio', target], extra);
 }
 
-export function fuzzAt(targetFlags: string[], extra: string[] = []): Run {
+/** mcpcheck as a child that leaves the event loop free, for tests that run side by side (`describe.concurrent`). */
+export function mcpcheckAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The arguments of a seeded fuzz run that writes its report and failures to a fresh folder. */
+function fuzzRun(targetFlags: string[], extra: string[]): { args: string[]; out: string; json: string } {
   const out = mkdtempSync(join(tmpdir(), 'mcpcheck-fuzz-'));
   const json = join(out, 'report.json');
-  const r = mcpcheck(['fuzz', ...targetFlags, '--seed', '1', '--out', out, '--json', json, ...extra]);
+  return { args: ['fuzz', ...targetFlags, '--seed', '1', '--out', out, '--json', json, ...extra], out, json };
+}
+
+function asRun(r: { code: number | null; stdout: string; stderr: string }, out: string, json: string): Run {
   expect(r.stderr, r.stderr).not.toMatch(/internal error/);
   return { code: r.code, report: JSON.parse(readFileSync(json, 'utf8')) as RunReport, out, stdout: r.stdout };
+}
+
+export function fuzzAt(targetFlags: string[], extra: string[] = []): Run {
+  const { args, out, json } = fuzzRun(targetFlags, extra);
+  return asRun(mcpcheck(args), out, json);
+}
+
+export async function fuzzAtAsync(targetFlags: string[], extra: string[] = []): Promise<Run> {
+  const { args, out, json } = fuzzRun(targetFlags, extra);
+  return asRun(await mcpcheckAsync(args), out, json);
 }
 
 export function saved(run: Run, oracle: string): { file: string; input: FuzzCase } {
@@ -63,12 +93,12 @@ export function found(run: Run): string[] {
 }
 
 /** Runs `fn` with the fuzz fixture serving Streamable HTTP on a free loopback port. */
-export async function overHttp<T>(fixtureArgs: string[], fn: (url: string) => T): Promise<T> {
+export async function overHttp<T>(fixtureArgs: string[], fn: (url: string) => T | Promise<T>): Promise<T> {
   const port = await freePort();
   const server = spawn(process.execPath, [join(ROOT, 'dist/tests/fixtures/fuzz/server.js'), '--http', '--port', String(port), ...fixtureArgs], { stdio: 'ignore' });
   try {
     await waitForPort(port);
-    return fn(`http://127.0.0.1:${port}/mcp`);
+    return await fn(`http://127.0.0.1:${port}/mcp`);
   } finally {
     server.kill('SIGKILL');
   }

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE, found, fuzz, fuzzAt, mcpcheck, overHttp, type Run } from './fuzz-helpers.js';
+import { FIXTURE, found, fuzz, fuzzAtAsync, mcpcheck, mcpcheckAsync, overHttp, type Run } from './fuzz-helpers.js';
 import { requireBuild } from './server-helpers.js';
 
 // The stateful part of mcpcheck fuzz, apart from the case oracles (tests/fuzz.test.ts) so the two files run side by side.
@@ -86,8 +86,9 @@ describe('stateful runs find bugs only a sequence of operations shows, shrunk to
   }, 60_000);
 });
 
-describe('stateful runs over HTTP open a second session on the same server and keep the two apart', () => {
-  const sequences = (url: string, extra: string[] = []) => fuzzAt(['--url', url], ['--runs', '1', '--sequences', '30', ...extra]);
+// Side by side: these runs mostly wait on their servers (the one-transport one on lost answers).
+describe.concurrent('stateful runs over HTTP open a second session on the same server and keep the two apart', () => {
+  const sequences = (url: string, extra: string[] = []) => fuzzAtAsync(['--url', url], ['--runs', '1', '--sequences', '30', ...extra]);
 
   it('the correct fixture: no finding, and every invariant exercised, the two session ones and the log level too', async () => {
     const run = await overHttp(['--stateful'], (url) => sequences(url));
@@ -114,8 +115,8 @@ describe('stateful runs over HTTP open a second session on the same server and k
   }, 60_000);
 
   it("updates for another session's subscription: subscribe, then a call on two sessions at once (RES-SUB-02); --replay reproduces it", async () => {
-    await overHttp(['--bug', 'shared-subscriptions'], (url) => {
-      const run = sequences(url);
+    await overHttp(['--bug', 'shared-subscriptions'], async (url) => {
+      const run = await sequences(url);
       expect(run.code).toBe(1);
       expect(found(run)).toEqual(['fuzz.sequence.updates-own-session']);
       const check = run.report.checks.find((c) => c.id === 'fuzz.sequence.updates-own-session')!;
@@ -123,7 +124,7 @@ describe('stateful runs over HTTP open a second session on the same server and k
       expect(check.message).toMatch(/Smallest failing sequence \(2 step\(s\).*\): subscribe (\S+) → on two sessions at once: .*call/);
       expect(check.evidence.map((e) => e.location)).toEqual(expect.arrayContaining([expect.stringMatching(/-second\.jsonl$/)]));
       const file = /--replay (\S+)$/.exec(check.reproduce!)![1]!;
-      const again = mcpcheck(['fuzz', '--url', url, '--replay', file]);
+      const again = await mcpcheckAsync(['fuzz', '--url', url, '--replay', file]);
       expect(again.code, again.stdout + again.stderr).toBe(1);
       expect(again.stdout).toMatch(/WARN\s+fuzz\.sequence\.updates-own-session/);
     });
