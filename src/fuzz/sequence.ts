@@ -1,10 +1,10 @@
 /**
- * Stateful fuzzing: generated sequences of steps (list, call, subscribe and unsubscribe, set the
- * log level, cancel a running call, requests at once, on one session or on two) on a fresh
- * session each, run against a
- * model of what the session has set up, with fast-check's `fc.commands`. After every step the
- * session's traffic is held to named invariants; a broken one fails the sequence, which
- * fast-check shrinks to the fewest steps that still break it.
+ * Stateful fuzzing: generated sequences of steps (list, walk a list's pages, call, subscribe and
+ * unsubscribe, set the log level, cancel a running call, requests at once, on one session or on
+ * two) on a fresh session each, run against a model of what the session has set up, with
+ * fast-check's `fc.commands`. After every step the session's traffic is held to named
+ * invariants; a broken one fails the sequence, which fast-check shrinks to the fewest steps that
+ * still break it.
  */
 import fc from 'fast-check';
 import type { ClientSession } from '../harness/client-session.js';
