@@ -1,17 +1,13 @@
 import type { PeerSession, Reply } from '../src/harness/peer-session.js';
 import { isObject } from '../src/json.js';
+import { list } from '../src/validate/finding.js';
 import type { PropertyOutcome } from '../src/property/check.js';
 import type { CheckRecorder } from '../src/runner/checks.js';
 
 // What scenarios of both roles share.
 
-export { isObject };
+export { isObject, list };
 
-/** Up to `max` items joined for a message, with a count of the rest. */
-export function list(items: string[], max = 8): string {
-  const shown = items.slice(0, max).join('; ');
-  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
-}
 
 /** The peer answered (a result, a malformed one or an error), as opposed to silence or a closed connection. */
 export function isAnswer(reply: Reply): reply is Extract<Reply, { kind: 'result' | 'malformed-result' | 'error' }> {

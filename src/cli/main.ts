@@ -52,7 +52,6 @@ async function watched(flags: WatchFlags, run: (control: RunControl) => Promise<
   }
 }
 
-/** Comma-separated or repeated list flags, as one list. */
 interface ServerTargetArgs {
   stdio?: string | undefined;
   url?: string | undefined;
@@ -75,6 +74,7 @@ function serverTargetFlags(args: ServerTargetArgs): string {
   return args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
 }
 
+/** Comma-separated or repeated list flags, as one list. */
 function list(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
 }

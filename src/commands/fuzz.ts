@@ -120,7 +120,6 @@ async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' 
   await writeFile(`${base}.sequence.json`, JSON.stringify(saved, null, 1) + '\n', 'utf8');
   await writeFile(`${base}.jsonl`, formatTranscript(transport, f.frames), 'utf8');
   if (f.secondFrames) await writeFile(`${base}-second.jsonl`, formatTranscript(transport, f.secondFrames), 'utf8');
-  if (f.secondFrames) await writeFile(`${base}-second.jsonl`, formatTranscript(transport, f.secondFrames), 'utf8');
   return base;
 }
 

@@ -248,7 +248,7 @@ function judgeWalk(real: Real, shown: string): void {
   exercised(real, INVARIANTS.cursorAccepted);
   if (problems.broken) throw new InvariantBroken(INVARIANTS.cursorAccepted, `${problems.broken} ${at}`);
   exercised(real, INVARIANTS.pagesEnd);
-  if (problems.unstable) throw new InvariantBroken(INVARIANTS.pagesEnd, `${problems.unstable} ${at}`);
+  if (problems.unstable.length) throw new InvariantBroken(INVARIANTS.pagesEnd, `${problems.unstable.join('; ')} ${at}`);
 }
 
 /** Subscribing and setting the level: an empty result, whatever the session did before. */

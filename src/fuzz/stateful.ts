@@ -82,9 +82,12 @@ async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
   };
 }
 
+/** The invariants of two sessions at once: the ones the rules say need HTTP. */
+const TWO_SESSIONS: readonly Invariant[] = Object.values(INVARIANTS).filter((inv: Invariant) => inv.transports !== undefined && !inv.transports.includes('stdio'));
+
 function unexercisable(s: StepSources): Map<string, string> {
   const out = new Map<string, string>();
-  if (!s.sessions) for (const inv of [INVARIANTS.secondSession, INVARIANTS.updatesOwnSession]) out.set(inv.id, 'over stdio every session is a process of its own: two sessions of one server need --url');
+  if (!s.sessions) for (const inv of TWO_SESSIONS) out.set(inv.id, 'over stdio every session is a process of its own: two sessions of one server need --url');
   else if (!s.subscribable.length) out.set(INVARIANTS.updatesOwnSession.id, 'the server offers no resource subscriptions');
   return out;
 }
@@ -92,7 +95,7 @@ function unexercisable(s: StepSources): Map<string, string> {
 /** A server that serves one session at a time: later sequences keep to one (their model has no second). */
 function refusedSecond(s: StepSources, outcome: StatefulOutcome, why: string): void {
   s.sessions = false;
-  for (const inv of [INVARIANTS.secondSession, INVARIANTS.updatesOwnSession]) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `the server did not open a second session beside the first (it need not): ${why}`);
+  for (const inv of TWO_SESSIONS) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `the server did not open a second session beside the first (it need not): ${why}`);
 }
 
 function freshModel(s: StepSources): Model {

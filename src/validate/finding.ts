@@ -52,6 +52,12 @@ export function ptr(...parts: Array<string | number>): string {
   return out;
 }
 
+/** Up to `max` items joined for a message, with a count of the rest. */
+export function list(items: string[], max = 8): string {
+  const shown = items.slice(0, max).join('; ');
+  return items.length > max ? `${shown}; …and ${items.length - max} more` : shown;
+}
+
 /** A short, escaped rendering of a value a target sent, safe for any report. */
 export function show(value: unknown, max = 120): string {
   let s: string | undefined;

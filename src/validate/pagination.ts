@@ -5,7 +5,7 @@
  */
 import type { Reply } from '../harness/peer-session.js';
 import { LISTS, type ListMethod, type ListWalk } from '../runner/discovery.js';
-import { show } from './finding.js';
+import { list, show } from './finding.js';
 
 /** What identifies an item of each list. */
 export const ITEM_KEY: Record<ListMethod, string> = {
@@ -16,7 +16,7 @@ export const ITEM_KEY: Record<ListMethod, string> = {
 };
 
 /** The keys seen more than once, each once. */
-export function duplicates(keys: string[]): string[] {
+function duplicates(keys: string[]): string[] {
   const seen = new Set<string>();
   const dupes = new Set<string>();
   for (const k of keys) (seen.has(k) ? dupes : seen).add(k);
@@ -26,22 +26,22 @@ export function duplicates(keys: string[]): string[] {
 export interface WalkProblems {
   /** PAGE-01: a page that is no list, or the server's own cursor refused. */
   broken?: string;
-  /** PAGE-05: the walk does not end (a loop, no end in sight), or an item is on two pages. */
-  unstable?: string;
+  /** PAGE-05: the walk does not end (a loop, no end in sight), items on two pages. */
+  unstable: string[];
 }
 
 /** Judges one walk; `describe` renders the reply that ended it. */
 export function walkProblems(walk: ListWalk, describe: (reply: Reply) => string): WalkProblems {
   const method = walk.method as ListMethod;
-  const out: WalkProblems = {};
+  const out: WalkProblems = { unstable: [] };
   switch (walk.end) {
     case 'complete':
       break;
     case 'loop':
-      out.unstable = `${method}: the walk looped (nextCursor ${show(walk.cursors.at(-1), 60)} led back to a cursor or page seen before)`;
+      out.unstable.push(`${method}: the walk looped (nextCursor ${show(walk.cursors.at(-1), 60)} led back to a cursor or page seen before)`);
       break;
     case 'limit':
-      out.unstable = `${method}: still handing out cursors after ${walk.pages} pages`;
+      out.unstable.push(`${method}: still handing out cursors after ${walk.pages} pages`);
       break;
     case 'invalid':
       out.broken = `${method}: page ${walk.pages} has no ${LISTS[method].key} array`;
@@ -51,12 +51,9 @@ export function walkProblems(walk: ListWalk, describe: (reply: Reply) => string)
   }
   // The same item twice is identical JSON; two different items sharing a name are TOOL-NAME-03's business.
   const dupes = duplicates(walk.items.map((item) => JSON.stringify(item)));
-  if (dupes.length && walk.end !== 'loop' && !out.unstable) {
+  if (dupes.length && walk.end !== 'loop') {
     const key = ITEM_KEY[method];
-    out.unstable = `${method}: ${dupes.length} item(s) listed on more than one page: ${dupes
-      .slice(0, 4)
-      .map((d) => show((JSON.parse(d) as Record<string, unknown>)[key], 80))
-      .join(', ')}${dupes.length > 4 ? ', …' : ''}`;
+    out.unstable.push(`${method}: ${dupes.length} item(s) listed on more than one page: ${list(dupes.map((d) => show((JSON.parse(d) as Record<string, unknown>)[key], 80)), 4)}`);
   }
   return out;
 }

@@ -58,7 +58,7 @@ export const pagination = scenario({
       const first = discovery.walks[method]!;
       const problems = walkProblems(first, describeReply);
       if (problems.broken) broken.push(problems.broken);
-      if (problems.unstable) unstable.push(problems.unstable);
+      unstable.push(...problems.unstable);
       if (first.end !== 'complete') continue;
       // Walked twice more in this one session (another session may be another process with other data).
       const mark = session.mark;
