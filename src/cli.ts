@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `mcpcheck` binary. `--version` answers before yargs is even loaded (yargs alone costs more
- * than the rest of start-up), and so does `relay`, the hidden command a client under test starts
- * as its stdio server once per scenario; every other invocation goes through `cli/main.ts`, whose
- * commands import their own modules when they run.
+ * The `mcpcheck` binary. `--version` answers before the command table is even loaded, and so
+ * does `relay`, the hidden command a client under test starts as its stdio server once per
+ * scenario; every other invocation goes through `cli/main.ts`, whose commands import their own
+ * modules when they run.
  */
 import { fatal, tolerateClosedOutput } from './cli/exit.js';
 import { toolInfo } from './version.js';

@@ -1,8 +1,8 @@
-import yargs from 'yargs';
 import { SetupError } from '../errors.js';
 import type { Baseline } from '../grade/index.js';
 import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
+import { command, type FlagSpec, parse } from './args.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import type { RunControl } from '../runner/observer.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
@@ -79,16 +79,10 @@ function list(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
 }
 
-interface FileFlag {
-  type: 'string';
-  describe: string;
-  requiresArg: true;
-}
-
 /** `--json FILE`, `--junit FILE`, …: one flag per file format, from the format table. */
 const fileOptions = Object.fromEntries(
-  FILE_FORMAT_NAMES.map((name): [FileFormatName, FileFlag] => [name, { type: 'string', describe: `write ${FILE_FORMATS[name].what} to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, requiresArg: true }]),
-) as Record<FileFormatName, FileFlag>;
+  FILE_FORMAT_NAMES.map((name): [FileFormatName, FlagSpec] => [name, { type: 'string', describe: `write ${FILE_FORMATS[name].what} to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, arg: 'file' }]),
+) as Record<FileFormatName, { type: 'string'; describe: string; arg: string }>;
 
 const outputOptions = {
   ...fileOptions,
@@ -96,8 +90,7 @@ const outputOptions = {
     type: 'string',
     array: true,
     choices: REPORTERS,
-    describe: 'send this format to stdout (console by default; the console report then goes to stderr); github adds annotations (on by default when GITHUB_ACTIONS=true). Repeatable, combines with file flags; only one format can own stdout',
-    requiresArg: true,
+    describe: 'send this format to stdout (console by default; the console report then goes to stderr); github adds annotations (on by default when GITHUB_ACTIONS=true). Repeatable, combines with file flags; only one format can own stdout'
   },
   verbose: { type: 'boolean', describe: 'list passing and skipped checks too (server, client: and print failing checks as they happen, on a terminal)' },
   color: { type: 'boolean', describe: 'force colour on or off (default: on for a terminal, off when NO_COLOR is set)' },
@@ -105,32 +98,32 @@ const outputOptions = {
 
 const reportOptions = {
   ...outputOptions,
-  baseline: { type: 'string', describe: 'JSON list of expected failures (check or requirement ids, each optionally with a reason)', requiresArg: true },
-  'update-baseline': { type: 'string', describe: "write this run's failures as a baseline to this file (keeps --baseline's entries that still fail, drops stale ones)", requiresArg: true },
+  baseline: { type: 'string', arg: 'file', describe: 'JSON list of expected failures (check or requirement ids, each optionally with a reason)' },
+  'update-baseline': { type: 'string', arg: 'file', describe: "write this run's failures as a baseline to this file (keeps --baseline's entries that still fail, drops stale ones)" },
 } as const;
 
 const serverOptions = {
-  stdio: { type: 'string', describe: 'command that starts the server on stdio (a fresh process per isolated scenario)', requiresArg: true },
-  url: { type: 'string', describe: 'Streamable HTTP endpoint of the server', requiresArg: true },
-  start: { type: 'string', describe: 'with --url: command that serves the URL; started first, stopped last', requiresArg: true },
-  header: { type: 'string', array: true, describe: 'with --url: "Name: value" sent on every request (redacted in reports)', requiresArg: true },
-  concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores)', requiresArg: true },
-  timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)', requiresArg: true },
-  'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000)', requiresArg: true },
-  only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated', requiresArg: true },
-  skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks', requiresArg: true },
-  'call-tools': { type: 'string', describe: 'which tools to call: readonly (default: readOnlyHint true), all, none, or NAME,NAME', requiresArg: true },
-  'origin-probe': { type: 'string', describe: 'the foreign Origin sent by the HTTP Origin check', requiresArg: true },
-  transcript: { type: 'string', describe: 'write one transcript per session into this folder', requiresArg: true },
-  seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)', requiresArg: true },
-  properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)`, requiresArg: true },
+  stdio: { type: 'string', arg: 'command', describe: 'command that starts the server on stdio (a fresh process per isolated scenario)' },
+  url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server' },
+  start: { type: 'string', arg: 'command', describe: 'with --url: command that serves the URL; started first, stopped last' },
+  header: { type: 'string', array: true, arg: 'Name: value', describe: 'with --url: "Name: value" sent on every request (redacted in reports)' },
+  concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores)' },
+  timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
+  'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000)' },
+  only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated' },
+  skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks' },
+  'call-tools': { type: 'string', describe: 'which tools to call: readonly (default: readOnlyHint true), all, none, or NAME,NAME' },
+  'origin-probe': { type: 'string', describe: 'the foreign Origin sent by the HTTP Origin check' },
+  transcript: { type: 'string', arg: 'dir', describe: 'write one transcript per session into this folder' },
+  seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)' },
+  properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)` },
   quiet: { type: 'boolean', describe: 'no progress line on the terminal (the report still prints)' },
 } as const;
 
 const clientOptions = {
-  command: { type: 'string', describe: 'the client command; {url} becomes mcpcheck\'s HTTP endpoint, {stdio} a command line starting mcpcheck\'s stdio server (neither: the URL is appended)', requiresArg: true, demandOption: true },
+  command: { type: 'string', arg: 'command', describe: 'the client command; {url} becomes mcpcheck\'s HTTP endpoint, {stdio} a command line starting mcpcheck\'s stdio server (neither: the URL is appended)', demandOption: true },
   shell: { type: 'boolean', describe: 'run --command through sh -c (default: split into words, no shell)' },
-  concurrency: { type: 'number', describe: 'client processes at once (default: twice the number of cores)', requiresArg: true },
+  concurrency: { type: 'number', describe: 'client processes at once (default: twice the number of cores)' },
   timeout: serverOptions.timeout,
   'request-timeout': serverOptions['request-timeout'],
   only: serverOptions.only,
@@ -142,224 +135,226 @@ const clientOptions = {
 } as const;
 
 const fuzzOptions = {
-  stdio: { type: 'string', describe: 'command that starts the server on stdio (restarted after a crash)', requiresArg: true },
-  url: { type: 'string', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)', requiresArg: true },
-  start: { type: 'string', describe: 'with --url: command that serves the URL; started first, started again after the server crashed or hung, stopped last', requiresArg: true },
+  stdio: { type: 'string', arg: 'command', describe: 'command that starts the server on stdio (restarted after a crash)' },
+  url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)' },
+  start: { type: 'string', arg: 'command', describe: 'with --url: command that serves the URL; started first, started again after the server crashed or hung, stopped last' },
   header: serverOptions.header,
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
-  runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)', requiresArg: true },
-  sequences: { type: 'number', describe: 'generated sequences of operations (list, call, subscribe, setLevel, cancel, at once), each on a fresh session (default 10; 0: none)', requiresArg: true },
+  runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)' },
+  sequences: { type: 'number', describe: 'generated sequences of operations (list, call, subscribe, setLevel, cancel, at once), each on a fresh session (default 10; 0: none)' },
   seed: clientOptions.seed,
-  'time-budget': { type: 'number', describe: 'seconds; no case starts after it, and a run cut short is reported incomplete (exit 3)', requiresArg: true },
+  'time-budget': { type: 'number', describe: 'seconds; no case starts after it, and a run cut short is reported incomplete (exit 3)' },
   'call-tools': serverOptions['call-tools'],
-  'case-timeout': { type: 'number', describe: 'ms a case\'s response and the ping after it may take (default 5000); a ping slower than this is a hang', requiresArg: true },
-  'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)', requiresArg: true },
-  out: { type: 'string', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)', requiresArg: true },
-  replay: { type: 'string', describe: 'send one saved case (a .case.json from --out) instead of generating', requiresArg: true },
+  'case-timeout': { type: 'number', describe: 'ms a case\'s response and the ping after it may take (default 5000); a ping slower than this is a hang' },
+  'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)' },
+  out: { type: 'string', arg: 'dir', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)' },
+  replay: { type: 'string', arg: 'file', describe: 'send one saved case (a .case.json from --out) instead of generating' },
   ...outputOptions,
 } as const;
 
 /** Fuzz flags: whole numbers in range. */
-function fuzzNumbers(a: Record<string, unknown>): true {
+function fuzzNumbers(a: Record<string, unknown>): void {
   const ranges: Record<string, [number, number]> = { runs: [1, 1_000_000], sequences: [0, 100_000], 'time-budget': [1, 86_400], 'case-timeout': [1, 600_000], 'max-string': [1, 10 * 1024 * 1024] };
   for (const [name, [min, max]] of Object.entries(ranges)) {
     const v = a[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)) throw new SetupError(`--${name} takes a whole number from ${min} to ${max}`);
   }
-  return true;
 }
 
-function positiveWholeNumbers(a: Record<string, unknown>): true {
+function positiveWholeNumbers(a: Record<string, unknown>): void {
   for (const name of ['concurrency', 'timeout', 'request-timeout']) {
     const v = a[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)) throw new SetupError(`--${name} takes a positive whole number`);
   }
-  return true;
 }
 
 /** `--seed` is a 32-bit whole number (fast-check's range); `--properties` a whole number, 0 allowed. */
-function propertyOptions(a: Record<string, unknown>): true {
+function propertyOptions(a: Record<string, unknown>): void {
   if (a.seed !== undefined && parseSeed(a.seed) === undefined) throw new SetupError('--seed takes a whole number from -2147483648 to 2147483647');
   const n = a.properties;
   if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000)) throw new SetupError('--properties takes a whole number from 0 to 1000');
-  return true;
 }
 
+/** Server and client runs: their numbers, then their property flags. */
+function runNumbers(a: Record<string, unknown>): void {
+  positiveWholeNumbers(a);
+  propertyOptions(a);
+}
+
+const validateCommand = command({
+  name: 'validate',
+  describe: 'validate recorded MCP sessions (JSON Lines transcripts)',
+  positional: { name: '<files..>', what: 'transcript file', variadic: true },
+  flags: { judge: { choices: ['client', 'server'], describe: 'judge only what this side sent (default: both)' }, ...reportOptions },
+  epilogue: EXIT_CODES_HELP,
+  async run(args, files) {
+    await checkReportPaths(args);
+    const baseline = await readBaseline(args.baseline);
+    const { validateFiles } = await import('../commands/validate.js');
+    const report = await validateFiles({ files, ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
+    await finish(report, args, baseline);
+  },
+});
+
+const serverCommand = command({
+  name: 'server',
+  describe: 'test an MCP server over stdio or Streamable HTTP',
+  flags: { ...serverOptions, ...reportOptions },
+  check: runNumbers,
+  epilogue: EXIT_CODES_HELP,
+  async run(args) {
+    await checkReportPaths(args);
+    const baseline = await readBaseline(args.baseline);
+    const { testServer } = await import('../commands/server.js');
+    const targetFlags = serverTargetFlags(args);
+    const report = await watched(args, (control) => testServer({
+      control,
+      ...serverTarget(args),
+      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
+      ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
+      only: list(args.only),
+      skip: list(args.skip),
+      ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
+      ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
+      ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
+      ...(baseline ? { baseline } : {}),
+      ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
+      ...(args.properties !== undefined ? { properties: args.properties } : {}),
+      targetFlags,
+    }));
+    await finish(report, args, baseline);
+  },
+});
+
+const clientCommand = command({
+  name: 'client',
+  describe: 'test an MCP client: mcpcheck plays the server, over Streamable HTTP or stdio',
+  flags: { ...clientOptions, ...reportOptions },
+  check: runNumbers,
+  epilogue: EXIT_CODES_HELP,
+  async run(args) {
+    await checkReportPaths(args);
+    const baseline = await readBaseline(args.baseline);
+    const { testClient } = await import('../commands/client.js');
+    const report = await watched(args, (control) => testClient({
+      control,
+      command: args.command,
+      ...(args.shell ? { shell: true } : {}),
+      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
+      ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
+      only: list(args.only),
+      skip: list(args.skip),
+      ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
+      ...(baseline ? { baseline } : {}),
+      ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
+      ...(args.properties !== undefined ? { properties: args.properties } : {}),
+      targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
+    }));
+    await finish(report, args, baseline);
+  },
+});
+
+const fuzzCommand = command({
+  name: 'fuzz',
+  describe: 'send generated and mutated input to an MCP server; failures are shrunk, saved and replayable',
+  flags: fuzzOptions,
+  check(args) {
+    fuzzNumbers(args);
+    propertyOptions(args);
+  },
+  epilogue: EXIT_CODES_HELP,
+  async run(args) {
+    await checkReportPaths(args);
+    const { fuzzServer } = await import('../commands/fuzz.js');
+    const { freshSeed } = await import('../property/seed.js');
+    const report = await fuzzServer({
+      ...serverTarget(args),
+      ...(args['allow-remote'] ? { allowRemote: true } : {}),
+      runs: args.runs ?? 200,
+      ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),
+      seed: args.seed !== undefined ? parseSeed(args.seed)! : freshSeed(),
+      ...(args['time-budget'] !== undefined ? { timeBudget: args['time-budget'] } : {}),
+      ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
+      ...(args['case-timeout'] !== undefined ? { caseTimeoutMs: args['case-timeout'] } : {}),
+      ...(args['max-string'] !== undefined ? { maxString: args['max-string'] } : {}),
+      outDir: args.out ?? 'reports/fuzz',
+      ...(args.replay !== undefined ? { replay: args.replay } : {}),
+      targetFlags: `${serverTargetFlags(args)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
+    });
+    await emitReport(report, args);
+    // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.
+    const found = report.summary.checks.fail + report.summary.checks.warn > 0;
+    const { exitCode } = await import('../grade/index.js');
+    process.exit(found ? 1 : exitCode(report));
+  },
+});
+
+const baselineCommand = command({
+  name: 'baseline',
+  describe: 'baseline upkeep: write a baseline from a saved JSON report',
+  flags: {},
+  demand: 'name a baseline action: write',
+  commands: [
+    command({
+      name: 'write',
+      describe: "write the failures of a saved JSON report (--from) as a baseline file, each entry with the check's title and level as its reason",
+      positional: { name: '<file>', what: 'baseline file to write' },
+      flags: {
+        from: { type: 'string', arg: 'file', demandOption: true, describe: 'a JSON report written with --json FILE' },
+        baseline: { type: 'string', arg: 'file', describe: 'the baseline the report was graded with: its entries that still fail are kept as they are' },
+      },
+      async run(args, [file]) {
+        const checks = await readSavedChecks(args.from);
+        const baseline = await readBaseline(args.baseline);
+        await writeUpdatedBaseline(file!, file!, checks, baseline);
+      },
+    }),
+  ],
+});
+
+const listCommand = command({
+  name: 'list',
+  describe: 'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
+  flags: {
+    role: { choices: ['server', 'client'], default: 'server', describe: 'the role of the target the scenarios test' },
+    only: serverOptions.only,
+    skip: serverOptions.skip,
+    json: { type: 'boolean', describe: 'print JSON: id, alias, title, requirements with levels, transports (and steps for clients)' },
+  },
+  async run(args) {
+    const { listScenarios, listText } = await import('../commands/list.js');
+    const scenarios = await listScenarios({ role: args.role, only: list(args.only), skip: list(args.skip) });
+    await write(process.stdout, args.json ? `${JSON.stringify({ role: args.role, scenarios }, null, 2)}\n` : listText(scenarios));
+  },
+});
+
+const coverageCommand = command({
+  name: 'coverage',
+  describe: 'the requirement matrix: which scenarios and validator rules judge each catalog requirement, for which role and transport (runs nothing)',
+  flags: {
+    format: { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'output format' },
+    role: { choices: ['server', 'client'], describe: 'only the rules binding this role, judged for it' },
+    area: { type: 'string', describe: 'only this catalog area (any part of its name) or id prefix (AUTH, HTTP-SSE)' },
+    uncovered: { type: 'boolean', describe: 'list only the requirements no check judges (the totals still count all)' },
+  },
+  async run(args) {
+    const { coverage } = await import('../commands/coverage.js');
+    await write(process.stdout, coverage({ format: args.format, ...(args.role ? { role: args.role } : {}), ...(args.area !== undefined ? { area: args.area } : {}), ...(args.uncovered ? { uncovered: true } : {}) }));
+  },
+});
+
+const program = {
+  name: 'mcpcheck',
+  version: toolInfo().version,
+  commands: [validateCommand, serverCommand, clientCommand, fuzzCommand, baselineCommand, listCommand, coverageCommand],
+  demand: 'name a command: server, client, fuzz, validate, baseline, list or coverage',
+  epilogue: EXIT_CODES_HELP,
+};
+
 export async function main(argv: string[]): Promise<void> {
-  await yargs(argv)
-    .scriptName('mcpcheck')
-    .version(toolInfo().version)
-    .alias('version', 'V')
-    .strict()
-    .command(
-      'validate <files..>',
-      'validate recorded MCP sessions (JSON Lines transcripts)',
-      (y) =>
-        y
-          .positional('files', { type: 'string', array: true, demandOption: true })
-          .options({ judge: { choices: ['client', 'server'] as const, describe: 'judge only what this side sent (default: both)', requiresArg: true } })
-          .options(reportOptions)
-          .epilogue(EXIT_CODES_HELP),
-      async (args) => {
-        await checkReportPaths(args);
-        const baseline = await readBaseline(args.baseline);
-        const { validateFiles } = await import('../commands/validate.js');
-        const report = await validateFiles({ files: args.files as string[], ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
-        await finish(report, args, baseline);
-      },
-    )
-    .command(
-      'server',
-      'test an MCP server over stdio or Streamable HTTP',
-      (y) =>
-        y
-          .options(serverOptions)
-          .options(reportOptions)
-          .epilogue(EXIT_CODES_HELP)
-          .check(positiveWholeNumbers)
-          .check(propertyOptions),
-      async (args) => {
-        await checkReportPaths(args);
-        const baseline = await readBaseline(args.baseline);
-        const { testServer } = await import('../commands/server.js');
-        const targetFlags = serverTargetFlags(args);
-        const report = await watched(args, (control) => testServer({
-          control,
-          ...serverTarget(args),
-          ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-          ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
-          ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
-          only: list(args.only),
-          skip: list(args.skip),
-          ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
-          ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
-          ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
-          ...(baseline ? { baseline } : {}),
-          ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
-          ...(args.properties !== undefined ? { properties: args.properties } : {}),
-          targetFlags,
-        }));
-        await finish(report, args, baseline);
-      },
-    )
-    .command(
-      'client',
-      'test an MCP client: mcpcheck plays the server, over Streamable HTTP or stdio',
-      (y) => y.options(clientOptions).options(reportOptions).epilogue(EXIT_CODES_HELP).check(positiveWholeNumbers).check(propertyOptions),
-      async (args) => {
-        await checkReportPaths(args);
-        const baseline = await readBaseline(args.baseline);
-        const { testClient } = await import('../commands/client.js');
-        const report = await watched(args, (control) => testClient({
-          control,
-          command: args.command,
-          ...(args.shell ? { shell: true } : {}),
-          ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-          ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
-          ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
-          only: list(args.only),
-          skip: list(args.skip),
-          ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
-          ...(baseline ? { baseline } : {}),
-          ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
-          ...(args.properties !== undefined ? { properties: args.properties } : {}),
-          targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
-        }));
-        await finish(report, args, baseline);
-      },
-    )
-    .command(
-      'fuzz',
-      'send generated and mutated input to an MCP server; failures are shrunk, saved and replayable',
-      (y) => y.options(fuzzOptions).epilogue(EXIT_CODES_HELP).check(fuzzNumbers).check(propertyOptions),
-      async (args) => {
-        await checkReportPaths(args);
-        const { fuzzServer } = await import('../commands/fuzz.js');
-        const { freshSeed } = await import('../property/seed.js');
-        const report = await fuzzServer({
-          ...serverTarget(args),
-          ...(args['allow-remote'] ? { allowRemote: true } : {}),
-          runs: args.runs ?? 200,
-          ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),
-          seed: args.seed !== undefined ? parseSeed(args.seed)! : freshSeed(),
-          ...(args['time-budget'] !== undefined ? { timeBudget: args['time-budget'] } : {}),
-          ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
-          ...(args['case-timeout'] !== undefined ? { caseTimeoutMs: args['case-timeout'] } : {}),
-          ...(args['max-string'] !== undefined ? { maxString: args['max-string'] } : {}),
-          outDir: args.out ?? 'reports/fuzz',
-          ...(args.replay !== undefined ? { replay: args.replay } : {}),
-          targetFlags: `${serverTargetFlags(args)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
-        });
-        await emitReport(report, args);
-        // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.
-        const found = report.summary.checks.fail + report.summary.checks.warn > 0;
-        const { exitCode } = await import('../grade/index.js');
-        process.exit(found ? 1 : exitCode(report));
-      },
-    )
-    .command(
-      'baseline',
-      'baseline upkeep: write a baseline from a saved JSON report',
-      (y) =>
-        y
-          .command(
-            'write <file>',
-            "write the failures of a saved JSON report (--from) as a baseline file, each entry with the check's title and level as its reason",
-            (w) =>
-              w
-                .positional('file', { type: 'string', demandOption: true, describe: 'the baseline file to write' })
-                .options({
-                  from: { type: 'string', demandOption: true, requiresArg: true, describe: 'a JSON report written with --json FILE' },
-                  baseline: { type: 'string', requiresArg: true, describe: 'the baseline the report was graded with: its entries that still fail are kept as they are' },
-                }),
-            async (args) => {
-              const checks = await readSavedChecks(args.from);
-              const baseline = await readBaseline(args.baseline);
-              await writeUpdatedBaseline(args.file, args.file, checks, baseline);
-            },
-          )
-          .demandCommand(1, 'name a baseline action: write'),
-    )
-    .command(
-      'list',
-      'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
-      (y) =>
-        y.options({
-          role: { choices: ['server', 'client'] as const, default: 'server' as const, describe: 'the role of the target the scenarios test' },
-          only: serverOptions.only,
-          skip: serverOptions.skip,
-          json: { type: 'boolean', describe: 'print JSON: id, alias, title, requirements with levels, transports (and steps for clients)' },
-        }),
-      async (args) => {
-        const { listScenarios, listText } = await import('../commands/list.js');
-        const scenarios = await listScenarios({ role: args.role, only: list(args.only), skip: list(args.skip) });
-        await write(process.stdout, args.json ? `${JSON.stringify({ role: args.role, scenarios }, null, 2)}\n` : listText(scenarios));
-      },
-    )
-    .command(
-      'coverage',
-      'the requirement matrix: which scenarios and validator rules judge each catalog requirement, for which role and transport (runs nothing)',
-      (y) =>
-        y.options({
-          format: { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'output format', requiresArg: true },
-          role: { choices: ['server', 'client'] as const, describe: 'only the rules binding this role, judged for it', requiresArg: true },
-          area: { type: 'string', describe: 'only this catalog area (any part of its name) or id prefix (AUTH, HTTP-SSE)', requiresArg: true },
-          uncovered: { type: 'boolean', describe: 'list only the requirements no check judges (the totals still count all)' },
-        }),
-      async (args) => {
-        const { coverage } = await import('../commands/coverage.js');
-        await write(process.stdout, coverage({ format: args.format, ...(args.role ? { role: args.role } : {}), ...(args.area !== undefined ? { area: args.area } : {}), ...(args.uncovered ? { uncovered: true } : {}) }));
-      },
-    )
-    .demandCommand(1, 'name a command: server, client, fuzz, validate, baseline, list or coverage')
-    .fail((message, error) => {
-      // yargs reports its own usage errors as a message or a YError; ours come as SetupError, bugs as anything else.
-      if (error && error.name !== 'YError') throw error;
-      // Some of yargs' messages span lines ("Invalid values:\n  Argument: …"): one line says it all.
-      throw new SetupError(`${(message ?? error?.message ?? '').replace(/\s*\n\s*/g, ' ')} (see mcpcheck --help)`);
-    })
-    .help()
-    .alias('help', 'h')
-    .epilogue(EXIT_CODES_HELP)
-    .parseAsync();
+  const invocation = parse(program, argv);
+  if (invocation.kind === 'run') await invocation.run();
+  else await write(process.stdout, invocation.text);
 }
