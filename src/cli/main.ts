@@ -107,7 +107,7 @@ const serverOptions = {
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server' },
   start: { type: 'string', arg: 'command', describe: 'with --url: command that serves the URL; started first, stopped last' },
   header: { type: 'string', array: true, arg: 'Name: value', describe: 'with --url: "Name: value" sent on every request (redacted in reports)' },
-  concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores)' },
+  concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
   'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000)' },
   only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated' },

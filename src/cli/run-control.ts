@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ProgressLine, wantProgress } from '../report/progress.js';
 import type { RunControl } from '../runner/observer.js';
 import { killAllNow } from '../transport/process.js';
@@ -25,6 +26,8 @@ export interface WatchedRun {
  */
 export function watchRun(flags: WatchFlags): WatchedRun {
   const controller = new AbortController();
+  // Every running scenario listens for the stop, and --concurrency may run more than ten at once.
+  setMaxListeners(0, controller.signal);
   const env = process.env;
   const progress = wantProgress(process.stderr, flags.quiet ?? false, env)
     ? new ProgressLine(process.stderr, { verbose: flags.verbose ?? false, color: useColor(flags.color, process.stderr, env) })

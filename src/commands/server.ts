@@ -114,7 +114,8 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       target,
       scenarios: selection.scenarios,
       options,
-      concurrency: o.concurrency ?? availableParallelism(),
+      // An HTTP lane mostly waits on the network; a stdio one also starts server processes.
+      concurrency: o.concurrency ?? (target.kind === 'http' ? 2 : 1) * availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
       reproduce: `mcpcheck server ${o.targetFlags} --only {scenario} --seed ${options.seed}`,

@@ -150,7 +150,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const waiting = (s: Scenario) => s.waits === true && s.isolation !== 'shared';
     // A URL target cannot be restarted: what may break it runs after everything else.
     const breaksTarget = (s: Scenario) => s.isolation === 'process' && target.kind === 'http';
-    const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && unmet(s, discovery, target.kind) === undefined);
+    const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && !s.needs?.discovery && unmet(s, discovery, target.kind) === undefined);
     earlyRun = Promise.all(early.map((s) => runOne(-1, s)));
     earlyRun.catch(() => undefined);
 

@@ -16,6 +16,11 @@ export interface ScenarioNeeds {
   /** Server capability paths that must be declared, e.g. 'tools', 'resources.subscribe'. */
   capabilities?: string[];
   transport?: 'stdio' | 'http';
+  /**
+   * Reads what discovery found (say, a slow tool to call) though it needs no capability: it
+   * starts once discovery is done, as scenarios that need a capability do.
+   */
+  discovery?: true;
 }
 
 export interface ToolPolicy {

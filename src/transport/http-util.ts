@@ -55,7 +55,16 @@ export interface SseRead {
  * as for a client whose connection dropped there. The caller owns the deadline and must abort the
  * request when `stopped` (cancelling the reader alone may leave the connection up). Never throws.
  */
-export async function readSseBody(res: Response, max: number, stopWhen?: (e: SseEvent) => boolean, maxEvents = 1000): Promise<SseRead> {
+export interface SseReading {
+  /** Stop reading (and drop the connection) right after the first event this accepts. */
+  stopWhen?: ((e: SseEvent) => boolean) | undefined;
+  /** The most events read before the connection is dropped. Default 1000. */
+  maxEvents?: number | undefined;
+  /** Sees each event as it is read. */
+  onEvent?: ((e: SseEvent) => void) | undefined;
+}
+
+export async function readSseBody(res: Response, max: number, { stopWhen, maxEvents = 1000, onEvent }: SseReading = {}): Promise<SseRead> {
   const out: SseRead = { bytes: Buffer.alloc(0), truncated: false, events: [], stopped: false };
   const reader = res.body?.getReader();
   if (!reader) return out;
@@ -65,8 +74,10 @@ export async function readSseBody(res: Response, max: number, stopWhen?: (e: Sse
   const parser = createParser({
     onEvent: (e) => {
       if (out.stopped) return;
-      out.events.push({ ...(e.id !== undefined ? { id: e.id } : {}), ...(e.event !== undefined ? { event: e.event } : {}), data: e.data });
-      if (out.events.length >= maxEvents || stopWhen?.(out.events.at(-1)!)) out.stopped = true;
+      const event: SseEvent = { ...(e.id !== undefined ? { id: e.id } : {}), ...(e.event !== undefined ? { event: e.event } : {}), data: e.data };
+      out.events.push(event);
+      onEvent?.(event);
+      if (out.events.length >= maxEvents || stopWhen?.(event)) out.stopped = true;
     },
     onRetry: (ms) => {
       if (!out.stopped) out.retry = ms;

@@ -88,6 +88,11 @@ export interface ProbeRequest {
   stopWhen?: (e: SseEvent) => boolean;
   /** SSE bodies only: the most events read before the connection is dropped. Default 1000. */
   maxEvents?: number;
+  /**
+   * SSE bodies only: after the first event `when` accepts (say, the response), keep reading at
+   * most `ms` more, so that whether the stream ends after it is watched that long and no longer.
+   */
+  endsWithin?: { when: (e: SseEvent) => boolean; ms: number };
 }
 
 export interface ProbeResponse {
@@ -272,9 +277,21 @@ export class HttpChannel extends ChannelEvents implements Channel {
       clearTimeout(timer);
       const readMs = probe.readMs ?? timeoutMs;
       timer = deadline(ctl, readMs, `body not complete within ${readMs} ms`);
+      const readEnd = performance.now() + readMs;
       const contentType = res.headers.get('content-type') ?? undefined;
       const sse = mediaType(contentType) === 'text/event-stream';
-      const sseRead = sse ? await readSseBody(res, probe.maxBytes ?? MiB, probe.stopWhen, probe.maxEvents) : undefined;
+      const ends = probe.endsWithin;
+      let watching = false;
+      const onEvent = ends
+        ? (e: SseEvent) => {
+            if (watching || !ends.when(e)) return;
+            watching = true;
+            const ms = Math.min(ends.ms, readEnd - performance.now());
+            clearTimeout(timer);
+            timer = deadline(ctl, ms, `the stream was still open ${ends.ms} ms after its last awaited event`);
+          }
+        : undefined;
+      const sseRead = sse ? await readSseBody(res, probe.maxBytes ?? MiB, { stopWhen: probe.stopWhen, maxEvents: probe.maxEvents, onEvent }) : undefined;
       const read = sseRead ?? (await readBody(res, probe.maxBytes ?? MiB));
       const out: ProbeResponse = {
         status: res.status,

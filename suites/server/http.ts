@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { scenario, type Scenario, type ScenarioContext } from '../../src/runner/scenario.js';
+import { scenario, type Scenario, type ScenarioContext, type ScenarioNeeds } from '../../src/runner/scenario.js';
 import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
 import { show } from '../../src/validate/finding.js';
 import { LATEST_REVISION } from '../../src/validate/revisions.js';
@@ -98,11 +98,13 @@ function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, r
 }
 
 /** An HTTP scenario on a session of its own, initialized before `run` gets the session's channel. */
-export function httpScenario(s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & { run(ctx: ScenarioContext, channel: HttpChannel): Promise<void> }): Scenario {
+export function httpScenario(
+  s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & { needs?: Omit<ScenarioNeeds, 'transport'>; run(ctx: ScenarioContext, channel: HttpChannel): Promise<void> },
+): Scenario {
   return scenario({
     ...s,
     isolation: 'session',
-    needs,
+    needs: { ...s.needs, ...needs },
     async run(ctx) {
       const channel = await initialized(ctx);
       if (channel) await s.run(ctx, channel);
