@@ -182,18 +182,17 @@ describe('the command line', () => {
     }
   });
 
-  // A resolve hook that refuses to load a package: what a command needs but does not load cannot break it.
-  const refusing = (pkg: string) => [
-    '--import',
-    `data:text/javascript,import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { if (s === "${pkg}" || s.startsWith("${pkg}/")) throw new Error("refused ${pkg}"); return next(s, c); }'));`,
-  ];
+  /** The packages a command loaded. */
+  const loaded = (args: string[]): string[] => {
+    const r = mcpcheck(args, {}, ['--require', join(ROOT, 'tests/fixtures/loaded-packages.cjs')]);
+    return /^mcpcheck-test-loaded: (.*)$/m.exec(r.stderr)?.[1]?.split(' ') ?? [];
+  };
 
-  it('--version and --help load no ajv', () => {
-    expect(mcpcheck(['--version'], {}, refusing('ajv')).code).toBe(0);
-    expect(mcpcheck(['--help'], {}, refusing('ajv')).code).toBe(0);
-    expect(mcpcheck(['validate', '--help'], {}, refusing('ajv')).code).toBe(0);
-    // The hook works: a command that needs ajv fails without it.
-    expect(mcpcheck(['validate', TRANSCRIPT], {}, refusing('ajv')).code).not.toBe(0);
+  it('--version and --help load no ajv (a command that compiles a schema does)', () => {
+    expect(loaded(['--version'])).not.toContain('ajv');
+    expect(loaded(['--help'])).not.toContain('ajv');
+    expect(loaded(['validate', '--help'])).not.toContain('ajv');
+    expect(loaded(['validate', TRANSCRIPT])).toContain('ajv');
   });
 
   it('an internal error is one line and exit 4; MCPCHECK_DEBUG=1 adds the stack', () => {

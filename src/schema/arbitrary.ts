@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { isObject } from '../json.js';
 import { type Dialect, type ScopedValidator, scopedValidator } from '../validate/dialects.js';
 import { boundedFilter, GenerationFailed } from './bounded.js';
-import { FORMAT_VALUES, NUMERIC_FORMAT_BOUNDS } from './format-values.js';
+import { formatValues, NUMERIC_FORMAT_BOUNDS } from './format-values.js';
 import { intersect } from './intersect.js';
 import { num, numericBounds } from './keywords.js';
 import { pointerToken, resolveLocalRef } from './pointer.js';
@@ -368,7 +368,7 @@ class Builder {
     const min = num(s.minLength) ?? 0;
     const max = num(s.maxLength);
     if (max !== undefined && max < min) return problem('maxLength', `${at.pointer}/maxLength`, `maxLength ${max} is below minLength ${min}`);
-    const format = typeof s.format === 'string' ? FORMAT_VALUES[s.format] : undefined;
+    const format = typeof s.format === 'string' ? formatValues(s.format) : undefined;
     let pattern: RegExp | undefined;
     if (typeof s.pattern === 'string') {
       try {

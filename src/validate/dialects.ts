@@ -1,19 +1,13 @@
 import { createRequire } from 'node:module';
-import { Ajv, type CodeOptions, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import AjvDraft04Module from 'ajv-draft-04';
+import type { Ajv, CodeOptions, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { type AjvDraft04, newAjv, newAjv2019, newAjv2020, newAjvDraft04 } from './ajv-classes.js';
 import { note, show, violation, type Finding } from './finding.js';
 import { addFormats } from './formats.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { isObject } from '../json.js';
 import { ruling } from '../spec/rulings.js';
-
-// ajv-draft-04 is CommonJS with `exports.default`; NodeNext types the default import as the
-// module object, while some loaders hand over the default export itself.
-type AjvDraft04Class = typeof AjvDraft04Module.default;
-const AjvDraft04: AjvDraft04Class =
-  (AjvDraft04Module as unknown as { default?: AjvDraft04Class }).default ?? (AjvDraft04Module as unknown as AjvDraft04Class);
 
 export const DIALECTS = ['2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -57,7 +51,7 @@ export function detectDialect(schema: Record<string, unknown>): Detected {
 
 // ---- Ajv instances -------------------------------------------------------------------------
 
-type AnyAjv = Ajv | Ajv2019 | Ajv2020 | InstanceType<AjvDraft04Class>;
+type AnyAjv = Ajv | Ajv2019 | Ajv2020 | AjvDraft04;
 
 const OPTIONS: Options = {
   strict: false,
@@ -76,20 +70,20 @@ export function createAjv(dialect: Dialect, code?: CodeOptions): AnyAjv {
   let ajv: AnyAjv;
   switch (dialect) {
     case '2020-12':
-      ajv = new Ajv2020(options);
+      ajv = newAjv2020(options);
       break;
     case '2019-09':
-      ajv = new Ajv2019(options);
+      ajv = newAjv2019(options);
       break;
     case 'draft-07':
-      ajv = new Ajv(options);
+      ajv = newAjv(options);
       break;
     case 'draft-06':
-      ajv = new Ajv(options);
+      ajv = newAjv(options);
       ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
       break;
     case 'draft-04':
-      ajv = new AjvDraft04(options);
+      ajv = newAjvDraft04(options);
       break;
   }
   addFormats(ajv as Ajv);

@@ -1,12 +1,13 @@
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv } from 'ajv';
+import type addFormatsModule from 'ajv-formats';
 
-// ajv-formats is CommonJS with `exports.default`; NodeNext types the default import as the module
-// object, while some loaders hand over the default export itself.
-type AddFormats = typeof addFormatsModule.default;
+const require = createRequire(import.meta.url);
 
-/** ajv-formats' plugin, however the loader presents it. */
-export const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+/** ajv-formats' plugin (CommonJS with `exports.default`), loaded with the first Ajv instance that needs it. */
+export function addFormats(ajv: Ajv): void {
+  (require('ajv-formats') as { default: typeof addFormatsModule.default }).default(ajv);
+}
 
 /**
  * One valid value per string format, for filling a value in (argument synthesis) and for standing

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv, newAjv2020 } from './ajv-classes.js';
 import { addFormats } from './formats.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { packageRoot } from '../paths.js';
@@ -84,7 +84,7 @@ export function revisionSource(revision: Revision): RevisionSource {
 /** An Ajv instance holding the revision's schema; `code` is Ajv's code option (standalone generation). */
 export function revisionAjv(source: RevisionSource, code?: CodeOptions): Ajv {
   const options = { ...OPTIONS, ...(code ? { code } : {}) };
-  const ajv = source.file.$defs !== undefined ? new Ajv2020(options) : new Ajv(options);
+  const ajv = source.file.$defs !== undefined ? newAjv2020(options) : newAjv(options);
   addFormats(ajv);
   ajv.addSchema(source.file as object, source.revision);
   return ajv;
