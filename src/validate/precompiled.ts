@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
 import type { ValidateFunction } from 'ajv';
 import { packageRoot } from '../paths.js';
 
@@ -27,13 +29,49 @@ export function precompiledPath(group: string, name: string): string {
   return join(packageRoot(), 'dist/src/generated', group, `${name}.cjs`);
 }
 
-/** The generated module's validators, if it exists and was compiled from what `fingerprint` describes. */
-export function loadPrecompiled(group: string, name: string, fingerprint: string): Record<string, ValidateFunction> | undefined {
+/** Where the build writes V8's code cache of a generated module. */
+export function codeCachePath(modulePath: string): string {
+  return `${modulePath}.v8-cache`;
+}
+
+/** A generated module's source as a script that returns its CommonJS function (the build caches its compiled code). */
+export function moduleScript(modulePath: string, cachedData?: Buffer): Script {
+  const source = readFileSync(modulePath, 'utf8');
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: modulePath, ...(cachedData ? { cachedData } : {}) });
+}
+
+function readCodeCache(modulePath: string): Buffer | undefined {
+  try {
+    return readFileSync(codeCachePath(modulePath));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a generated module as CommonJS, with the code cache the build wrote beside it: parsing the
+ * megabyte of generated code was most of what loading the 2025-11-25 validators cost. A cache
+ * from another Node version is rejected by V8, and the module is then compiled from its source.
+ */
+function runModule(modulePath: string): Record<string, unknown> {
+  const run = moduleScript(modulePath, readCodeCache(modulePath)).runInThisContext() as (...args: unknown[]) => void;
+  const module = { exports: {} as Record<string, unknown> };
+  run(module.exports, createRequire(modulePath), module, modulePath, dirname(modulePath));
+  return module.exports;
+}
+
+/** The validators of the module at `modulePath`, if it exists and was compiled from what `fingerprint` describes. */
+export function loadModuleAt(modulePath: string, fingerprint: string): Record<string, ValidateFunction> | undefined {
   let mod: Record<string, unknown>;
   try {
-    mod = require(precompiledPath(group, name)) as Record<string, unknown>;
+    mod = runModule(modulePath);
   } catch {
     return undefined;
   }
   return mod[FINGERPRINT_EXPORT] === fingerprint ? (mod as Record<string, ValidateFunction>) : undefined;
+}
+
+/** The generated module's validators, if it exists and was compiled from what `fingerprint` describes. */
+export function loadPrecompiled(group: string, name: string, fingerprint: string): Record<string, ValidateFunction> | undefined {
+  return loadModuleAt(precompiledPath(group, name), fingerprint);
 }
