@@ -169,7 +169,10 @@ function checkPositionals(cmd: AnyCommand, positionals: string[], help: string):
 
 /** Reads the command line; throws SetupError (one line) for anything it cannot take. */
 export function parse(program: Program, argv: string[]): Invocation {
-  if (argv.includes('--version') || argv.includes('-V')) return { kind: 'version', text: `${program.version}\n` };
+  // Flags end at "--": what follows is positionals, a file may be called --version.
+  const end = argv.indexOf('--');
+  const flagged = (...names: string[]) => argv.slice(0, end < 0 ? argv.length : end).some((a) => names.includes(a));
+  if (flagged('--version', '-V')) return { kind: 'version', text: `${program.version}\n` };
   const path: Array<AnyCommand> = [];
   let commands = program.commands;
   let i = 0;
@@ -189,7 +192,7 @@ export function parse(program: Program, argv: string[]): Invocation {
   }
   const cmd = path.at(-1);
   const rest = argv.slice(i);
-  const wantsHelp = rest.includes('--help') || rest.includes('-h');
+  const wantsHelp = flagged('--help', '-h');
   const help = [program.name, ...path.map((c) => c.name)].join(' ');
   if (!cmd || cmd.commands) {
     if (wantsHelp) return { kind: 'help', text: commandsHelp(program, path) };
@@ -207,20 +210,26 @@ export function parse(program: Program, argv: string[]): Invocation {
 
 const WIDTH = 100;
 
+/** Text as lines of at most `width` characters, broken between words. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** Rows of a two-column table, the second column wrapped with a hanging indent. */
 function table(rows: Array<[string, string]>): string {
   const left = Math.min(Math.max(...rows.map(([l]) => l.length)) + 2, 34);
   return rows
     .map(([l, r]) => {
-      const lines: string[] = [];
-      let line = '';
-      for (const word of r.split(/\s+/).filter(Boolean)) {
-        if (line && left + 2 + line.length + 1 + word.length > WIDTH) {
-          lines.push(line);
-          line = word;
-        } else line = line ? `${line} ${word}` : word;
-      }
-      lines.push(line);
+      const lines = wrap(r, WIDTH - left - 2);
       const head = `  ${l}`.padEnd(left + 2);
       const first = head.length > left + 2 ? `${head}\n${' '.repeat(left + 2)}` : head;
       return first + lines.join(`\n${' '.repeat(left + 2)}`);
@@ -249,11 +258,12 @@ function commandsHelp(program: Program, path: ReadonlyArray<AnyCommand>): string
   const commands = path.at(-1)?.commands ?? program.commands;
   const prefix = [program.name, ...path.map((c) => c.name)].join(' ');
   const rows = commands.map((c): [string, string] => [`${prefix} ${c.name}${c.positional ? ` ${c.positional.name}` : ''}`, c.describe]);
-  return `${prefix} <command>\n\n${path.at(-1)?.describe ?? ''}${path.length ? '\n\n' : ''}Commands:\n${table(rows)}\n\nOptions:\n${table(GLOBAL_ROWS)}\n\n${program.epilogue}\n`;
+  const about = path.at(-1) ? `${wrap(path.at(-1)!.describe, WIDTH).join('\n')}\n\n` : '';
+  return `${prefix} <command>\n\n${about}Commands:\n${table(rows)}\n\nOptions:\n${table(GLOBAL_ROWS)}\n\n${program.epilogue}\n`;
 }
 
 function commandHelp(program: Program, path: ReadonlyArray<AnyCommand>): string {
   const cmd = path.at(-1)!;
   const epilogue = cmd.epilogue ? `\n\n${cmd.epilogue}` : '';
-  return `${program.name} ${usage(path, cmd)}\n\n${cmd.describe}\n\nOptions:\n${table([...flagRows(cmd.flags), ...GLOBAL_ROWS])}${epilogue}\n`;
+  return `${program.name} ${usage(path, cmd)}\n\n${wrap(cmd.describe, WIDTH).join('\n')}\n\nOptions:\n${table([...flagRows(cmd.flags), ...GLOBAL_ROWS])}${epilogue}\n`;
 }
