@@ -3,13 +3,18 @@ import { ruling } from '../spec/rulings.js';
 
 export type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'invalid';
 
+/** Every envelope has every member (undefined when absent): one object shape for every frame. */
 export interface Envelope {
   kind: MessageKind;
   /** The message as an object, when it is one. */
-  msg?: Record<string, unknown>;
-  id?: string | number;
-  method?: string;
+  msg: Record<string, unknown> | undefined;
+  id: string | number | undefined;
+  method: string | undefined;
   findings: Finding[];
+}
+
+function envelope(kind: MessageKind, findings: Finding[], msg?: Record<string, unknown>, method?: string, id?: string | number): Envelope {
+  return { kind, msg, id, method, findings };
 }
 
 function isId(v: unknown): v is string | number {
@@ -25,11 +30,11 @@ export function checkEnvelope(message: unknown): Envelope {
   const findings: Finding[] = [];
   if (Array.isArray(message)) {
     findings.push(violation('BASE-MSG-05', `expected a single JSON-RPC message object; got a batch array of ${message.length} element(s) — JSON-RPC batching is not part of MCP since 2025-06-18`));
-    return { kind: 'invalid', findings };
+    return envelope('invalid', findings);
   }
   if (message === null || typeof message !== 'object') {
     findings.push(violation('BASE-MSG-01', `expected a JSON-RPC message object; got ${show(message)}`));
-    return { kind: 'invalid', findings };
+    return envelope('invalid', findings);
   }
   const msg = message as Record<string, unknown>;
   if (msg.jsonrpc !== '2.0') {
@@ -39,7 +44,7 @@ export function checkEnvelope(message: unknown): Envelope {
   if ('method' in msg) {
     if (typeof msg.method !== 'string') {
       findings.push(violation('BASE-MSG-01', `expected "method" to be a string; got ${show(msg.method)}`, '/method'));
-      return { kind: 'invalid', msg, findings };
+      return envelope('invalid', findings, msg);
     }
     const method = msg.method;
     if ('result' in msg || 'error' in msg) {
@@ -49,18 +54,18 @@ export function checkEnvelope(message: unknown): Envelope {
       if (hasId) {
         findings.push(violation('BASE-NOTIF-01', `expected notification ${show(method)} to carry no id; got "id": ${show(msg.id)}`, '/id'));
       }
-      return { kind: 'notification', msg, method, findings };
+      return envelope('notification', findings, msg, method);
     }
-    if (!hasId) return { kind: 'notification', msg, method, findings };
+    if (!hasId) return envelope('notification', findings, msg, method);
     if (msg.id === null) {
       findings.push(violation('BASE-ID-02', `expected a request id that is a string or an integer; got null (request ${show(method)})`, '/id'));
-      return { kind: 'invalid', msg, method, findings };
+      return envelope('invalid', findings, msg, method);
     }
     if (!isId(msg.id)) {
       findings.push(violation('BASE-ID-01', `expected a request id that is a string or an integer; got ${show(msg.id)} (request ${show(method)})`, '/id'));
-      return { kind: 'invalid', msg, method, findings };
+      return envelope('invalid', findings, msg, method);
     }
-    return { kind: 'request', msg, method, id: msg.id, findings };
+    return envelope('request', findings, msg, method, msg.id);
   }
 
   const hasResult = 'result' in msg;
@@ -70,12 +75,12 @@ export function checkEnvelope(message: unknown): Envelope {
   }
   if (!hasResult && !hasError) {
     findings.push(violation('BASE-MSG-01', `expected a request (method), a result or an error response; got an object with members ${show(Object.keys(msg))}`));
-    return { kind: 'invalid', msg, findings };
+    return envelope('invalid', findings, msg);
   }
   const id = isId(msg.id) ? msg.id : undefined;
   if (hasError) {
     checkError(msg, findings);
-    return { kind: 'error', msg, ...(id !== undefined ? { id } : {}), findings };
+    return envelope('error', findings, msg, undefined, id);
   }
   if (!hasId) {
     findings.push(violation('BASE-RES-01', 'expected a result response to repeat the id of the request it answers; got no id'));
@@ -86,7 +91,7 @@ export function checkEnvelope(message: unknown): Envelope {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) {
     findings.push(violation('BASE-RES-02', `expected "result" to be a JSON object; got ${show(result)}`, '/result'));
   }
-  return { kind: 'result', msg, ...(id !== undefined ? { id } : {}), findings };
+  return envelope('result', findings, msg, undefined, id);
 }
 
 function checkError(msg: Record<string, unknown>, findings: Finding[]): void {

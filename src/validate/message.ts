@@ -21,7 +21,7 @@ export interface MessageContext {
   /** The negotiated revision (or the one assumed before negotiation). */
   revision: Revision;
   /** For responses: the request they answer (method and params), when known. */
-  request?: { method: string; params?: unknown };
+  request?: { method: string; params?: unknown } | undefined;
   /** Tools listed earlier in the session, for structuredContent checks (TOOL-OUT-01). */
   tools?: ReadonlyMap<string, ToolInfo>;
   /** Collects the requirement ids the message gave a chance to fail (see SessionValidator.applied). */
@@ -134,9 +134,12 @@ export function validateMessage(message: unknown, ctx: MessageContext): Finding[
   return findingsIn(validateEnvelope(checkEnvelope(message), message, ctx), ctx.revision);
 }
 
-/** As validateMessage, for a message already classified (the session validator needs both). */
+/**
+ * As validateMessage, for a message already classified (the session validator needs both). The
+ * findings are the envelope's own, added to: an envelope is made for one frame and judged once.
+ */
 export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageContext): Finding[] {
-  const findings = env.findings.slice();
+  const findings = env.findings;
   mark(ctx, ENVELOPE_RULES[env.kind]);
   const msg = env.msg;
   if (!msg) return findings;

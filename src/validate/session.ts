@@ -15,12 +15,13 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
  */
 type Key = string | number;
 
+/** Every member is always set (undefined when absent): one object shape for every request. */
 interface Pending {
   method: string;
-  params?: Record<string, unknown>;
+  params: Record<string, unknown> | undefined;
   frame: number;
   cancelled: boolean;
-  progressToken?: Key;
+  progressToken: Key | undefined;
 }
 
 interface Progress {
@@ -174,17 +175,20 @@ export class SessionValidator {
       message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
       return findingsIn(findings, this.revision);
     }
-    const findings: Finding[] = [];
-    if (raw !== undefined) this.checkRawText(from, raw, findings);
     const env = checkEnvelope(message);
     const mine = this.ledgers[from];
     const theirs = this.ledgers[other(from)];
     let answered: Pending | undefined;
     if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(env.id);
     const request = answered ? this.judgedAs(answered) : undefined;
-    const ctx: MessageContext = { from, revision: this.revision, tools: this.tools, applied: this.applied };
-    if (request) ctx.request = request;
-    findings.push(...validateEnvelope(env, message, ctx));
+    const ctx: MessageContext = { from, revision: this.revision, request, tools: this.tools, applied: this.applied };
+    const findings = validateEnvelope(env, message, ctx);
+    if (raw !== undefined) {
+      // What the text itself shows comes first, as it came first on the wire.
+      const text: Finding[] = [];
+      this.checkRawText(from, raw, text);
+      if (text.length > 0) findings.unshift(...text);
+    }
     switch (env.kind) {
       case 'request':
         this.onRequest(from, env.method!, env.id!, obj(env.msg!.params), frame, findings);
@@ -212,7 +216,7 @@ export class SessionValidator {
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
   private expectAnswer(ledger: Ledger, id: unknown, frame: number): void {
     if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
-      ledger.pending.set(id, { method: '(malformed request)', frame, cancelled: true });
+      ledger.pending.set(id, { method: '(malformed request)', params: undefined, frame, cancelled: true, progressToken: undefined });
     }
   }
 
@@ -292,7 +296,7 @@ export class SessionValidator {
       }
     }
     this.checkCapabilityUse(from, method, params, findings);
-    const pending: Pending = { method, frame, cancelled: false, ...(params ? { params } : {}) };
+    const pending: Pending = { method, params, frame, cancelled: false, progressToken: undefined };
     const token = obj(params?._meta)?.progressToken;
     if (typeof token === 'string' || typeof token === 'number') {
       this.applied.add('PROG-01');
