@@ -126,7 +126,8 @@ export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean },
  */
 export async function emitReport(report: RunReport, flags: ReportFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const plan = planOutput(flags, env);
-  const { appendReport, render, renderConsole, renderGithub, writeReports } = await import('../report/index.js');
+  // The modules themselves, not the report barrel: a run loads only the renderers it writes with.
+  const [{ appendReport, render, writeReports }, { renderConsole }, { renderGithub }] = await Promise.all([import('../report/write.js'), import('../report/console.js'), import('../report/github.js')]);
   await writeReports(report, plan.files);
   if (plan.stepSummary !== undefined) {
     try {
