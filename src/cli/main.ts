@@ -34,6 +34,20 @@ async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, bas
 }
 
 /**
+ * The run of a command that grades: its report paths checked before anything runs, the baseline
+ * read, then the report and the exit code (finish).
+ */
+function graded<A extends ReportFlags & BaselineFlags & { baseline?: string | undefined }>(
+  produce: (args: A, baseline: Baseline | undefined, positionals: string[]) => Promise<RunReport>,
+): (args: A, positionals: string[]) => Promise<void> {
+  return async (args, positionals) => {
+    await checkReportPaths(args);
+    const baseline = await readBaseline(args.baseline);
+    await finish(await produce(args, baseline, positionals), args, baseline);
+  };
+}
+
+/**
  * A server or client run, watched (progress, Ctrl-C): the progress line is gone before anything
  * else prints. Ctrl-C that ends the run before it could grade anything (say, while --start's
  * server came up) exits 130 with one line.
@@ -175,6 +189,32 @@ function propertyOptions(a: Record<string, unknown>): void {
   if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000)) throw new SetupError('--properties takes a whole number from 0 to 1000');
 }
 
+interface RunFlags {
+  concurrency?: number | undefined;
+  timeout?: number | undefined;
+  'request-timeout'?: number | undefined;
+  only?: string[] | undefined;
+  skip?: string[] | undefined;
+  transcript?: string | undefined;
+  seed?: string | undefined;
+  properties?: number | undefined;
+}
+
+/** What server and client runs take alike from their flags. */
+function runOptions(args: RunFlags, baseline: Baseline | undefined) {
+  return {
+    ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+    ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
+    ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
+    only: list(args.only),
+    skip: list(args.skip),
+    ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
+    ...(args.properties !== undefined ? { properties: args.properties } : {}),
+  };
+}
+
 /** Server and client runs: their numbers, then their property flags. */
 function runNumbers(a: Record<string, unknown>): void {
   positiveWholeNumbers(a);
@@ -187,13 +227,10 @@ const validateCommand = command({
   positional: { name: '<files..>', what: 'transcript file', variadic: true },
   flags: { judge: { choices: ['client', 'server'], describe: 'judge only what this side sent (default: both)' }, ...reportOptions },
   epilogue: EXIT_CODES_HELP,
-  async run(args, files) {
-    await checkReportPaths(args);
-    const baseline = await readBaseline(args.baseline);
+  run: graded(async (args, baseline, files) => {
     const { validateFiles } = await import('../commands/validate.js');
-    const report = await validateFiles({ files, ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
-    await finish(report, args, baseline);
-  },
+    return validateFiles({ files, ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
+  }),
 });
 
 const serverCommand = command({
@@ -202,29 +239,18 @@ const serverCommand = command({
   flags: { ...serverOptions, ...reportOptions },
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
-  async run(args) {
-    await checkReportPaths(args);
-    const baseline = await readBaseline(args.baseline);
+  run: graded(async (args, baseline) => {
     const { testServer } = await import('../commands/server.js');
     const targetFlags = serverTargetFlags(args);
-    const report = await watched(args, (control) => testServer({
+    return watched(args, (control) => testServer({
       control,
       ...serverTarget(args),
-      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-      ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
-      ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
-      only: list(args.only),
-      skip: list(args.skip),
+      ...runOptions(args, baseline),
       ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
       ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
-      ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
-      ...(baseline ? { baseline } : {}),
-      ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
-      ...(args.properties !== undefined ? { properties: args.properties } : {}),
       targetFlags,
     }));
-    await finish(report, args, baseline);
-  },
+  }),
 });
 
 const clientCommand = command({
@@ -233,27 +259,16 @@ const clientCommand = command({
   flags: { ...clientOptions, ...reportOptions },
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
-  async run(args) {
-    await checkReportPaths(args);
-    const baseline = await readBaseline(args.baseline);
+  run: graded(async (args, baseline) => {
     const { testClient } = await import('../commands/client.js');
-    const report = await watched(args, (control) => testClient({
+    return watched(args, (control) => testClient({
       control,
       command: args.command,
       ...(args.shell ? { shell: true } : {}),
-      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-      ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
-      ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
-      only: list(args.only),
-      skip: list(args.skip),
-      ...(args.transcript !== undefined ? { transcriptDir: args.transcript } : {}),
-      ...(baseline ? { baseline } : {}),
-      ...(args.seed !== undefined ? { seed: parseSeed(args.seed)! } : {}),
-      ...(args.properties !== undefined ? { properties: args.properties } : {}),
+      ...runOptions(args, baseline),
       targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
     }));
-    await finish(report, args, baseline);
-  },
+  }),
 });
 
 const fuzzCommand = command({
