@@ -130,3 +130,28 @@ describe('harness limits and non-MCP targets', () => {
     expect(r.stderr).toMatch(/is not an MCP server/);
   });
 });
+
+describe('a server that serves one session at a time', () => {
+  const FUZZ_FIXTURE = join(ROOT, 'dist/tests/fixtures/fuzz/server.js');
+
+  // It refuses a second session (the spec does not require two at once): every scenario that
+  // opened one of its own used to fail on the refusal (version negotiation, Origin, initialize after a refused request).
+  it('is not failed for refusing a second session: the shared scenarios run on one lane, the others are skipped with the refusal', async () => {
+    const port = await freePort();
+    const out = join(mkdtempSync(join(tmpdir(), 'mcpcheck-verdicts-')), 'r.json');
+    const r = spawnSync(process.execPath, [CLI, 'server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', `node ${FUZZ_FIXTURE} --http --port ${port} --single-session`, '--json', out], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const report = JSON.parse(readFileSync(out, 'utf8')) as RunReport;
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(r.status).toBe(0);
+    for (const id of ['server.lifecycle.version-negotiation', 'server.http.origin', 'server.lifecycle.before-initialize']) {
+      expect(check(report, id).status).toBe('skip');
+      expect(check(report, id).message).toMatch(/the server refused a second session at once \(error -32600 "one session at a time"\)/);
+    }
+    // The shared scenarios did run, on the one session.
+    expect(check(report, 'server.utilities.ping').status).toBe('pass');
+    expect(report.notes.some((n) => /refused a second session/.test(n))).toBe(true);
+  }, 120_000);
+});

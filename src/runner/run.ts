@@ -35,6 +35,8 @@ export interface RunOutput {
 
 /** The label of the discovery session's traffic, which belongs to no scenario. */
 const DISCOVERY = 'discovery';
+/** The label of the session that finds out whether the server serves two at once. */
+const SECOND_SESSION = 'second-session';
 
 /**
  * Runs scenarios against a target: one discovery session first, then the scenarios on `concurrency`
@@ -76,6 +78,27 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   const closeSession = async (session: ClientSession): Promise<void> => {
     ledger.absorb(session);
     await session.close();
+  };
+
+  /**
+   * Opens a second session beside the first (discovery's, still open) and initializes it: what
+   * the server said when it refused, or undefined when it served both. Its traffic is judged
+   * live like any other and has a wire log of its own.
+   */
+  const secondSessionRefused = async (): Promise<string | undefined> => {
+    let second: ClientSession | undefined;
+    try {
+      second = await openSession(SECOND_SESSION, () => SECOND_SESSION);
+      const reply = await second.initialize({ capabilities: {} });
+      return reply.kind === 'result' ? undefined : describeReply(reply);
+    } catch (e) {
+      return (e as Error).message;
+    } finally {
+      if (second) {
+        await closeSession(second);
+        wireOf.set(SECOND_SESSION, [wire.mark(SECOND_SESSION, second.frames)]);
+      }
+    }
   };
 
   let earlyRun: Promise<unknown> = Promise.resolve();
@@ -169,13 +192,20 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       if (!interrupted()) throw e;
     }
 
+    // Over HTTP every lane and every isolated scenario is a session beside discovery's. The spec
+    // does not require a server to serve two at once: one that refuses a second gets one lane,
+    // and what needs a session of its own is skipped, not failed for the refusal.
+    const refused = target.kind === 'http' && !interrupted() ? await secondSessionRefused() : undefined;
+    if (refused !== undefined) notes.push(`the server refused a second session while the first was open (${refused}), which the spec allows: the shared scenarios ran on one lane, and those that need a session of their own were skipped`);
     const queue: Scenario[] = [];
     for (const s of input.scenarios) {
       if (early.includes(s)) continue;
       // Interrupted before discovery was done, what the server declares is not known.
       const missing = interrupted() ? undefined : unmet(s, discovery, target.kind);
       if (missing) settle(s, [scenarioSkipped(s, missing)]);
-      else queue.push(s);
+      else if (refused !== undefined && s.isolation !== 'shared') {
+        settle(s, [scenarioSkipped(s, `needs a session of its own beside the run's first one, and the server refused a second session at once (${refused}), which the spec allows`)]);
+      } else queue.push(s);
     }
     // Scenarios with a session or process of their own start, and mostly wait, longest: run them
     // first so the quick shared ones fill the gaps (longest-first keeps the wall time short).
@@ -184,7 +214,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const last = queue.filter(breaksTarget);
     const beside = queue.filter((s) => waiting(s) && !last.includes(s));
     const laned = queue.filter((s) => !beside.includes(s) && !last.includes(s));
-    await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), inLanes(laned, input.concurrency, (s, lane) => runOne(lane, s))]);
+    await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s))]);
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
