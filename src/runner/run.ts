@@ -195,7 +195,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     // Over HTTP every lane and every isolated scenario is a session beside discovery's. The spec
     // does not require a server to serve two at once: one that refuses a second gets one lane,
     // and what needs a session of its own is skipped, not failed for the refusal.
-    const refused = target.kind === 'http' && !interrupted() ? await secondSessionRefused() : undefined;
+    const after = input.scenarios.filter((s) => !early.includes(s));
+    const moreSessions = after.some((s) => s.isolation !== 'shared') || (input.concurrency > 1 && after.length > 1);
+    const refused = target.kind === 'http' && moreSessions && !interrupted() ? await secondSessionRefused() : undefined;
     if (refused !== undefined) notes.push(`the server refused a second session while the first was open (${refused}), which the spec allows: the shared scenarios ran on one lane, and those that need a session of their own were skipped`);
     const queue: Scenario[] = [];
     for (const s of input.scenarios) {
