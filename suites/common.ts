@@ -8,7 +8,6 @@ import type { CheckRecorder } from '../src/runner/checks.js';
 
 export { isObject, list };
 
-
 /** The peer answered (a result, a malformed one or an error), as opposed to silence or a closed connection. */
 export function isAnswer(reply: Reply): reply is Extract<Reply, { kind: 'result' | 'malformed-result' | 'error' }> {
   return reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error';

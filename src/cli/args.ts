@@ -82,9 +82,6 @@ export type Invocation =
   | { kind: 'version'; text: string }
   | { kind: 'run'; run: () => Promise<void> };
 
-const HELP: FlagSpec = { type: 'boolean', describe: 'show help' };
-const VERSION: FlagSpec = { type: 'boolean', describe: 'show the version number' };
-
 function fail(message: string, help: string): never {
   throw new SetupError(`${message} (see ${help} --help)`);
 }
@@ -120,7 +117,7 @@ function parseFlags(cmd: AnyCommand, tokens: string[], help: string): { flags: R
       positionals.push(...tokens.slice(i + 1));
       break;
     }
-    if (!token.startsWith('--') || token === '--') {
+    if (!token.startsWith('--')) {
       if (token.startsWith('-') && token !== '-') fail(`unknown flag ${token}`, help);
       positionals.push(token);
       continue;
@@ -145,7 +142,7 @@ function parseFlags(cmd: AnyCommand, tokens: string[], help: string): { flags: R
     else if (canBeValue(tokens[i + 1])) raw = tokens[++i]!;
     else fail(`--${name} needs a value${spec.choices ? ` (one of ${spec.choices.join(', ')})` : ''}`, help);
     const value = convert(name, spec, raw, help);
-    if (spec.array) (flags[name] as unknown[] | undefined) ? (flags[name] as unknown[]).push(value) : (flags[name] = [value]);
+    if (spec.array) flags[name] = [...((flags[name] as unknown[] | undefined) ?? []), value];
     else if (name in flags && spec.type !== 'boolean') fail(`--${name} is given twice; it takes one value`, help);
     else flags[name] = value;
   }
@@ -167,6 +164,11 @@ function checkPositionals(cmd: AnyCommand, positionals: string[], help: string):
   if (!p.variadic && positionals.length > 1) fail(`unexpected argument ${JSON.stringify(positionals[1])} (one ${p.what} only)`, help);
 }
 
+/** The words that name a command: `mcpcheck baseline write`. */
+function commandLine(program: Program, path: ReadonlyArray<AnyCommand>): string {
+  return [program.name, ...path.map((c) => c.name)].join(' ');
+}
+
 /** Reads the command line; throws SetupError (one line) for anything it cannot take. */
 export function parse(program: Program, argv: string[]): Invocation {
   // Flags end at "--": what follows is positionals, a file may be called --version.
@@ -180,11 +182,7 @@ export function parse(program: Program, argv: string[]): Invocation {
   while (i < argv.length && !argv[i]!.startsWith('-')) {
     const word = argv[i]!;
     const next = commands.find((c) => c.name === word);
-    if (!next) {
-      if (path.length > 0 && !path.at(-1)!.commands) break;
-      const where = [program.name, ...path.map((c) => c.name)].join(' ');
-      fail(`unknown command ${JSON.stringify(word)}; the commands are ${commands.map((c) => c.name).join(', ')}`, where);
-    }
+    if (!next) fail(`unknown command ${JSON.stringify(word)}; the commands are ${commands.map((c) => c.name).join(', ')}`, commandLine(program, path));
     path.push(next);
     i++;
     if (!next.commands) break;
@@ -193,7 +191,7 @@ export function parse(program: Program, argv: string[]): Invocation {
   const cmd = path.at(-1);
   const rest = argv.slice(i);
   const wantsHelp = flagged('--help', '-h');
-  const help = [program.name, ...path.map((c) => c.name)].join(' ');
+  const help = commandLine(program, path);
   if (!cmd || cmd.commands) {
     if (wantsHelp) return { kind: 'help', text: commandsHelp(program, path) };
     fail(cmd?.demand ?? program.demand, help);
@@ -250,13 +248,13 @@ function flagRows(flags: Flags): Array<[string, string]> {
 }
 
 const GLOBAL_ROWS: Array<[string, string]> = [
-  ['-h, --help', HELP.describe],
-  ['-V, --version', VERSION.describe],
+  ['-h, --help', 'show help'],
+  ['-V, --version', 'show the version number'],
 ];
 
 function commandsHelp(program: Program, path: ReadonlyArray<AnyCommand>): string {
   const commands = path.at(-1)?.commands ?? program.commands;
-  const prefix = [program.name, ...path.map((c) => c.name)].join(' ');
+  const prefix = commandLine(program, path);
   const rows = commands.map((c): [string, string] => [`${prefix} ${c.name}${c.positional ? ` ${c.positional.name}` : ''}`, c.describe]);
   const about = path.at(-1) ? `${wrap(path.at(-1)!.describe, WIDTH).join('\n')}\n\n` : '';
   return `${prefix} <command>\n\n${about}Commands:\n${table(rows)}\n\nOptions:\n${table(GLOBAL_ROWS)}\n\n${program.epilogue}\n`;

@@ -49,12 +49,6 @@ export interface SseRead {
   stopped: boolean;
 }
 
-/**
- * Reads an SSE body event by event, at most `max` bytes and `maxEvents` events, and stops as soon
- * as `stopWhen` accepts an event: whatever the same chunk held after it counts as never received,
- * as for a client whose connection dropped there. The caller owns the deadline and must abort the
- * request when `stopped` (cancelling the reader alone may leave the connection up). Never throws.
- */
 export interface SseReading {
   /** Stop reading (and drop the connection) right after the first event this accepts. */
   stopWhen?: ((e: SseEvent) => boolean) | undefined;
@@ -64,6 +58,12 @@ export interface SseReading {
   onEvent?: ((e: SseEvent) => void) | undefined;
 }
 
+/**
+ * Reads an SSE body event by event, at most `max` bytes and `maxEvents` events, and stops as soon
+ * as `stopWhen` accepts an event: whatever the same chunk held after it counts as never received,
+ * as for a client whose connection dropped there. The caller owns the deadline and must abort the
+ * request when `stopped` (cancelling the reader alone may leave the connection up). Never throws.
+ */
 export async function readSseBody(res: Response, max: number, { stopWhen, maxEvents = 1000, onEvent }: SseReading = {}): Promise<SseRead> {
   const out: SseRead = { bytes: Buffer.alloc(0), truncated: false, events: [], stopped: false };
   const reader = res.body?.getReader();
