@@ -43,6 +43,8 @@ const SHOWN_BY: Record<string, string> = {
   'ping-unanswered': 'client.utilities.ping',
   'cancel-initialize': 'client.lifecycle.handshake',
   'cursor-altered': 'client.pagination.cursors',
+  'cursor-url-encoded': 'client.pagination.cursors',
+  'assumes-page-size': 'client.pagination.page-size',
   'declared-sampling-refused': 'client.sampling.create',
   'bad-sampling-result': 'client.sampling.create',
   'sampling-tools-accepted': 'client.sampling.tools-undeclared',
@@ -69,6 +71,8 @@ const SHOWN_BY: Record<string, string> = {
   'call-arguments-array': 'client.tools.call',
   'decodes-icon-bombs': 'client.icons.hostile-data',
   'fetches-data-icons': 'client.icons.data-not-fetched',
+  'icon-credentials': 'client.icons.no-credentials',
+  'follows-icon-redirects': 'client.icons.redirects',
   'validates-as-draft-07': 'client.schemas.default-dialect',
   'ignores-declared-dialect': 'client.schemas.declared-draft-07',
   'crashes-on-unknown-dialect': 'client.schemas.unknown-dialect-tool',
@@ -98,6 +102,8 @@ const ALSO: Record<string, string[]> = {
   // Breaking down on a draft-07 schema is a misread draft-07 (JSCH-VAL-01) for a client that reads
   // draft-07, and an unsupported dialect not handled gracefully (JSCH-VAL-02) for one that does not.
   'ignores-declared-dialect': ['JSCH-VAL-02'],
+  // Resuming after the drop is reconnecting to go on: the two rules describe the same GET.
+  'no-resume': ['HTTP-SSE-02'],
 };
 
 describe('the correct client fixture', () => {

@@ -45,7 +45,7 @@ function icons(report: RunReport): string[] {
     .sort();
 }
 
-const NO_ICONS = ['skip client.icons.data-not-fetched', 'skip client.icons.hostile-data', 'skip client.icons.unsafe-schemes'];
+const NO_ICONS = ['skip client.icons.data-not-fetched', 'skip client.icons.hostile-data', 'skip client.icons.no-credentials', 'skip client.icons.redirects', 'skip client.icons.unsafe-schemes'];
 
 // Each test runs the whole client suite on real third-party processes (mcp-remote starts two per
 // scenario): on a loaded 2-core machine that has taken twice the usual minute.
@@ -79,7 +79,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     expect(['warn', 'skip']).toContain(report.checks.find((c) => c.id === 'client.utilities.cancel-on-timeout')?.status);
     // It hands the tools' icons on to the fixture behind it, which renders them: the icon
     // scenarios judge the pair.
-    expect(icons(report)).toEqual(['pass client.icons.data-not-fetched', 'pass client.icons.hostile-data', 'pass client.icons.unsafe-schemes']);
+    expect(icons(report)).toEqual(['pass client.icons.data-not-fetched', 'pass client.icons.hostile-data', 'pass client.icons.no-credentials', 'pass client.icons.redirects', 'pass client.icons.unsafe-schemes']);
   });
 
   it('a client that knows only the official suite contract (no MCPCHECK_STEPS) runs unchanged', async () => {

@@ -1,6 +1,7 @@
 import { SetupError } from '../errors.js';
 import { TargetProcess } from '../transport/process.js';
 import type { ServerChannel } from '../transport/server-channel.js';
+import { loopbackTrust } from './loopback-trust.js';
 import { splitWords } from './words.js';
 
 export const URL_PLACEHOLDER = '{url}';
@@ -48,7 +49,8 @@ export class ClientTarget {
   launch(address: string, env: Record<string, string>): TargetProcess {
     const placeholder = this.transport === 'stdio' ? STDIO_PLACEHOLDER : URL_PLACEHOLDER;
     const present = this.options.command.includes(placeholder);
-    const fullEnv = { ...process.env, ...env };
+    // The client trusts mcpcheck's loopback certificate, so that its https: icons can be watched.
+    const fullEnv = { ...process.env, ...loopbackTrust().env, ...env };
     let child: TargetProcess;
     if (this.words) {
       // The address is one argument (a command line, for {stdio}, that the client splits on spaces).

@@ -13,8 +13,15 @@ export type Handler = (params: Record<string, unknown>, request: Record<string, 
 export interface Paged {
   key: string;
   items: unknown[];
-  /** Items per page; the whole list in one page when absent. */
-  pageSize?: number;
+  /** Items per page, or each page's size in turn (the last repeated); the whole list in one page when absent. */
+  pageSize?: number | readonly number[];
+}
+
+/** How many items page `page` (from 0) of a list holds. */
+function pageSize(list: Paged, page: number): number {
+  const { pageSize: size } = list;
+  if (size === undefined) return list.items.length;
+  return typeof size === 'number' ? size : size[Math.min(page, size.length - 1)]!;
 }
 
 const VERSION = '0.1.0';
@@ -48,9 +55,9 @@ export class ServerSession extends PeerSession<ServerChannel> {
   negotiated?: string;
   capabilities: Record<string, unknown> = { tools: { listChanged: true } };
   tools: unknown[] = DEFAULT_TOOLS;
-  toolsPageSize: number | undefined;
-  /** Cursors handed out, by the token, with the list and offset they stand for. */
-  readonly cursors = new Map<string, { key: string; offset: number }>();
+  toolsPageSize: number | readonly number[] | undefined;
+  /** Cursors handed out, by the token, with the list, offset and page they stand for. */
+  readonly cursors = new Map<string, { key: string; offset: number; page: number }>();
   private nextCursor = 1;
   private initializeSeen = false;
 
@@ -100,18 +107,20 @@ export class ServerSession extends PeerSession<ServerChannel> {
   /** Answers a list request one page at a time; a cursor mcpcheck never handed out is −32602. */
   page(list: Paged, params: Record<string, unknown>, member: string): Outcome {
     let offset = 0;
+    let page = 0;
     if (params.cursor !== undefined) {
       const known = typeof params.cursor === 'string' ? this.cursors.get(params.cursor) : undefined;
       if (!known || known.key !== list.key) return { error: { code: -32602, message: `unknown cursor for ${list.key}` } };
-      offset = known.offset;
+      ({ offset, page } = known);
     }
-    const size = list.pageSize ?? list.items.length;
+    const size = pageSize(list, page);
     const items = list.items.slice(offset, offset + size);
     const result: Record<string, unknown> = { [member]: items };
     if (offset + size < list.items.length) {
-      // Opaque on purpose: a client that parses or alters it gets it wrong (PAGE-04).
-      const token = `mcpcheck~${list.key}~${this.nextCursor++}~${Math.random().toString(36).slice(2, 10)}`;
-      this.cursors.set(token, { key: list.key, offset: offset + size });
+      // Opaque on purpose, with characters an encoder or a trim would change and text that looks
+      // like JSON: a client that parses, escapes or alters it sends back something else (PAGE-04).
+      const token = `mcpcheck~${list.key}~${this.nextCursor++} +/=%20{"offset":${offset + size}} ${Math.random().toString(36).slice(2, 10)}`;
+      this.cursors.set(token, { key: list.key, offset: offset + size, page: page + 1 });
       result.nextCursor = token;
     }
     return { result };

@@ -196,9 +196,9 @@ function scenarioEnv(s: ClientScenario): Record<string, string> {
   };
 }
 
-/** How long a scenario's steps keep the client busy by themselves (waits and call timeouts). */
+/** How long a scenario keeps the client by itself (its steps' waits and call timeouts, and its own waits). */
 function heldMs(s: ClientScenario): number {
-  return s.steps.reduce((sum, step) => sum + (step.do === 'wait' ? step.ms : step.do === 'call-tool' ? (step.timeoutMs ?? 0) : 0), 0);
+  return s.steps.reduce((sum, step) => sum + (step.do === 'wait' ? step.ms : step.do === 'call-tool' ? (step.timeoutMs ?? 0) : 0), s.waitsMs ?? 0);
 }
 
 /** Why the client made no contact (undefined: it sent its first message). */

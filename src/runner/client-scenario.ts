@@ -48,6 +48,8 @@ export interface ClientScenario extends ScenarioIdentity {
   /** What the client is asked to do after connecting, before it ends the session and exits. */
   steps: Step[];
   needs?: { transport?: 'stdio' | 'http' };
+  /** How long the scenario may wait on a client that is doing nothing, beyond its steps' own waits (it starts early then). */
+  waitsMs?: number;
   /** Shapes what mcpcheck serves, before the client starts. */
   serve?(session: ServerSession): void | Promise<void>;
   run(ctx: ClientScenarioContext): Promise<void>;

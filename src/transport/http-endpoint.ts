@@ -225,6 +225,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
       this.sessionIssued = true;
     }
     const headers: Record<string, string> = initialize && this.session !== undefined ? { 'mcp-session-id': this.session } : {};
+    if (initialize && this.policy.cookie !== undefined) headers['set-cookie'] = this.policy.cookie;
     const ids = requests.map((e) => idKey(e.id));
     let carrier: Carrier;
     if (this.policy.answerWith === 'sse') {

@@ -60,6 +60,8 @@ export interface EndpointPolicy {
   getStream: boolean;
   /** Requests after initialize must carry a supported MCP-Protocol-Version header (else 400). */
   requireVersionHeader: boolean;
+  /** A Set-Cookie the initialize response carries: a credential whose travels can be watched. */
+  cookie?: string;
 }
 
 /**

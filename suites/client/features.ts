@@ -190,4 +190,38 @@ export const clientCursorsOpaque = clientScenario({
   },
 });
 
-export const clientFeatures: ClientScenario[] = [clientRoots, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque];
+/** Page sizes the server chooses, none the same as the one before: one, three, an empty page, then two. */
+const VARIED_PAGES = [1, 3, 0, 2] as const;
+const VARIED_TOOLS = Array.from({ length: VARIED_PAGES.reduce<number>((a, b) => a + b, 0) }, (_, i) =>
+  i < DEFAULT_TOOLS.length ? DEFAULT_TOOLS[i]! : { name: `paged_tool_${i + 1}`, description: 'Lists on a page of a size of its own.', inputSchema: { type: 'object', properties: {} } },
+);
+
+export const clientPageSizes = clientScenario({
+  id: 'client.pagination.page-size',
+  title: 'The client assumes no fixed page size: it follows nextCursor past pages of 1, 3, 0 and 2 items to gather every tool',
+  requirements: ['PAGE-02'],
+  steps: [{ do: 'list-tools' }],
+  serve(session) {
+    session.tools = VARIED_TOOLS;
+    session.toolsPageSize = VARIED_PAGES;
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await initialized(ctx))) return;
+    const pages = VARIED_PAGES.length;
+    await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
+    await session.settle(100);
+    const sent = cursorsSent(session);
+    // Not following the first cursor at all is PAGE-03's matter (client.pagination.cursors); page sizes only differ after it.
+    if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page, or no tools at all), so page sizes never mattered');
+    if (sent.some((c) => !c.known)) return check.skip('the client altered a cursor (see client.pagination.cursors), so the walk could not go on');
+    const fetched = sent.length + 1;
+    check.expect(fetched >= pages, {
+      expected: `all ${pages} pages of tools/list fetched (sizes ${VARIED_PAGES.join(', ')}; every page but the last with nextCursor)`,
+      actual: fetched >= pages ? `${fetched} pages fetched, ${VARIED_TOOLS.length} tools` : `stopped after page ${fetched}, of ${VARIED_PAGES[fetched - 1]} item(s), though it carried nextCursor`,
+      frames: [sent[sent.length - 1]!.frame],
+    });
+  },
+});
+
+export const clientFeatures: ClientScenario[] = [clientRoots, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque, clientPageSizes];

@@ -85,7 +85,7 @@ export const clientResumes = clientScenario({
   id: 'client.http.resume',
   alias: 'sse-retry',
   title: 'After the server drops an SSE stream, the client waits the retry time and resumes with GET and Last-Event-ID',
-  requirements: ['HTTP-RESUME-03', 'HTTP-SSE-04'],
+  requirements: ['HTTP-RESUME-03', 'HTTP-SSE-02', 'HTTP-SSE-04'],
   needs,
   steps: [{ do: 'list-tools' }, { do: 'call-tool', name: 'echo', arguments: { text: 'resumed' } }],
   serve(session) {
@@ -109,7 +109,8 @@ export const clientResumes = clientScenario({
     const get = ctx.exchanges.find((e) => resumes(e, session));
     check.expect(resumed && get !== undefined, {
       key: 'resumed',
-      requirements: ['HTTP-RESUME-03'],
+      // The connection dropped after an event with an id: reconnecting to go on (HTTP-SSE-02) is this GET.
+      requirements: ['HTTP-RESUME-03', 'HTTP-SSE-02'],
       expected: 'a GET with Last-Event-ID after the stream carrying tools/call was dropped',
       actual: get ? `GET with Last-Event-ID ${show(get.headers['last-event-id'])}` : `no resuming GET within ${RETRY_MS + WAIT_MS} ms`,
       frames: [called.index],

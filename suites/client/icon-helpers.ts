@@ -3,14 +3,14 @@ import { describeReply } from '../../src/runner/checks.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { isAnswer, PING_LIMIT_MS } from '../common.js';
-import { initialized, type Listener, sleep, WAIT_MS, waitUntil } from './helpers.js';
+import { initialized, type Listener, WAIT_MS, waitUntil } from './helpers.js';
 
 // What the icon scenarios share: the evidence that a client renders icons at all, and how long it gets.
 
 /** How long a client that renders icons gets to fetch them after listing the tools. */
 export const FETCH_MS = 1_500;
 /** How long a client that renders icons may take to fetch the first one after it listed the tools. */
-const RENDER_START_MS = 8_000;
+export const RENDER_START_MS = 8_000;
 
 /** An https: icon at a counting listener: a connection there shows the client renders icons at all. */
 export function evidenceIcon(listener: Listener): { src: string; mimeType: string } {
@@ -31,12 +31,15 @@ export function toolsWithIcons(icons: unknown[]): unknown[] {
  * Waits until the client fetched the https: evidence icon, then gives it FETCH_MS for the icons
  * listed after it: the clock starts when rendering does, so a client slowed by a loaded machine
  * has still reached them. False when it fetched nothing within RENDER_START_MS (it renders no
- * icons); that wait is long because a loaded machine delays the first fetch most.
+ * icons); that wait is long because a loaded machine delays the first fetch most. A client that
+ * has exited fetches nothing more, so neither wait outlasts it.
  */
-export async function rendered(evidence: Listener): Promise<boolean> {
-  const started = await waitUntil(() => evidence.connections > 0, RENDER_START_MS);
-  if (started) await sleep(FETCH_MS);
-  return started;
+export async function rendered(ctx: ClientScenarioContext, evidence: Listener): Promise<boolean> {
+  const gone = () => ctx.client.exit !== undefined;
+  await waitUntil(() => evidence.connections > 0 || gone(), RENDER_START_MS);
+  if (evidence.connections === 0) return false;
+  await waitUntil(gone, FETCH_MS);
+  return true;
 }
 
 /** The client's tools/list, once it had time to fetch the icons; records a skip or "could not run" when it never listed. */
@@ -44,7 +47,7 @@ export async function listedAndFetched(ctx: ClientScenarioContext, evidence: Lis
   if (!(await initialized(ctx))) return undefined;
   const listed = await ctx.session.waitForMethod('tools/list', WAIT_MS);
   if (!listed) return void ctx.check.skip('the client did not list the tools, so it saw no icons');
-  await rendered(evidence);
+  await rendered(ctx, evidence);
   return listed;
 }
 

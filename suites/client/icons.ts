@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerSession } from '../../src/harness/server-session.js';
 import { replyFrame } from '../../src/runner/checks.js';
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
+import type { RecordedFrame } from '../../src/harness/peer-session.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { PING_LIMIT_MS, timedPing } from '../common.js';
 import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, WAIT_MS } from './helpers.js';
 import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from './icon-bytes.js';
-import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, rendered, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
+import { hostedIcon, iconHost, type IconHost } from './icon-host.js';
+import { answeredInTime, describeTimed, evidenceIcon, FETCH_MS, listedAndFetched, pingReachedAtOnce, RENDER_START_MS, rendered, rendersNoIcons, toolsWithIcons } from './icon-helpers.js';
 
-// Out of scope here: ICON-URI-02 (redirects) and ICON-SEC-01 (credentials) need an https: icon
-// the client trusts, so a harness CA; ICON-URI-03 (same origin) cannot be shown from an http:
-// endpoint, which cannot host a same-origin https: icon; ICON-SEC-03 (sniffing, allow-list) shows
-// only in what a client draws.
+// Out of scope here: ICON-URI-03 (same origin) cannot be shown from an http: endpoint, which
+// cannot host a same-origin https: icon; ICON-SEC-03 (sniffing, allow-list) and ICON-MIME-01/02
+// show only in what a client draws.
 
 const schemeListeners = new WeakMap<ServerSession, { safe: Listener; unsafe: Listener }>();
 
@@ -61,6 +63,8 @@ export const clientIconHostileData = clientScenario({
   title: 'A client withstands hostile data: icons (a PNG claiming 50000×50000 over a decompression bomb, a GIF of thousands of frames) and keeps answering ping',
   requirements: ['ICON-SEC-02'],
   steps: [{ do: 'list-tools' }, { do: 'call-tool', name: ASKING_TOOL.name, arguments: {} }],
+  // Its call is held while mcpcheck waits for the icons to be rendered.
+  waitsMs: RENDER_START_MS + FETCH_MS,
   async serve(session) {
     const safe = await sessionListener(session);
     serveAskingTool(session);
@@ -80,7 +84,7 @@ export const clientIconHostileData = clientScenario({
     if (!answeredInTime(before)) {
       return check.skip(`the client did not answer a ping while it waited for tools/list either (${describeTimed(before)}; see client.utilities.ping), so a silence after the icons would not be theirs`);
     }
-    const rendering = await rendered(safe);
+    const rendering = await rendered(ctx, safe);
     const call = await session.waitForFrame((f) => f.index > listed.index && isAskingCall(f), WAIT_MS, listed.index + 1);
     const after = await timedPing(session);
     release(session);
@@ -139,4 +143,85 @@ export const clientIconDataNotFetched = clientScenario({
   },
 });
 
-export const clientIcons: ClientScenario[] = [clientIconSchemes, clientIconHostileData, clientIconDataNotFetched];
+/**
+ * The icon host's requests, once the client had time to fetch its icons; records a skip when it
+ * rendered none, or reached the host without trusting mcpcheck's certificate (so no request came).
+ */
+async function hostRequests(ctx: ClientScenarioContext, host: IconHost, what: string): Promise<RecordedFrame | undefined> {
+  const listed = await listedAndFetched(ctx, host);
+  if (!listed) return undefined;
+  if (host.connections === 0) return void ctx.check.skip(rendersNoIcons(what));
+  if (host.requests.length === 0) {
+    return void ctx.check.skip(`the client connected to the https: icon's host but made no request there: it did not trust mcpcheck's loopback certificate (Node clients get it through NODE_EXTRA_CA_CERTS; others can be pointed at the file in MCPCHECK_CA_CERT), so it showed nothing about ${what}`);
+  }
+  return listed;
+}
+
+const redirectProbes = new WeakMap<ServerSession, { host: IconHost; elsewhere: IconHost; plain: Listener }>();
+const TO_HTTP = '/moved-to-http.gif';
+const TO_ELSEWHERE = '/moved-elsewhere.gif';
+
+export const clientIconRedirects = clientScenario({
+  id: 'client.icons.redirects',
+  title: 'A client does not follow an icon\'s redirect that changes its scheme (https: to http:) or moves it to another origin',
+  requirements: ['ICON-URI-02'],
+  steps: [{ do: 'list-tools' }, { do: 'wait', ms: FETCH_MS }],
+  async serve(session) {
+    const plain = await sessionListener(session);
+    const elsewhere = await iconHost(session);
+    const host = await iconHost(session, { [TO_HTTP]: `http://127.0.0.1:${plain.port}/icon.gif`, [TO_ELSEWHERE]: `${elsewhere.origin}/icon.gif` });
+    redirectProbes.set(session, { host, elsewhere, plain });
+    session.tools = toolsWithIcons([hostedIcon(host), hostedIcon(host, TO_HTTP), hostedIcon(host, TO_ELSEWHERE)]);
+  },
+  async run(ctx) {
+    const { host, elsewhere, plain } = redirectProbes.get(ctx.session)!;
+    const listed = await hostRequests(ctx, host, 'how it treats redirects');
+    if (!listed) return;
+    const followed = [plain.connections > 0 ? `${plain.connections} connection(s) to the http: URL ${TO_HTTP} redirects to` : '', elsewhere.connections > 0 ? `${elsewhere.connections} connection(s) to the other origin ${TO_ELSEWHERE} redirects to` : ''].filter(Boolean);
+    const redirected = [...new Set(host.requests.map((r) => r.path).filter((p) => p === TO_HTTP || p === TO_ELSEWHERE))];
+    if (followed.length > 0) return void ctx.check.expect(false, { expected: 'no redirect of an icon followed to http: or to another origin', actual: followed.join('; '), frames: [listed.index] });
+    if (redirected.length === 0) return ctx.check.skip(`the client fetched the first https: icon but neither of the two that redirect (${TO_HTTP}, ${TO_ELSEWHERE}), so it showed nothing about redirects`);
+    ctx.check.expect(true, {
+      expected: 'no redirect of an icon followed to http: or to another origin',
+      actual: `it was redirected at ${redirected.join(' and ')} (302) and followed neither within ${FETCH_MS} ms`,
+      frames: [listed.index],
+    });
+  },
+});
+
+const credentialProbes = new WeakMap<ServerSession, IconHost>();
+
+export const clientIconCredentials = clientScenario({
+  id: 'client.icons.no-credentials',
+  title: 'A client fetches icons without credentials: no cookie, no Authorization',
+  requirements: ['ICON-SEC-01'],
+  steps: [{ do: 'list-tools' }, { do: 'wait', ms: FETCH_MS }],
+  async serve(session) {
+    // Over HTTP the endpoint sets a cookie on 127.0.0.1, as the icon's host is: a client that keeps cookies has one to leak.
+    const policy = session.channel.policy;
+    if (policy) policy.cookie = `mcpcheck_session=${randomUUID()}; Path=/; HttpOnly`;
+    const host = await iconHost(session);
+    credentialProbes.set(session, host);
+    session.tools = toolsWithIcons([hostedIcon(host)]);
+  },
+  async run(ctx) {
+    const host = credentialProbes.get(ctx.session)!;
+    const listed = await hostRequests(ctx, host, 'which credentials its icon fetches carry');
+    if (!listed) return;
+    const carried = host.requests.filter((r) => r.credentials.length > 0);
+    const expected = 'icon requests with no Cookie, Authorization or Proxy-Authorization header';
+    if (carried.length > 0) {
+      const names = [...new Set(carried.flatMap((r) => r.credentials))].join(', ');
+      return void ctx.check.expect(false, { expected, actual: `${carried.length} of ${host.requests.length} icon request(s) carried ${names} (values not shown)`, frames: [listed.index] });
+    }
+    // What the client had to leak: a cookie or Authorization it sent the endpoint.
+    const own = [...new Set(ctx.exchanges.filter((e) => e.toEndpoint).flatMap((e) => ['cookie', 'authorization'].filter((h) => e.headers[h] !== undefined)))];
+    ctx.check.expect(true, {
+      expected,
+      actual: `${host.requests.length} icon request(s), none with credentials${own.length ? `, though it sent ${own.join(' and ')} to the endpoint` : ''}`,
+      frames: [listed.index],
+    });
+  },
+});
+
+export const clientIcons: ClientScenario[] = [clientIconSchemes, clientIconHostileData, clientIconDataNotFetched, clientIconRedirects, clientIconCredentials];

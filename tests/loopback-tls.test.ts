@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process';
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, get, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loopbackTls, type LoopbackTls } from '../src/transport/loopback-tls.js';
+import { requireBuild, ROOT } from './server-helpers.js';
+
+const WAIT_MS = 10_000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function serve(tls: LoopbackTls): Promise<{ server: Server; port: number }> {
+  const server = createServer({ key: tls.key, cert: tls.cert }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('icon bytes');
+  });
+  await withTimeout(
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    }),
+    'listen',
+  );
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return withTimeout(new Promise<void>((resolve) => server.close(() => resolve())), 'close');
+}
+
+function fetchWithHttps(port: number, ca?: string): Promise<{ status: number; body: string }> {
+  return withTimeout(
+    new Promise((resolve, reject) => {
+      const req = get({ hostname: '127.0.0.1', port, path: '/', agent: false, ...(ca === undefined ? {} : { ca }) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    }),
+    'https.get',
+  );
+}
+
+describe('loopbackTls', () => {
+  it('makes a self-signed CA certificate for 127.0.0.1 that is valid now', () => {
+    const tls = loopbackTls();
+    const x509 = new X509Certificate(tls.cert);
+    expect(x509.subject).toContain('CN=mcpcheck loopback');
+    expect(x509.subject).toContain('O=mcpcheck');
+    expect(x509.issuer).toBe(x509.subject);
+    expect(x509.checkIssued(x509)).toBe(true);
+    expect(x509.verify(x509.publicKey)).toBe(true);
+    expect(x509.verify(createPublicKey(createPrivateKey(tls.key)))).toBe(true);
+    expect(x509.ca).toBe(true);
+    expect(x509.subjectAltName).toContain('IP Address:127.0.0.1');
+    expect(x509.subjectAltName).toContain('DNS:localhost');
+    expect(x509.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(x509.checkHost('localhost')).toBe('localhost');
+    expect(x509.keyUsage).toContain('1.3.6.1.5.5.7.3.1');
+    expect(x509.checkPrivateKey(createPrivateKey(tls.key))).toBe(true);
+    const now = Date.now();
+    expect(new Date(x509.validFrom).getTime()).toBeLessThan(now);
+    expect(new Date(x509.validTo).getTime()).toBeGreaterThan(now);
+  });
+
+  it('serves https that a client trusting the certificate accepts and any other client refuses', async () => {
+    const tls = loopbackTls();
+    const { server, port } = await serve(tls);
+    try {
+      await expect(fetchWithHttps(port, tls.cert)).resolves.toEqual({ status: 200, body: 'icon bytes' });
+      await expect(fetchWithHttps(port)).rejects.toMatchObject({ code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/) });
+    } finally {
+      await close(server);
+    }
+  });
+
+  it('is trusted by global fetch in a child process given NODE_EXTRA_CA_CERTS', async () => {
+    const tls = loopbackTls();
+    const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-tls-'));
+    const { server, port } = await serve(tls);
+    try {
+      const caFile = join(dir, 'loopback.pem');
+      writeFileSync(caFile, tls.cert);
+      const script =
+        'fetch(process.argv[1]).then(async (r) => process.stdout.write(r.status + " " + (await r.text())), ' +
+        '(e) => { console.error(e?.cause ?? e); process.exit(1); })';
+      const stdout = await new Promise<string>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          ['-e', script, `https://127.0.0.1:${port}/`],
+          { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile }, timeout: WAIT_MS },
+          (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
+        );
+      });
+      expect(stdout).toBe('200 icon bytes');
+    } finally {
+      await close(server);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives a new key and serial on every call', () => {
+    const a = loopbackTls();
+    const b = loopbackTls();
+    expect(a.key).not.toBe(b.key);
+    const [ca, cb] = [new X509Certificate(a.cert), new X509Certificate(b.cert)];
+    expect(ca.serialNumber).not.toBe(cb.serialNumber);
+    expect(ca.serialNumber).toMatch(/^[0-9A-F]{32}$/);
+    expect(ca.publicKey.export({ type: 'spki', format: 'der' })).not.toEqual(cb.publicKey.export({ type: 'spki', format: 'der' }));
+  });
+});
+
+describe('loopbackTrust', () => {
+  beforeAll(requireBuild);
+
+  it('writes the certificate after the extra CAs the process already had, and removes the file at exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-tls-'));
+    try {
+      const own = join(dir, 'own.pem');
+      const theirs = loopbackTls().cert;
+      writeFileSync(own, theirs);
+      const script = `import(${JSON.stringify(join(ROOT, 'dist/src/harness/loopback-trust.js'))}).then((m) => { const t = m.loopbackTrust(); process.stdout.write(JSON.stringify({ env: t.env, text: require('node:fs').readFileSync(t.env.NODE_EXTRA_CA_CERTS, 'utf8'), cert: t.tls.cert })); })`;
+      const out = await new Promise<string>((resolve, reject) => {
+        execFile(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: own }, timeout: WAIT_MS }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+      });
+      const { env, text, cert } = JSON.parse(out) as { env: Record<string, string>; text: string; cert: string };
+      expect(env.MCPCHECK_CA_CERT).toBe(env.NODE_EXTRA_CA_CERTS);
+      expect(text).toBe(`${theirs}${cert}`);
+      expect(existsSync(env.NODE_EXTRA_CA_CERTS!)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
