@@ -53,6 +53,7 @@ const SHOWN_BY: Record<string, string> = {
   'elicitation-modeless-refused': 'client.elicitation.modeless',
   'elicitation-url-undeclared-accepted': 'client.elicitation.url-undeclared',
   'roots-not-file': 'client.roots.list',
+  'roots-undeclared-answered': 'client.roots.undeclared',
   'stdin-noise': 'client.lifecycle.handshake',
   'pretty-printed': 'client.lifecycle.handshake',
   'stderr-as-error': 'client.stdio.stderr-not-failure',
@@ -102,6 +103,8 @@ const ALSO: Record<string, string[]> = {
   // Breaking down on a draft-07 schema is a misread draft-07 (JSCH-VAL-01) for a client that reads
   // draft-07, and an unsupported dialect not handled gracefully (JSCH-VAL-02) for one that does not.
   'ignores-declared-dialect': ['JSCH-VAL-02'],
+  // Serving roots/list undeclared is answering it with something other than −32601.
+  'roots-undeclared-answered': ['ROOTS-ERR-01'],
   // Resuming after the drop is reconnecting to go on: the two rules describe the same GET.
   'no-resume': ['HTTP-SSE-02'],
 };
@@ -125,6 +128,13 @@ describe('a conforming variant', () => {
     expect(harnessErrors(report)).toEqual([]);
     expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
     expect(report.checks.find((c) => c.id === 'client.elicitation.url-undeclared')?.status).toBe('pass');
+  });
+
+  it('no-roots declares no roots and refuses roots/list with −32601: client.roots.undeclared passes', async () => {
+    const report = await run(`node ${FIXTURE} --break no-roots`, { only: ['client.roots'] });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
+    expect(report.checks.filter((c) => c.id.startsWith('client.roots.')).map((c) => `${c.status} ${c.id}`)).toEqual(['skip client.roots.list', 'pass client.roots.undeclared/declared', 'pass client.roots.undeclared/refused']);
   });
 });
 

@@ -39,6 +39,30 @@ export const clientRoots = clientScenario({
   },
 });
 
+export const clientRootsUndeclared = clientScenario({
+  id: 'client.roots.undeclared',
+  title: 'A client that did not declare roots answers roots/list with −32601 (it does not serve roots, or it would have declared them)',
+  requirements: ['ROOTS-ERR-01', 'ROOTS-CAP-01'],
+  ...ASKED,
+  async run(ctx) {
+    // mcpcheck asks against the client's capabilities on purpose (LIFE-OP-02 binds the server).
+    const needs = (caps: Record<string, unknown>) => (declared('roots')(caps) === undefined ? 'the client declared roots (client.roots.list judges its answer)' : undefined);
+    const reply = await ask(ctx, needs, 'roots/list', {});
+    if (!reply) return;
+    const declaredCheck = { key: 'declared', requirements: ['ROOTS-CAP-01'] };
+    if (reply.kind === 'result' || reply.kind === 'error') {
+      ctx.check.expect(reply.kind === 'error', {
+        ...declaredCheck,
+        expected: 'no roots served by a client that did not declare the roots capability',
+        actual: reply.kind === 'result' ? `it served them: ${describeReply(reply)}` : `it refused: ${describeReply(reply)}`,
+        frames: [replyFrame(reply)],
+        replies: [reply],
+      });
+    } else ctx.check.skip(`roots/list got no answer (${describeReply(reply)}), so whether the client serves roots did not show`, declaredCheck);
+    ctx.check.errorCode(reply, [-32601], { key: 'refused', requirements: ['ROOTS-ERR-01'], what: 'roots/list to a client that did not declare roots' });
+  },
+});
+
 const SAMPLING = { messages: [{ role: 'user', content: { type: 'text', text: 'mcpcheck asks: say hello' } }], maxTokens: 32 };
 
 export const clientSampling = clientScenario({
@@ -153,6 +177,16 @@ function cursorsSent(session: ServerSession) {
   });
 }
 
+/** The cursors the client sent once its walk of `pages` pages ended (or it sent one mcpcheck never made); undefined when it never initialized. */
+async function walked(ctx: ClientScenarioContext, pages: number): Promise<ReturnType<typeof cursorsSent> | undefined> {
+  const { session } = ctx;
+  if (!(await initialized(ctx))) return undefined;
+  // Every frame is a chance to see the last page asked for (or a cursor refused).
+  await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
+  await session.settle(100);
+  return cursorsSent(session);
+}
+
 export const clientCursorsOpaque = clientScenario({
   id: 'client.pagination.cursors',
   title: 'The client returns cursors unchanged, and follows nextCursor until it is absent',
@@ -163,13 +197,10 @@ export const clientCursorsOpaque = clientScenario({
     session.toolsPageSize = 1;
   },
   async run(ctx) {
-    const { session, check } = ctx;
-    if (!(await initialized(ctx))) return;
+    const { check } = ctx;
     const pages = PAGED_TOOLS.length;
-    // Every frame is a chance to see the last page asked for (or a cursor refused).
-    await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
-    await session.settle(100);
-    const sent = cursorsSent(session);
+    const sent = await walked(ctx, pages);
+    if (!sent) return;
     if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page, or no tools at all)');
     const altered = sent.filter((c) => !c.known);
     check.expect(altered.length === 0, {
@@ -206,12 +237,10 @@ export const clientPageSizes = clientScenario({
     session.toolsPageSize = VARIED_PAGES;
   },
   async run(ctx) {
-    const { session, check } = ctx;
-    if (!(await initialized(ctx))) return;
+    const { check } = ctx;
     const pages = VARIED_PAGES.length;
-    await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
-    await session.settle(100);
-    const sent = cursorsSent(session);
+    const sent = await walked(ctx, pages);
+    if (!sent) return;
     // Not following the first cursor at all is PAGE-03's matter (client.pagination.cursors); page sizes only differ after it.
     if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page, or no tools at all), so page sizes never mattered');
     if (sent.some((c) => !c.known)) return check.skip('the client altered a cursor (see client.pagination.cursors), so the walk could not go on');
@@ -224,4 +253,4 @@ export const clientPageSizes = clientScenario({
   },
 });
 
-export const clientFeatures: ClientScenario[] = [clientRoots, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque, clientPageSizes];
+export const clientFeatures: ClientScenario[] = [clientRoots, clientRootsUndeclared, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque, clientPageSizes];
