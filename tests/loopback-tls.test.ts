@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loopbackTls, type LoopbackTls } from '../src/transport/loopback-tls.js';
-import { requireBuild, ROOT } from './server-helpers.js';
+import { loopbackCertificate, TrustFile } from '../src/harness/loopback-trust.js';
 
 const WAIT_MS = 10_000;
 
@@ -123,24 +123,24 @@ describe('loopbackTls', () => {
   });
 });
 
-describe('loopbackTrust', () => {
-  beforeAll(requireBuild);
-
-  it('writes the certificate after the extra CAs the process already had, and removes the file at exit', async () => {
+describe('TrustFile', () => {
+  it('holds the extra CAs the process was given, then the loopback certificate, until removed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-tls-'));
+    const before = process.env.NODE_EXTRA_CA_CERTS;
     try {
       const own = join(dir, 'own.pem');
       const theirs = loopbackTls().cert;
       writeFileSync(own, theirs);
-      const script = `import(${JSON.stringify(join(ROOT, 'dist/src/harness/loopback-trust.js'))}).then((m) => { const t = m.loopbackTrust(); process.stdout.write(JSON.stringify({ env: t.env, text: require('node:fs').readFileSync(t.env.NODE_EXTRA_CA_CERTS, 'utf8'), cert: t.tls.cert })); })`;
-      const out = await new Promise<string>((resolve, reject) => {
-        execFile(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: own }, timeout: WAIT_MS }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
-      });
-      const { env, text, cert } = JSON.parse(out) as { env: Record<string, string>; text: string; cert: string };
+      process.env.NODE_EXTRA_CA_CERTS = own;
+      const trust = new TrustFile();
+      const env = trust.env();
       expect(env.MCPCHECK_CA_CERT).toBe(env.NODE_EXTRA_CA_CERTS);
-      expect(text).toBe(`${theirs}${cert}`);
+      expect(readFileSync(env.NODE_EXTRA_CA_CERTS!, 'utf8')).toBe(`${theirs}${loopbackCertificate().cert}`);
+      trust.remove();
       expect(existsSync(env.NODE_EXTRA_CA_CERTS!)).toBe(false);
     } finally {
+      if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = before;
       rmSync(dir, { recursive: true, force: true });
     }
   });

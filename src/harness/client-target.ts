@@ -1,7 +1,7 @@
 import { SetupError } from '../errors.js';
 import { TargetProcess } from '../transport/process.js';
 import type { ServerChannel } from '../transport/server-channel.js';
-import { loopbackTrust } from './loopback-trust.js';
+import { TrustFile } from './loopback-trust.js';
 import { splitWords } from './words.js';
 
 export const URL_PLACEHOLDER = '{url}';
@@ -28,6 +28,7 @@ export class ClientTarget {
   readonly description: string;
   private readonly words: string[] | undefined;
   private readonly running = new Set<TargetProcess>();
+  private trust: TrustFile | undefined;
 
   constructor(
     private readonly options: ClientTargetOptions,
@@ -50,7 +51,8 @@ export class ClientTarget {
     const placeholder = this.transport === 'stdio' ? STDIO_PLACEHOLDER : URL_PLACEHOLDER;
     const present = this.options.command.includes(placeholder);
     // The client trusts mcpcheck's loopback certificate, so that its https: icons can be watched.
-    const fullEnv = { ...process.env, ...loopbackTrust().env, ...env };
+    this.trust ??= new TrustFile();
+    const fullEnv = { ...process.env, ...this.trust.env(), ...env };
     let child: TargetProcess;
     if (this.words) {
       // The address is one argument (a command line, for {stdio}, that the client splits on spaces).
@@ -71,8 +73,10 @@ export class ClientTarget {
     this.running.delete(child);
   }
 
-  /** Stops every client process group still running. */
+  /** Stops every client process group still running, and removes the trust file they were given. */
   async close(): Promise<void> {
     await Promise.all([...this.running].map((c) => c.stop(0)));
+    this.trust?.remove();
+    this.trust = undefined;
   }
 }

@@ -3,29 +3,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loopbackTls, type LoopbackTls } from '../transport/loopback-tls.js';
 
-/**
- * The certificate mcpcheck's https: listeners present to a client under test, and the file that
- * makes the client processes it starts trust it. One per mcpcheck process: the key stays in
- * memory, only the certificate is written (in a 0700 directory, removed at exit).
- */
-export interface LoopbackTrust {
-  tls: LoopbackTls;
-  /** The environment a client process gets: Node reads NODE_EXTRA_CA_CERTS; other clients can be pointed at MCPCHECK_CA_CERT. */
-  env: Record<string, string>;
+let certificate: LoopbackTls | undefined;
+
+/** The certificate mcpcheck's https: listeners present to a client under test: one per process, its key never written. */
+export function loopbackCertificate(): LoopbackTls {
+  certificate ??= loopbackTls();
+  return certificate;
 }
 
-let trust: LoopbackTrust | undefined;
+/**
+ * The file that makes a client process trust loopbackCertificate(), in a 0700 directory of its
+ * own, with the extra CAs this process was given kept in it (Node takes one such file).
+ */
+export class TrustFile {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'mcpcheck-ca-'));
+  private readonly file = join(this.dir, 'loopback-ca.pem');
 
-export function loopbackTrust(): LoopbackTrust {
-  if (trust) return trust;
-  const tls = loopbackTls();
-  const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-ca-'));
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'loopback-ca.pem');
-  // Node takes one extra-CA file: the client keeps whatever extra CAs it was given already.
-  writeFileSync(file, `${ownExtraCas()}${tls.cert}`);
-  trust = { tls, env: { NODE_EXTRA_CA_CERTS: file, MCPCHECK_CA_CERT: file } };
-  return trust;
+  constructor() {
+    writeFileSync(this.file, `${ownExtraCas()}${loopbackCertificate().cert}`);
+  }
+
+  /** What a client process gets: Node reads NODE_EXTRA_CA_CERTS; other clients can be pointed at MCPCHECK_CA_CERT. */
+  env(): Record<string, string> {
+    return { NODE_EXTRA_CA_CERTS: this.file, MCPCHECK_CA_CERT: this.file };
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
 function ownExtraCas(): string {

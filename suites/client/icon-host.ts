@@ -1,5 +1,5 @@
 import { createServer } from 'node:https';
-import { loopbackTrust } from '../../src/harness/loopback-trust.js';
+import { loopbackCertificate } from '../../src/harness/loopback-trust.js';
 import type { ServerSession } from '../../src/harness/server-session.js';
 import type { Listener } from './helpers.js';
 import { gif } from './icon-bytes.js';
@@ -13,7 +13,7 @@ export interface IconRequest {
   credentials: string[];
 }
 
-/** An https: origin on 127.0.0.1 that a client under test trusts (see loopbackTrust), serving icons. */
+/** An https: origin on 127.0.0.1 that a client under test trusts (see TrustFile), serving icons. */
 export interface IconHost extends Listener {
   origin: string;
   requests: IconRequest[];
@@ -27,7 +27,7 @@ const ICON = gif(1, 1);
  * client that refuses the certificate still shows that it tried.
  */
 export async function iconHost(session: ServerSession, redirects: Record<string, string> = {}): Promise<IconHost> {
-  const { key, cert } = loopbackTrust().tls;
+  const { key, cert } = loopbackCertificate();
   const host: IconHost = { port: 0, origin: '', connections: 0, requests: [] };
   const server = createServer({ key, cert }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
