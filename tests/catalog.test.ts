@@ -26,6 +26,9 @@ describe('the requirement catalog and the checks agree', () => {
       expect(['MUST', 'SHOULD', 'MAY']).toContain(r.level);
       expect(r.url).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25(\/|#|$)/);
       expect(r.title.length).toBeGreaterThan(10);
+      // A title is the requirement's sentence, not a stub cut at the full stop of an "e.g.".
+      expect(r.title, r.id).not.toMatch(/\b(e\.g|i\.e)$/);
+      if (!r.title.endsWith('…')) expect(r.title.split('(').length, r.id).toBe(r.title.split(')').length);
     }
   });
 
