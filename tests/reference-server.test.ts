@@ -14,6 +14,7 @@ import AjvDraft07Module from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { BREAKS } from './fixtures/reference/breaks.js';
+import { encode, INVALID_BYTE_MARKER } from './fixtures/reference/jsonrpc.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = join(ROOT, 'dist/tests/fixtures/reference/server.js');
@@ -411,6 +412,16 @@ async function startHttp(brk?: string): Promise<HttpPeer> {
 
 beforeAll(() => {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` (tsc -p tsconfig.json) first`);
+});
+
+describe('invalid-utf8-output', () => {
+  it('puts a 0xFF byte where the marker character is, and keeps every line JSON, even one echoing a JSON text that holds it', () => {
+    const echoed = { echo: `a${INVALID_BYTE_MARKER}b` };
+    const bytes = encode({ jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: JSON.stringify(echoed) }], structuredContent: echoed } }, 'invalid-utf8-output');
+    expect(bytes.includes(0xff)).toBe(true);
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    expect(() => JSON.parse(text)).not.toThrow();
+  });
 });
 
 describe('break table', () => {
