@@ -195,6 +195,16 @@ describe('the command line', () => {
     expect(loaded(['validate', TRANSCRIPT])).toContain('ajv');
   });
 
+  it('a temporary directory mcpcheck cannot write to is a setup error: one line, exit 2, over either transport', () => {
+    const client = join(ROOT, 'dist/tests/fixtures/client/client.js');
+    for (const [command, what] of [[`node ${client}`, 'the certificate a client is to trust'], [`node ${client} {stdio}`, "the stdio relay's socket"]] as const) {
+      const r = mcpcheck(['client', '--command', command, '--only', 'client.lifecycle.handshake'], { TMPDIR: join(ROOT, 'no-such-directory') });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/\(set TMPDIR to a writable directory\)$/), '']);
+      expect(r.stderr.startsWith(`mcpcheck: cannot make a directory for ${what} in ${join(ROOT, 'no-such-directory')}: ENOENT`)).toBe(true);
+    }
+  });
+
   it('an internal error is one line and exit 4; MCPCHECK_DEBUG=1 adds the stack', () => {
     // A bug stand-in: writing to stdout throws inside the list command.
     const broken = ['--import', 'data:text/javascript,process.stdout.write = () => { throw new TypeError("boom") };'];

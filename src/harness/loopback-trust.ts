@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateTempDir } from '../paths.js';
 import { loopbackTls, type LoopbackTls } from '../transport/loopback-tls.js';
 
 let certificate: LoopbackTls | undefined;
@@ -16,7 +16,7 @@ export function loopbackCertificate(): LoopbackTls {
  * own, with the extra CAs this process was given kept in it (Node takes one such file).
  */
 export class TrustFile {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'mcpcheck-ca-'));
+  private readonly dir = privateTempDir('mcpcheck-ca-', "the certificate a client is to trust");
   private readonly file = join(this.dir, 'loopback-ca.pem');
 
   constructor() {

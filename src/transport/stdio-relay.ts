@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SetupError } from '../errors.js';
-import { packageRoot } from '../paths.js';
+import { packageRoot, privateTempDir } from '../paths.js';
 import { note, unjudged } from '../validate/finding.js';
 import { ChannelEvents } from './channel-base.js';
 import type { ChannelClosed, SendResult } from './channel.js';
@@ -55,8 +54,8 @@ export class StdioRelayChannel extends ChannelEvents implements ServerChannel {
   static async open(options: StdioRelayOptions = {}): Promise<StdioRelayChannel> {
     const cli = join(packageRoot(), 'dist', 'src', 'cli.js');
     if (!existsSync(cli)) throw new SetupError(`the stdio relay needs the built mcpcheck: ${cli} is missing (npm run build)`);
-    // mkdtemp makes the directory 0700: no other user can reach the socket in it.
-    const dir = await mkdtemp(join(tmpdir(), 'mcpcheck-relay-'));
+    // No other user can reach the socket in it.
+    const dir = privateTempDir('mcpcheck-relay-', "the stdio relay's socket");
     const socketPath = join(dir, 's.sock');
     const words = [process.execPath, cli, 'relay', '--socket', socketPath];
     const server = createServer();
