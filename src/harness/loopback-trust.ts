@@ -40,7 +40,7 @@ function ownExtraCas(): string {
     const text = readFileSync(file, 'utf8');
     return text.endsWith('\n') ? text : `${text}\n`;
   } catch {
-    // Node itself only warns about an unreadable one; so does the client, which gets none of it then.
+    // Node only warns about an unreadable one and goes on without it: so does the client, in this file.
     return '';
   }
 }

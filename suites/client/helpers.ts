@@ -178,11 +178,16 @@ export async function countingListener(): Promise<{ listener: Listener; server: 
     listener.connections++;
     socket.destroy();
   });
+  listener.port = await listenOnLoopback(server);
+  return { listener, server };
+}
+
+/** Starts `server` on a free port of 127.0.0.1 (never another address) and gives that port. */
+export async function listenOnLoopback(server: Server): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const address = server.address();
-  listener.port = typeof address === 'object' && address ? address.port : 0;
-  return { listener, server };
+  return typeof address === 'object' && address ? address.port : 0;
 }

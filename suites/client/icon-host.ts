@@ -1,7 +1,7 @@
 import { createServer } from 'node:https';
 import { loopbackCertificate } from '../../src/harness/loopback-trust.js';
 import type { ServerSession } from '../../src/harness/server-session.js';
-import type { Listener } from './helpers.js';
+import { type Listener, listenOnLoopback } from './helpers.js';
 import { gif } from './icon-bytes.js';
 
 /** Request headers that carry credentials (ICON-SEC-01): only their names are kept, never a value. */
@@ -39,12 +39,7 @@ export async function iconHost(session: ServerSession, redirects: Record<string,
   server.on('connection', () => host.connections++);
   // A client that drops the handshake (say, it does not trust the certificate) is no error of the host's.
   server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  host.port = typeof address === 'object' && address ? address.port : 0;
+  host.port = await listenOnLoopback(server);
   host.origin = `https://127.0.0.1:${host.port}`;
   session.channel.onClose(() => {
     server.closeAllConnections();

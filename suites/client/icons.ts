@@ -183,7 +183,7 @@ export const clientIconRedirects = clientScenario({
     if (redirected.length === 0) return ctx.check.skip(`the client fetched the first https: icon but neither of the two that redirect (${TO_HTTP}, ${TO_ELSEWHERE}), so it showed nothing about redirects`);
     ctx.check.expect(true, {
       expected: 'no redirect of an icon followed to http: or to another origin',
-      actual: `it was redirected at ${redirected.join(' and ')} (302) and followed neither within ${FETCH_MS} ms`,
+      actual: `it was redirected at ${redirected.join(' and ')} (302) and followed no redirect within ${FETCH_MS} ms`,
       frames: [listed.index],
     });
   },
