@@ -12,7 +12,7 @@ const official = join(root, 'node_modules/@modelcontextprotocol/conformance/dist
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const reference = join(root, 'dist/tests/fixtures/reference/server.js');
 const loopback = join(root, 'tests/fixtures/loopback-only.mjs');
-const RUNS = 3;
+const RUNS = 5;
 const RUN_TIMEOUT_MS = 180_000;
 
 interface HttpServer {
@@ -77,17 +77,17 @@ function slowest(report: RunReport, n: number): string[] {
 /**
  * The official suite and mcpcheck side by side over Streamable HTTP: for every run a fresh server
  * process on a fresh loopback port, started and listening before the clock starts and stopped
- * (its process group) after; wall time of the tool's own process, median of RUNS.
+ * (its process group) after; wall time of the tool's own process, median of RUNS. The tools take
+ * turns run by run, so that a neighbour's load falls on both alike.
  */
 export async function benchOfficial(): Promise<void> {
-  console.log(`server suites side by side over HTTP: wall time of the tool's process, median of ${RUNS}, fresh server each run`);
+  console.log(`server suites side by side over HTTP: wall time of the tool's process, median of ${RUNS} interleaved runs, fresh server each run`);
   for (const server of servers) {
-    const medians: number[] = [];
+    const times: number[][] = tools.map(() => []);
+    const checks = tools.map(() => ({ count: 0, outcomes: '' }));
     let lastReport: RunReport | undefined;
-    for (const tool of tools) {
-      const times: number[] = [];
-      let checks = { count: 0, outcomes: '' };
-      for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < RUNS; i++) {
+      for (const [t, tool] of tools.entries()) {
         const port = await freePort();
         const { args, env } = server.serve(port);
         const out = mkdtempSync(join(tmpdir(), 'mcpcheck-bench-'));
@@ -95,16 +95,19 @@ export async function benchOfficial(): Promise<void> {
         try {
           const run = await timeRun(tool.args(`http://127.0.0.1:${port}/mcp`, out), RUN_TIMEOUT_MS);
           if (run.code === null) throw new Error(`${tool.name} against ${server.name} did not finish within ${RUN_TIMEOUT_MS / 1000} s`);
-          times.push(run.ms);
-          checks = tool.checks(out);
+          times[t]!.push(run.ms);
+          checks[t] = tool.checks(out);
           if (tool.name.startsWith('mcpcheck')) lastReport = mcpcheckReport(out);
         } finally {
           await stopGroup(serving);
           rmSync(out, { recursive: true, force: true });
         }
       }
-      medians.push(median(times));
-      console.log(`  ${server.name.padEnd(18)} ${tool.name.padEnd(42)} ${(median(times) / 1000).toFixed(2).padStart(6)} s  ${String(checks.count).padStart(4)} checks (${checks.outcomes})`);
+    }
+    const medians = times.map(median);
+    for (const [t, tool] of tools.entries()) {
+      const spread = `${(Math.min(...times[t]!) / 1000).toFixed(2)}–${(Math.max(...times[t]!) / 1000).toFixed(2)}`;
+      console.log(`  ${server.name.padEnd(18)} ${tool.name.padEnd(42)} ${(medians[t]! / 1000).toFixed(2).padStart(6)} s (${spread})  ${String(checks[t]!.count).padStart(4)} checks (${checks[t]!.outcomes})`);
     }
     console.log(`  ${server.name.padEnd(18)} ratio mcpcheck/official: ${(medians[1]! / medians[0]!).toFixed(2)}×   target ≤ 1.0×`);
     if (lastReport) console.log(`    mcpcheck's slowest scenarios: ${slowest(lastReport, 10).join(' · ')}`);

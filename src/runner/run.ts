@@ -256,7 +256,7 @@ function notAnInitializeResult(reply: Reply, received: RecordedFrame[]): string 
 }
 
 function weight(s: Scenario): number {
-  return s.isolation === 'process' ? 2 : s.isolation === 'session' ? 1 : 0;
+  return (s.isolation === 'process' ? 4 : s.isolation === 'session' ? 2 : 0) + (s.waits === true ? 1 : 0);
 }
 
 function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): string | undefined {

@@ -71,7 +71,8 @@ export interface Scenario extends ScenarioIdentity {
   isolation: Isolation;
   /**
    * The scenario spends most of its time waiting on purpose (for a hang, a timeout, a process to
-   * exit): it runs beside the lanes instead of holding one. Only for 'session'/'process' isolation.
+   * exit, a slow tool): with a session or process of its own it runs beside the lanes instead of
+   * holding one; a 'shared' one starts first on its lane, so the quick ones fill in after it.
    */
   waits?: boolean;
   needs?: ScenarioNeeds;

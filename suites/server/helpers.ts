@@ -88,12 +88,12 @@ export function argumentContext(discovery: Discovery): ArgumentContext {
 
 const SLOW_WORDS = /slow|long|sleep|delay|wait|progress|duration/i;
 
-/** A permitted tool that looks slow (by name/description) and has time-like arguments to stretch. */
 /** Named or described as slow, long-running, sleeping, delaying, waiting or reporting progress. */
 export function isSlowTool(tool: Record<string, unknown>): boolean {
   return SLOW_WORDS.test(`${String(tool.name)} ${typeof tool.description === 'string' ? tool.description : ''}`);
 }
 
+/** A permitted tool that looks slow (by name/description) and has time-like arguments to stretch. */
 export function findSlowTool(tools: Array<Record<string, unknown>>, policy: ToolPolicy, targetMs: number): { plan: ToolPlan; args: Record<string, unknown>; estimateMs: number } | undefined {
   for (const tool of tools) {
     if (!isSlowTool(tool)) continue;
@@ -103,6 +103,18 @@ export function findSlowTool(tools: Array<Record<string, unknown>>, policy: Tool
     if (timed) return { plan, args: timed.args, estimateMs: timed.estimateMs };
   }
   return undefined;
+}
+
+/** The least a response may come after a tool's nominal duration and still count as on time. */
+const SLACK_MIN_MS = 300;
+
+/**
+ * How long after a tool's nominal duration its response is still waited for, given how late this
+ * server was when measured (a ping's round trip, or a timed call's lateness): a loaded machine
+ * widens the window instead of turning a late answer into a missing one.
+ */
+export function answerSlackMs(measuredLatenessMs: number): number {
+  return SLACK_MIN_MS + 4 * Math.max(0, Math.round(measuredLatenessMs));
 }
 
 export interface ProgressProbe {

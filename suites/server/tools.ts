@@ -229,6 +229,8 @@ export const toolCalls = scenario({
   title: 'Tool calls return CallToolResults with valid content and structuredContent matching outputSchema',
   requirements: ['TOOL-CALL-01', 'TOOL-CONT-01', 'TOOL-OUT-01', 'TOOL-OUT-03'],
   isolation: 'shared',
+  // Every permitted tool, one call after another; slow ones take a while even at quick durations.
+  waits: true,
   needs: { capabilities: ['tools'] },
   async run({ session, check, options, note, discovery }) {
     const walk = await walkList(session, 'tools/list');

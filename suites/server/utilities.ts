@@ -6,7 +6,7 @@ import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
 import { isAnswer } from '../common.js';
-import { budget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
+import { answerSlackMs, budget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 import { parseUriTemplate } from '../../src/validate/uri-template.js';
 
 const notification = notificationParams;
@@ -319,6 +319,8 @@ export const progress = scenario({
   title: 'Progress for a tool call carries the token, increases, and stops with the response',
   requirements: ['PROG-02', 'PROG-04'],
   isolation: 'shared',
+  // A slow tool's duration, then a quiet moment after its response.
+  waits: true,
   needs: { capabilities: ['tools'] },
   async run({ session, check, discovery, options }) {
     const found = findSlowTool(discovery.tools, options.callTools, 300);
@@ -376,7 +378,7 @@ export const progress = scenario({
   },
 });
 
-const CANCEL_TARGET_MS = 600;
+const CANCEL_TARGET_MS = 400;
 /** How long the progress and cancel scenarios may spend looking for a tool that reports progress. */
 const PROGRESS_SEARCH_MS = 6_000;
 
@@ -393,18 +395,19 @@ export const cancelInFlight = scenario({
     // Else a permitted tool that reports progress, with the duration its first call took.
     const slow = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS) ?? (await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS));
     // The tool must outlast the cancel yet finish soon enough that a server ignoring the cancel is seen answering.
-    if (!slow || slow.estimateMs < 400 || slow.estimateMs > 6_000) {
+    if (!slow || slow.estimateMs < CANCEL_TARGET_MS || slow.estimateMs > 6_000) {
       return check.skip(
-        `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about 2 s, or one that reports progress and takes 0.4–6 s${slow ? `; ${slow.plan.name} took ${slow.estimateMs} ms` : ''})`,
+        `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about ${CANCEL_TARGET_MS / 1000} s, or one that reports progress and takes ${CANCEL_TARGET_MS / 1000}–6 s${slow ? `; ${slow.plan.name} took ${slow.estimateMs} ms` : ''})`,
       );
     }
     const { plan, args, estimateMs } = slow;
+    // Wait long enough that a server ignoring the cancel would have answered, at its measured pace.
+    const rtt = await timedPing(session);
+    const waitMs = Math.min(8_000, estimateMs + answerSlackMs(rtt.ms));
     const id = session.allocateId();
     const token = `mcpcheck-cancel-${id}`;
     const mark = session.mark;
     const started = performance.now();
-    // Wait long enough that a server ignoring the cancel would have answered.
-    const waitMs = Math.min(8_000, estimateMs + 500);
     const pending = session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, waitMs);
     const early: { reply?: Reply } = {};
     void pending.then((r) => (early.reply = r));
@@ -430,7 +433,7 @@ export const cancelInFlight = scenario({
     const progressAfter = progressFrames(session, token, cancelIndex).filter(sentAfterCancel);
     check.expect(reply.kind === 'timeout' && progressAfter.length === 0, {
       key: 'no-response',
-      expected: `no response to tools/call ${show(plan.name)} ${show(args, 80)} (about ${Math.round(estimateMs / 100) / 10} s of work) after cancelling it at ${cancelMs} ms, and no more progress (waited ${waitMs / 1000} s in all)`,
+      expected: `no response to tools/call ${show(plan.name)} ${show(args, 80)} (about ${Math.round(estimateMs / 100) / 10} s of work) after cancelling it at ${cancelMs} ms, and no more progress (waited ${waitMs / 1000} s in all; ping took ${rtt.ms} ms)`,
       actual: `${reply.kind === 'timeout' ? 'no response' : describeReply(reply)}; ${progressAfter.length} progress notification(s) after the server had read the cancel`,
       frames: [replyFrame(reply), ...progressAfter.map((p) => p.frame.index)],
     });
