@@ -1,9 +1,9 @@
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
 import type { ClientSession } from '../../src/harness/client-session.js';
-import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
+import type { CaseVerdict } from '../../src/property/check.js';
 import { describeReply } from '../../src/runner/checks.js';
 import { scenario, type Scenario } from '../../src/runner/scenario.js';
-import { schemaArbitrary } from '../../src/schema/arbitrary.js';
+import type { schemaArbitrary } from '../../src/schema/arbitrary.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { show } from '../../src/validate/finding.js';
 import { recordProperty } from '../common.js';
@@ -24,12 +24,21 @@ interface Call {
 }
 
 /**
+ * fast-check and the schema generator, loaded when the property runs: loading them cost every
+ * `mcpcheck server` about 40 ms of start-up, before discovery could begin.
+ */
+async function generators() {
+  const [fc, property, arbitrary] = await Promise.all([import('fast-check'), import('../../src/property/check.js'), import('../../src/schema/arbitrary.js')]);
+  return { oneof: fc.default.oneof, checkProperty: property.checkProperty, schemaArbitrary: arbitrary.schemaArbitrary };
+}
+
+/**
  * Arguments for one tool that satisfy its inputSchema, kept small (a property run is a handful of
  * calls), declared members only, durations shortened; a string saying why when the schema cannot
  * be generated from.
  */
-function callsOf(plan: ToolPlan): fc.Arbitrary<Call> | string {
-  const made = schemaArbitrary(plan.tool.inputSchema, { maxDepth: 2, maxItems: 2, maxLength: 8, maxExtraProperties: 0, undeclaredProperties: false });
+function callsOf(plan: ToolPlan, generate: typeof schemaArbitrary): Arbitrary<Call> | string {
+  const made = generate(plan.tool.inputSchema, { maxDepth: 2, maxItems: 2, maxLength: 8, maxExtraProperties: 0, undeclaredProperties: false });
   if (!made.ok) return `${plan.name}: ${made.problem.message} (at ${made.problem.pointer})`;
   return made.arbitrary.map((args) => ({ name: plan.name, args: timedArguments(plan.tool.inputSchema, args as Record<string, unknown>, QUICK_MS)?.args ?? args }));
 }
@@ -45,10 +54,11 @@ export const toolArgumentsProperty = scenario({
     const context = argumentContext(discovery);
     const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call);
     if (plans.length === 0) return check.skip(`no listed tool may be called under --call-tools ${options.callTools.mode}`);
-    const arbitraries: Array<fc.Arbitrary<Call>> = [];
+    const { oneof, checkProperty, schemaArbitrary } = await generators();
+    const arbitraries: Array<Arbitrary<Call>> = [];
     const ungenerable: string[] = [];
     for (const plan of plans) {
-      const calls = callsOf(plan);
+      const calls = callsOf(plan, schemaArbitrary);
       if (typeof calls === 'string') ungenerable.push(calls);
       else arbitraries.push(calls);
     }
@@ -77,7 +87,7 @@ export const toolArgumentsProperty = scenario({
       if (ping.kind === 'timeout') return { inconclusive: `ping went unanswered for ${CALL_MS} ms after ${call.name}` };
       return { held: true };
     };
-    const outcome = await checkProperty(fc.oneof(...arbitraries), options.seed, { cases: options.cases, maxEvaluations: options.cases + SHRINK_BUDGET, deadline: performance.now() + timeLeft() - RESERVE_MS }, judge);
+    const outcome = await checkProperty(oneof(...arbitraries), options.seed, { cases: options.cases, maxEvaluations: options.cases + SHRINK_BUDGET, deadline: performance.now() + timeLeft() - RESERVE_MS }, judge);
     recordProperty(check, outcome, {
       expected: 'a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it',
       asked: options.cases,
