@@ -9,6 +9,7 @@ import { applySchemaPatches } from '../src/spec/rulings.js';
 import { REVISIONS } from '../src/validate/revisions.js';
 import { codeCachePath, FINGERPRINT_EXPORT, loadModuleAt, moduleScript, precompiledPath } from '../src/validate/precompiled.js';
 import { SCHEMA_GROUP, schemaFor } from '../src/validate/schemas.js';
+import { AJV_GROUP, ajvLibrary, ajvRuntimeModules, BUNDLE_NAME, newAjvInstance, RUNTIME_MODULES } from '../src/validate/ajv-classes.js';
 
 // src/validate/schemas.ts skips Ajv's meta-schema check of the bundled schemas at run time; this is it.
 describe('the bundled official MCP schemas', () => {
@@ -40,7 +41,30 @@ describe('the precompiled validators', () => {
     // Another module's cache: V8 rejects it and compiles the source.
     copyFileSync(codeCachePath(file('2025-11-25')), codeCachePath(mod));
     expect(moduleScript(mod, readFileSync(codeCachePath(mod))).cachedDataRejected).toBe(true);
-    expect(loadModuleAt(mod, 'f1')?.validate?.(1)).toBe(true);
+    expect((loadModuleAt(mod, 'f1')?.validate as ((x: unknown) => boolean) | undefined)?.(1)).toBe(true);
     expect(loadModuleAt(mod, 'f2')).toBeUndefined();
+  });
+});
+
+// The build's bundle of Ajv (src/build/bundle-ajv.ts, src/validate/ajv-classes.ts).
+describe('the bundled Ajv', () => {
+  const bundle = precompiledPath(AJV_GROUP, BUNDLE_NAME);
+
+  it('is what a run uses, with a code cache this Node accepts', () => {
+    expect(moduleScript(bundle, readFileSync(codeCachePath(bundle))).cachedDataRejected).toBe(false);
+    expect(Object.keys(ajvRuntimeModules() ?? {})).toEqual([...RUNTIME_MODULES]);
+    // Not node_modules' class: the bundle has a copy of its own.
+    expect(ajvLibrary().Ajv2020).not.toBe(Ajv2020);
+  });
+
+  it.each(['2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const)('%s: compiles with formats and asserts them', (flavour) => {
+    const ajv = newAjvInstance(flavour, { strict: false, allErrors: true });
+    const validate = ajv.compile({ type: 'object', properties: { u: { type: 'string', format: 'uri' } } });
+    expect(validate({ u: 'https://example.com/x' })).toBe(true);
+    expect(validate({ u: 'not a uri' })).toBe(false);
+  });
+
+  it('standalone generation (Ajv\'s code option) gets the installed Ajv, whose code snippets the caller passes', () => {
+    expect(newAjvInstance('2020-12', { code: { source: true } })).toBeInstanceOf(Ajv2020);
   });
 });

@@ -102,6 +102,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   };
 
   let earlyRun: Promise<unknown> = Promise.resolve();
+  let restOfRunDone = () => {};
+  const restOfRun = new Promise<void>((resolve) => (restOfRunDone = resolve));
   try {
     // Shared lanes serve one scenario at a time, so a frame on a lane belongs to its running scenario.
     const laneScenario: string[] = [];
@@ -150,6 +152,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           options,
           note: (text) => recorder.note(text),
           timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
+          restOfRun,
         });
       }, signal);
       // A shared session a scenario cut short left mid-way is of no use to the next one.
@@ -173,8 +176,10 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const waiting = (s: Scenario) => s.waits === true && s.isolation !== 'shared';
     // A URL target cannot be restarted: what may break it runs after everything else.
     const breaksTarget = (s: Scenario) => s.isolation === 'process' && target.kind === 'http';
+    const lingering = (s: Scenario) => s.lingers === true && waiting(s);
     const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && !s.needs?.discovery && unmet(s, discovery, target.kind) === undefined);
-    earlyRun = Promise.all(early.map((s) => runOne(-1, s)));
+    const earlyRuns = early.map((s) => ({ s, run: runOne(-1, s) }));
+    earlyRun = Promise.all(earlyRuns.map((r) => r.run));
     earlyRun.catch(() => undefined);
 
     // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
@@ -216,7 +221,12 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const last = queue.filter(breaksTarget);
     const beside = queue.filter((s) => waiting(s) && !last.includes(s));
     const laned = queue.filter((s) => !beside.includes(s) && !last.includes(s));
-    await Promise.all([earlyRun, ...beside.map((s) => runOne(-1, s)), inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s))]);
+    const besideRuns = beside.map((s) => ({ s, run: runOne(-1, s) }));
+    const lanesRun = inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s));
+    const notLingering = [...earlyRuns, ...besideRuns].filter((r) => !lingering(r.s)).map((r) => r.run);
+    void Promise.allSettled([...notLingering, lanesRun]).then(restOfRunDone);
+    await Promise.all([earlyRun, ...besideRuns.map((r) => r.run), lanesRun]);
+    restOfRunDone();
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
@@ -224,6 +234,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind);
     return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };
   } finally {
+    restOfRunDone();
     signal?.removeEventListener('abort', stopTarget);
     // A setup error can end the run while early scenarios still run: stop the target first, so
     // they end too, then wait for them before the last sweep.
@@ -255,8 +266,13 @@ function notAnInitializeResult(reply: Reply, received: RecordedFrame[]): string 
   }
 }
 
+/**
+ * How long a scenario is likely to take, for longest-first: a process of its own (a start-up) is
+ * longest; one that waits on purpose (a slow tool's duration) outlasts one that only opens a
+ * session of its own; shared ones are the quick gap-fillers.
+ */
 function weight(s: Scenario): number {
-  return (s.isolation === 'process' ? 4 : s.isolation === 'session' ? 2 : 0) + (s.waits === true ? 1 : 0);
+  return (s.isolation === 'process' ? 4 : s.isolation === 'session' ? 2 : 0) + (s.waits === true ? 3 : 0);
 }
 
 function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): string | undefined {

@@ -52,6 +52,12 @@ export interface ScenarioContext {
   note(text: string): void;
   /** Milliseconds until the scenario's timeout (--timeout) cuts it short. */
   timeLeft(): number;
+  /**
+   * Settles once every scenario of the run that does not linger has finished (what runs after
+   * everything else, because it may break the target, aside). For lingering scenarios only:
+   * any other would be waiting for itself.
+   */
+  restOfRun: Promise<void>;
 }
 
 /** What every scenario has, whichever role the target plays: how it is named, selected and reported. */
@@ -75,6 +81,11 @@ export interface Scenario extends ScenarioIdentity {
    * holding one; a 'shared' one starts first on its lane, so the quick ones fill in after it.
    */
   waits?: boolean;
+  /**
+   * Of a waiting scenario: it watches for something a server may do by itself, and may go on
+   * watching while the rest of the run lasts (ctx.restOfRun), so its window costs the run no time.
+   */
+  lingers?: boolean;
   needs?: ScenarioNeeds;
   run(ctx: ScenarioContext): Promise<void>;
 }

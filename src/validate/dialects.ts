@@ -1,10 +1,6 @@
-import { createRequire } from 'node:module';
-import type { Ajv, CodeOptions, ErrorObject, Options, ValidateFunction } from 'ajv';
-import type { Ajv2019 } from 'ajv/dist/2019.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { type AjvDraft04, newAjv, newAjv2019, newAjv2020, newAjvDraft04 } from './ajv-classes.js';
+import type { CodeOptions, ErrorObject, Options, ValidateFunction } from 'ajv';
+import { ajvRuntimeModules, type AnyAjv, newAjvInstance } from './ajv-classes.js';
 import { note, show, violation, type Finding } from './finding.js';
-import { addFormats } from './formats.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { isObject } from '../json.js';
 import { ruling } from '../spec/rulings.js';
@@ -51,8 +47,6 @@ export function detectDialect(schema: Record<string, unknown>): Detected {
 
 // ---- Ajv instances -------------------------------------------------------------------------
 
-type AnyAjv = Ajv | Ajv2019 | Ajv2020 | AjvDraft04;
-
 const OPTIONS: Options = {
   strict: false,
   allErrors: true,
@@ -62,32 +56,9 @@ const OPTIONS: Options = {
   logger: false,
 };
 
-const require = createRequire(import.meta.url);
-
 /** An Ajv instance for one dialect; `code` is Ajv's code option (standalone generation at build time). */
 export function createAjv(dialect: Dialect, code?: CodeOptions): AnyAjv {
-  const options = { ...OPTIONS, ...(code ? { code } : {}) };
-  let ajv: AnyAjv;
-  switch (dialect) {
-    case '2020-12':
-      ajv = newAjv2020(options);
-      break;
-    case '2019-09':
-      ajv = newAjv2019(options);
-      break;
-    case 'draft-07':
-      ajv = newAjv(options);
-      break;
-    case 'draft-06':
-      ajv = newAjv(options);
-      ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
-      break;
-    case 'draft-04':
-      ajv = newAjvDraft04(options);
-      break;
-  }
-  addFormats(ajv as Ajv);
-  return ajv;
+  return newAjvInstance(dialect, { ...OPTIONS, ...(code ? { code } : {}) });
 }
 
 /**
@@ -131,7 +102,7 @@ const metaValidators = new Map<Dialect, ValidateFunction>();
 function metaValidator(dialect: Dialect): ValidateFunction {
   let fn = metaValidators.get(dialect);
   if (!fn) {
-    fn = loadPrecompiled(META_GROUP, dialect, metaFingerprint(dialect))?.validate ?? instance(dialect).ajv.getSchema(metaSchemaRef(dialect));
+    fn = loadPrecompiled(META_GROUP, dialect, metaFingerprint(dialect), ajvRuntimeModules())?.validate ?? instance(dialect).ajv.getSchema(metaSchemaRef(dialect));
     if (!fn) throw new Error(`mcpcheck: no meta-schema for JSON Schema ${dialect}`);
     metaValidators.set(dialect, fn);
   }

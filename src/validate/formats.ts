@@ -1,14 +1,3 @@
-import { createRequire } from 'node:module';
-import type { Ajv } from 'ajv';
-import type addFormatsModule from 'ajv-formats';
-
-const require = createRequire(import.meta.url);
-
-/** ajv-formats' plugin (CommonJS with `exports.default`), loaded with the first Ajv instance that needs it. */
-export function addFormats(ajv: Ajv): void {
-  (require('ajv-formats') as { default: typeof addFormatsModule.default }).default(ajv);
-}
-
 /**
  * One valid value per string format, for filling a value in (argument synthesis) and for standing
  * in for a value the client supplied (echo.ts).

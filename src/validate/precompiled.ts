@@ -52,26 +52,42 @@ function readCodeCache(modulePath: string): Buffer | undefined {
  * Runs a generated module as CommonJS, with the code cache the build wrote beside it: parsing the
  * megabyte of generated code was most of what loading the 2025-11-25 validators cost. A cache
  * from another Node version is rejected by V8, and the module is then compiled from its source.
+ * `modules` are served to the module's `require` before node_modules is searched.
  */
-function runModule(modulePath: string): Record<string, unknown> {
-  const run = moduleScript(modulePath, readCodeCache(modulePath)).runInThisContext() as (...args: unknown[]) => void;
+function runModule(modulePath: string, modules?: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const run = moduleScript(modulePath, readCodeCache(modulePath)).runInThisContext() as ModuleFunction;
+  return runModuleFunction(run, modulePath, modules);
+}
+
+/** The function a module script evaluates to: CommonJS's wrapper. */
+export type ModuleFunction = (exports: unknown, require: NodeRequire, module: unknown, filename: string, dirname: string) => void;
+
+/** Calls a module script's function as Node would call a CommonJS module; returns its exports. */
+export function runModuleFunction(run: ModuleFunction, modulePath: string, modules?: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
-  run(module.exports, createRequire(modulePath), module, modulePath, dirname(modulePath));
+  const fromNodeModules = createRequire(modulePath);
+  const req = modules ? Object.assign((id: string) => (Object.hasOwn(modules, id) ? modules[id] : fromNodeModules(id)), fromNodeModules) : fromNodeModules;
+  run(module.exports, req as NodeRequire, module, modulePath, dirname(modulePath));
   return module.exports;
 }
 
-/** The validators of the module at `modulePath`, if it exists and was compiled from what `fingerprint` describes. */
-export function loadModuleAt(modulePath: string, fingerprint: string): Record<string, ValidateFunction> | undefined {
+/** The exports of the module at `modulePath`, if it exists and was generated from what `fingerprint` describes. */
+export function loadModuleAt(modulePath: string, fingerprint: string, modules?: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
   let mod: Record<string, unknown>;
   try {
-    mod = runModule(modulePath);
+    mod = runModule(modulePath, modules);
   } catch {
     return undefined;
   }
-  return mod[FINGERPRINT_EXPORT] === fingerprint ? (mod as Record<string, ValidateFunction>) : undefined;
+  return mod[FINGERPRINT_EXPORT] === fingerprint ? mod : undefined;
 }
 
 /** The generated module's validators, if it exists and was compiled from what `fingerprint` describes. */
-export function loadPrecompiled(group: string, name: string, fingerprint: string): Record<string, ValidateFunction> | undefined {
-  return loadModuleAt(precompiledPath(group, name), fingerprint);
+export function loadPrecompiled(
+  group: string,
+  name: string,
+  fingerprint: string,
+  modules?: Readonly<Record<string, unknown>>,
+): Record<string, ValidateFunction> | undefined {
+  return loadModuleAt(precompiledPath(group, name), fingerprint, modules) as Record<string, ValidateFunction> | undefined;
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv, CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
-import { newAjv, newAjv2020 } from './ajv-classes.js';
-import { addFormats } from './formats.js';
+import { ajvRuntimeModules, newAjvInstance } from './ajv-classes.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { packageRoot } from '../paths.js';
 import { applySchemaPatches, SCHEMA_PATCHES } from '../spec/rulings.js';
@@ -84,8 +83,8 @@ export function revisionSource(revision: Revision): RevisionSource {
 /** An Ajv instance holding the revision's schema; `code` is Ajv's code option (standalone generation). */
 export function revisionAjv(source: RevisionSource, code?: CodeOptions): Ajv {
   const options = { ...OPTIONS, ...(code ? { code } : {}) };
-  const ajv = source.file.$defs !== undefined ? newAjv2020(options) : newAjv(options);
-  addFormats(ajv);
+  // Ajv's default class is draft-07's, which the revisions without `$defs` are written in.
+  const ajv = newAjvInstance(source.file.$defs !== undefined ? '2020-12' : 'draft-07', options) as Ajv;
   ajv.addSchema(source.file as object, source.revision);
   return ajv;
 }
@@ -106,7 +105,7 @@ class CompiledRevision implements RevisionSchema {
   constructor(readonly revision: Revision) {
     this.source = revisionSource(revision);
     this.defs = this.source.defs;
-    this.ahead = loadPrecompiled(SCHEMA_GROUP, revision, this.source.fingerprint);
+    this.ahead = loadPrecompiled(SCHEMA_GROUP, revision, this.source.fingerprint, ajvRuntimeModules());
     const { file, defs } = this.source;
     this.document = { ...(file.$schema ? { $schema: file.$schema } : {}), [file.$defs !== undefined ? '$defs' : 'definitions']: defs };
     for (const [name, def] of Object.entries(this.source.defs)) {

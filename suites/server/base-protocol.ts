@@ -166,12 +166,22 @@ export const batchRejected = scenario({
   },
 });
 
+/**
+ * A ping whose `_meta` carries a 10 MB string, as text and as the value it parses to: the text is
+ * joined rather than stringified, and the value saves parsing it back (each cost tens of ms).
+ */
+function hugeStringPing(id: number): { text: string; value: { parsed: unknown } } {
+  const padding = 'x'.repeat(10 * 1024 * 1024);
+  const text = `{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"_meta":{"dev.mcpcheck/padding":"${padding}"}}}`;
+  return { text, value: { parsed: { jsonrpc: '2.0', id, method: 'ping', params: { _meta: { 'dev.mcpcheck/padding': padding } } } } };
+}
+
 /** Values that would trip a careless server; each is sent alone, then ping must still work. */
-function hostileFrames(id: () => number): Array<{ key: string; what: string; text: string | Uint8Array }> {
+function hostileFrames(id: () => number): Array<{ key: string; what: string; text: string | Uint8Array; value?: { parsed: unknown } }> {
   const deep = 10_000;
   return [
     { key: 'invalid-utf8', what: 'a line of invalid UTF-8', text: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
-    { key: 'huge-string', what: 'a 10 MB string', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'ping', params: { _meta: { 'dev.mcpcheck/padding': 'x'.repeat(10 * 1024 * 1024) } } }) },
+    { key: 'huge-string', what: 'a 10 MB string', ...hugeStringPing(id()) },
     { key: 'deep-nesting', what: '10,000-deep nesting', text: `{"jsonrpc":"2.0","id":${id()},"method":"ping","params":{"_meta":{"dev.mcpcheck/deep":${'['.repeat(deep)}${']'.repeat(deep)}}}}` },
     { key: 'envelope-types', what: 'wrong types in the envelope', text: JSON.stringify({ jsonrpc: 2, id: {}, method: [] }) },
     { key: 'params-types', what: 'wrong types in params', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { cursor: { evil: true } } }) },
@@ -189,7 +199,7 @@ export const hostileInput = scenario({
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     for (const probe of hostileFrames(() => session.allocateId())) {
-      await session.sendFrameText(probe.text);
+      await session.sendFrameText(probe.text, probe.value);
       if (!(await stillAnswers(session, check, probe.what, probe.key))) return;
     }
     const stray = session.peerFrames(0).filter((f) => Array.isArray(f.message) || (f.raw !== undefined && !isResponse(f)));

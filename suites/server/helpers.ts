@@ -109,6 +109,22 @@ export function findSlowTool(tools: Array<Record<string, unknown>>, policy: Tool
 const SLACK_MIN_MS = 300;
 
 /**
+ * Waits for a frame that matches (from index `since` on) for `minMs` at least, then for as long as
+ * `lasting` has not settled, `maxMs` in all at most: a window for what may come by itself.
+ */
+export async function watchWhile(
+  session: ClientSession,
+  match: (f: RecordedFrame) => boolean,
+  since: number,
+  window: { minMs: number; maxMs: number; lasting: Promise<void> },
+): Promise<RecordedFrame | undefined> {
+  const early = await session.waitForFrame(match, window.minMs, since);
+  if (early) return early;
+  const over = window.lasting.then(() => undefined);
+  return (await Promise.race([session.waitForFrame(match, window.maxMs - window.minMs, since), over])) ?? session.peerFrames(since).find(match);
+}
+
+/**
  * How long after a tool's nominal duration its response is still waited for, given how late this
  * server was when measured (a ping's round trip, or a timed call's lateness): a loaded machine
  * widens the window instead of turning a late answer into a missing one.

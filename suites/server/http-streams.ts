@@ -18,8 +18,8 @@ import { describeProbe, httpScenario, is2xx, mediaOf, probe, rpc } from './http.
  * The dropped request should outlast the other stream's whole run, so that its resumption comes
  * after the other stream's events exist and while it is still running; both finish well within budget.
  */
-const DROPPED_TARGET_MS = 600;
-const OTHER_TARGET_MS = 200;
+const DROPPED_TARGET_MS = 400;
+const OTHER_TARGET_MS = 100;
 const SLOW_MAX_MS = 4_000;
 /**
  * Reading a stream that carries a request's response after the request's own duration, when the

@@ -378,7 +378,7 @@ export const progress = scenario({
   },
 });
 
-const CANCEL_TARGET_MS = 400;
+const CANCEL_TARGET_MS = 300;
 /** How long the progress and cancel scenarios may spend looking for a tool that reports progress. */
 const PROGRESS_SEARCH_MS = 6_000;
 
