@@ -239,8 +239,15 @@ describe.runIf(haveScript)('on a terminal', () => {
     const dir = tmp();
     const { env, left } = marked();
     const json = join(dir, 'r.json');
-    // The second press comes 100 ms after the first, while the targets are still being stopped.
-    const r = await onTerminal(['server', '--stdio', `node ${REFERENCE}`, '--concurrency', '1', '--json', json], { stdoutFile: join(dir, 'out.txt'), env, ctrlC: (tty) => scenariosDone(tty) >= 2, times: 2 });
+    // The second press comes 100 ms after the first, while the targets are still being stopped: a
+    // member of the target's process group that ignores SIGTERM holds the stop for the kill grace.
+    const target = `sh -c 'node -e "$MCPCHECK_TEST_IGNORE_TERM" </dev/null >/dev/null & exec node ${REFERENCE}'`;
+    const r = await onTerminal(['server', '--stdio', target, '--concurrency', '1', '--json', json], {
+      stdoutFile: join(dir, 'out.txt'),
+      env: { ...env, MCPCHECK_TEST_IGNORE_TERM: 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)' },
+      ctrlC: (tty) => scenariosDone(tty) >= 2,
+      times: 2,
+    });
     expect(r.code).toBe(130);
     expect(r.tty).toContain('mcpcheck: interrupted again: quitting without a report');
     expect(r.afterCtrlC).toBeLessThan(5000);

@@ -326,7 +326,8 @@ describe('HttpChannel raw probes', () => {
     expect(JSON.parse(p1.body)).toMatchObject({ id: 3 });
     const h1 = server.seen.at(-1)!.headers;
     expect(h1['mcp-session-id']).toBeUndefined();
-    expect(h1['accept']).toBe('*/*'); // fetch puts */* in place of a removed Accept
+    expect(h1['accept']).toBeUndefined(); // removed means not sent
+    expect(h1['user-agent']).toBe('mcpcheck');
     expect(h1['content-type']).toBe('text/plain');
     expect(h1['origin']).toBe('http://mcpcheck-evil.example');
     expect(h1['mcp-protocol-version']).toBe('2025-11-25');

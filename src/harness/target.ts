@@ -1,6 +1,7 @@
 import { SetupError } from '../errors.js';
 import type { ChannelToServer } from './client-session.js';
 import { HttpChannel, redactUrl, TargetUnreachable } from '../transport/http.js';
+import { HeaderList, httpExchange } from '../transport/http-client.js';
 import { TargetDidNotStart, TargetProcess } from '../transport/process.js';
 import { StdioChannel } from '../transport/stdio.js';
 
@@ -154,16 +155,19 @@ export class HttpTarget implements Target {
 }
 
 /**
- * Whether anything answers HTTP at `url` within `ms`. The exchange is aborted once the headers are
- * in (the body may be an endless stream), and the abort bounds the whole of it.
+ * Whether anything answers HTTP at `url` within `ms`. The body is dropped once the headers are in
+ * (it may be an endless stream), and the abort bounds the whole of it.
  */
 async function answers(url: string, ms: number): Promise<boolean> {
   const ctl = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   // The timer settles it even if the aborted fetch itself never does.
   const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const fetched = fetch(url, { method: 'GET', signal: ctl.signal }).then(
-    () => true,
+  const fetched = httpExchange(new URL(url), { method: 'GET', headers: new HeaderList(), signal: ctl.signal }).then(
+    (res) => {
+      res.cancel();
+      return true;
+    },
     () => false,
   );
   try {

@@ -1,18 +1,15 @@
 // Stateless pieces of the HTTP transport: bounded body reads, error wording, redaction.
 import { createParser } from 'eventsource-parser';
+import type { HttpResponse } from './http-client.js';
 
 /** Reads at most `max` bytes; stops (and cancels the rest) beyond. Never throws. */
-export async function readBody(res: Response, max: number): Promise<{ bytes: Buffer; truncated: boolean; error?: unknown }> {
-  const reader = res.body?.getReader();
-  if (!reader) return { bytes: Buffer.alloc(0), truncated: false };
+export async function readBody(res: HttpResponse, max: number): Promise<{ bytes: Buffer; truncated: boolean; error?: unknown }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;
   let error: unknown;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const value of res.body) {
       if (size + value.length > max) {
         chunks.push(value.subarray(0, max - size));
         size = max;
@@ -25,7 +22,7 @@ export async function readBody(res: Response, max: number): Promise<{ bytes: Buf
   } catch (err) {
     error = err;
   }
-  if (truncated || error !== undefined) reader.cancel().catch(() => undefined);
+  if (truncated || error !== undefined) res.cancel();
   const out: { bytes: Buffer; truncated: boolean; error?: unknown } = { bytes: Buffer.concat(chunks), truncated };
   if (error !== undefined) out.error = error;
   return out;
@@ -64,10 +61,8 @@ export interface SseReading {
  * as for a client whose connection dropped there. The caller owns the deadline and must abort the
  * request when `stopped` (cancelling the reader alone may leave the connection up). Never throws.
  */
-export async function readSseBody(res: Response, max: number, { stopWhen, maxEvents = 1000, onEvent }: SseReading = {}): Promise<SseRead> {
+export async function readSseBody(res: HttpResponse, max: number, { stopWhen, maxEvents = 1000, onEvent }: SseReading = {}): Promise<SseRead> {
   const out: SseRead = { bytes: Buffer.alloc(0), truncated: false, events: [], stopped: false };
-  const reader = res.body?.getReader();
-  if (!reader) return out;
   const chunks: Uint8Array[] = [];
   let size = 0;
   const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -84,9 +79,7 @@ export async function readSseBody(res: Response, max: number, { stopWhen, maxEve
     },
   });
   try {
-    while (!out.stopped) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const value of res.body) {
       const room = max - size;
       const kept = value.length > room ? value.subarray(0, room) : value;
       chunks.push(kept);
@@ -96,11 +89,12 @@ export async function readSseBody(res: Response, max: number, { stopWhen, maxEve
         out.truncated = true;
         break;
       }
+      if (out.stopped) break;
     }
   } catch (err) {
     out.error = err;
   }
-  if (out.stopped || out.truncated || out.error !== undefined) reader.cancel().catch(() => undefined);
+  if (out.stopped || out.truncated || out.error !== undefined) res.cancel();
   out.bytes = Buffer.concat(chunks);
   return out;
 }
@@ -113,13 +107,10 @@ const NETWORK_CODES: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'the connection failed',
-  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
-  UND_ERR_BODY_TIMEOUT: 'the body stalled',
+  EPIPE: 'the connection was closed while sending',
 };
 
-/** undici reports "fetch failed" and hides the reason in `cause` (sometimes an AggregateError). */
+/** Node's errors carry a `code`; a wrapped one hides it in `cause` (sometimes an AggregateError). */
 export function describeNetworkError(err: unknown): string {
   let cause: unknown = err instanceof Error && err.cause !== undefined ? err.cause : err;
   if (cause instanceof AggregateError && cause.errors.length > 0) cause = cause.errors[0];
@@ -127,12 +118,6 @@ export function describeNetworkError(err: unknown): string {
   if (typeof code === 'string') return `${NETWORK_CODES[code] ?? (cause as Error).message ?? code} (${code})`;
   if (cause instanceof Error) return cause.message.split('\n')[0]!;
   return String(cause);
-}
-
-export function headerRecord(h: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  h.forEach((value, name) => (out[name] = value));
-  return out;
 }
 
 export function mediaType(contentType: string | undefined): string | undefined {

@@ -4,7 +4,8 @@ import { ChannelEvents } from './channel-base.js';
 import type { Channel, IncomingFrame, SendResult } from './channel.js';
 import { note, violation } from '../validate/finding.js';
 import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
-import { describeNetworkError, headerRecord, mediaType, readBody, readSseBody, redactHeaders, redactUrl, type SseEvent } from './http-util.js';
+import { HeaderList, httpExchange, type HttpResponse } from './http-client.js';
+import { describeNetworkError, mediaType, readBody, readSseBody, redactHeaders, redactUrl, type SseEvent } from './http-util.js';
 
 export { describeNetworkError, redactHeaders, redactUrl, type SseEvent };
 
@@ -66,9 +67,8 @@ export interface HttpSendResult extends SendResult {
 export interface ProbeRequest {
   method: string;
   /**
-   * Merged over the defaults (Accept, Content-Type for POST, user headers); null removes one.
-   * fetch adds a few of its own: a removed Accept goes out as `*\/*`, and User-Agent,
-   * Accept-Language, Accept-Encoding and Sec-Fetch-Mode are always present.
+   * Merged over the defaults (Accept, Content-Type for POST, User-Agent, user headers); null
+   * removes one. Accept-Encoding (gzip, deflate, br) is added unless given.
    */
   headers?: Record<string, string | null>;
   body?: string | Uint8Array;
@@ -113,9 +113,11 @@ export interface ProbeResponse {
 }
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
+/** Sent unless the user's headers name another. */
+const USER_AGENT = 'mcpcheck';
 const OTHER_BODY_LIMIT = 64 * 1024;
 
-/** Why we aborted a fetch; a plain abort reason would not tell the cases apart. */
+/** Why we aborted an exchange; a plain abort reason would not tell the cases apart. */
 class Abort extends Error {
   constructor(
     readonly kind: 'timeout' | 'closed' | 'limit',
@@ -216,8 +218,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
     const { res } = opened;
     // The response to initialize is the one that carries the InitializeResult (HTTP-SESS-01).
     if (initialize && res.ok) {
-      const id = res.headers.get('mcp-session-id');
-      if (id !== null) this.setSessionId(id);
+      const id = res.headers['mcp-session-id'];
+      if (id !== undefined) this.setSessionId(id);
     }
     return this.consume(opened, exchange, 'post', request);
   }
@@ -268,9 +270,9 @@ export class HttpChannel extends ChannelEvents implements Channel {
     const timeoutMs = probe.timeoutMs ?? this.timeoutMs;
     let timer = deadline(ctl, timeoutMs, `no response within ${timeoutMs} ms`);
     try {
-      let res: Response;
+      let res: HttpResponse;
       try {
-        res = await fetch(this.url, { method, headers, body: probe.body, signal: ctl.signal });
+        res = await httpExchange(this.url, { method, headers, body: probe.body, signal: ctl.signal });
       } catch (err) {
         return { status: 0, headers: {}, body: '', truncated: false, incomplete: false, error: this.explain(err, ctl) };
       }
@@ -278,7 +280,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
       const readMs = probe.readMs ?? timeoutMs;
       timer = deadline(ctl, readMs, `body not complete within ${readMs} ms`);
       const readEnd = performance.now() + readMs;
-      const contentType = res.headers.get('content-type') ?? undefined;
+      const contentType = res.headers['content-type'];
       const sse = mediaType(contentType) === 'text/event-stream';
       const ends = probe.endsWithin;
       let watching = false;
@@ -295,7 +297,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
       const read = sseRead ?? (await readBody(res, probe.maxBytes ?? MiB));
       const out: ProbeResponse = {
         status: res.status,
-        headers: headerRecord(res.headers),
+        headers: { ...res.headers },
         contentType,
         body: decodeUtf8(read.bytes).text,
         truncated: read.truncated,
@@ -336,8 +338,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
   private headers(
     extra: Record<string, string>,
     o: { omitSessionId?: boolean; omitProtocolVersion?: boolean; sessionIdOverride?: string } = {},
-  ): Headers {
-    const h = new Headers(this.#userHeaders);
+  ): HeaderList {
+    const h = new HeaderList({ 'User-Agent': USER_AGENT, ...this.#userHeaders });
     for (const [k, v] of Object.entries(extra)) h.set(k, v);
     const session = o.sessionIdOverride ?? this.session;
     if (session !== undefined && !o.omitSessionId) h.set('MCP-Session-Id', session);
@@ -349,16 +351,16 @@ export class HttpChannel extends ChannelEvents implements Channel {
   private async open(
     exchange: number,
     method: string,
-    headers: Headers,
+    headers: HeaderList,
     body?: string | Uint8Array,
     timeoutMs = this.timeoutMs,
-  ): Promise<{ res: Response; ctl: AbortController } | { error: HttpSendResult }> {
+  ): Promise<{ res: HttpResponse; ctl: AbortController } | { error: HttpSendResult }> {
     if (this.closed) return { error: failedResult(exchange, 'closed', 'the channel is closed') };
     const ctl = new AbortController();
     this.inflight.add(ctl);
     const timer = deadline(ctl, timeoutMs, `no response within ${timeoutMs} ms`);
     try {
-      const res = await fetch(this.url, { method, headers, body, signal: ctl.signal });
+      const res = await httpExchange(this.url, { method, headers, body, signal: ctl.signal });
       this.reached = true;
       return { res, ctl };
     } catch (err) {
@@ -377,15 +379,15 @@ export class HttpChannel extends ChannelEvents implements Channel {
 
   /** Reads or starts streaming the body according to its media type. */
   private async consume(
-    opened: { res: Response; ctl: AbortController },
+    opened: { res: HttpResponse; ctl: AbortController },
     exchange: number,
     kind: 'post' | 'get' | 'delete',
     request = false,
     resumed = false,
   ): Promise<HttpSendResult> {
     const { res, ctl } = opened;
-    const contentType = res.headers.get('content-type') ?? undefined;
-    const base = { status: res.status, headers: headerRecord(res.headers), contentType, exchange };
+    const contentType = res.headers['content-type'];
+    const base = { status: res.status, headers: { ...res.headers }, contentType, exchange };
     const media = mediaType(contentType);
 
     if (media === 'text/event-stream' && kind !== 'delete') {
@@ -435,7 +437,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
   }
 
   /** Reads an SSE body in the background, delivering each event's data as a frame. */
-  private async pump(res: Response, ctl: AbortController, exchange: number, via: 'post-sse' | 'get-sse', resumed = false): Promise<BodyEnd> {
+  private async pump(res: HttpResponse, ctl: AbortController, exchange: number, via: 'post-sse' | 'get-sse', resumed = false): Promise<BodyEnd> {
     const end: BodyEnd = { reason: 'end', bytes: 0, events: [] };
     const what = `the SSE stream of ${via === 'post-sse' ? 'POST' : 'GET'} #${exchange}`;
     // The answer to initialize comes before any version is agreed; which revisions have priming
@@ -471,12 +473,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
         ctl.abort(new Abort('limit', `an event exceeded ${this.maxMessageBytes} bytes`));
       },
     });
-    const reader = res.body?.getReader();
     try {
-      if (!reader) return end;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const value of res.body) {
         end.bytes += value.length;
         let text: string;
         try {
@@ -499,7 +497,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
         end.reason = abortKind(ctl) ?? 'error';
         end.detail = this.explain(ctl.signal.reason, ctl);
       }
-      reader?.cancel().catch(() => undefined);
+      res.cancel();
     }
     return end;
   }
@@ -528,7 +526,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     this.frames.emit(frame);
   }
 
-  /** A one-line reason for a failed fetch or read, without header values or URL credentials. */
+  /** A one-line reason for a failed exchange or read, without header values or URL credentials. */
   private explain(err: unknown, ctl: AbortController): string {
     const reason: unknown = ctl.signal.aborted ? ctl.signal.reason : err;
     if (reason instanceof Abort) return reason.message;
