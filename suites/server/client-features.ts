@@ -69,6 +69,8 @@ export const capabilityGatedRequests = scenario({
   title: 'Sampling, elicitation and roots requests go only to a client that declared the capability',
   requirements: ['LIFE-OP-02'],
   isolation: 'session',
+  // Most of its time goes on the window after initialize in which a server may ask by itself.
+  waits: true,
   async run({ session: declaring, openSession, check, discovery, options, note }) {
     const plain = await openSession();
     const [initD, initP] = await Promise.all([declaring.initialize({ capabilities: cannedCapabilities() }), plain.initialize({ capabilities: {} })]);

@@ -18,7 +18,7 @@ import { describeProbe, httpScenario, is2xx, mediaOf, probe, rpc } from './http.
  * The dropped request should outlast the other stream's whole run, so that its resumption comes
  * after the other stream's events exist and while it is still running; both finish well within budget.
  */
-const DROPPED_TARGET_MS = 400;
+const DROPPED_TARGET_MS = 300;
 const OTHER_TARGET_MS = 100;
 const SLOW_MAX_MS = 4_000;
 /**

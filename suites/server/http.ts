@@ -151,6 +151,8 @@ export const acceptedWithoutBody = scenario({
   title: 'A POSTed notification or response is answered 202 Accepted with no body',
   requirements: ['HTTP-POST-03'],
   isolation: 'session',
+  // Most of its time goes on the window in which the server may send a request of its own.
+  waits: true,
   needs,
   async run(ctx) {
     const { session, check } = ctx;
