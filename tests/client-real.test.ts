@@ -74,9 +74,10 @@ describe('real clients', { timeout: 150_000 }, () => {
     // fixture's notifications/cancelled on; and with mcpcheck gone mid-request it leaves the
     // fixture waiting instead of reporting the loss.
     expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual(['warn client.http.delete', 'warn client.robust.server-dies']);
-    // Whether its request times out within the scenario depends on how fast it runs: on a loaded
-    // machine it may not, and that is a skip, never a pass.
-    expect(['warn', 'skip']).toContain(report.checks.find((c) => c.id === 'client.utilities.cancel-on-timeout')?.status);
+    // Whether its request times out within the scenario depends on how fast it runs (on a loaded
+    // machine it may not: a skip); and it relays every message of the fixture's as it is, so the
+    // fixture's cancel now and then reaches mcpcheck in time (a pass). Never a failure.
+    expect(['warn', 'skip', 'pass']).toContain(report.checks.find((c) => c.id === 'client.utilities.cancel-on-timeout')?.status);
     // It hands the tools' icons on to the fixture behind it, which renders them: the icon
     // scenarios judge the pair.
     expect(icons(report)).toEqual(['pass client.icons.data-not-fetched', 'pass client.icons.hostile-data', 'pass client.icons.no-credentials', 'pass client.icons.redirects', 'pass client.icons.unsafe-schemes']);

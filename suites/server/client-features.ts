@@ -71,6 +71,7 @@ export const capabilityGatedRequests = scenario({
   isolation: 'session',
   // Most of its time goes on the window after initialize in which a server may ask by itself.
   waits: true,
+  needs: { discovery: true },
   async run({ session: declaring, openSession, check, discovery, options, note }) {
     const plain = await openSession();
     const [initD, initP] = await Promise.all([declaring.initialize({ capabilities: cannedCapabilities() }), plain.initialize({ capabilities: {} })]);

@@ -151,9 +151,10 @@ export const acceptedWithoutBody = scenario({
   title: 'A POSTed notification or response is answered 202 Accepted with no body',
   requirements: ['HTTP-POST-03'],
   isolation: 'session',
-  // Most of its time goes on the window in which the server may send a request of its own.
+  // Most of its time goes on the window in which the server may send a request of its own. After
+  // discovery: a session of its own must not race the run's first (a server may serve only one).
   waits: true,
-  needs,
+  needs: { ...needs, discovery: true },
   async run(ctx) {
     const { session, check } = ctx;
     // Roots are declared so that a server which asks for them gets a response to accept.
