@@ -161,9 +161,9 @@ export class HttpTarget implements Target {
 async function answers(url: string, ms: number): Promise<boolean> {
   const ctl = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  // The timer settles it even if the aborted fetch itself never does.
+  // The timer settles it even if the aborted exchange itself never does.
   const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const fetched = httpExchange(new URL(url), { method: 'GET', headers: new HeaderList(), signal: ctl.signal }).then(
+  const answered = httpExchange(new URL(url), { method: 'GET', headers: new HeaderList(), signal: ctl.signal }).then(
     (res) => {
       res.cancel();
       return true;
@@ -171,7 +171,7 @@ async function answers(url: string, ms: number): Promise<boolean> {
     () => false,
   );
   try {
-    return await Promise.race([fetched, late]);
+    return await Promise.race([answered, late]);
   } finally {
     clearTimeout(timer);
     ctl.abort();

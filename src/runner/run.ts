@@ -226,7 +226,6 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const notLingering = [...earlyRuns, ...besideRuns].filter((r) => !lingering(r.s)).map((r) => r.run);
     void Promise.allSettled([...notLingering, lanesRun]).then(restOfRunDone);
     await Promise.all([earlyRun, ...besideRuns.map((r) => r.run), lanesRun]);
-    restOfRunDone();
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 

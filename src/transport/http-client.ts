@@ -55,6 +55,7 @@ export interface HttpResponse {
 }
 
 const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
@@ -85,8 +86,6 @@ export async function httpExchange(url: URL, init: HttpRequestInit): Promise<Htt
     target = next;
   }
 }
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function once(url: URL, method: string, headers: HeaderList, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {

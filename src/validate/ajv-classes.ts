@@ -3,6 +3,7 @@ import type { Ajv, Options } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type AjvDraft04Module from 'ajv-draft-04';
+import type { Dialect } from './dialects.js';
 import type addFormatsModule from 'ajv-formats';
 import { fingerprintOf, loadModuleAt, precompiledPath } from './precompiled.js';
 
@@ -18,9 +19,6 @@ const require = createRequire(import.meta.url);
 type AjvDraft04Class = typeof AjvDraft04Module.default;
 export type AjvDraft04 = InstanceType<AjvDraft04Class>;
 export type AnyAjv = Ajv | Ajv2019 | Ajv2020 | AjvDraft04;
-
-/** Which Ajv class, with which meta-schema: one per JSON Schema dialect. */
-export type AjvFlavour = '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
 
 /** What the bundle exports; the build's entry (BUNDLE_ENTRY) lists the same names. */
 export interface AjvLibrary {
@@ -101,14 +99,14 @@ export function ajvRuntimeModules(): Readonly<Record<string, unknown>> | undefin
 }
 
 /**
- * An Ajv instance of `flavour` with ajv-formats added, both from one copy of Ajv (the plugin's
+ * An Ajv instance for `dialect` (its class, and its meta-schema) with ajv-formats added, both from one copy of Ajv (the plugin's
  * code generation must be the instance's). With Ajv's `code` option (standalone generation at
  * build time) it is the installed Ajv: the caller's code snippets are that copy's objects.
  */
-export function newAjvInstance(flavour: AjvFlavour, options: Options): AnyAjv {
+export function newAjvInstance(dialect: Dialect, options: Options): AnyAjv {
   const lib = options.code ? installed : ajvLibrary();
   let ajv: AnyAjv;
-  switch (flavour) {
+  switch (dialect) {
     case '2020-12':
       ajv = new lib.Ajv2020(options);
       break;
