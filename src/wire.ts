@@ -28,13 +28,47 @@ function wireFrame(frame: SourceFrame): WireFrame {
   };
 }
 
-/** The bounded log of `frames`: the first and last ones and (up to a bound) those in `cited`, in order. */
-export function wireLog(id: string, label: string, frames: readonly SourceFrame[], cited: ReadonlySet<number>): WireLog {
+/**
+ * A session's or a transcript's frames in index order (indices rise, none twice), read one at a
+ * time: an array of them, or a transcript that reads a frame from its line only when it is kept.
+ */
+export interface FrameList {
+  readonly length: number;
+  /** The frame at `position` (negative counts from the end, as Array.prototype.at does). */
+  at(position: number): SourceFrame | undefined;
+}
+
+/** The first position in `frames` whose frame has an index of at least `index`. */
+function positionOf(frames: FrameList, index: number): number {
+  let low = 0;
+  let high = frames.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (frames.at(mid)!.index < index) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * The bounded log of the frames with indices in [since, until): the first and last ones and (up
+ * to a bound) those in `cited`, in order. Only the kept frames are read.
+ */
+export function wireLog(id: string, label: string, frames: FrameList, since: number, until: number, cited: ReadonlySet<number>): WireLog {
   const { head, tail } = WIRE_BOUNDS;
-  const citedKept = new Set([...cited].sort((a, b) => a - b).slice(0, WIRE_BOUNDS.cited));
-  const kept = frames.filter((f, i) => i < head || i >= frames.length - tail || citedKept.has(f.index));
-  const omitted = frames.length - kept.length;
-  return { id, label, frames: kept.map(wireFrame), ...(omitted > 0 ? { omitted } : {}) };
+  const from = positionOf(frames, since);
+  const to = positionOf(frames, until);
+  const kept = new Set<number>();
+  for (let p = from; p < Math.min(to, from + head); p++) kept.add(p);
+  for (let p = Math.max(from, to - tail); p < to; p++) kept.add(p);
+  const citedKept = [...cited].filter((i) => i >= since && i < until).sort((a, b) => a - b).slice(0, WIRE_BOUNDS.cited);
+  for (const index of citedKept) {
+    const p = positionOf(frames, index);
+    if (p < to && frames.at(p)!.index === index) kept.add(p);
+  }
+  const positions = [...kept].sort((a, b) => a - b);
+  const omitted = to - from - positions.length;
+  return { id, label, frames: positions.map((p) => wireFrame(frames.at(p)!)), ...(omitted > 0 ? { omitted } : {}) };
 }
 
 /** The frame indices checks cite as evidence. */
@@ -47,7 +81,7 @@ function citedFrames(checks: readonly CheckResult[]): Set<number> {
 interface Segment {
   id: string;
   label: string;
-  frames: readonly SourceFrame[];
+  frames: FrameList;
   since: number;
   until: number;
 }
@@ -61,21 +95,18 @@ export class WireLogs {
   private readonly segments: Segment[] = [];
 
   /** Marks the frames of a session from index `since` up to now as one log; returns its id. */
-  mark(label: string, frames: readonly SourceFrame[], since = 0): string {
+  mark(label: string, frames: FrameList, since = 0): string {
     const id = `w${this.segments.length + 1}`;
     this.segments.push({ id, label, frames, since, until: nextIndex(frames) });
     return id;
   }
 
   build(checks: readonly CheckResult[]): WireLog[] {
-    return this.segments.map((s) => {
-      const part = s.frames.filter((f) => f.index >= s.since && f.index < s.until);
-      return wireLog(s.id, s.label, part, citedFrames(checks.filter((c) => c.wire?.includes(s.id))));
-    });
+    return this.segments.map((s) => wireLog(s.id, s.label, s.frames, s.since, s.until, citedFrames(checks.filter((c) => c.wire?.includes(s.id)))));
   }
 }
 
 /** The index the next frame of a session will have. */
-export function nextIndex(frames: readonly SourceFrame[]): number {
-  return (frames[frames.length - 1]?.index ?? -1) + 1;
+export function nextIndex(frames: FrameList): number {
+  return (frames.at(-1)?.index ?? -1) + 1;
 }

@@ -10,6 +10,7 @@ import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/
 import type { WatchFlags } from './run-control.js';
 import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
 import { checkReportPaths, emitReport, REPORTERS, STDOUT, type ReportFlags } from './report-output.js';
+import { startReads } from '../transcript/read-file.js';
 
 // Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
 // ajv, the schemas and every suite.
@@ -228,8 +229,10 @@ const validateCommand = command({
   flags: { judge: { choices: ['client', 'server'], describe: 'judge only what this side sent (default: both)' }, ...reportOptions },
   epilogue: EXIT_CODES_HELP,
   run: graded(async (args, baseline, files) => {
+    // Read while the validator loads.
+    const reads = startReads(files);
     const { validateFiles } = await import('../commands/validate.js');
-    return validateFiles({ files, ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
+    return validateFiles({ files, reads, ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
   }),
 });
 

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
 import { type TranscriptFrame, TranscriptUnusable } from '../transcript/format.js';
+import { startReads } from '../transcript/read-file.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedContext } from '../spec/coverage.js';
@@ -11,28 +11,20 @@ import { VALIDATOR_RULES } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
-import { type SourceFrame, WireLogs } from '../wire.js';
+import { type FrameList, type SourceFrame, WireLogs } from '../wire.js';
 
 export interface ValidateOptions {
   files: string[];
   baseline?: Baseline;
   /** Judge only what this side sent (e.g. 'server' for transcripts of mcpcheck's own probing sessions). */
   judge?: 'client' | 'server';
+  /** The files' reads, when the caller started them (the CLI does, before it loads the validator). */
+  reads?: ReadonlyArray<Promise<string>>;
 }
 
 function excerpt(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 500 ? text.slice(0, 500) + '…' : text;
-}
-
-/** Read whole and at once: the streamed read decodes chunk by chunk, which costs more than the read. */
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new SetupError(`${file}: cannot read the transcript (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message})`);
-  }
 }
 
 /** Parses and judges in one pass (each message judged as it is read, none kept). */
@@ -92,8 +84,8 @@ class TranscriptSourceFrame implements SourceFrame {
   }
 }
 
-/** A transcript's frames as a wire log's source; times are counted from its first timed frame. */
-function sourceFrames(transcript: ReadTranscript): SourceFrame[] {
+/** A transcript's frames as a wire log's source, each made when the log reads it; times are counted from its first timed frame. */
+function sourceFrames(transcript: ReadTranscript): FrameList {
   let start: number | undefined | null = null;
   const startTime = () => {
     if (start !== null) return start;
@@ -104,7 +96,14 @@ function sourceFrames(transcript: ReadTranscript): SourceFrame[] {
     }
     return start;
   };
-  return Array.from({ length: transcript.frameCount }, (_, index) => new TranscriptSourceFrame(transcript, index, startTime));
+  const length = transcript.frameCount;
+  return {
+    length,
+    at: (position) => {
+      const index = position < 0 ? length + position : position;
+      return index >= 0 && index < length ? new TranscriptSourceFrame(transcript, index, startTime) : undefined;
+    },
+  };
 }
 
 /** A session's negotiation, with where it was recorded. */
@@ -118,7 +117,9 @@ interface Recorded extends Negotiation {
 /** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
 export async function validateFiles(options: ValidateOptions): Promise<RunReport> {
   const started = Date.now();
-  const texts = options.files.map((file) => ({ file, text: readText(file) }));
+  const reads = options.reads ?? startReads(options.files);
+  const texts: { file: string; text: string }[] = [];
+  for (const [i, file] of options.files.entries()) texts.push({ file, text: await reads[i]! });
   const findings: Finding[] = [];
   const evidenceOf = new Map<Finding, Evidence>();
   const applied = new Set<string>();
