@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
@@ -29,7 +30,23 @@ function generate(group: string, name: string, fingerprint: string, code: () => 
     writeFileSync(out, `${stamp}${code()}\nexports[${JSON.stringify(FINGERPRINT_EXPORT)}] = ${JSON.stringify(fingerprint)};\n`);
   }
   // Always: the cache is only good for the Node that made it, and the build may run on another one.
-  writeFileSync(codeCachePath(out), moduleScript(out).createCachedData());
+  writeFileSync(codeCachePath(out), eagerCodeCache(out));
+}
+
+/**
+ * V8's code cache of a module with every function compiled: V8 compiles a function when it is
+ * first called, parsing its source again, and a run calls hundreds of a module's validators. The
+ * flag is V8's own default again before the cache is made, so the cache's flags match a run's.
+ */
+function eagerCodeCache(modulePath: string): Buffer {
+  setFlagsFromString('--no-lazy');
+  let script;
+  try {
+    script = moduleScript(modulePath);
+  } finally {
+    setFlagsFromString('--lazy');
+  }
+  return script.createCachedData();
 }
 
 /**
