@@ -7,3 +7,35 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 export function obj(v: unknown): Record<string, unknown> | undefined {
   return isObject(v) ? v : undefined;
 }
+
+/**
+ * Whether two parsed JSON values have the same text: the same members in the same order. What a
+ * peer sends again (a tools/list page, a tool's schema) is compared with what it sent before,
+ * which costs a fraction of stringifying both. False when in doubt (nesting deeper than the stack).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return sameValue(a, b);
+  } catch {
+    return false;
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}

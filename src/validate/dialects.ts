@@ -2,7 +2,7 @@ import type { CodeOptions, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { ajvRuntimeModules, type AnyAjv, newAjvInstance } from './ajv-classes.js';
 import { note, show, violation, type Finding } from './finding.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
-import { isObject } from '../json.js';
+import { isObject, sameJson } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
 export const DIALECTS = ['2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const;
@@ -189,39 +189,6 @@ function prepared(schema: Record<string, unknown>, dialect: Dialect, sameAs?: un
     byIdentity.set(schema, hit);
   }
   return hit;
-}
-
-/**
- * Whether two parsed JSON values have the same text: the same members in the same order. A
- * schema listed again (every tools/list page re-sends its tools) is compared with the one listed
- * before, which costs a fraction of stringifying it for the text cache. False when in doubt
- * (nesting deeper than the stack).
- */
-function sameJson(a: unknown, b: unknown): boolean {
-  try {
-    return sameValue(a, b);
-  } catch {
-    return false;
-  }
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
 }
 
 function preparedByText(schema: Record<string, unknown>, dialect: Dialect): Prepared {

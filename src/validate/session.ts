@@ -3,6 +3,7 @@ import { type Finding, note, show, violation } from './finding.js';
 import { findingsIn, RulesInRevision } from './in-revision.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+import { RepeatedResults } from './repeats.js';
 import { type ToolInfo, toolsOf } from './tools.js';
 import { notAProtocolVersion, unsupportedVersionError } from './versions.js';
 import { obj } from '../json.js';
@@ -143,6 +144,7 @@ export class SessionValidator {
   private currentFrame = 0;
   private readonly ledgers: Record<Side, Ledger> = { client: new Ledger(), server: new Ledger() };
   private readonly tools = new Map<string, ToolInfo>();
+  private readonly repeats = new RepeatedResults();
   /** Task id → the task-augmented request, so tasks/result payloads are judged as its result. */
   private readonly tasks = new Map<string, { method: string; params?: Record<string, unknown> }>();
   private toolWalk = new Set<string>();
@@ -182,7 +184,16 @@ export class SessionValidator {
     if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(env.id);
     const request = answered ? this.judgedAs(answered) : undefined;
     const ctx: MessageContext = { from, revision: this.revision, request, tools: this.tools, applied: this.applied };
-    const findings = validateEnvelope(env, message, ctx);
+    const repeat = env.kind === 'result' ? this.repeats.repeated(from, this.revision, request, env.msg!) : undefined;
+    let findings: Finding[];
+    if (repeat) {
+      findings = env.findings;
+      findings.push(...repeat.findings);
+    } else {
+      const own = env.findings.length;
+      findings = validateEnvelope(env, message, ctx);
+      if (env.kind === 'result') this.repeats.remember(from, this.revision, request, env.msg!, findings.slice(own));
+    }
     if (raw !== undefined) {
       // What the text itself shows comes first, as it came first on the wire.
       const text: Finding[] = [];
@@ -198,7 +209,9 @@ export class SessionValidator {
         break;
       case 'result':
       case 'error':
-        this.onResponse(from, env.kind, env.id, env.msg!, findings);
+        // A repeat is kept as the response it repeats: what the session holds of it (listed tools,
+        // their schemas) is then what was judged and cached before.
+        this.onResponse(from, env.kind, env.id, repeat?.message ?? env.msg!, findings);
         break;
       case 'invalid': {
         // The peer may answer a malformed request with an error without id, or with the id it could read.
