@@ -9,6 +9,7 @@ import { applySchemaPatches } from '../src/spec/rulings.js';
 import { REVISIONS } from '../src/validate/revisions.js';
 import { codeCachePath, FINGERPRINT_EXPORT, loadModuleAt, moduleScript, precompiledPath } from '../src/validate/precompiled.js';
 import { SCHEMA_GROUP, schemaFor } from '../src/validate/schemas.js';
+import { createAjv } from '../src/validate/dialects.js';
 import { AJV_GROUP, ajvLibrary, ajvRuntimeModules, BUNDLE_NAME, newAjvInstance, RUNTIME_MODULES } from '../src/validate/ajv-classes.js';
 
 // src/validate/schemas.ts skips Ajv's meta-schema check of the bundled schemas at run time; this is it.
@@ -55,6 +56,11 @@ describe('the bundled Ajv', () => {
     expect(Object.keys(ajvRuntimeModules() ?? {})).toEqual([...RUNTIME_MODULES]);
     // Not node_modules' class: the bundle has a copy of its own.
     expect(ajvLibrary().Ajv2020).not.toBe(Ajv2020);
+  });
+
+  it("serves run-time compiles, whatever their code options; only standalone generation gets node_modules' copy", () => {
+    expect(createAjv('2020-12', { optimize: false })).toBeInstanceOf(ajvLibrary().Ajv2020);
+    expect(createAjv('2020-12', { source: true })).toBeInstanceOf(Ajv2020);
   });
 
   it.each(['2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const)('%s: compiles with formats and asserts them', (flavour) => {

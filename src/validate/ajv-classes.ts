@@ -100,11 +100,11 @@ export function ajvRuntimeModules(): Readonly<Record<string, unknown>> | undefin
 
 /**
  * An Ajv instance for `dialect` (its class, and its meta-schema) with ajv-formats added, both from one copy of Ajv (the plugin's
- * code generation must be the instance's). With Ajv's `code` option (standalone generation at
- * build time) it is the installed Ajv: the caller's code snippets are that copy's objects.
+ * code generation must be the instance's). For standalone generation at build time (Ajv's
+ * `code.source`) it is the installed Ajv: the caller's code snippets are that copy's objects.
  */
 export function newAjvInstance(dialect: Dialect, options: Options): AnyAjv {
-  const lib = options.code ? installed : ajvLibrary();
+  const lib = options.code?.source ? installed : ajvLibrary();
   let ajv: AnyAjv;
   switch (dialect) {
     case '2020-12':
