@@ -67,20 +67,6 @@ function checkIcon(icon: unknown, at: string, out: Finding[]): void {
   }
 }
 
-/** URL.canParse's answers for the icon URLs seen lately: a server lists the same icons again and again. */
-const parsable = new Map<string, boolean>();
-const PARSABLE_KEPT = 512;
-
-function parsableUrl(src: string): boolean {
-  let known = parsable.get(src);
-  if (known === undefined) {
-    if (parsable.size >= PARSABLE_KEPT) parsable.clear();
-    known = URL.canParse(src);
-    if (src.length <= 2048) parsable.set(src, known);
-  }
-  return known;
-}
-
 function checkSrc(src: string, declared: string | undefined, at: string, out: Finding[]): void {
   const scheme = SCHEME.exec(src)?.[1]?.toLowerCase();
   const expected = 'expected an https: URL or a base64 data: URI';
@@ -97,7 +83,7 @@ function checkSrc(src: string, declared: string | undefined, at: string, out: Fi
     out.push(violation('ICON-FMT-03', `icon src: ${expected}, got ${show(src)} (${scheme}: is ${why})`, at));
     return;
   }
-  if (!parsableUrl(src)) {
+  if (!URL.canParse(src)) {
     out.push(violation('ICON-FMT-03', `icon src: ${expected}, got ${show(src)} (not a parsable URL)`, at));
     return;
   }
