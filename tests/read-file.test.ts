@@ -43,3 +43,13 @@ describe('reading a transcript file', () => {
     await expect(reads[1]).rejects.toThrow(/missing-2/);
   });
 });
+
+describe('a transcript larger than mcpcheck reads', () => {
+  it('is refused in one line, from a regular file and from a pipe that never ends', async () => {
+    const file = join(dir, 'big.jsonl');
+    writeFileSync(file, 'x'.repeat(5_000));
+    await expect(readTranscriptFile(file, 4_096)).rejects.toThrow(/big\.jsonl: cannot read the transcript \(more than 4,096 bytes, the most mcpcheck reads\)/);
+    // /dev/zero has no size and no end: the read stops at the bound instead of filling memory.
+    await expect(readTranscriptFile('/dev/zero', 3 << 20)).rejects.toThrow(/\/dev\/zero: cannot read the transcript \(more than 3,145,728 bytes/);
+  });
+});

@@ -1,9 +1,18 @@
-import { readFile, open } from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { open } from 'node:fs/promises';
 import { SetupError } from '../errors.js';
+
+/** The most a transcript may hold: its text must fit one string (a pipe such as /dev/zero never ends). */
+export const MAX_TRANSCRIPT_BYTES = constants.MAX_STRING_LENGTH;
+/** How much of a pipe is read at a time. */
+const CHUNK = 1 << 20;
+
+class TooLarge extends Error {}
 
 function unreadable(file: string, e: unknown): SetupError {
   const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'ERR_STRING_TOO_LONG' ? 'too large to hold as one string' : (e as Error).message;
+  const why =
+    e instanceof TooLarge ? e.message : code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'ERR_STRING_TOO_LONG' ? 'too large to hold as one string' : (e as Error).message;
   return new SetupError(`${file}: cannot read the transcript (${why})`);
 }
 
@@ -11,9 +20,10 @@ function unreadable(file: string, e: unknown): SetupError {
  * A transcript file's text, read whole. A regular file is read in one call into a buffer of its
  * size and decoded once: that is a fraction of what readFileSync(file, 'utf8') costs on a large
  * file, and the read runs on libuv's pool while the caller loads the validator. Pipes and other
- * files without a size (`<(…)`, /dev/stdin) are read as a stream is. Errors are SetupErrors.
+ * files without a size (`<(…)`, /dev/stdin) are read chunk by chunk. Either way no more than
+ * `limit` bytes are read. Errors are SetupErrors.
  */
-export async function readTranscriptFile(file: string): Promise<string> {
+export async function readTranscriptFile(file: string, limit = MAX_TRANSCRIPT_BYTES): Promise<string> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -23,7 +33,22 @@ export async function readTranscriptFile(file: string): Promise<string> {
   try {
     const stat = await handle.stat();
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (!stat.isFile() || stat.size === 0) return await readFile(handle, 'utf8');
+    const tooLarge = () => new TooLarge(`more than ${limit.toLocaleString('en')} bytes, the most mcpcheck reads`);
+    if (!stat.isFile() || stat.size === 0) {
+      const chunks: Buffer[] = [];
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      let total = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > limit) throw tooLarge();
+        // A pipe hands over a little at a time: keep what came, not the whole chunk.
+        chunks.push(Buffer.from(chunk.subarray(0, bytesRead)));
+      }
+      return Buffer.concat(chunks, total).toString('utf8');
+    }
+    if (stat.size > limit) throw tooLarge();
     const bytes = Buffer.allocUnsafe(stat.size);
     let filled = 0;
     while (filled < bytes.length) {
