@@ -9,19 +9,20 @@ export function obj(v: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * Whether two parsed JSON values have the same text: the same members in the same order. What a
- * peer sends again (a tools/list page, a tool's schema) is compared with what it sent before,
- * which costs a fraction of stringifying both. False when in doubt (nesting deeper than the stack).
+ * Whether two parsed JSON values have the same text: the same members in the same order, but for
+ * the top-level member `ignoring` (a response's id). What a peer sends again (a tools/list page, a
+ * tool's schema) is compared with what it sent before, which costs a fraction of stringifying
+ * both. False when in doubt (nesting deeper than the stack).
  */
-export function sameJson(a: unknown, b: unknown): boolean {
+export function sameJson(a: unknown, b: unknown, ignoring?: string): boolean {
   try {
-    return sameValue(a, b);
+    return sameValue(a, b, ignoring);
   } catch {
     return false;
   }
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown, ignoring?: string): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
@@ -35,7 +36,7 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (ka.length !== kb.length) return false;
   for (let i = 0; i < ka.length; i++) {
     const k = ka[i]!;
-    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    if (k !== kb[i] || (k !== ignoring && !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))) return false;
   }
   return true;
 }

@@ -7,12 +7,11 @@ export const MAX_TRANSCRIPT_BYTES = constants.MAX_STRING_LENGTH;
 /** How much of a pipe is read at a time. */
 const CHUNK = 1 << 20;
 
-class TooLarge extends Error {}
+/** A file mcpcheck will not read as a transcript; the message says why. */
+class Refused extends Error {}
 
 function unreadable(file: string, e: unknown): SetupError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    e instanceof TooLarge ? e.message : code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'ERR_STRING_TOO_LONG' ? 'too large to hold as one string' : (e as Error).message;
+  const why = e instanceof Refused ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
   return new SetupError(`${file}: cannot read the transcript (${why})`);
 }
 
@@ -32,8 +31,9 @@ export async function readTranscriptFile(file: string, limit = MAX_TRANSCRIPT_BY
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    const tooLarge = () => new TooLarge(`more than ${limit.toLocaleString('en')} bytes, the most mcpcheck reads`);
+    // A directory opens (on Linux); only its read would fail.
+    if (stat.isDirectory()) throw new Refused('is a directory');
+    const tooLarge = () => new Refused(`more than ${limit.toLocaleString('en')} bytes, the most mcpcheck reads`);
     if (!stat.isFile() || stat.size === 0) {
       const chunks: Buffer[] = [];
       const chunk = Buffer.allocUnsafe(CHUNK);

@@ -36,7 +36,7 @@ export class RepeatedResults {
   repeated(from: Side, revision: Revision, request: { method: string; params?: unknown } | undefined, message: Record<string, unknown>): { message: Record<string, unknown>; findings: Finding[] } | undefined {
     const key = RepeatedResults.key(from, request);
     const earlier = key === undefined ? undefined : this.judged.get(key);
-    if (!earlier || earlier.revision !== revision || !sameButId(message, earlier.message)) return undefined;
+    if (!earlier || earlier.revision !== revision || !sameJson(message, earlier.message, 'id')) return undefined;
     return { message: earlier.message, findings: earlier.findings.map((f) => ({ ...f })) };
   }
 
@@ -49,14 +49,3 @@ export class RepeatedResults {
   }
 }
 
-/** The same members in the same order, each the same JSON, but for `id`. */
-function sameButId(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || (k !== 'id' && !sameJson(a[k], b[k]))) return false;
-  }
-  return true;
-}
