@@ -31,12 +31,11 @@ function sameValue(a: unknown, b: unknown, ignoring?: string): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
+  // One key list, not two: a's keys are walked in place (for-in gives a parsed object's own keys in order).
   const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || (k !== ignoring && !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))) return false;
+  let i = 0;
+  for (const k in a) {
+    if (k !== kb[i++] || (k !== ignoring && !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))) return false;
   }
-  return true;
+  return i === kb.length;
 }

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,16 @@ describe('the precompiled validators', () => {
   it.each(REVISIONS)('%s: the code cache the build wrote is accepted by this Node', (revision) => {
     const script = moduleScript(file(revision), readFileSync(codeCachePath(file(revision))));
     expect(script.cachedDataRejected).toBe(false);
+  });
+
+  it.each(REVISIONS)('%s: the module is all ASCII, so it is read as one byte a character', (revision) => {
+    expect(isAscii(readFileSync(file(revision)))).toBe(true);
+  });
+
+  it('a module with text past ASCII is read as UTF-8', () => {
+    const mod = join(mkdtempSync(join(tmpdir(), 'mcpcheck-precompiled-')), 'm.cjs');
+    writeFileSync(mod, `exports.text = "em — dash, é";\nexports[${JSON.stringify(FINGERPRINT_EXPORT)}] = 'f';\n`);
+    expect(loadModuleAt(mod, 'f')?.text).toBe('em — dash, é');
   });
 
   it('a module loads from its source when its cache is not for it, and not at all when stale', () => {

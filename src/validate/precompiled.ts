@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,9 +20,11 @@ const require = createRequire(import.meta.url);
 export const FINGERPRINT_EXPORT = '$fingerprint';
 
 /** Changes whenever validators compiled from `inputs` (schema text, options …) by the installed Ajv would. */
-export function fingerprintOf(inputs: unknown): string {
+export function fingerprintOf(inputs: unknown, text = ''): string {
   const versions = ['ajv', 'ajv-formats', 'ajv-draft-04'].map((name) => (require(`${name}/package.json`) as { version: string }).version);
-  return createHash('sha256').update(JSON.stringify([inputs, versions])).digest('hex');
+  // A schema file's text is hashed as it is, after the JSON (which ends where its brackets close):
+  // stringifying it into the JSON, escapes and all, cost more than hashing it.
+  return createHash('sha256').update(JSON.stringify([inputs, versions])).update(text).digest('hex');
 }
 
 /** Where the build writes a generated module: `group` is mcp-schemas or meta-schemas. */
@@ -36,7 +39,9 @@ export function codeCachePath(modulePath: string): string {
 
 /** A generated module's source as a script that returns its CommonJS function (the build caches its compiled code). */
 export function moduleScript(modulePath: string, cachedData?: Buffer): Script {
-  const source = readFileSync(modulePath, 'utf8');
+  const bytes = readFileSync(modulePath);
+  // The build writes ASCII: copied as one byte a character, not decoded as UTF-8.
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: modulePath, ...(cachedData ? { cachedData } : {}) });
 }
 

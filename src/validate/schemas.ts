@@ -75,7 +75,7 @@ export function revisionSource(revision: Revision): RevisionSource {
   const modern = file.$defs !== undefined;
   const defs = (file.$defs ?? file.definitions ?? {}) as NonNullable<SchemaFile['$defs']>;
   applySchemaPatches(revision, defs);
-  const fingerprint = fingerprintOf([text, SCHEMA_PATCHES.filter((p) => p.revision === revision), OPTIONS]);
+  const fingerprint = fingerprintOf([SCHEMA_PATCHES.filter((p) => p.revision === revision), OPTIONS], text);
   const prefix = modern ? '#/$defs/' : '#/definitions/';
   return { revision, file, defs, refOf: (def) => `${revision}${prefix}${def}`, localRef: (def) => `${prefix}${def}`, fingerprint };
 }

@@ -60,8 +60,10 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
         path.pop();
         continue;
       }
+      // Most members are scalars: only objects and arrays hold more to judge.
+      if (child === null || typeof child !== 'object') continue;
       if (OPAQUE.has(key) || (key === 'content' && 'action' in node && !Array.isArray(child))) continue;
-      if (key === 'annotations' && child !== null && typeof child === 'object' && 'lastModified' in child) {
+      if (key === 'annotations' && 'lastModified' in child) {
         path.push(key, 'lastModified');
         applied?.add('RES-ANN-01');
         const stamp = (child as Record<string, unknown>).lastModified;
@@ -78,11 +80,9 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
         placed(checkIcons(child, ''), path, findings);
         path.pop();
       }
-      if (child !== null && typeof child === 'object') {
-        path.push(key);
-        visit(child, depth + 1);
-        path.pop();
-      }
+      path.push(key);
+      visit(child, depth + 1);
+      path.pop();
     }
   };
   visit(message, 0);
