@@ -13,8 +13,22 @@ const opening = [
   { jsonrpc: '2.0', method: 'notifications/initialized' },
 ];
 
-/** Feeds the opening, then each (request, response) pair; returns the findings of the last response. */
-function lastResponseFindings(method: string, results: unknown[]): Finding[] {
+/** How a response's text may be laid out: mcpcheck's transcripts, or another encoder's. */
+type Layout = 'id-first' | 'id-last' | 'spaced';
+
+/** A transcript line holding the response, laid out as `layout` says. */
+function responseLine(id: number, result: unknown, layout: Layout): string {
+  const r = JSON.stringify(result);
+  const message =
+    layout === 'id-first' ? `{"jsonrpc":"2.0","id":${id},"result":${r}}` : layout === 'id-last' ? `{"jsonrpc":"2.0","result":${r},"id":${id}}` : `{"jsonrpc":"2.0", "id": ${id}, "result":${r}}`;
+  return `{"from":"server","message":${message}}`;
+}
+
+/**
+ * Feeds the opening, then each (request, response) pair; returns the findings of the last
+ * response. With layouts, each response is parsed from its transcript line, which the session is given.
+ */
+function lastResponseFindings(method: string, results: unknown[], layouts?: Layout[]): Finding[] {
   const s = new SessionValidator({ transport: 'stdio' });
   let frame = 0;
   s.message('client', opening[0], frame++);
@@ -24,12 +38,23 @@ function lastResponseFindings(method: string, results: unknown[]): Finding[] {
   results.forEach((result, i) => {
     const id = 10 + i;
     s.message('client', { jsonrpc: '2.0', id, method, params: {} }, frame++);
-    last = s.message('server', { jsonrpc: '2.0', id, result }, frame++);
+    const layout = layouts?.[i];
+    if (layout === undefined) last = s.message('server', { jsonrpc: '2.0', id, result }, frame++);
+    else {
+      const line = responseLine(id, result, layout);
+      last = s.message('server', (JSON.parse(line) as { message: unknown }).message, frame++, undefined, line);
+    }
   });
   return last.map(({ frame: _frame, ...rest }) => rest as Finding);
 }
 
+/** A page that holds an `"id":` of its own, which a comparison of texts must not take for the response's. */
+const nestedId = (n: number) => ({ tools: [{ name: 'a', inputSchema: { type: 'object' }, _meta: { 'x.test/ref': { id: n } } }, { name: 'b!' }] });
+/** Pages of the same length whose one tool name is valid or not: texts that differ in one character only. */
+const named = (name: string) => ({ tools: [{ name, inputSchema: { type: 'object' } }] });
+
 const page = fc.oneof(
+  fc.constantFrom(nestedId(10), nestedId(11), named('a'), named('!')),
   toolListArbitrary(4).map((tools) => ({ tools })),
   fc.record({ tools: fc.array(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ name: fc.string({ maxLength: 5 }), inputSchema: fc.jsonValue({ maxDepth: 3 }) })), { maxLength: 3 }) }),
   fc.record({ resources: fc.array(fc.record({ uri: fc.string({ maxLength: 12 }), name: fc.string({ maxLength: 4 }) }), { maxLength: 3 }) }),
@@ -40,6 +65,7 @@ const page = fc.oneof(
 const second = (first: unknown) =>
   fc.oneof(
     fc.constant(structuredClone(first)),
+    fc.constantFrom(nestedId(11), named('a'), named('!')),
     fc.jsonValue({ maxDepth: 2 }).map((v) => (first !== null && typeof first === 'object' && !Array.isArray(first) ? { ...structuredClone(first), tools: [v] } : v)),
     page,
   );
@@ -57,7 +83,27 @@ describe('a list page sent again', () => {
         { numRuns: 300 },
       );
     });
+
+    it(`${method}: the same, when each response comes with its transcript line, in any layout`, () => {
+      fc.assert(
+        fc.property(
+          page.chain((first) => fc.tuple(fc.constant(first), second(first))),
+          fc.constantFrom<Layout>('id-first', 'id-last', 'spaced'),
+          fc.constantFrom<Layout>('id-first', 'id-last', 'spaced'),
+          ([first, again], layout, layoutAgain) => {
+            expect(lastResponseFindings(method, [first, again], [layout, layoutAgain])).toEqual(lastResponseFindings(method, [again], [layoutAgain]));
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
   }
+
+  it.each<Layout>(['id-first', 'id-last', 'spaced'])('a page one character apart from the one before is judged anew (%s)', (layout) => {
+    const findings = (first: unknown, again: unknown) => lastResponseFindings('tools/list', [first, again], [layout, layout]).map((f) => f.requirements[0]);
+    expect(findings(named('a'), named('!'))).toContain('TOOL-NAME-01');
+    expect(findings(named('!'), named('a'))).not.toContain('TOOL-NAME-01');
+  });
 
   it('repeats a violation at the new frame (an invalid tool name, listed twice)', () => {
     const result = { tools: [{ name: 'bad name!', inputSchema: { type: 'object' } }] };

@@ -64,12 +64,12 @@ function readFrame(value: unknown): TranscriptFrame | string {
 }
 
 /**
- * One record of a transcript file, as read: the header, a frame (with where its line starts in
- * the text, for frameAt), or a line that is neither.
+ * One record of a transcript file, as read: the header, a frame (with its line's text, and where
+ * the line starts in the file's text, for frameAt), or a line that is neither.
  */
 export type TranscriptRecord =
   | { kind: 'header'; header: TranscriptHeader }
-  | { kind: 'frame'; frame: TranscriptFrame; at: number }
+  | { kind: 'frame'; frame: TranscriptFrame; at: number; text: string }
   | { kind: 'problem'; problem: TranscriptProblem };
 
 /** Where the line that starts at `start` ends: at its LF, at the CR of a CR LF, or at the end of the text. */
@@ -136,7 +136,7 @@ export function* readRecords(text: string, source: string): Generator<Transcript
     frame.line = n;
     records++;
     frames++;
-    yield { kind: 'frame', frame, at };
+    yield { kind: 'frame', frame, at, text: line };
   }
   if (records === 0) {
     const why = firstBad ? `line ${firstBad.line}: ${firstBad.message}` : 'the file is empty';

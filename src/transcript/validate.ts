@@ -14,9 +14,9 @@ function sessionFor(header: TranscriptHeader | undefined): SessionValidator {
   return new SessionValidator(transport ? { transport, httpStatusUnknown: transport === 'http' } : {});
 }
 
-/** The findings of one frame; frame `i` of the transcript. */
-function judge(session: SessionValidator, frame: TranscriptFrame, i: number): Finding[] {
-  if (frame.raw === undefined) return session.message(frame.from, frame.message, i);
+/** The findings of one frame; frame `i` of the transcript, read from the line `line` when it was read from one. */
+function judge(session: SessionValidator, frame: TranscriptFrame, i: number, line?: string): Finding[] {
+  if (frame.raw === undefined) return session.message(frame.from, frame.message, i, undefined, line);
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame.raw);
@@ -89,7 +89,7 @@ export function validateTranscriptText(text: string, source: string): { transcri
     else {
       // The header, if any, is the first record: the session starts with the first frame.
       session ??= sessionFor(transcript.header);
-      for (const f of judge(session, record.frame, transcript.frameCount)) findings.push(f);
+      for (const f of judge(session, record.frame, transcript.frameCount, record.text)) findings.push(f);
       transcript.add(record.at, record.frame.line!);
     }
   }

@@ -10,7 +10,7 @@ import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { describeErrors, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
-import { walkMessage } from './walk.js';
+import { mayHoldWalked, walkMessage } from './walk.js';
 import { obj } from '../json.js';
 
 export type Side = 'client' | 'server';
@@ -26,6 +26,8 @@ export interface MessageContext {
   tools?: ReadonlyMap<string, ToolInfo>;
   /** Collects the requirement ids the message gave a chance to fail (see SessionValidator.applied). */
   applied?: Set<string>;
+  /** Text that holds the message's JSON (its frame, or a transcript line), when there is one. */
+  source?: string | undefined;
 }
 
 /** Rules every frame of a kind is judged by in checkEnvelope. */
@@ -188,7 +190,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
       if (own.length > 0) findings.push(...excuseEchoedUris(own, msg, suppliedArguments(request)));
     }
   }
-  walkMessage(message, findings, ctx.applied);
+  if (ctx.source === undefined || mayHoldWalked(ctx.source)) walkMessage(message, findings, ctx.applied);
   return findings;
 }
 

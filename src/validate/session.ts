@@ -166,8 +166,11 @@ export class SessionValidator {
     return this.appliedBy[this.currentSide];
   }
 
-  /** A frame whose JSON parsed. */
-  message(from: Side, message: unknown, frame: number, raw?: string): Finding[] {
+  /**
+   * A frame whose JSON parsed: `raw` is its exact text when its bytes matter, `source` any text
+   * that holds its JSON (a transcript line), which spares judging the message what its text shows it lacks.
+   */
+  message(from: Side, message: unknown, frame: number, raw?: string, source?: string): Finding[] {
     this.currentFrame = frame;
     this.currentSide = from;
     if (Array.isArray(message) && message.length > 0 && allowsBatches(this.revision)) {
@@ -183,8 +186,8 @@ export class SessionValidator {
     let answered: Pending | undefined;
     if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(env.id);
     const request = answered ? this.judgedAs(answered) : undefined;
-    const ctx: MessageContext = { from, revision: this.revision, request, tools: this.tools, applied: this.applied };
-    const repeat = env.kind === 'result' ? this.repeats.repeated(from, this.revision, request, env.msg!) : undefined;
+    const ctx: MessageContext = { from, revision: this.revision, request, tools: this.tools, applied: this.applied, source: source ?? raw };
+    const repeat = env.kind === 'result' ? this.repeats.repeated(from, this.revision, request, env.msg!, ctx.source) : undefined;
     let findings: Finding[];
     if (repeat) {
       findings = env.findings;
@@ -192,7 +195,7 @@ export class SessionValidator {
     } else {
       const own = env.findings.length;
       findings = validateEnvelope(env, message, ctx);
-      if (env.kind === 'result') this.repeats.remember(from, this.revision, request, env.msg!, findings.slice(own));
+      if (env.kind === 'result') this.repeats.remember(from, this.revision, request, env.msg!, findings.slice(own), ctx.source);
     }
     if (raw !== undefined) {
       // What the text itself shows comes first, as it came first on the wire.

@@ -31,6 +31,17 @@ function placed(found: Finding[], path: ReadonlyArray<string | number>, findings
   }
 }
 
+/**
+ * Whether JSON text can hold anything walkMessage judges: a member named `_meta`, `icons` or
+ * `lastModified`. The names are ASCII letters and `_`, which JSON text spells out as they are
+ * unless it writes them as \u escapes; so a text with none of the names and no \u holds none.
+ * Most frames then need no walk; any text (a whole transcript line) that contains the message's
+ * own JSON will do.
+ */
+export function mayHoldWalked(text: string): boolean {
+  return text.includes('_meta') || text.includes('icons') || text.includes('lastModified') || text.includes('\\u');
+}
+
 export function walkMessage(message: unknown, findings: Finding[], applied?: Set<string>): void {
   const path: Array<string | number> = [];
   // Each rule family is marked once a message, however many members it judged.
