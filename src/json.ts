@@ -39,3 +39,12 @@ function sameValue(a: unknown, b: unknown, ignoring?: string): boolean {
   }
   return i === kb.length;
 }
+
+/**
+ * A lookup table keyed by names a peer sends (methods, kinds): a Map, so that a name such as
+ * "constructor" or "__proto__" finds nothing rather than Object's own members, and a lookup is
+ * one hash probe rather than a property load that varies with every name.
+ */
+export function table<T>(entries: Readonly<Record<string, T>>): ReadonlyMap<string, T> {
+  return new Map(Object.entries(entries));
+}

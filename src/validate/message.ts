@@ -11,7 +11,7 @@ import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './r
 import { describeErrors, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
 import { mayHoldWalked, walkMessage } from './walk.js';
-import { obj } from '../json.js';
+import { obj, table } from '../json.js';
 
 export type Side = 'client' | 'server';
 
@@ -31,22 +31,22 @@ export interface MessageContext {
 }
 
 /** Rules every frame of a kind is judged by in checkEnvelope. */
-const ENVELOPE_RULES: Readonly<Record<string, readonly string[]>> = {
+const ENVELOPE_RULES: ReadonlyMap<string, readonly string[]> = table({
   request: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02'],
   notification: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-NOTIF-01'],
   result: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-MSG-04', 'BASE-RES-02'],
   error: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-MSG-04', 'BASE-ERR-02', 'ROBUST-08'],
   invalid: ['BASE-MSG-01', 'BASE-MSG-05'],
-};
+});
 
 /** Rules a result of a method is judged by beyond its schema (checkResult). */
-const RESULT_EXTRA_RULES: Readonly<Record<string, readonly string[]>> = {
+const RESULT_EXTRA_RULES: ReadonlyMap<string, readonly string[]> = table({
   'tools/list': ['TOOL-NAME-01', 'TOOL-SCHEMA-01', 'JSCH-VAL-03', 'JSCH-VAL-02'],
   'tools/call': ['TOOL-CONT-01'],
   'resources/list': ['RES-URI-02'],
   'resources/read': ['RES-URI-02'],
   'prompts/get': ['PROMPT-CONT-01'],
-};
+});
 
 function mark(ctx: MessageContext, ids: readonly string[] | undefined): void {
   if (ctx.applied && ids) for (const id of ids) ctx.applied.add(id);
@@ -58,7 +58,7 @@ const BOTH_NOTIFICATIONS = new Set(['notifications/cancelled', 'notifications/pr
 const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
 
 /** The feature rule a schema failure also breaks, by method (results) — beside BASE-RES-03. */
-const RESULT_RULE: Readonly<Record<string, string>> = {
+const RESULT_RULE: ReadonlyMap<string, string> = table({
   initialize: 'LIFE-INIT-02',
   ping: 'PING-01',
   'tools/list': 'TOOL-LIST-01',
@@ -75,10 +75,10 @@ const RESULT_RULE: Readonly<Record<string, string>> = {
   'roots/list': 'ROOTS-LIST-01',
   'sampling/createMessage': 'SAMP-RES-01',
   'elicitation/create': 'ELIC-RESP-01',
-};
+});
 
 /** The feature rule a schema failure also breaks, by method (requests and notifications). */
-const PARAMS_RULE: Readonly<Record<string, string>> = {
+const PARAMS_RULE: ReadonlyMap<string, string> = table({
   initialize: 'LIFE-INIT-01',
   'notifications/message': 'LOG-LVL-01',
   'notifications/cancelled': 'CANCEL-04',
@@ -90,14 +90,14 @@ const PARAMS_RULE: Readonly<Record<string, string>> = {
   'resources/list': 'PAGE-01',
   'resources/templates/list': 'PAGE-01',
   'prompts/list': 'PAGE-01',
-};
+});
 
 /** What a request or notification with a schema definition is judged by: its schema and its method's rule. */
-const PARAMS_MARKS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(Object.entries(PARAMS_RULE).map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
+const PARAMS_MARKS: ReadonlyMap<string, readonly string[]> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
 const PARAMS_MARKS_OTHER = ['BASE-SCHEMA-01'];
 /** What a result with a schema definition is judged by: its schema, its method's rule, and for initialize the capabilities' shape. */
-const RESULT_MARKS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  Object.entries(RESULT_RULE).map(([method, rule]) => [method, ['BASE-RES-03', rule, ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]]),
+const RESULT_MARKS: ReadonlyMap<string, readonly string[]> = new Map(
+  [...RESULT_RULE].map(([method, rule]) => [method, ['BASE-RES-03', rule, ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]]),
 );
 const RESULT_MARKS_OTHER = ['BASE-RES-03'];
 
@@ -110,7 +110,7 @@ function depth(pointer: string): number {
 function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath === '/params/url')) return 'ELIC-URL-01';
-  return PARAMS_RULE[method];
+  return PARAMS_RULE.get(method);
 }
 
 function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision): Finding {
@@ -142,20 +142,20 @@ export function validateMessage(message: unknown, ctx: MessageContext): Finding[
  */
 export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageContext): Finding[] {
   const findings = env.findings;
-  mark(ctx, ENVELOPE_RULES[env.kind]);
+  mark(ctx, ENVELOPE_RULES.get(env.kind));
   const msg = env.msg;
   if (!msg) return findings;
   const schema = schemaFor(ctx.revision);
   if ((env.kind === 'request' || env.kind === 'notification') && env.method !== undefined) {
     const method = env.method;
     checkDirection(env.kind, method, ctx.from, findings);
-    const since = METHOD_SINCE[method];
+    const since = METHOD_SINCE.get(method);
     if (since && !revisionAtLeast(ctx.revision, since)) {
       findings.push(violation('LIFE-OP-01', `expected only methods of the negotiated revision ${ctx.revision}; ${show(method)} exists only from ${since}`, '/method'));
     }
     const def = env.kind === 'request' ? schema.requestDef(method) : schema.notificationDef(method);
     if (def) {
-      mark(ctx, PARAMS_MARKS[method] ?? PARAMS_MARKS_OTHER);
+      mark(ctx, PARAMS_MARKS.get(method) ?? PARAMS_MARKS_OTHER);
       const errors = schema.validate(def, msg);
       if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision));
     }
@@ -173,11 +173,11 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     // are read only when something failed, which most results do not.
     const request = ctx.request;
     if (def) {
-      mark(ctx, RESULT_MARKS[method] ?? RESULT_MARKS_OTHER);
-      mark(ctx, RESULT_EXTRA_RULES[method]);
+      mark(ctx, RESULT_MARKS.get(method) ?? RESULT_MARKS_OTHER);
+      mark(ctx, RESULT_EXTRA_RULES.get(method));
       const found = schema.validate(def, msg.result);
       // A CreateTaskResult is not the method's own result: its shape is the base rule's alone.
-      const rule = task ? undefined : RESULT_RULE[method];
+      const rule = task ? undefined : RESULT_RULE.get(method);
       if (found) {
         const { errors, echoes } = withoutEchoedFormats(msg.result, found, suppliedArguments(request), (data) => schema.validate(def, data));
         for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));

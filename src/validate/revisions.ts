@@ -1,3 +1,4 @@
+import { table } from '../json.js';
 /** Protocol revisions mcpcheck knows, oldest first. */
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 export type Revision = (typeof REVISIONS)[number];
@@ -8,7 +9,7 @@ export function isRevision(value: unknown): value is Revision {
 }
 
 /** Methods that exist only from a given revision on (LIFE-OP-01: keep to the negotiated version). */
-export const METHOD_SINCE: Readonly<Record<string, Revision>> = {
+export const METHOD_SINCE: ReadonlyMap<string, Revision> = table({
   'elicitation/create': '2025-06-18',
   'tasks/get': '2025-11-25',
   'tasks/result': '2025-11-25',
@@ -16,7 +17,7 @@ export const METHOD_SINCE: Readonly<Record<string, Revision>> = {
   'tasks/cancel': '2025-11-25',
   'notifications/tasks/status': '2025-11-25',
   'notifications/elicitation/complete': '2025-11-25',
-};
+});
 
 export function revisionAtLeast(rev: Revision, min: Revision): boolean {
   return REVISIONS.indexOf(rev) >= REVISIONS.indexOf(min);

@@ -6,7 +6,7 @@ import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, t
 import { RepeatedResults } from './repeats.js';
 import { type ToolInfo, toolsOf } from './tools.js';
 import { notAProtocolVersion, unsupportedVersionError } from './versions.js';
-import { obj } from '../json.js';
+import { obj, table } from '../json.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -64,20 +64,20 @@ function clientCapabilityFor(method: string): string[] | undefined {
   return undefined;
 }
 
-const LIST_CHANGED: Readonly<Record<string, [Side, string[]]>> = {
+const LIST_CHANGED: ReadonlyMap<string, [Side, string[]]> = table({
   'notifications/tools/list_changed': ['server', ['tools', 'listChanged']],
   'notifications/resources/list_changed': ['server', ['resources', 'listChanged']],
   'notifications/prompts/list_changed': ['server', ['prompts', 'listChanged']],
   'notifications/resources/updated': ['server', ['resources', 'subscribe']],
   'notifications/roots/list_changed': ['client', ['roots', 'listChanged']],
-};
+});
 
 function declared(caps: Record<string, unknown> | undefined, path: string[]): boolean {
   let node: unknown = caps;
   for (const p of path) {
-    const o = obj(node);
-    if (!o || !(p in o) || o[p] === false || o[p] === undefined || o[p] === null) return false;
-    node = o[p];
+    const v = obj(node)?.[p];
+    if (v === false || v === undefined || v === null) return false;
+    node = v;
   }
   return true;
 }
@@ -142,7 +142,8 @@ export class SessionValidator {
   /** The frame of the InitializeResult that settled the version. */
   negotiationFrame?: number;
   private currentFrame = 0;
-  private readonly ledgers: Record<Side, Ledger> = { client: new Ledger(), server: new Ledger() };
+  private readonly clientLedger = new Ledger();
+  private readonly serverLedger = new Ledger();
   private readonly tools = new Map<string, ToolInfo>();
   private readonly repeats = new RepeatedResults();
   /** Task id → the task-augmented request, so tasks/result payloads are judged as its result. */
@@ -163,7 +164,12 @@ export class SessionValidator {
 
   /** The ids the frame being judged exercises go to its sender's set. */
   private get applied(): Set<string> {
-    return this.appliedBy[this.currentSide];
+    return this.currentSide === 'client' ? this.appliedBy.client : this.appliedBy.server;
+  }
+
+  /** A side's ledger (a conditional, not a lookup by the side's name, on every frame). */
+  private ledger(side: Side): Ledger {
+    return side === 'client' ? this.clientLedger : this.serverLedger;
   }
 
   /**
@@ -181,8 +187,8 @@ export class SessionValidator {
       return findingsIn(findings, this.revision);
     }
     const env = checkEnvelope(message);
-    const mine = this.ledgers[from];
-    const theirs = this.ledgers[other(from)];
+    const mine = this.ledger(from);
+    const theirs = this.ledger(other(from));
     let answered: Pending | undefined;
     if ((env.kind === 'result' || env.kind === 'error') && env.id !== undefined) answered = theirs.pending.get(env.id);
     const request = answered ? this.judgedAs(answered) : undefined;
@@ -258,21 +264,21 @@ export class SessionValidator {
     const rule = this.options.transport === 'stdio' ? (from === 'server' ? 'STDIO-OUT-01' : 'STDIO-IN-01') : 'BASE-MSG-01';
     this.applied.add(rule);
     findings.push(violation(rule, `expected a JSON-RPC message; got a frame that is not JSON: ${show(text, 200)}`));
-    this.ledgers[from].unreadable++;
+    this.ledger(from).unreadable++;
     for (const f of findings) f.frame = frame;
     return findingsIn(findings, this.revision);
   }
 
   /** A frame the transport already reported as unreadable: only the bookkeeping, no second finding. */
   unreadableFrame(from: Side): void {
-    this.ledgers[from].unreadable++;
+    this.ledger(from).unreadable++;
   }
 
   /** Findings that only the end of the session shows. */
   end(): Finding[] {
     const findings: Finding[] = [];
     for (const side of ['client', 'server'] as const) {
-      const open = [...this.ledgers[side].pending.values()].filter((p) => !p.cancelled);
+      const open = [...this.ledger(side).pending.values()].filter((p) => !p.cancelled);
       if (open.length > 0) {
         const list = open.slice(0, 5).map((p) => `${p.method} (frame ${p.frame})`).join(', ');
         findings.push(note('BASE-ID-04', `${open.length} ${side} request(s) never answered before the session ended: ${list}${open.length > 5 ? ', …' : ''}`));
@@ -298,7 +304,7 @@ export class SessionValidator {
   }
 
   private onRequest(from: Side, method: string, id: string | number, params: Record<string, unknown> | undefined, frame: number, findings: Finding[]): void {
-    const ledger = this.ledgers[from];
+    const ledger = this.ledger(from);
     this.applied.add('BASE-ID-03');
     if (ledger.used.has(id)) {
       findings.push(violation('BASE-ID-03', `expected the ${from} never to reuse a request id in a session; id ${show(id)} was used before`, '/id'));
@@ -435,7 +441,7 @@ export class SessionValidator {
         return;
       }
     }
-    const rule = LIST_CHANGED[method];
+    const rule = LIST_CHANGED.get(method);
     if (rule && rule[0] === from && this.initAnswered) {
       this.applied.add('LIFE-OP-02');
       const caps = from === 'server' ? this.serverCapabilities : this.clientCapabilities;
@@ -465,7 +471,7 @@ export class SessionValidator {
       return;
     }
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const ledger = this.ledgers[from];
+    const ledger = this.ledger(from);
     this.applied.add('CANCEL-01');
     if (!ledger.used.has(id)) {
       findings.push(violation('CANCEL-01', `expected notifications/cancelled to name one of the ${from}'s own earlier requests; ${show(id)} is not one`, '/params/requestId'));
@@ -483,7 +489,7 @@ export class SessionValidator {
   private onProgress(from: Side, params: Record<string, unknown> | undefined, findings: Finding[]): void {
     const token = params?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return;
-    const requester = this.ledgers[other(from)];
+    const requester = this.ledger(other(from));
     const entry = requester.progress.get(token);
     this.applied.add('PROG-04');
     const request = entry ? requester.pending.get(entry.owner) : undefined;
@@ -516,7 +522,7 @@ export class SessionValidator {
   }
 
   private onResponse(from: Side, kind: 'result' | 'error', id: string | number | undefined, msg: Record<string, unknown>, findings: Finding[]): void {
-    const requester = this.ledgers[other(from)];
+    const requester = this.ledger(other(from));
     const rule = kind === 'error' ? 'BASE-ERR-01' : 'BASE-RES-01';
     this.applied.add(rule);
     if (id === undefined) {
