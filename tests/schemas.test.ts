@@ -24,6 +24,14 @@ describe('the bundled official MCP schemas', () => {
       expect(ajv.validateSchema(file), JSON.stringify(ajv.errors)).toBe(true);
       expect(schemaFor(revision).validate('JSONRPCMessage', { jsonrpc: '2.0', id: 1, method: 'ping' })).toBeNull();
     });
+
+    it(`${revision} uses no unevaluatedProperties/Items, which mcpcheck compiles it without`, () => {
+      expect(readFileSync(join(packageRoot(), 'schemas/mcp', `${revision}.json`), 'utf8')).not.toMatch(/"unevaluated(Properties|Items)"/);
+    });
+
+    it(`${revision} uses no unevaluatedProperties/Items, which mcpcheck compiles it without`, () => {
+      expect(readFileSync(join(packageRoot(), 'schemas/mcp', `${revision}.json`), 'utf8')).not.toMatch(/"unevaluated(Properties|Items)"/);
+    });
   }
 });
 

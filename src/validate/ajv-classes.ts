@@ -127,3 +127,36 @@ export function newAjvInstance(dialect: Dialect, options: Options): AnyAjv {
   lib.addFormats(ajv as Ajv);
   return ajv;
 }
+
+/**
+ * An Ajv for the official MCP schemas of the 2020-12 revisions: Ajv's 2020-12 vocabularies and
+ * meta-schema, without the bookkeeping unevaluatedProperties/Items need, which Ajv's 2020-12 class
+ * always keeps. No official schema uses either keyword (tests/schemas.test.ts); with the
+ * bookkeeping, an anyOf went on trying its branches after one held (a text ContentBlock: the text
+ * branch, then four failing ones, each building its errors), which was a tenth of judging a long
+ * transcript. From node_modules: it compiles at build time, and at run time only when a generated
+ * validator is missing.
+ */
+export function newMcpSchemaAjv(options: Options): Ajv {
+  const Core = (require('ajv/dist/core') as typeof import('ajv/dist/core.js')).default;
+  const vocabularies = (require('ajv/dist/vocabularies/draft2020') as typeof import('ajv/dist/vocabularies/draft2020.js')).default;
+  const addMetaSchema2020 = (require('ajv/dist/refs/json-schema-2020-12') as typeof import('ajv/dist/refs/json-schema-2020-12/index.js')).default;
+  class McpSchemaAjv extends Core {
+    constructor(opts: Options) {
+      super({ ...opts, dynamicRef: true, next: true, unevaluated: false });
+    }
+
+    override _addVocabularies(): void {
+      super._addVocabularies();
+      for (const vocabulary of vocabularies) this.addVocabulary(vocabulary);
+    }
+
+    override _addDefaultMetaSchema(): void {
+      super._addDefaultMetaSchema();
+      if (this.opts.meta) addMetaSchema2020.call(this as never, this.opts.$data);
+    }
+  }
+  const ajv = new McpSchemaAjv(options);
+  installed.addFormats(ajv as never);
+  return ajv as unknown as Ajv;
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv, CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
-import { ajvRuntimeModules, newAjvInstance } from './ajv-classes.js';
+import { ajvRuntimeModules, newAjvInstance, newMcpSchemaAjv } from './ajv-classes.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { packageRoot } from '../paths.js';
 import { applySchemaPatches, SCHEMA_PATCHES } from '../spec/rulings.js';
@@ -54,6 +54,8 @@ const OPTIONS = {
   // validateSchema: false because these are the bundled official schemas, checked against their
   // meta-schema by tests/schemas.test.ts rather than on every run (that cost each run ~150 ms).
   validateSchema: false,
+  // No bookkeeping for unevaluatedProperties/Items, which no official schema uses (newMcpSchemaAjv).
+  unevaluated: false,
 } as const;
 
 /** One revision's official schema file with mcpcheck's patches applied. */
@@ -84,7 +86,7 @@ export function revisionSource(revision: Revision): RevisionSource {
 export function revisionAjv(source: RevisionSource, code?: CodeOptions): Ajv {
   const options = { ...OPTIONS, ...(code ? { code } : {}) };
   // Ajv's default class is draft-07's, which the revisions without `$defs` are written in.
-  const ajv = newAjvInstance(source.file.$defs !== undefined ? '2020-12' : 'draft-07', options) as Ajv;
+  const ajv = source.file.$defs !== undefined ? newMcpSchemaAjv(options) : (newAjvInstance('draft-07', options) as Ajv);
   ajv.addSchema(source.file as object, source.revision);
   return ajv;
 }
