@@ -97,11 +97,14 @@ export function checkCallToolResult(result: Record<string, unknown>, tool: ToolI
     }
   }
   if (structured !== undefined && Array.isArray(result.content)) {
+    // Servers mostly mirror structuredContent as JSON.stringify writes it: that text is compared
+    // as it is, and only another text is parsed (parsing it gives back what was stringified).
+    let written: string | undefined;
     const mirrored = result.content.some((b) => {
       const block = obj(b);
       if (!block || block.type !== 'text' || typeof block.text !== 'string') return false;
       try {
-        return deepEqual(JSON.parse(block.text), structured);
+        return block.text === (written ??= JSON.stringify(structured)) || deepEqual(JSON.parse(block.text), structured);
       } catch {
         return false;
       }
