@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 
 /** Every process group the benchmark started and has not stopped yet; stopped on exit, whatever happens. */
@@ -6,6 +6,8 @@ const running = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of running) signalGroup(child, 'SIGKILL');
 });
+// Ctrl-C or a kill of the benchmark goes through 'exit' too, so its groups are stopped as well.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
@@ -38,12 +40,17 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a node script as the leader of a new process group (so all it spawns can be stopped together). */
-export function startGroup(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
+/** Starts a program as the leader of a new process group (so all it spawns can be stopped together). */
+export function spawnGroup(program: string, args: string[], env: Record<string, string> = {}, stdio: StdioOptions = 'ignore'): ChildProcess {
+  const child = spawn(program, args, { detached: true, stdio, env: { ...process.env, ...env } });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
+}
+
+/** Starts a node script as the leader of a new process group. */
+export function startGroup(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawnGroup(process.execPath, args, env);
 }
 
 /** Stops the whole group: SIGTERM, then SIGKILL if the leader is still there after 2 s. */
@@ -61,28 +68,54 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
   signalGroup(child, 'SIGKILL');
 }
 
-/** Starts a server and waits until it accepts connections on 127.0.0.1:port. */
-export async function startServer(args: string[], port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = startGroup(args, env);
-  const deadline = performance.now() + 20_000;
+/** Waits until a started server accepts connections on 127.0.0.1:port; stops it and throws if it exits or the deadline passes. */
+export async function awaitListening(child: ChildProcess, port: number, what: string, timeoutMs = 20_000): Promise<ChildProcess> {
+  const deadline = performance.now() + timeoutMs;
   while (!(await accepts(port))) {
-    if (child.exitCode !== null || performance.now() > deadline) {
+    if (child.exitCode !== null || child.signalCode !== null || performance.now() > deadline) {
+      const why = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : `not within ${timeoutMs} ms`;
       await stopGroup(child);
-      throw new Error(`${args.join(' ')} did not listen on 127.0.0.1:${port}`);
+      throw new Error(`${what} did not listen on 127.0.0.1:${port}: ${why}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }
   return child;
 }
 
+/** Starts a node script as a server and waits until it accepts connections on 127.0.0.1:port. */
+export function startServer(args: string[], port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  return awaitListening(startGroup(args, env), port, args.join(' '));
+}
+
+/**
+ * Waits for a started group's leader to end, within timeoutMs: past it the leader gets `interrupt`
+ * (SIGINT lets mcpcheck stop its own targets and write a partial report), and the group SIGKILL
+ * 10 s later. The group is stopped either way.
+ */
+export async function runToEnd(child: ChildProcess, timeoutMs: number, interrupt: NodeJS.Signals = 'SIGKILL'): Promise<{ code: number | null; timedOut: boolean }> {
+  let timedOut = false;
+  const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), timeoutMs + 10_000);
+  const cut = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill(interrupt);
+    } catch {
+      // gone already
+    }
+  }, timeoutMs);
+  const code = await new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (c) => resolve(c));
+  });
+  clearTimeout(cut);
+  clearTimeout(kill);
+  await stopGroup(child);
+  return { code, timedOut };
+}
+
 /** Runs a node script to its end in its own process group; its wall time and exit code. */
 export async function timeRun(args: string[], timeoutMs: number): Promise<{ ms: number; code: number | null }> {
   const t0 = performance.now();
-  const child = startGroup(args);
-  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), timeoutMs);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  const ms = performance.now() - t0;
-  clearTimeout(timer);
-  await stopGroup(child);
-  return { ms, code };
+  const { code } = await runToEnd(startGroup(args), timeoutMs);
+  return { ms: performance.now() - t0, code };
 }
