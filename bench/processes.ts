@@ -6,8 +6,25 @@ const running = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of running) signalGroup(child, 'SIGKILL');
 });
-// Ctrl-C or a kill of the benchmark goes through 'exit' too, so its groups are stopped as well.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+// Ctrl-C or a kill of the benchmark first passes SIGINT on to each group (they run detached, so a
+// terminal's Ctrl-C does not reach them; mcpcheck then stops the targets it started itself), gives
+// them 3 s, and exits: the 'exit' handler kills what is left.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of running) signalGroup(child, 'SIGINT');
+    const deadline = performance.now() + 3_000;
+    const poll = setInterval(() => {
+      if (running.size > 0 && performance.now() < deadline) return;
+      clearInterval(poll);
+      process.exit(130);
+    }, 50);
+  });
+}
+
+/** The leader has exited, or never started (a spawn that failed, e.g. a missing program, has no pid and never emits 'exit'). */
+function gone(child: ChildProcess): boolean {
+  return child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
+}
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
@@ -45,6 +62,10 @@ export function spawnGroup(program: string, args: string[], env: Record<string, 
   const child = spawn(program, args, { detached: true, stdio, env: { ...process.env, ...env } });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  // A failed spawn reports here (unlistened it would end the benchmark); `gone` tells the callers.
+  child.once('error', () => {
+    if (child.pid === undefined) running.delete(child);
+  });
   return child;
 }
 
@@ -55,7 +76,7 @@ export function startGroup(args: string[], env: Record<string, string> = {}): Ch
 
 /** Stops the whole group: SIGTERM, then SIGKILL if the leader is still there after 2 s. */
 export async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) {
+  if (gone(child)) {
     signalGroup(child, 'SIGKILL'); // the leader is gone; its children may not be
     running.delete(child);
     return;
@@ -72,8 +93,8 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
 export async function awaitListening(child: ChildProcess, port: number, what: string, timeoutMs = 20_000): Promise<ChildProcess> {
   const deadline = performance.now() + timeoutMs;
   while (!(await accepts(port))) {
-    if (child.exitCode !== null || child.signalCode !== null || performance.now() > deadline) {
-      const why = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : `not within ${timeoutMs} ms`;
+    if (gone(child) || performance.now() > deadline) {
+      const why = child.pid === undefined ? 'it did not start' : gone(child) ? `exited (${child.exitCode ?? child.signalCode})` : `not within ${timeoutMs} ms`;
       await stopGroup(child);
       throw new Error(`${what} did not listen on 127.0.0.1:${port}: ${why}`);
     }
@@ -104,7 +125,7 @@ export async function runToEnd(child: ChildProcess, timeoutMs: number, interrupt
     }
   }, timeoutMs);
   const code = await new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    if (gone(child)) resolve(child.exitCode);
     else child.once('exit', (c) => resolve(c));
   });
   clearTimeout(cut);

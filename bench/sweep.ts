@@ -73,7 +73,13 @@ function readRun(row: Row, run: { code: number | null; timedOut: boolean }, json
   // mcpcheck's own errors (usage, setup, internal) are its lines starting "mcpcheck:"
   row.harness.push(...readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('mcpcheck:')));
   if (!existsSync(json)) return row;
-  const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { headline: string }; checks: ReportCheck[] };
+  let report: { summary: { headline: string }; checks: ReportCheck[] };
+  try {
+    report = JSON.parse(readFileSync(json, 'utf8')) as typeof report;
+  } catch (e) {
+    row.harness.push(`the JSON report is unreadable: ${(e as Error).message}`);
+    return row;
+  }
   row.grade = report.summary.headline.replace(/^requirements: /, '');
   const ids = (status: ReportCheck['status']): string[] => [...new Set(report.checks.filter((c) => c.status === status).map((c) => c.id))].sort();
   row.fail = ids('fail');
