@@ -42,6 +42,12 @@ function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     case '/loop':
       res.writeHead(308, { Location: '/loop' }).end();
       break;
+    case '/open':
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write('data: {}\n\n');
+      break; // left open
+    case '/late':
+      setTimeout(() => res.writeHead(200).end(), 2000);
+      break;
     default:
       res.setHeader('X-Twice', ['a', 'b']);
       res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`${req.method} ${body}`);
@@ -116,6 +122,21 @@ describe('httpExchange', () => {
     await expect(
       httpExchange(new URL(base), { method: 'GET', headers: new HeaderList({ 'X-Bad': 'a\nb' }), signal: new AbortController().signal }),
     ).rejects.toThrow();
+  });
+
+  it('an abort rejects a request still waiting with the reason, and ends the read of a body under way with an error', async () => {
+    const reason = new Error('mcpcheck aborts');
+    const waiting = new AbortController();
+    const late = httpExchange(new URL('/late', base), { method: 'GET', headers: new HeaderList(), signal: waiting.signal });
+    setTimeout(() => waiting.abort(reason), 50);
+    await expect(late).rejects.toBe(reason);
+
+    const reading = new AbortController();
+    const res = await httpExchange(new URL('/open', base), { method: 'GET', headers: new HeaderList(), signal: reading.signal });
+    setTimeout(() => reading.abort(reason), 50);
+    const read = await readBody(res, 1024);
+    expect(read.bytes.toString()).toBe('data: {}\n\n');
+    expect(read.error).toBeDefined();
   });
 
   it('treats header names without regard to case, the one set last winning', () => {

@@ -5,6 +5,7 @@ import { EVERYTHING, LOOPBACK, ROOT, harnessErrors, requireBuild, runHttp, runSt
 beforeAll(requireBuild);
 
 const SDK_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk/server.js`;
+const SDK_V2_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk-v2/server.js`;
 
 function findings(report: RunReport): string[] {
   return [...new Set(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => `${c.id}:${c.status}`))].sort();
@@ -43,6 +44,14 @@ const SDK_HTTP = [
   'server.base.invalid-params:warn',
   // The HTTP transport still runs the requests of a JSON-RPC batch (ROBUST-05: refuse or drop).
   'server.base.batch-rejected/not-executed:warn',
+];
+// Without an event store the SDK (v1 and v2) opens SSE streams with the response itself, no priming event (HTTP-SSE-01, SHOULD).
+const SDK_NO_PRIMING = [
+  'live.HTTP-SSE-01:warn',
+  'server.http.request-answers/ping-priming:warn',
+  'server.http.request-answers/prompts/list-priming:warn',
+  'server.http.request-answers/resources/list-priming:warn',
+  'server.http.request-answers/tools/list-priming:warn',
 ];
 
 const EVERYTHING_COMMON = [
@@ -117,12 +126,42 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
       [
         ...SDK_HTTP,
         ...SDK_COMMON,
-        // Without an event store the SDK opens SSE streams with the response itself, no priming event (HTTP-SSE-01, SHOULD).
-        'live.HTTP-SSE-01:warn',
-        'server.http.request-answers/ping-priming:warn',
-        'server.http.request-answers/prompts/list-priming:warn',
-        'server.http.request-answers/resources/list-priming:warn',
-        'server.http.request-answers/tools/list-priming:warn',
+        ...SDK_NO_PRIMING,
+      ].sort(),
+    );
+    expect(report.summary.mustFailures).toBe(0);
+  });
+});
+
+/** SDK v2 keeps v1's findings but one: an unknown tool now gets a JSON-RPC error (TOOL-ERR-01 holds). */
+const SDK_V2_COMMON = SDK_COMMON.filter((f) => f !== 'server.tools.unknown-tool/unknown:warn');
+
+describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fixtures/sdk-v2)', () => {
+  it('over stdio (serveStdio): findings as pinned', async () => {
+    const report = await runStdio(`node ${SDK_V2_FIXTURE}`);
+    expect(harnessErrors(report)).toEqual([]);
+    // Its stdio transport is v1's: silent on unparsable and invalid frames, deaf after a 10 MB line.
+    expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_V2_COMMON].sort());
+    expect(report.summary.mustFailures).toBe(0);
+  });
+
+  // Stateless: no session ids, GET and DELETE answered 405, so closing a session sends nothing and
+  // aborts at once; the run used to die there with an uncaught AbortError (exit 4, no report).
+  it('over Streamable HTTP (createMcpHandler, stateless, DNS-rebinding protection on): findings as pinned', async () => {
+    const report = await runHttp((port) => `node ${SDK_V2_FIXTURE} --http --port ${port}`);
+    expect(harnessErrors(report)).toEqual([]);
+    expect(findings(report)).toEqual(
+      [
+        ...SDK_V2_COMMON,
+        // Every request is served by a fresh instance: tools/list without initialize gets a result
+        // (ROBUST-02, derived SHOULD). Doubtful for a server with no sessions, which cannot tell
+        // "before initialize" from any other request; pinned as mcpcheck grades it today.
+        'server.lifecycle.before-initialize/refused:warn',
+        // The requests of a batch are executed and answered one by one. Pinned as mcpcheck grades
+        // it today, as for v1 (SDK_HTTP), though ROBUST-05 as revised says executing a batch is no
+        // finding on later revisions: the batch scenario has yet to follow the revised row.
+        'server.base.batch-rejected/not-executed:warn',
+        ...SDK_NO_PRIMING,
       ].sort(),
     );
     expect(report.summary.mustFailures).toBe(0);

@@ -308,6 +308,27 @@ describe('HttpChannel GET, DELETE and close', () => {
     await channel.close();
     expect((await pending).error).toMatch(/closed/);
   });
+  it('close() the moment the last event of an SSE answer is delivered neither throws nor leaves an error behind (a stateless server: no DELETE first)', async () => {
+    // As a scenario does once its answer is in: the body has been read to its last byte but its end
+    // not yet reported, and node's own abort handling pooled the socket, then emitted the AbortError
+    // on it with nobody listening.
+    const { channel } = await setup();
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      let closing: Promise<void> | undefined;
+      channel.onFrame(() => queueMicrotask(() => (closing ??= channel.close())));
+      const res = await channel.send(call(2, 'sse-unprimed'));
+      await until('the answer', () => closing !== undefined);
+      await closing;
+      await res.done;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
 });
 
 describe('HttpChannel raw probes', () => {

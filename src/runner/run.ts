@@ -58,6 +58,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   // The logs of each scenario's traffic (and of discovery's), for the live checks its traffic failed.
   const wireOf = new Map<string, string[]>();
 
+  /** Each session's label (the scenario or lane it serves), for notes. */
+  const labels = new Map<ClientSession, string>();
   const openSession = async (label: string, scenarioOf: () => string): Promise<ClientSession> => {
     // A body cut short by Ctrl-C may still be running: it starts no target process any more.
     if (interrupted()) throw new Error('the run was interrupted');
@@ -72,12 +74,24 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       onFinding: ledger.sink(scenarioOf, () => session),
     });
     ledger.track(session, label);
+    labels.set(session, label);
     return session;
+  };
+
+  /** Closing is housekeeping: what goes wrong in it is noted, and the verdicts already in stand. */
+  const closeQuietly = async (what: string, close: () => Promise<void>): Promise<void> => {
+    try {
+      await close();
+    } catch (e) {
+      const text = `closing ${what} failed (${(e instanceof Error ? e.message : String(e)).split('\n')[0]}); the verdicts stand`;
+      // The target is closed twice (see the end of the run): one note is enough.
+      if (!notes.includes(text)) notes.push(text);
+    }
   };
 
   const closeSession = async (session: ClientSession): Promise<void> => {
     ledger.absorb(session);
-    await session.close();
+    await closeQuietly(`the session "${labels.get(session) ?? '?'}"`, () => session.close());
   };
 
   /**
@@ -237,10 +251,10 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     signal?.removeEventListener('abort', stopTarget);
     // A setup error can end the run while early scenarios still run: stop the target first, so
     // they end too, then wait for them before the last sweep.
-    await target.close();
+    await closeQuietly('the target', () => target.close());
     await Promise.allSettled([earlyRun]);
     await Promise.allSettled(ledger.tracked.map((session) => session.close()));
-    await target.close();
+    await closeQuietly('the target', () => target.close());
   }
 }
 

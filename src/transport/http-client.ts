@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
@@ -68,14 +68,14 @@ export async function httpExchange(url: URL, init: HttpRequestInit): Promise<Htt
   for (let hops = 0; ; hops++) {
     const res = await once(target, method, headers, body, init.signal);
     const location = res.headers.location;
-    if (hops >= MAX_REDIRECTS || location === undefined || !REDIRECTS.has(res.statusCode ?? 0)) return response(res);
+    if (hops >= MAX_REDIRECTS || location === undefined || !REDIRECTS.has(res.statusCode ?? 0)) return response(res, init.signal);
     let next: URL;
     try {
       next = new URL(location, target);
     } catch {
-      return response(res);
+      return response(res, init.signal);
     }
-    if (next.origin !== url.origin) return response(res);
+    if (next.origin !== url.origin) return response(res, init.signal);
     res.destroy();
     // As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
     if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
@@ -87,26 +87,48 @@ export async function httpExchange(url: URL, init: HttpRequestInit): Promise<Htt
   }
 }
 
+/**
+ * The signal is not handed to node:http: aborted after the response is in, node's own handling
+ * destroys the request with an error, and when that response had been read up to its last byte
+ * but its end not yet reported, node hands the socket back to the keep-alive pool first and then
+ * emits the error on it with nobody listening: an uncaught exception (an AbortError) in the middle
+ * of a channel's close(). So the signal destroys the request only until the response is in, and
+ * from then on drops the response itself, without an error (see `response`).
+ */
 function once(url: URL, method: string, headers: HeaderList, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const payload = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body) : body;
     const outgoing = headers.toRecord();
     if (payload !== undefined) outgoing['Content-Length'] = String(payload.length);
-    let req;
+    let req: ClientRequest;
     try {
-      req = send(url, { method, headers: outgoing, signal, agent: agents[url.protocol as 'http:' | 'https:'] }, resolve);
+      req = send(url, { method, headers: outgoing, agent: agents[url.protocol as 'http:' | 'https:'] });
     } catch (e) {
       // An invalid header value or method throws before anything is sent.
       reject(e);
       return;
     }
-    req.on('error', reject);
+    // As fetch does, an abort rejects with the signal's reason.
+    const onAbort = () => req.destroy(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    req.once('response', (res) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(res);
+    });
+    req.on('error', (e) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(e);
+    });
     req.end(payload);
   });
 }
 
-function response(res: IncomingMessage): HttpResponse {
+function response(res: IncomingMessage, signal: AbortSignal): HttpResponse {
   const headers: Record<string, string> = {};
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -122,14 +144,15 @@ function response(res: IncomingMessage): HttpResponse {
     res.pipe(decoding as unknown as NodeJS.WritableStream);
     body = decoding;
   }
-  return {
-    status,
-    ok: status >= 200 && status < 300,
-    headers,
-    body: body as AsyncIterable<Buffer>,
-    cancel: () => {
-      res.destroy();
-      if (body !== res) body.destroy();
-    },
+  const cancel = () => {
+    res.destroy();
+    if (body !== res) body.destroy();
   };
+  // From here an abort drops the body: a read in progress throws (a premature close), none hangs.
+  if (signal.aborted) cancel();
+  else {
+    signal.addEventListener('abort', cancel, { once: true });
+    res.once('close', () => signal.removeEventListener('abort', cancel));
+  }
+  return { status, ok: status >= 200 && status < 300, headers, body: body as AsyncIterable<Buffer>, cancel };
 }
