@@ -36,8 +36,6 @@ const ALSO: Record<string, string[]> = {
   // Serving an undeclared feature is what both rules forbid (the capability probe cites both).
   'tools-undeclared': ['LIFE-OP-02'],
   'log-without-capability': ['LIFE-OP-02'],
-  // Over HTTP a request without a session id is also a request before initialize, and it is served.
-  'http-no-session-required': ['ROBUST-02'],
   // The 200 body answering a notification is not a JSON-RPC message.
   'http-notification-200': ['BASE-MSG-01'],
   // Event ids that are all "1" cannot lead a resumption back to the dropped stream: its response never comes.

@@ -43,6 +43,21 @@ export function describeProbe(res: ProbeResponse): string {
   return `HTTP ${res.status}${res.contentType ? ` (${res.contentType})` : ''}${body ? `: ${show(body, 160)}` : ' with an empty body'}`;
 }
 
+/** The JSON-RPC response with `id` in a probe's answer: its JSON body, or an event of its SSE stream. */
+export function responseIn(res: ProbeResponse, id: string): Record<string, unknown> | undefined {
+  const texts = res.sseEvents ? res.sseEvents.map((e) => e.data) : mediaOf(res.contentType) === 'application/json' ? [res.body] : [];
+  for (const text of texts) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (isObject(value) && !('method' in value) && value.id === id) return value;
+  }
+  return undefined;
+}
+
 export function mediaOf(contentType: string | undefined): string | undefined {
   return contentType?.split(';')[0]?.trim().toLowerCase();
 }
@@ -290,16 +305,22 @@ export const unacceptableInput = httpScenario({
 
 export const sessionRequired = httpScenario({
   id: 'server.http.session-required',
-  title: 'A server that issued a session id answers requests without it with 400',
+  title: 'A server that requires a session answers requests without its id with 400',
   requirements: ['HTTP-SESS-05'],
   async run(ctx, channel) {
     const { check, discovery } = ctx;
-    // The rule covers servers that require a session; issuing an id at initialize is how one says so.
     if (channel.sessionId === undefined) return check.skip('the server issued no MCP-Session-Id at initialize, so it does not require a session (HTTP-SESS-05 covers servers that require one)');
     const method = 'tools' in discovery.capabilities ? 'tools/list' : 'ping';
-    const res = await probe(channel, { method: 'POST', body: rpc(method, method === 'ping' ? undefined : {}).body, omitSessionId: true });
+    const { id, body } = rpc(method, method === 'ping' ? undefined : {});
+    const res = await probe(channel, { method: 'POST', body, omitSessionId: true });
+    // Issuing an id is no promise to require it: a server that serves the request without one
+    // does not require sessions, and the rule is not its.
+    const answer = is2xx(res.status) ? responseIn(res, id) : undefined;
+    if (answer !== undefined && 'result' in answer) {
+      return check.skip(`not judged: POST ${method} without MCP-Session-Id was served (${describeProbe(res)}), so the server does not require a session (it issued one at initialize, which sessions allow but do not oblige); HTTP-SESS-05 covers servers that require one`);
+    }
     check.expect(res.status === 400, {
-      expected: `POST ${method} without MCP-Session-Id → 400 Bad Request`,
+      expected: `POST ${method} without MCP-Session-Id → 400 Bad Request (the server issued a session id at initialize and did not serve the request without it)`,
       actual: describeProbe(res),
     });
   },
