@@ -1103,6 +1103,7 @@ describe('deliberate breaks', () => {
     ['http-get-404', async (p) => expect((await p.get()).status).toBe(404)],
     ['http-origin-ignored', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { origin: 'http://mcpcheck-evil.example' })).status).toBe(200)],
     ['http-accept-ignored', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { accept: 'application/json' })).status).toBe(200)],
+    ['http-content-type-ignored', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { 'content-type': 'text/plain' })).status).toBe(200)],
     [
       'http-no-session-required',
       async (p) => {
