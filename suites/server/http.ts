@@ -4,8 +4,9 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario, type Scenario, type ScenarioContext, type ScenarioNeeds } from '../../src/runner/scenario.js';
 import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
 import { show } from '../../src/validate/finding.js';
-import { LATEST_REVISION } from '../../src/validate/revisions.js';
+import { LATEST_REVISION, revisionAtLeast, type Revision } from '../../src/validate/revisions.js';
 import { PRIMING_EXPECTED, primingProblem } from '../../src/validate/sse.js';
+import { clauseSince } from '../../src/spec/catalog.js';
 import { ruling } from '../../src/spec/rulings.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isObject, isResponse } from './helpers.js';
@@ -383,9 +384,20 @@ export const badVersionHeader = httpScenario({
   },
 });
 
+/**
+ * What a present but invalid Origin must get in a session of `revision`. "MUST validate the Origin
+ * header" holds in every revision; that the refusal is 403 Forbidden (and its body, if JSON, an
+ * error without id) is a clause added in 2025-11-25: before it, any refusal meets the rule.
+ */
+function originRefusal(revision: Revision): { ok: (status: number) => boolean; what: string; forbidden: boolean } {
+  const since = clauseSince('HTTP-ORIGIN-01', '403');
+  if (revisionAtLeast(revision, since)) return { ok: (status) => status === 403, what: '403 Forbidden', forbidden: true };
+  return { ok: is4xx, what: `a 4xx refusal (any: this session negotiated ${revision}, and 403 Forbidden is asked from ${since} on)`, forbidden: false };
+}
+
 export const originValidated = scenario({
   id: 'server.http.origin',
-  title: 'A POST, GET or DELETE with a foreign Origin, or Origin: null, is refused with 403 Forbidden',
+  title: 'A POST, GET or DELETE with a foreign Origin, or Origin: null, is refused (with 403 Forbidden from 2025-11-25 on)',
   requirements: ['HTTP-ORIGIN-01'],
   isolation: 'session',
   needs,
@@ -396,24 +408,28 @@ export const originValidated = scenario({
     const init = JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-origin-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
     const probeChannel = ctx.session.channel;
     if (probeChannel.kind !== 'http') return check.error('needs the http transport');
+    // The probe goes before the session's own initialize, so that a server holding one session at
+    // a time cannot refuse it for being a second session.
     const res = await probe(probeChannel, { method: 'POST', body: init, headers: { Origin: origin }, omitSessionId: true, omitProtocolVersion: true });
     const accepted = res.headers['mcp-session-id'];
     // A session the server opened for the probe is closed again.
     if (is2xx(res.status) && accepted !== undefined) await probe(probeChannel, { method: 'DELETE', sessionIdOverride: accepted, omitProtocolVersion: true });
-    if (check.expect(res.status === 403, {
-      key: 'initialize',
-      expected: `POST initialize with Origin: ${origin} → 403 Forbidden (${configurable})`,
-      actual: describeProbe(res),
-    })) {
-      checkErrorBody(check, res, 'initialize-body', ['HTTP-ORIGIN-01'], `403 to initialize with Origin: ${origin}`);
-    }
 
+    // Judged once the session has negotiated the revision the probe asked for too.
     const channel = await initialized(ctx);
+    const refusal = originRefusal(ctx.session.revision);
+    const refused = check.expect(refusal.ok(res.status), {
+      key: 'initialize',
+      expected: `POST initialize with Origin: ${origin} → ${refusal.what} (${configurable})`,
+      actual: describeProbe(res),
+    });
+    if (refused && refusal.forbidden) checkErrorBody(check, res, 'initialize-body', ['HTTP-ORIGIN-01'], `403 to initialize with Origin: ${origin}`);
     if (!channel) return;
+
     const ping = await probe(channel, { method: 'POST', body: rpc('ping').body, headers: { Origin: origin } });
-    check.expect(ping.status === 403, {
+    check.expect(refusal.ok(ping.status), {
       key: 'in-session',
-      expected: `POST ping in an initialized session with Origin: ${origin} → 403 Forbidden (${configurable})`,
+      expected: `POST ping in an initialized session with Origin: ${origin} → ${refusal.what} (${configurable})`,
       actual: describeProbe(ping),
     });
     // Every incoming connection, not only POST. `null` is what browsers send from sandboxed frames
@@ -431,9 +447,9 @@ export const originValidated = scenario({
         check.skip(`not judged: ${o.method} with Origin: ${o.value} got ${describeProbe(res)}; the server does not serve ${o.method}, so the Origin made no difference`, { key: o.key });
         continue;
       }
-      check.expect(res.status === 403, {
+      check.expect(refusal.ok(res.status), {
         key: o.key,
-        expected: `${o.method}${o.body ? ' ping' : ''} in an initialized session with Origin: ${o.value} → 403 Forbidden${o.value === 'null' ? ' (the opaque origin of sandboxed or file: documents can never be a valid one)' : ` (${configurable})`}`,
+        expected: `${o.method}${o.body ? ' ping' : ''} in an initialized session with Origin: ${o.value} → ${refusal.what}${o.value === 'null' ? ' (the opaque origin of sandboxed or file: documents can never be a valid one)' : ` (${configurable})`}`,
         actual: describeProbe(res),
       });
     }
