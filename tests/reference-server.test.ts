@@ -1102,7 +1102,9 @@ describe('deliberate breaks', () => {
   const httpCases: Array<[string, (p: HttpPeer) => Promise<void>]> = [
     ['http-get-404', async (p) => expect((await p.get()).status).toBe(404)],
     ['http-origin-ignored', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { origin: 'http://mcpcheck-evil.example' })).status).toBe(200)],
+    ['http-origin-400', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { origin: 'http://mcpcheck-evil.example' })).status).toBe(400)],
     ['http-accept-ignored', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { accept: 'application/json' })).status).toBe(200)],
+    ['http-content-type-ignored', async (p) => expect((await p.post({ jsonrpc: '2.0', id: 9, method: 'ping' }, { 'content-type': 'text/plain' })).status).toBe(200)],
     [
       'http-no-session-required',
       async (p) => {

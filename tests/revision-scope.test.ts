@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientSession } from '../src/harness/client-session.js';
+import { clauseSince } from '../src/spec/catalog.js';
 import { HttpTarget } from '../src/harness/target.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import { type Finding, violation } from '../src/validate/finding.js';
@@ -30,6 +31,13 @@ describe('findingsIn', () => {
     const f = violation(['TASK-ST-01', 'TOOL-ERR-01'], 'a task that did not start in working');
     expect(tags([f])).toEqual(['TASK-ST-01+TOOL-ERR-01:fail']);
     expect(findingsIn([f], '2025-06-18')).toMatchObject([{ requirements: ['TOOL-ERR-01'], level: 'SHOULD', severity: 'warn' }]);
+  });
+});
+
+describe('clauses a rule gained later (revisions.json clauses)', () => {
+  it('dates HTTP-ORIGIN-01\'s 403 Forbidden to 2025-11-25 and refuses a clause it does not know', () => {
+    expect(clauseSince('HTTP-ORIGIN-01', '403')).toBe('2025-11-25');
+    expect(() => clauseSince('HTTP-ORIGIN-01', 'no-such-clause')).toThrow(/no clause/);
   });
 });
 

@@ -99,9 +99,6 @@ describe('@modelcontextprotocol/server-everything', () => {
         // Its InMemoryEventStore replays every event stored after Last-Event-ID, whatever stream it
         // belonged to: resuming one POST stream replays another's progress and response (HTTP-RESUME-04, MUST).
         'server.http.resume/no-foreign-events:fail',
-        // replayEventsAfter returns an event id where the SDK expects a stream id, so the resumed
-        // connection is never mapped to the dropped stream and its response never comes (HTTP-SSE-07).
-        'server.http.resume/not-cancelled:warn',
         // An ended (DELETEd) session id gets 400, not 404 (HTTP-SESS-06, MUST); a never-issued one too,
         // which only ruling session-never-issued asks of it (SHOULD).
         'server.http.session-ended/reuse:fail',
@@ -109,6 +106,13 @@ describe('@modelcontextprotocol/server-everything', () => {
       ].sort(),
     );
     expect(report.summary.mustFailures).toBe(10);
+    // replayEventsAfter returns an event id where the SDK expects a stream id, so the resumed
+    // connection is not mapped to the dropped stream and its response is lost (or, when the request
+    // ended before the resume, comes within the cross-stream replay). A response lost that way shows
+    // no cancellation: HTTP-SSE-07 is a skip citing HTTP-RESUME-04, not the warning it was.
+    const notCancelled = report.checks.find((c) => c.id === 'server.http.resume/not-cancelled');
+    if (notCancelled?.status === 'skip') expect(notCancelled.message).toMatch(/another stream \(HTTP-RESUME-04\)/);
+    else expect(notCancelled).toMatchObject({ status: 'pass', level: 'MAY' });
   });
 });
 

@@ -30,10 +30,12 @@ interface CatalogFile {
 }
 
 interface RevisionsFile {
-  rules: Record<string, { since: string; notIn?: string[] }>;
+  rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string> }>;
 }
 
 let byId: Map<string, Requirement> | undefined;
+/** `<id> <clause>` → the first revision that has a clause a rule gained after its `since`. */
+let clauseRevisions: Map<string, Revision> | undefined;
 
 function readJson<T>(name: string): T {
   return JSON.parse(readFileSync(join(packageRoot(), 'src/spec', name), 'utf8')) as T;
@@ -44,13 +46,19 @@ function load(): Map<string, Requirement> {
   const file = readJson<CatalogFile>('requirements.json');
   const { rules } = readJson<RevisionsFile>('revisions.json');
   const map = new Map<string, Requirement>();
+  const clauses = new Map<string, Revision>();
   for (const r of file.requirements) {
     const rev = rules[r.id];
     // A rule without revision data would be judged in every revision: refuse to start instead.
     if (!rev || !isRevision(rev.since) || !(rev.notIn ?? []).every(isRevision)) throw new Error(`src/spec/revisions.json: no valid revision data for ${r.id}`);
     map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isRevision) } : {}) });
+    for (const [clause, since] of Object.entries(rev.clauses ?? {})) {
+      if (!isRevision(since)) throw new Error(`src/spec/revisions.json: clause ${JSON.stringify(clause)} of ${r.id} names no revision`);
+      clauses.set(`${r.id} ${clause}`, since);
+    }
   }
   byId = map;
+  clauseRevisions = clauses;
   return byId;
 }
 
@@ -82,6 +90,18 @@ export function absentIn(id: string, revision: Revision): string | undefined {
   return revisionAtLeast(revision, r.since)
     ? `${id} is not a rule of revision ${revision} (it holds from ${r.since} except in ${r.notIn!.join(', ')})`
     : `${id} is not a rule of revision ${revision} (new in ${r.since})`;
+}
+
+/**
+ * The first revision that has a clause a rule gained later (revisions.json `clauses`): a check of
+ * that clause judges it only on sessions of that revision or newer. An unknown clause is a
+ * programming error in a check, so it throws.
+ */
+export function clauseSince(id: string, clause: string): Revision {
+  load();
+  const since = clauseRevisions!.get(`${id} ${clause}`);
+  if (since === undefined) throw new Error(`src/spec/revisions.json: ${id} has no clause ${JSON.stringify(clause)}`);
+  return since;
 }
 
 export const SPEC_REVISION = '2025-11-25';
