@@ -33,9 +33,6 @@ const ALSO: Record<string, string[]> = {
   'method-not-found-code': ['BASE-ERR-04'],
   // A string code is not the −32601 the unknown-method probe expects.
   'error-code-not-integer': ['BASE-ERR-04', 'ROBUST-04'],
-  // Serving an undeclared feature is what both rules forbid (the capability probe cites both).
-  'tools-undeclared': ['LIFE-OP-02'],
-  'log-without-capability': ['LIFE-OP-02'],
   // Over HTTP a request without a session id is also a request before initialize, and it is served.
   'http-no-session-required': ['ROBUST-02'],
   // The 200 body answering a notification is not a JSON-RPC message.
