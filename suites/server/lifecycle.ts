@@ -12,6 +12,7 @@ import { show } from '../../src/validate/finding.js';
 import { mayRequestBeforeInitialized } from '../../src/validate/session.js';
 import { isObject } from '../../src/json.js';
 import { cannedCapabilities } from '../../src/harness/canned.js';
+import { ruling } from '../../src/spec/rulings.js';
 
 interface VersionProbe {
   asked: string;
@@ -125,6 +126,9 @@ export const versionNegotiation = scenario({
   },
 });
 
+/** Every ROBUST-02 message says where the rule comes from: a sentence binding the client. */
+const ROBUST_02_DERIVED = `ROBUST-02 is derived from the lifecycle page's "the client SHOULD NOT send requests other than pings before the server has responded to the initialize request", a sentence that binds the client; ${ruling('requests-before-initialize').cite}`;
+
 /** Probe requests that must be refused before initialize; ping is the one allowed exception. */
 export const beforeInitialize = scenario({
   id: 'server.lifecycle.before-initialize',
@@ -134,9 +138,9 @@ export const beforeInitialize = scenario({
   async run({ session, check, discovery }) {
     const probeMethod = 'tools' in discovery.capabilities ? 'tools/list' : 'prompts' in discovery.capabilities ? 'prompts/list' : 'resources/list';
     const early = await session.request(probeMethod, {}, 5_000);
-    check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize` });
+    check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize (${ROBUST_02_DERIVED})` });
     const init = await session.initialize({ capabilities: {}, withholdInitialized: true });
-    check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: 'initialize after the refused request (the server stays usable)' });
+    check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: `initialize after the request sent before it (the server stays usable; ${ROBUST_02_DERIVED})` });
     if (init.kind !== 'result') return;
     const { reply: ping, ms } = await timedPing(session);
     check.expect(isEmptyResult(ping) && ms <= PING_LIMIT_MS, {
@@ -153,7 +157,7 @@ export const beforeInitialize = scenario({
     check.expect(after.kind === 'result' && again.kind !== 'timeout' && again.kind !== 'closed', {
       key: 'second-initialize',
       requirements: ['ROBUST-02'],
-      expected: 'a second initialize refused (or answered) and the session still usable (ping answered)',
+      expected: `a second initialize refused (or answered) and the session still usable (ping answered; no sentence of the spec covers a second initialize, ${ROBUST_02_DERIVED})`,
       actual: `second initialize: ${describeReply(again)}; then ping: ${describeReply(after)}`,
       frames: [replyFrame(again), replyFrame(after)],
     });
