@@ -1,5 +1,5 @@
 import type { CheckResult, Evidence, Status } from './model.js';
-import { requirement } from './spec/catalog.js';
+import { requirement, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
 import type { Finding } from './validate/finding.js';
 
 const MAX_EVIDENCE = 10;
@@ -30,6 +30,16 @@ function statusOf(findings: Finding[], level: string): Status | undefined {
     status = 'warn';
   }
   return status;
+}
+
+/**
+ * The level of a warning: the highest its findings give the rule. A finding a ruling softened
+ * carries the lower level (a non-version string answered with an error is a SHOULD under
+ * LIFE-VER-04), and the check is graded there; a heuristic's warning keeps the rule's level.
+ */
+function warnLevel(findings: readonly Finding[], ruleLevel: Level): Level {
+  const levels = findings.map((f) => weakerLevel(f.level, ruleLevel));
+  return levels.length > 0 ? levels.reduce(strongerLevel) : ruleLevel;
 }
 
 /** One check per requirement, judged by the findings that cite it (a finding may cite several). */
@@ -68,7 +78,7 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
       id: input.idPrefix + id,
       title: req.title,
       requirements: [id],
-      level: req.level,
+      level: status === 'warn' ? warnLevel(relevant, req.level) : req.level,
       status,
       message,
       area: req.area,

@@ -88,6 +88,10 @@ export interface TargetInfo {
 
 export interface RequirementVerdict {
   id: string;
+  /**
+   * The level it is graded and tallied at: the catalog's, or lower when the checks that decided it
+   * graded the rule lower (a ruling that makes a MUST a warning, a revision where it was a SHOULD).
+   */
   level: Level;
   status: Status;
   /** Ids of the checks that decided it. */

@@ -4,6 +4,9 @@ import { formatBaseline, loadBaseline, updatedBaseline } from '../src/grade/base
 import { worstStatus } from '../src/grade/verdicts.js';
 import type { CheckResult, Status } from '../src/model.js';
 import { requirement } from '../src/spec/catalog.js';
+import { checksFromFindings } from '../src/checks.js';
+import { renderConsole } from '../src/report/console.js';
+import { unsupportedVersionError } from '../src/validate/versions.js';
 
 function check(id: string, status: Status, requirements: string[], extra: Partial<CheckResult> = {}): CheckResult {
   const first = requirement(requirements[0]!);
@@ -67,6 +70,40 @@ describe('requirement verdicts', () => {
     const a = run([check('x', 'pass', ['JSCH-DIAL-02']), check('y', 'pass', ['BASE-ID-01'])]);
     const b = run([check('y', 'pass', ['BASE-ID-01']), check('x', 'pass', ['JSCH-DIAL-02'])]);
     expect(a.requirements.map((r) => r.id)).toEqual(b.requirements.map((r) => r.id));
+  });
+});
+
+describe('a MUST that a ruling grades as a warning is counted as a SHOULD', () => {
+  // LIFE-VER-04 (MUST): "mcpcheck-unsupported" answered with −32602 warns under ruling unsupported-version-error.
+  const ruled = check('v/unsupported-mcpcheck-unsupported', 'warn', ['LIFE-VER-04'], { level: 'SHOULD' });
+
+  it('in the verdict, the tally and the headline, beside MUST checks that passed', () => {
+    const report = run([check('v/unsupported-2099-01-01', 'pass', ['LIFE-VER-04']), ruled, check('p', 'pass', ['BASE-ID-01'])]);
+    expect(report.requirements.find((r) => r.id === 'LIFE-VER-04')).toMatchObject({ status: 'warn', level: 'SHOULD' });
+    expect(report.summary.levels).toMatchObject({ MUST: { passed: 1, total: 1 }, SHOULD: { passed: 0, total: 1 } });
+    expect(report.summary.headline).toBe('requirements: MUST 1/1 · SHOULD 0/1 · 0 skipped · 0 could not run');
+    expect(report.summary.mustFailures).toBe(0);
+  });
+
+  it('in the console, which names the level the check graded the rule at', () => {
+    const text = renderConsole(run([ruled]), { color: false });
+    expect(text).toContain('requirements: LIFE-VER-04 (SHOULD)');
+    expect(text).toContain('requirements: SHOULD 0/1');
+  });
+
+  it('in a live check, which takes the level of the ruling\'s finding', () => {
+    const finding = { ...unsupportedVersionError('mcpcheck-unsupported', 'error -32602'), frame: 3 };
+    const [live] = checksFromFindings({ idPrefix: 'live.', findings: [finding], applied: new Set(['LIFE-VER-04']), coverage: [], evidence: () => ({}), skipReason: 'not exercised' });
+    expect(live).toMatchObject({ id: 'live.LIFE-VER-04', status: 'warn', level: 'SHOULD' });
+    expect(run([live!]).requirements[0]).toMatchObject({ id: 'LIFE-VER-04', status: 'warn', level: 'SHOULD' });
+  });
+
+  it('while a MUST check failing beside it keeps the verdict a MUST failure, and a heuristic warning on a MUST stays a MUST', () => {
+    const report = run([check('v/unsupported-2024-01-01', 'fail', ['LIFE-VER-04']), ruled, check('h', 'warn', ['BASE-ID-02'])]);
+    expect(report.requirements.map((r) => [r.id, r.status, r.level])).toEqual([
+      ['BASE-ID-02', 'warn', 'MUST'],
+      ['LIFE-VER-04', 'fail', 'MUST'],
+    ]);
   });
 });
 

@@ -12,6 +12,7 @@ import { validateMessage } from '../src/validate/message.js';
 import { primingProblem, type SseEvent } from '../src/validate/sse.js';
 import { parseUriTemplate } from '../src/validate/uri-template.js';
 import { isDateShaped, notAProtocolVersion, unsupportedVersionErrorRuling, versionConsistency } from '../src/validate/versions.js';
+import { REFERENCE, requireBuild, runStdio } from './server-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -31,8 +32,10 @@ describe('the rulings', () => {
       expect(r.ruling.length).toBeGreaterThan(30);
       for (const id of r.requirements) expect(findRequirement(id), `${r.id}: ${id}`).toBeDefined();
     }
-    const sections = [...RULINGS.map((r) => r.section), ...NOT_APPLIED.map((n) => n.section)].sort((a, b) => a - b);
+    const sections = [...RULINGS.flatMap((r) => (r.section !== undefined ? [r.section] : [])), ...NOT_APPLIED.map((n) => n.section)].sort((a, b) => a - b);
     expect(sections).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // A ruling without a §15 number is a derived rule and names the sentence it is derived from.
+    for (const r of RULINGS) expect(r.section !== undefined || (r.derivedFrom ?? '').includes('binds'), r.id).toBe(true);
   });
 
   it('are cited by name, with the section and a file the package ships', () => {
@@ -71,6 +74,20 @@ function events(body: string): SseEvent[] {
   createParser({ onEvent: (e) => out.push({ ...(e.id !== undefined ? { id: e.id } : {}), data: e.data }) }).feed(body);
   return out;
 }
+
+describe('a derived rule says so in every message', () => {
+  it('ROBUST-02: each check of server.lifecycle.before-initialize names the client-binding sentence and the ruling, passing or not', async () => {
+    requireBuild();
+    const only = ['server.lifecycle.before-initialize'];
+    const [broken, correct] = await Promise.all([runStdio(`node ${REFERENCE} --break requests-before-init`, { only }), runStdio(`node ${REFERENCE}`, { only })]);
+    const robust = [...broken.checks, ...correct.checks].filter((c) => c.requirements.includes('ROBUST-02'));
+    expect(robust.map((c) => c.status).sort()).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'warn']);
+    for (const c of robust) {
+      expect(c.message, c.id).toContain('a sentence that binds the client');
+      expect(c.message, c.id).toContain(ruling('requests-before-initialize').cite);
+    }
+  });
+});
 
 describe('HTTP-SSE-01: one priming predicate', () => {
   const message = 'data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n';

@@ -57,9 +57,10 @@ const SDK_NO_PRIMING = [
 const EVERYTHING_COMMON = [
   // After negotiating 2024-11-05, get-resource-links still returns resource_link content blocks,
   // which 2024-11-05's CallToolResult does not have (text, image or embedded resource only; links
-  // came in 2025-06-18): the server does not keep to the negotiated version (LIFE-OP-01), and the
-  // result fails that revision's schema (BASE-RES-03, TOOL-CALL-01).
-  'server.lifecycle.older-revisions/2024-11-05:fail',
+  // came in 2025-06-18): the server does not keep to the negotiated version (LIFE-OP-01, which
+  // 2024-11-05 states as a SHOULD: "Both parties SHOULD: Respect the negotiated protocol version"),
+  // and the result fails that revision's schema (BASE-RES-03, TOOL-CALL-01).
+  'server.lifecycle.older-revisions/2024-11-05:warn',
   'live.BASE-RES-03:fail',
   'live.TOOL-CALL-01:fail',
 ];
@@ -77,8 +78,8 @@ describe('@modelcontextprotocol/server-everything', () => {
         'server.utilities.cancel/no-response:warn',
       ].sort(),
     );
-    // The three EVERYTHING_COMMON failures.
-    expect(report.summary.mustFailures).toBe(3);
+    // The two live EVERYTHING_COMMON failures.
+    expect(report.summary.mustFailures).toBe(2);
   });
 
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
@@ -105,7 +106,7 @@ describe('@modelcontextprotocol/server-everything', () => {
         'server.http.session-ended/unknown-id:warn',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(10);
+    expect(report.summary.mustFailures).toBe(9);
     // replayEventsAfter returns an event id where the SDK expects a stream id, so the resumed
     // connection is not mapped to the dropped stream and its response is lost (or, when the request
     // ended before the resume, comes within the cross-stream replay). A response lost that way shows

@@ -1,5 +1,5 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
-import { allRequirements, findRequirement } from '../spec/catalog.js';
+import { allRequirements, findRequirement, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
 
 /**
  * How bad each status is. error outranks fail because a requirement we could not test must
@@ -20,6 +20,26 @@ export function statusRank(status: Status): number {
 }
 
 /**
+ * The level a check grades one of its requirements at: the requirement's level, or the check's own
+ * where that is lower — a ruling that makes a MUST a warning, or an older revision where the rule
+ * was a SHOULD, records the check at the lower level, and the tally must count it there.
+ */
+export function gradedLevel(check: Pick<CheckResult, 'level'>, id: string): Level {
+  return weakerLevel(check.level, findRequirement(id)?.level ?? check.level);
+}
+
+/**
+ * A verdict's level is the highest level its deciding checks (those with its status) graded it
+ * at: a MUST that one check passed is a MUST pass, a MUST that only a ruling's warning judged is
+ * a SHOULD warning. Skips and errors keep the catalog's level.
+ */
+function verdictLevel(id: string, status: Status, cited: readonly CheckResult[], catalogued: Level): Level {
+  if (status === 'skip' || status === 'error') return catalogued;
+  const levels = cited.filter((c) => c.status === status).map((c) => gradedLevel(c, id));
+  return levels.length > 0 ? levels.reduce(strongerLevel) : catalogued;
+}
+
+/**
  * One verdict per requirement cited by any check. Verdicts come in catalog order so a report
  * does not change with the order concurrent scenarios happened to finish in.
  */
@@ -36,12 +56,13 @@ export function requirementVerdicts(checks: readonly CheckResult[]): Requirement
   const verdicts: RequirementVerdict[] = [];
   for (const [id, cited] of byRequirement) {
     const known = findRequirement(id);
+    const status = worstStatus(cited.map((c) => c.status));
     // An uncatalogued id is a bug in a check (a catalog test guards it), but losing a whole run's
     // grade to it would be worse, so it is graded at the level the check claims.
     verdicts.push({
       id,
-      level: known?.level ?? cited[0]!.level,
-      status: worstStatus(cited.map((c) => c.status)),
+      level: verdictLevel(id, status, cited, known?.level ?? cited[0]!.level),
+      status,
       checks: [...new Set(cited.map((c) => c.id))],
       url: known?.url ?? '',
       title: known?.title ?? '(not in the requirement catalog)',

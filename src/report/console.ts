@@ -2,6 +2,7 @@ import type { CheckResult, Evidence, RunReport, Status } from '../model.js';
 import { groupByArea, skipReasons } from './areas.js';
 import { escapeTerminal, truncate } from './escape.js';
 import { evidenceWhere, STATUS_LABEL as LABEL } from './describe.js';
+import { gradedLevel } from '../grade/verdicts.js';
 
 export interface ConsoleOptions {
   color: boolean;
@@ -26,7 +27,6 @@ const INDENT = '        ';
 export function renderConsole(report: RunReport, options: ConsoleOptions): string {
   const paint = painter(options.color);
   const esc = (text: string) => escapeTerminal(text);
-  const levelOf = new Map(report.requirements.map((r) => [r.id, r.level]));
   const out: string[] = [];
 
   out.push(...header(report, paint));
@@ -37,7 +37,7 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     for (const check of checks) {
       const shownAlways = check.status === 'fail' || check.status === 'error' || check.status === 'warn';
       if (!shownAlways && !options.verbose) continue;
-      out.push(...renderCheck(check, levelOf, paint, options));
+      out.push(...renderCheck(check, paint, options));
     }
     if (!options.verbose && skipped.length > 0) out.push(`  ${paint(COLOR.skip, 'skipped:')} ${skipSummary(skipped)}`);
   }
@@ -94,7 +94,7 @@ export function checkLine(check: CheckResult, paint: Paint): string {
   return `  ${paint(check.expected ? '2' : COLOR[check.status], label)} ${esc(check.id)}${tag} — ${esc(check.title)}`;
 }
 
-function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Paint, options: ConsoleOptions): string[] {
+function renderCheck(check: CheckResult, paint: Paint, options: ConsoleOptions): string[] {
   const esc = (text: string) => escapeTerminal(text);
   const lines = [checkLine(check, paint)];
 
@@ -102,7 +102,7 @@ function renderCheck(check: CheckResult, levelOf: Map<string, string>, paint: Pa
   if (check.status === 'pass') return lines;
   if (check.status === 'skip') return [...lines, `${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`];
 
-  const reqs = check.requirements.map((id) => `${esc(id)} (${levelOf.get(id) ?? check.level})`).join(', ');
+  const reqs = check.requirements.map((id) => `${esc(id)} (${gradedLevel(check, id)})`).join(', ');
   lines.push(`${INDENT}requirements: ${reqs || '(none)'}`);
   if (check.scenario !== undefined) lines.push(`${INDENT}scenario: ${esc(check.scenario)}`);
   if (check.message !== '') lines.push(`${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`);

@@ -6,6 +6,18 @@ import { isRevision, type Revision, revisionAtLeast } from '../validate/revision
 /** Grading level: MUST NOT grades as MUST, SHOULD NOT as SHOULD (requirements.md, "How to read a row"). */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
+const STRENGTH: Record<Level, number> = { MAY: 0, SHOULD: 1, MUST: 2 };
+
+/** The weaker of two levels (a rule graded at a level a ruling lowered it to). */
+export function weakerLevel(a: Level, b: Level): Level {
+  return STRENGTH[a] <= STRENGTH[b] ? a : b;
+}
+
+/** The stronger of two levels. */
+export function strongerLevel(a: Level, b: Level): Level {
+  return STRENGTH[a] >= STRENGTH[b] ? a : b;
+}
+
 export interface Requirement {
   id: string;
   /** The BCP 14 keyword(s) exactly as catalogued, e.g. "MUST NOT" or "SHOULD/MUST". */

@@ -11,8 +11,13 @@ import { requirement } from './catalog.js';
 export interface Ruling {
   /** The name checks cite. */
   id: string;
-  /** Its number in the catalog's list of doubts (§15.n). */
-  section: number;
+  /** Its number in the catalog's list of doubts (§15.n); absent on a derived rule. */
+  section?: number;
+  /**
+   * On a rule mcpcheck derives because the spec binds only the other party: the sentence it is
+   * derived from, and whom that sentence binds.
+   */
+  derivedFrom?: string;
   /** What mcpcheck does, in one line. */
   ruling: string;
   /** Requirement ids whose verdicts it changes. */
@@ -97,6 +102,14 @@ const RULING_LIST = [
     requirements: ['JSCH-VAL-02', 'JSCH-DIAL-01'],
   },
   {
+    id: 'requests-before-initialize',
+    derivedFrom:
+      'basic/lifecycle.mdx#initialization, a sentence that binds the client: "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request."',
+    ruling:
+      'ROBUST-02 is derived, not stated: the spec binds the client not to send requests other than ping before the initialize response, and says nothing of what a server does with one, or with a second initialize. mcpcheck expects the server to refuse such a request with an error and to stay usable after a second initialize, graded SHOULD.',
+    requirements: ['ROBUST-02'],
+  },
+  {
     id: 'reserved-prefix-level',
     section: 20,
     ruling: 'The page calls the MCP prefixes "reserved for MCP use" without a keyword; minting keys there is graded MUST NOT.',
@@ -130,7 +143,8 @@ const BY_ID = new Map<string, Ruling>(RULINGS.map((r) => [r.id, r]));
 /** A ruling by name, with the citation a message carries. */
 export function ruling(id: RulingId): Ruling & { cite: string } {
   const r = BY_ID.get(id)!;
-  return { ...r, cite: `ruling ${r.id} (mcpcheck rulings, §15.${r.section}: ${RULINGS_DOC}#${r.id} in the mcpcheck package)` };
+  const kind = r.section !== undefined ? `§15.${r.section}` : 'a derived rule';
+  return { ...r, cite: `ruling ${r.id} (mcpcheck rulings, ${kind}: ${RULINGS_DOC}#${r.id} in the mcpcheck package)` };
 }
 
 /** docs/RULINGS.md, generated from the list above (tests/rulings.test.ts keeps the file in step). */
@@ -140,14 +154,16 @@ export function rulingsMarkdown(): string {
     '',
     'Where the MCP specification (2025-11-25) contradicts itself or is silent, mcpcheck applies one of',
     'these rulings, and every check or finding that does so cites it by name ("ruling <name> …").',
-    'The numbers are those of the list of doubts in mcpcheck\'s requirement catalog (§15.n).',
+    'The numbers are those of the list of doubts in mcpcheck\'s requirement catalog (§15.n); a derived',
+    'rule is one mcpcheck derives for a party from a sentence of the spec that binds the other party.',
     'This file is generated from `src/spec/rulings.ts`; edit that, then regenerate it:',
     '`node -e "import(\'./dist/src/spec/rulings.js\').then((m) => process.stdout.write(m.rulingsMarkdown()))" > docs/RULINGS.md`.',
     '',
   ];
   for (const r of RULINGS) {
     const pages = [...new Set(r.requirements.map((id) => requirement(id).url))].join(', ');
-    lines.push(`## ${r.id}`, '', `§15.${r.section} · affects ${r.requirements.join(', ')} · spec: ${pages}`, '', r.ruling, '');
+    const origin = r.section !== undefined ? `§15.${r.section}` : `derived from ${r.derivedFrom}`;
+    lines.push(`## ${r.id}`, '', `${origin} · affects ${r.requirements.join(', ')} · spec: ${pages}`, '', r.ruling, '');
   }
   lines.push('## Doubts no check applies as a ruling', '');
   for (const n of NOT_APPLIED) lines.push(`- §15.${n.section}: ${n.why}`);

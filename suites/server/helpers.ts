@@ -8,6 +8,7 @@ import { type ArgumentContext } from '../../src/schema/synthesize.js';
 import { planToolCall, type ToolPlan } from '../../src/runner/tool-plan.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
+import { parseUriTemplate } from '../../src/validate/uri-template.js';
 
 import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
@@ -184,4 +185,29 @@ export async function callTool(session: ClientSession, name: string, args: Recor
   const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
   if (reply.kind === 'timeout') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
   return reply;
+}
+
+/** An argument completion/complete can be asked for: a prompt argument or a resource-template variable. */
+export interface CompletionTarget {
+  ref: Record<string, unknown>;
+  argument: string;
+  label: string;
+}
+
+/** Every prompt argument and template variable the server listed, in listing order. */
+export function completionTargets(discovery: Discovery): CompletionTarget[] {
+  const targets: CompletionTarget[] = [];
+  for (const p of discovery.prompts) {
+    if (typeof p.name !== 'string' || !Array.isArray(p.arguments)) continue;
+    for (const a of p.arguments) {
+      if (isObject(a) && typeof a.name === 'string') targets.push({ ref: { type: 'ref/prompt', name: p.name }, argument: a.name, label: `prompt ${p.name} argument ${a.name}` });
+    }
+  }
+  for (const t of discovery.resourceTemplates) {
+    if (typeof t.uriTemplate !== 'string') continue;
+    const parsed = parseUriTemplate(t.uriTemplate);
+    if (!parsed.ok) continue;
+    for (const v of new Set(parsed.variables)) targets.push({ ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: v, label: `template ${t.uriTemplate} variable ${v}` });
+  }
+  return targets;
 }

@@ -2,7 +2,9 @@ import type { ClientSession } from '../../src/harness/client-session.js';
 import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
-import { isEmptyResult, PING_LIMIT_MS, timedPing } from './helpers.js';
+import { completionTargets, type CompletionTarget, isEmptyResult, list, PING_LIMIT_MS, timedPing } from './helpers.js';
+import type { CheckRecorder } from '../../src/runner/checks.js';
+import type { Discovery } from '../../src/runner/discovery.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
 import { notAProtocolVersion, unsupportedVersionErrorRuling } from '../../src/validate/versions.js';
@@ -10,6 +12,7 @@ import { show } from '../../src/validate/finding.js';
 import { mayRequestBeforeInitialized } from '../../src/validate/session.js';
 import { isObject } from '../../src/json.js';
 import { cannedCapabilities } from '../../src/harness/canned.js';
+import { ruling } from '../../src/spec/rulings.js';
 
 interface VersionProbe {
   asked: string;
@@ -123,6 +126,9 @@ export const versionNegotiation = scenario({
   },
 });
 
+/** Every ROBUST-02 message says where the rule comes from: a sentence binding the client. */
+const ROBUST_02_DERIVED = `ROBUST-02 is derived from the lifecycle page's "the client SHOULD NOT send requests other than pings before the server has responded to the initialize request", a sentence that binds the client; ${ruling('requests-before-initialize').cite}`;
+
 /** Probe requests that must be refused before initialize; ping is the one allowed exception. */
 export const beforeInitialize = scenario({
   id: 'server.lifecycle.before-initialize',
@@ -132,9 +138,9 @@ export const beforeInitialize = scenario({
   async run({ session, check, discovery }) {
     const probeMethod = 'tools' in discovery.capabilities ? 'tools/list' : 'prompts' in discovery.capabilities ? 'prompts/list' : 'resources/list';
     const early = await session.request(probeMethod, {}, 5_000);
-    check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize` });
+    check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize (${ROBUST_02_DERIVED})` });
     const init = await session.initialize({ capabilities: {}, withholdInitialized: true });
-    check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: 'initialize after the refused request (the server stays usable)' });
+    check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: `initialize after the request sent before it (the server stays usable; ${ROBUST_02_DERIVED})` });
     if (init.kind !== 'result') return;
     const { reply: ping, ms } = await timedPing(session);
     check.expect(isEmptyResult(ping) && ms <= PING_LIMIT_MS, {
@@ -151,7 +157,7 @@ export const beforeInitialize = scenario({
     check.expect(after.kind === 'result' && again.kind !== 'timeout' && again.kind !== 'closed', {
       key: 'second-initialize',
       requirements: ['ROBUST-02'],
-      expected: 'a second initialize refused (or answered) and the session still usable (ping answered)',
+      expected: `a second initialize refused (or answered) and the session still usable (ping answered; no sentence of the spec covers a second initialize, ${ROBUST_02_DERIVED})`,
       actual: `second initialize: ${describeReply(again)}; then ping: ${describeReply(after)}`,
       frames: [replyFrame(again), replyFrame(after)],
     });
@@ -189,23 +195,32 @@ export const noRequestsBeforeInitialized = scenario({
   },
 });
 
+/**
+ * The features a client asks for only when the server declared them, and the server's own rule
+ * for each: "a server offering X declares X". Asking an undeclared one breaks LIFE-OP-02, which
+ * binds the sender (mcpcheck here), never the server; the server is judged only by whether it
+ * serves what it did not declare. logging/setLevel has no such rule (LOG-CAP-01 is about emitting
+ * log messages, which the live validator judges), so it is probed only where declared.
+ */
 const FEATURES = [
-  { capability: 'tools', method: 'tools/list', params: {}, rule: 'TOOL-CAP-01' },
-  { capability: 'resources', method: 'resources/list', params: {}, rule: 'RES-CAP-01' },
-  { capability: 'prompts', method: 'prompts/list', params: {}, rule: 'PROMPT-CAP-01' },
-  { capability: 'logging', method: 'logging/setLevel', params: { level: 'debug' }, rule: 'LIFE-OP-02' },
+  { capability: 'tools', method: 'tools/list', params: {}, undeclared: 'TOOL-CAP-01' },
+  { capability: 'resources', method: 'resources/list', params: {}, undeclared: 'RES-CAP-01' },
+  { capability: 'prompts', method: 'prompts/list', params: {}, undeclared: 'PROMPT-CAP-01' },
+  { capability: 'logging', method: 'logging/setLevel', params: { level: 'debug' }, undeclared: undefined },
 ] as const;
 
-/** Declared ⇒ served; undeclared ⇒ refused (−32601 or another error). */
+/** Declared ⇒ served; undeclared ⇒ not served. */
 export const capabilitiesHonoured = scenario({
   id: 'server.lifecycle.capabilities-honoured',
   title: 'Declared capabilities are served and undeclared ones refused',
-  requirements: ['LIFE-OP-02', ...FEATURES.map((f) => f.rule).filter((r) => r !== 'LIFE-OP-02'), 'COMP-CAP-01'],
+  requirements: ['LIFE-OP-02', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01'],
   isolation: 'shared',
   async run({ session, check, discovery }) {
     for (const f of FEATURES) {
+      const declared = f.capability in discovery.capabilities;
+      if (!declared && f.undeclared === undefined) continue;
       const reply = await session.request(f.method, f.params);
-      if (f.capability in discovery.capabilities) {
+      if (declared) {
         check.expect(reply.kind === 'result', {
           key: `${f.capability}-served`,
           requirements: ['LIFE-OP-02'],
@@ -216,24 +231,88 @@ export const capabilitiesHonoured = scenario({
         });
       } else {
         if (reply.kind === 'malformed-result') {
-          check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key: `${f.capability}-refused`, requirements: [...new Set([f.rule, 'LIFE-OP-02'])], frames: [reply.frame] });
+          check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key: `${f.capability}-refused`, requirements: [f.undeclared!], frames: [reply.frame] });
           continue;
         }
         check.isError(reply, {
           key: `${f.capability}-refused`,
-          requirements: [...new Set([f.rule, 'LIFE-OP-02'])],
+          requirements: [f.undeclared!],
           what: `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`,
         });
       }
     }
-    if (!('completions' in discovery.capabilities)) {
-      const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } });
-      // A malformed answer (result: null) neither refuses nor serves: BASE-RES-02 judges it, not this.
-      if (reply.kind === 'malformed-result') {
-        check.skip(`not judged: completion/complete was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key: 'completions-refused', requirements: ['COMP-CAP-01', 'LIFE-OP-02'], frames: [reply.frame] });
-      } else check.isError(reply, { key: 'completions-refused', requirements: ['COMP-CAP-01', 'LIFE-OP-02'], what: 'completion/complete, which the server did not declare (completions)' });
-    }
+    if (!('completions' in discovery.capabilities)) await undeclaredCompletions(session, check, discovery);
   },
 });
+
+/** How many prompt arguments or template variables an undeclared completion is asked for: enough to see it served. */
+const UNDECLARED_COMPLETION_PROBES = 3;
+
+/** Asked when the server lists nothing to complete: only the error code can be judged then. */
+const NO_SUCH_PROMPT: CompletionTarget = { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: 'x', label: 'prompt mcpcheck_no_such_prompt argument x' };
+
+function completionValues(reply: Reply): unknown[] {
+  if (reply.kind !== 'result' || !isObject(reply.result.completion)) return [];
+  const values = reply.result.completion.values;
+  return Array.isArray(values) ? values : [];
+}
+
+function errorCode(reply: Reply): unknown {
+  return reply.kind === 'error' || reply.kind === 'rejected' ? reply.error?.code : undefined;
+}
+
+/**
+ * A server that did not declare completions, asked for some anyway. mcpcheck's request breaks
+ * LIFE-OP-02, which binds the sender, never the server. The server breaks COMP-CAP-01 only by
+ * really serving completions (values) undeclared; an empty result shows no support, and for a
+ * server without support COMP-ERR-01 asks for −32601 (a SHOULD).
+ */
+async function undeclaredCompletions(session: ClientSession, check: CheckRecorder, discovery: Discovery): Promise<void> {
+  const targets = completionTargets(discovery).slice(0, UNDECLARED_COMPLETION_PROBES);
+  const asked: Array<{ t: CompletionTarget; reply: Reply }> = [];
+  for (const t of targets.length > 0 ? targets : [NO_SUCH_PROMPT]) {
+    asked.push({ t, reply: await session.request('completion/complete', { ref: t.ref, argument: { name: t.argument, value: '' } }) });
+  }
+  const replies = asked.map((a) => a.reply);
+  const shown = asked.map((a) => `${a.t.label} → ${describeReply(a.reply)}`);
+  // A malformed answer (result: null) neither refuses nor serves: BASE-RES-02 judges it, not this.
+  const malformed = asked.find((a) => a.reply.kind === 'malformed-result');
+  if (malformed) {
+    const why = `not judged: completion/complete was neither refused nor served, the answer is malformed (${describeReply(malformed.reply)}; see live.BASE-RES-02)`;
+    check.skip(why, { key: 'completions-undeclared', requirements: ['COMP-CAP-01'], frames: [replyFrame(malformed.reply)] });
+    check.skip(why, { key: 'completions-not-supported', requirements: ['COMP-ERR-01'], frames: [replyFrame(malformed.reply)] });
+    return;
+  }
+  const served = asked.filter((a) => completionValues(a.reply).length > 0);
+  if (targets.length === 0) {
+    check.skip('not exercised: the server lists no prompt argument or resource-template variable, so asking for completions shows nothing it serves', { key: 'completions-undeclared', requirements: ['COMP-CAP-01'] });
+  } else if (served.length === 0 && asked.some((a) => a.reply.kind === 'result')) {
+    check.skip(`not exercised: completion/complete answered with no values shows no completions offered (${list(shown, 3)}); COMP-ERR-01 judges the answer`, {
+      key: 'completions-undeclared',
+      requirements: ['COMP-CAP-01'],
+      frames: replies.map(replyFrame),
+    });
+  } else {
+    check.expect(served.length === 0, {
+      key: 'completions-undeclared',
+      requirements: ['COMP-CAP-01'],
+      expected: `completion/complete not served with values by a server that did not declare completions (a server offering argument completion must declare it; mcpcheck asking breaks LIFE-OP-02, which binds mcpcheck, not the server): asked for ${list(targets.map((t) => t.label), 3)}`,
+      actual: list(served.map((a) => `${a.t.label} → ${completionValues(a.reply).length} value(s): ${describeReply(a.reply)}`), 3),
+      frames: replies.map(replyFrame),
+      replies,
+    });
+  }
+  // A server that serves completions supports the capability: −32601 for "not supported" does not apply.
+  if (served.length > 0) return;
+  const wrong = asked.filter((a) => errorCode(a.reply) !== -32601);
+  check.expect(wrong.length === 0, {
+    key: 'completions-not-supported',
+    requirements: ['COMP-ERR-01'],
+    expected: 'completion/complete, from a server that did not declare completions, refused with −32601 (capability not supported); a result without values shows no support either, but the spec asks for the error',
+    actual: list(wrong.map((a) => `${a.t.label} → ${describeReply(a.reply)}`), 3),
+    frames: replies.map(replyFrame),
+    replies,
+  });
+}
 
 export const lifecycle = [versionNegotiation, beforeInitialize, noRequestsBeforeInitialized, capabilitiesHonoured];

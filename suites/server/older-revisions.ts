@@ -4,9 +4,19 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability, type Discovery } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { REVISIONS, type Revision } from '../../src/validate/revisions.js';
+import { REVISIONS, revisionAtLeast, type Revision } from '../../src/validate/revisions.js';
+import type { Level } from '../../src/spec/catalog.js';
 import { describeErrors, schemaFor, type RevisionSchema } from '../../src/validate/schemas.js';
 import { budget, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
+
+/**
+ * LIFE-OP-01's level in the revision a session negotiated: 2024-11-05 and 2025-03-26 say "Both
+ * parties SHOULD: Respect the negotiated protocol version" (lifecycle, Operation); 2025-06-18 made
+ * it a MUST. A session is judged by what its own revision says.
+ */
+function keepsToVersionLevel(revision: Revision): Level {
+  return revisionAtLeast(revision, '2025-06-18') ? 'MUST' : 'SHOULD';
+}
 
 /** The older revisions a session is operated on (2025-03-26 differs from 2025-06-18 in little a client can see). */
 const OLDER: Revision[] = ['2025-06-18', '2024-11-05'];
@@ -113,10 +123,12 @@ export const olderRevisions = scenario({
           if (unjudged.some((x) => x.reply.kind === 'timeout')) return check.error(`could not judge ${revision}: ${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)}`, { key: revision, session: s });
           return check.skip(`not exercised: no request on the ${revision} session got a result (${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)})`, { key: revision, session: s });
         }
+        const level = keepsToVersionLevel(revision);
         check.expect(problems.length === 0, {
           key: revision,
+          level,
           expected: `on a session that negotiated ${revision}, no result in a newer revision's shape (${summary(judged)} judged${unjudged.length ? `; not answered with a result: ${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)}` : ''})`,
-          actual: list(problems, 4),
+          actual: `${list(problems, 4)} (${revision} says the server ${level} respect the negotiated protocol version)`,
           frames: judged.map((x) => replyFrame(x.reply)),
           session: s,
         });

@@ -6,8 +6,7 @@ import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
 import { isAnswer } from '../common.js';
-import { answerSlackMs, budget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
-import { parseUriTemplate } from '../../src/validate/uri-template.js';
+import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 
 const notification = notificationParams;
 
@@ -216,12 +215,6 @@ export const logFilter = scenario({
 
 const MAX_COMPLETIONS = 40;
 
-interface CompletionTarget {
-  ref: Record<string, unknown>;
-  argument: string;
-  label: string;
-}
-
 export const completionLimit = scenario({
   id: 'server.utilities.completion',
   title: 'Completing each prompt argument and template variable gives at most 100 values',
@@ -229,19 +222,7 @@ export const completionLimit = scenario({
   isolation: 'shared',
   needs: { capabilities: ['completions'] },
   async run({ session, check, discovery }) {
-    const targets: CompletionTarget[] = [];
-    for (const p of discovery.prompts) {
-      if (typeof p.name !== 'string' || !Array.isArray(p.arguments)) continue;
-      for (const a of p.arguments) {
-        if (isObject(a) && typeof a.name === 'string') targets.push({ ref: { type: 'ref/prompt', name: p.name }, argument: a.name, label: `prompt ${p.name} argument ${a.name}` });
-      }
-    }
-    for (const t of discovery.resourceTemplates) {
-      if (typeof t.uriTemplate !== 'string') continue;
-      const parsed = parseUriTemplate(t.uriTemplate);
-      if (!parsed.ok) continue;
-      for (const v of new Set(parsed.variables)) targets.push({ ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: v, label: `template ${t.uriTemplate} variable ${v}` });
-    }
+    const targets = completionTargets(discovery);
     if (targets.length === 0) return check.skip('no prompt argument or resource-template variable to complete');
     const done: Array<{ t: CompletionTarget; reply: Reply }> = [];
     const time = budget(20_000);
