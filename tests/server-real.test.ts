@@ -145,6 +145,10 @@ describe('small apps on other MCP libraries', () => {
         'server.base.parse-error:warn',
         'server.base.invalid-request:warn',
         'server.base.invalid-params:warn',
+        // It drops a JSON-RPC batch silently too: neither executed nor refused on its newest revision,
+        // and not processed on a 2025-03-26 session, which it accepts (ROBUST-05 as revised).
+        'server.base.batch/executed-or-refused:warn',
+        'server.base.batch-2025-03-26:warn',
         // Refuses the garbage version string with −32602 rather than naming its own version (ruling unsupported-version-error: SHOULD).
         'server.lifecycle.version-negotiation/unsupported-mcpcheck-unsupported:warn',
         'live.LIFE-VER-04:warn',
