@@ -926,7 +926,7 @@ describe('deliberate breaks', () => {
       },
     ],
     [
-      'batch-answered',
+      'batch-executed',
       async (p) => {
         p.sendRaw(`${JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'ping' }, { jsonrpc: '2.0', id: 'b', method: 'ping' }])}\n`);
         await waitUntil(() => (p.messages.some((m) => Array.isArray(m)) ? true : undefined));

@@ -29,6 +29,9 @@ const ALSO: Record<string, string[]> = {
   // unreadable request is BASE-ERR-01's too, unless an earlier malformed frame on the same lane
   // still awaits its answer (which depends on what ran there before).
   'answers-notifications': ['ROBUST-04', 'BASE-ERR-01'],
+  // On 2025-03-26 a batch is a readable message: the one error without id that refuses it as a
+  // whole answers no unreadable request, and leaves out the ids of requests that were readable.
+  'batch-refused-2025-03-26': ['BASE-ERR-01'],
   // The unknown-method probe checks the −32601 code under both rules.
   'method-not-found-code': ['BASE-ERR-04'],
   // A string code is not the −32601 the unknown-method probe expects.

@@ -765,6 +765,42 @@ describe('SessionValidator: ids are tracked per direction', () => {
     expect(tags(h.server(err(null, -32700, 'Parse error')))).toEqual(['ROBUST-08:info']);
   });
 
+  // Reported on mcp-time (Go): its parser caps nesting, and it answered the 10,000-deep probe with
+  // {"id":null,"error":{"code":-32700}}, which was taken for an error that lost a readable id.
+  it('BASE-ERR-01: an error without id may answer a request a parser may refuse (ruling parser-limits)', () => {
+    const deep = (n: number): unknown => JSON.parse('['.repeat(n) + ']'.repeat(n));
+    const h = new Harness();
+    h.open('2025-11-25', {}, { tools: {} });
+    h.client(req(5, 'ping', { _meta: { 'dev.mcpcheck/deep': deep(10_000) } }));
+    const answer = h.server(err(null, -32700, 'Parse error'));
+    expect(tags(answer)).toEqual(['ROBUST-08:info', 'BASE-ERR-01:info']);
+    expect(answer[1]!.message).toMatch(/request 5 .*nested deeper than 64 levels.*ruling parser-limits/);
+    // The request counts as answered: nothing is left open at the end.
+    expect(tags(h.s.end())).toEqual([]);
+    // A request within the limits still needs its id on the error.
+    h.client(req(6, 'ping', { _meta: { 'dev.mcpcheck/deep': deep(10) } }));
+    expect(tags(h.server(err(undefined, -32700, 'Parse error')))).toEqual(['BASE-ERR-01:fail']);
+    // So does one over the limits once it was answered with its id.
+    h.client(req(7, 'ping', { _meta: { 'dev.mcpcheck/padding': 'x'.repeat(2 * 1024 * 1024) } }));
+    expect(tags(h.server(res(7, {})))).toEqual([]);
+    expect(tags(h.server(err(undefined, -32603, 'Internal error')))).toEqual(['BASE-ERR-01:fail']);
+  });
+
+  it('BASE-MSG-05: an array answering the batch the client sent is its reaction, any other array a batch of its own (ruling batch-reaction)', () => {
+    const h = new Harness();
+    h.open('2025-11-25', {}, { tools: {} });
+    h.client([req(5, 'ping'), req(6, 'ping')]);
+    const answer = h.server([res(6, {}), res(5, {})]);
+    expect(tags(answer)).toEqual(['BASE-MSG-05:info']);
+    expect(answer[0]!.message).toMatch(/ruling batch-reaction/);
+    // That batch is answered: the same array again is a batch of the server's own.
+    expect(tags(h.server([res(6, {}), res(5, {})]))).toEqual(['BASE-MSG-05:fail']);
+    // An array that answers only part of a batch, or carries more than its answers, is one too.
+    h.client([req(8, 'ping'), req(9, 'ping')]);
+    expect(tags(h.server([res(8, {})]))).toEqual(['BASE-MSG-05:fail']);
+    expect(tags(h.server([res(8, {}), res(9, {}), rpc({ method: 'notifications/message', params: { level: 'info', data: 'x' } })]))).toEqual(['BASE-MSG-05:fail']);
+  });
+
   it('an unanswered request is an info note at the end, a cancelled one is not', () => {
     const h = new Harness();
     h.open('2025-11-25', {}, { tools: {} });

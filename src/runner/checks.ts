@@ -77,6 +77,8 @@ export class UnstableCheckId extends Error {
  */
 export class CheckRecorder {
   readonly results: CheckResult[] = [];
+  /** The session each result's frames are in: its evidence, and so its wire log, is that session's. */
+  private readonly sessions = new Map<CheckResult, PeerSession>();
   private readonly started = performance.now();
   /** The scenario's elapsed ms when the previous check was recorded: the next check's own time starts there. */
   private recordedMs = 0;
@@ -212,6 +214,12 @@ export class CheckRecorder {
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);
+    if (session) this.sessions.set(result, session);
+  }
+
+  /** The session a result was judged on (its evidence frames are that session's), when it had one. */
+  judgedOn(result: CheckResult): PeerSession | undefined {
+    return this.sessions.get(result);
   }
 
   /**

@@ -9,6 +9,8 @@ import type { Finding } from '../validate/finding.js';
 interface LiveFinding {
   finding: Finding;
   scenario: string;
+  /** The session whose traffic it arose in: its frame indices are that session's. */
+  session?: PeerSession;
   frame?: RecordedFrame;
 }
 
@@ -29,7 +31,7 @@ export class LiveLedger {
       // Findings buffered before the session existed (a start-up banner) arrive during its construction.
       const session = sessionOf();
       const frame = finding.frame !== undefined && session !== undefined ? session.frames.find((f) => f.index === finding.frame) : undefined;
-      this.live.push({ finding, scenario: scenarioOf(), ...(frame ? { frame } : {}) });
+      this.live.push({ finding, scenario: scenarioOf(), ...(session ? { session } : {}), ...(frame ? { frame } : {}) });
     };
   }
 
@@ -51,19 +53,23 @@ export class LiveLedger {
   /**
    * One check per requirement over the traffic of every scenario. A failing one is reproduced by
    * the scenario in whose traffic its first violation arose (`setup`: traffic of no scenario), and
-   * refers to the wire logs (`wireOf` a scenario) of the traffic its violations arose in.
+   * refers to the wire logs (`wireOf` a scenario and session) of the traffic its violations arose
+   * in, and names the session each frame of its evidence is in.
    */
-  checks(judged: Side, reproduce: string, setup: string, wireOf: (scenario: string) => string[] | undefined = () => undefined): CheckResult[] {
+  checks(judged: Side, reproduce: string, setup: string, wireOf: (scenario: string, session: PeerSession | undefined) => string[] | undefined = () => undefined): CheckResult[] {
     const scenarioOf = new Map<Finding, string>(this.live.map((l) => [l.finding, l.scenario]));
+    const sessionOf = new Map<Finding, PeerSession | undefined>(this.live.map((l) => [l.finding, l.session]));
+    const labels = new Map<PeerSession, string>(this.sessions.map((s) => [s.session, s.label]));
     const where = new Map<Finding, Evidence>();
     for (const l of this.live) {
+      const label = l.session ? labels.get(l.session) : undefined;
       const text = l.frame ? (l.frame.raw ?? JSON.stringify(l.frame.message) ?? '') : undefined;
       where.set(l.finding, {
         ...(l.finding.frame !== undefined ? { frame: l.finding.frame } : {}),
         ...(l.frame ? { from: l.frame.from } : {}),
         ...(l.finding.pointer ? { pointer: l.finding.pointer } : {}),
         ...(text !== undefined ? { excerpt: text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text } : {}),
-        location: `scenario ${l.scenario}`,
+        location: `scenario ${l.scenario}${label !== undefined && label !== l.scenario ? `, session ${label}` : ''}`,
       });
     }
     // Only frames the target sent are its responsibility; mcpcheck's own probes break rules on purpose.
@@ -79,7 +85,7 @@ export class LiveLedger {
         const scenario = scenarioOf.get(findings[0]!);
         return reproduce.replace('{scenario}', scenario === undefined || scenario === setup ? `live.${id}` : scenario);
       },
-      wire: (findings) => [...new Set(findings.flatMap((f) => wireOf(scenarioOf.get(f) ?? '') ?? []))],
+      wire: (findings) => [...new Set(findings.flatMap((f) => wireOf(scenarioOf.get(f) ?? '', sessionOf.get(f)) ?? []))],
     });
   }
 

@@ -1,6 +1,6 @@
 import { SetupError } from '../errors.js';
 import { ClientSession } from '../harness/client-session.js';
-import { type RecordedFrame, type Reply } from '../harness/peer-session.js';
+import { type PeerSession, type RecordedFrame, type Reply } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { show } from '../validate/finding.js';
@@ -57,6 +57,14 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   const wire = new WireLogs();
   // The logs of each scenario's traffic (and of discovery's), for the live checks its traffic failed.
   const wireOf = new Map<string, string[]>();
+  // The log of each session a scenario's traffic went over, for evidence tied to one session.
+  const logOf = new Map<string, Array<{ session: PeerSession; log: string }>>();
+
+  /** The log of the traffic `session` carried for `scenario`, or all of the scenario's logs when it has none of its own. */
+  const wireIn = (scenario: string, session: PeerSession | undefined): string[] | undefined => {
+    const own = logOf.get(scenario)?.find((m) => m.session === session);
+    return own ? [own.log] : wireOf.get(scenario);
+  };
 
   /** Each session's label (the scenario or lane it serves), for notes. */
   const labels = new Map<ClientSession, string>();
@@ -176,12 +184,20 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       }
       for (const x of extra) await closeSession(x);
       if (s.isolation !== 'shared' && session) await closeSession(session);
-      const own = session && nextIndex(session.frames) > since ? [wire.mark(s.id, session.frames, since)] : [];
-      const logs = [...own, ...extra.map((x, i) => wire.mark(`${s.id} (session ${i + 2})`, x.frames))];
+      const marked: Array<{ session: ClientSession; log: string }> = [];
+      if (session && nextIndex(session.frames) > since) marked.push({ session, log: wire.mark(s.id, session.frames, since) });
+      extra.forEach((x, i) => marked.push({ session: x, log: wire.mark(`${s.id} (session ${i + 2})`, x.frames) }));
+      const logs = marked.map((m) => m.log);
       // A scenario that sent nothing judged what discovery had found: discovery's traffic is its evidence.
       if (logs.length === 0) logs.push(...(wireOf.get(DISCOVERY) ?? []));
       wireOf.set(s.id, logs);
-      for (const r of recorder.results) r.wire = logs;
+      logOf.set(s.id, marked);
+      // A check's evidence frames are those of the session it was judged on: its log alone shows them.
+      for (const r of recorder.results) {
+        const judgedOn = recorder.judgedOn(r);
+        const own = marked.find((m) => m.session === judgedOn);
+        r.wire = own ? [own.log] : logs;
+      }
       settle(s, recorder.results);
     };
 
@@ -243,7 +259,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
-    checks.push(...ledger.checks('server', input.reproduce, DISCOVERY, (scenario) => wireOf.get(scenario)));
+    checks.push(...ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session)));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind);
     return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };
   } finally {

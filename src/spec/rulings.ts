@@ -11,7 +11,7 @@ import { requirement } from './catalog.js';
 export interface Ruling {
   /** The name checks cite. */
   id: string;
-  /** Its number in the catalog's list of doubts (§15.n); absent on a derived rule. */
+  /** Its number in the catalog's list of doubts (§15.n); none for a ruling made after that list. */
   section?: number;
   /**
    * On a rule mcpcheck derives because the spec binds only the other party: the sentence it is
@@ -115,6 +115,30 @@ const RULING_LIST = [
     ruling: 'The page calls the MCP prefixes "reserved for MCP use" without a keyword; minting keys there is graded MUST NOT.',
     requirements: ['META-RSV-01'],
   },
+  {
+    id: 'batch-reaction',
+    ruling:
+      'A JSON-RPC batch mcpcheck sends is judged under ROBUST-05, where BASE-MSG-05\'s test column sends the server\'s reaction to a batch. On 2025-06-18 and later, executing it (one answer per request, one by one or in one array: the JSON-RPC 2.0 §6 form) and refusing it with one error (over HTTP, an error status) both hold; an array made of exactly the answers to that batch is no BASE-MSG-05 violation, any other array the server sends is. On 2025-03-26 the batch must be processed, each request answered once: over stdio in one array (JSON-RPC 2.0 §6), over HTTP batched or not (2025-03-26 transports: "These responses MAY be batched").',
+    requirements: ['ROBUST-05', 'BASE-MSG-05'],
+  },
+  {
+    id: 'parser-limits',
+    ruling:
+      'RFC 8259 §9 lets a parser limit the depth of nesting and the size of a text, and JSON-RPC 2.0 answers a message it could not parse with an error whose id is null: an error without id (or with id null) answering a request nested deeper than 64 levels or longer than 1 MiB is the answer to a message the server could not parse, not a BASE-ERR-01 violation.',
+    requirements: ['BASE-ERR-01'],
+  },
+  {
+    id: 'derived-robustness',
+    ruling:
+      'The catalog\'s derived robustness checks (ROBUST-01 to ROBUST-08: a hang, an exit, an HTTP 500 after hostile input) cite no spec keyword: they are graded SHOULD at most, never fail a MUST grade, and their messages say "derived".',
+    requirements: ['ROBUST-01', 'ROBUST-02', 'ROBUST-03', 'ROBUST-04', 'ROBUST-05', 'ROBUST-06', 'ROBUST-08'],
+  },
+  {
+    id: 'http-error-body',
+    ruling:
+      'Over HTTP an unparsable or invalid POST may be refused with an error status whose body is no JSON-RPC message (HTTP-POST-04: the body MAY be a JSON-RPC error): HTTP-POST-04 wins, and BASE-ERR-04 (which code the error carries) is not exercised by that answer; the check shows the status and the body instead of a warning.',
+    requirements: ['BASE-ERR-04', 'HTTP-POST-04'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];
@@ -143,8 +167,8 @@ const BY_ID = new Map<string, Ruling>(RULINGS.map((r) => [r.id, r]));
 /** A ruling by name, with the citation a message carries. */
 export function ruling(id: RulingId): Ruling & { cite: string } {
   const r = BY_ID.get(id)!;
-  const kind = r.section !== undefined ? `§15.${r.section}` : 'a derived rule';
-  return { ...r, cite: `ruling ${r.id} (mcpcheck rulings, ${kind}: ${RULINGS_DOC}#${r.id} in the mcpcheck package)` };
+  const kind = r.section !== undefined ? `, §15.${r.section}` : r.derivedFrom !== undefined ? ', a derived rule' : '';
+  return { ...r, cite: `ruling ${r.id} (mcpcheck rulings${kind}: ${RULINGS_DOC}#${r.id} in the mcpcheck package)` };
 }
 
 /** docs/RULINGS.md, generated from the list above (tests/rulings.test.ts keeps the file in step). */
@@ -162,7 +186,7 @@ export function rulingsMarkdown(): string {
   ];
   for (const r of RULINGS) {
     const pages = [...new Set(r.requirements.map((id) => requirement(id).url))].join(', ');
-    const origin = r.section !== undefined ? `§15.${r.section}` : `derived from ${r.derivedFrom}`;
+    const origin = r.section !== undefined ? `§15.${r.section}` : r.derivedFrom !== undefined ? `derived from ${r.derivedFrom}` : 'ruled after the catalog';
     lines.push(`## ${r.id}`, '', `${origin} · affects ${r.requirements.join(', ')} · spec: ${pages}`, '', r.ruling, '');
   }
   lines.push('## Doubts no check applies as a ruling', '');

@@ -1,12 +1,14 @@
 import { checkEnvelope } from './envelope.js';
 import { type Finding, note, show, violation } from './finding.js';
 import { findingsIn, RulesInRevision } from './in-revision.js';
+import { beyondParserLimits } from './parser-limits.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 import { RepeatedResults } from './repeats.js';
 import { type ToolInfo, toolsOf } from './tools.js';
 import { notAProtocolVersion, unsupportedVersionError } from './versions.js';
 import { obj, table } from '../json.js';
+import { ruling } from '../spec/rulings.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -39,7 +41,13 @@ class Ledger {
   readonly answered = new Set<Key>();
   /** Frames from this side that could not be read as requests: an error without id may answer them. */
   unreadable = 0;
+  /** The request ids of each batch this side sent where batches are no MCP message: an array of their answers is the other side's reaction. */
+  readonly batches: Array<Set<Key>> = [];
   readonly progress = new Map<Key, Progress>();
+}
+
+function isKey(v: unknown): v is Key {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 }
 
 function other(side: Side): Side {
@@ -186,6 +194,12 @@ export class SessionValidator {
       message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
       return findingsIn(findings, this.revision);
     }
+    if (Array.isArray(message) && this.batchAnswered(from, message)) {
+      const findings: Finding[] = [note('BASE-MSG-05', `an array of ${message.length} response(s) answering the batch mcpcheck sent, each request once: the server's reaction to a batch, judged under ROBUST-05, not a batch of its own (${ruling('batch-reaction').cite})`)];
+      findings[0]!.frame = frame;
+      message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
+      return findingsIn(findings, this.revision);
+    }
     const env = checkEnvelope(message);
     const mine = this.ledger(from);
     const theirs = this.ledger(other(from));
@@ -226,7 +240,10 @@ export class SessionValidator {
         // The peer may answer a malformed request with an error without id, or with the id it could read.
         mine.unreadable++;
         // A lenient peer may even run the requests inside a batch; their answers then carry those ids.
-        if (Array.isArray(message)) for (const m of message) this.expectAnswer(mine, obj(m)?.id, frame);
+        if (Array.isArray(message)) {
+          for (const m of message) this.expectAnswer(mine, obj(m)?.id, frame);
+          mine.batches.push(new Set(message.map((m) => obj(m)?.id).filter(isKey)));
+        }
         this.expectAnswer(mine, env.msg?.id, frame);
         break;
       }
@@ -235,11 +252,40 @@ export class SessionValidator {
     return findingsIn(findings, this.revision);
   }
 
+  /**
+   * Whether `message`, an array from `from`, is made of exactly one response to each request of a
+   * batch the other side sent (ruling batch-reaction); that batch is then answered.
+   */
+  private batchAnswered(from: Side, message: unknown[]): boolean {
+    const batches = this.ledger(other(from)).batches;
+    const ids = message.map((m) => obj(m)).map((m) => (m && !('method' in m) && ('result' in m || 'error' in m) && isKey(m.id) ? m.id : undefined));
+    const i = batches.findIndex((b) => ids.length === b.size && ids.every((id) => id !== undefined && b.has(id)) && new Set(ids).size === ids.length);
+    if (i < 0) return false;
+    batches.splice(i, 1);
+    return true;
+  }
+
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
   private expectAnswer(ledger: Ledger, id: unknown, frame: number): void {
-    if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) {
+    if (isKey(id)) {
       ledger.pending.set(id, { method: '(malformed request)', params: undefined, frame, cancelled: true, progressToken: undefined });
     }
+  }
+
+  /**
+   * An error without id may answer a pending request that a parser may refuse (ruling
+   * parser-limits): the oldest such request counts as answered, with a note saying why.
+   */
+  private answersUnparsable(requester: Ledger, findings: Finding[]): boolean {
+    for (const [id, p] of requester.pending) {
+      const beyond = beyondParserLimits(p.params);
+      if (beyond === undefined) continue;
+      requester.pending.delete(id);
+      requester.answered.add(id);
+      findings.push(note('BASE-ERR-01', `an error without id answering request ${show(id)} (frame ${p.frame}), ${beyond}: a message the server could not parse, whose error has no id to carry (${ruling('parser-limits').cite})`, '/id'));
+      return true;
+    }
+    return false;
   }
 
   /** The request whose result a response is: for tasks/result, the task-augmented request itself. */
@@ -528,6 +574,7 @@ export class SessionValidator {
     if (id === undefined) {
       if (kind === 'error') {
         if (requester.unreadable > 0) requester.unreadable--;
+        else if (this.answersUnparsable(requester, findings)) return;
         else if (this.options.httpStatusUnknown) findings.push(note('BASE-ERR-01', 'an error response without id: over HTTP it may be the body of an error status (HTTP-POST-04), which a transcript does not record, so it is not judged', '/id'));
         else findings.push(violation('BASE-ERR-01', 'expected the error response to carry the id of the failed request; it has none, and no unreadable request is waiting for an answer', '/id'));
       }

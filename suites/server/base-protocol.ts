@@ -1,9 +1,13 @@
 import type { ClientSession } from '../../src/harness/client-session.js';
-import type { RecordedFrame } from '../../src/harness/peer-session.js';
+import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
-import { isObject, isResponse, ourRequestIds, stillAnswers, strayResponses } from './helpers.js';
+import type { SendResult } from '../../src/transport/channel.js';
+import { ruling } from '../../src/spec/rulings.js';
+import { show } from '../../src/validate/finding.js';
+import { allowsBatches } from '../../src/validate/revisions.js';
+import { DERIVED, isObject, isResponse, ourRequestIds, stillAnswers, strayResponses } from './helpers.js';
 
 export const nullIdRejected = scenario({
   id: 'server.base.null-id-rejected',
@@ -16,7 +20,7 @@ export const nullIdRejected = scenario({
     const barrier = await session.barrier();
     const executed = session.peerFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && (f.message.id === null || !('id' in f.message)));
     check.expect(executed.length === 0, {
-      expected: 'an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"ping"}, never a result',
+      expected: `an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"ping"}, never a result (${DERIVED})`,
       actual: `${executed.length} result frame(s) answering it`,
       frames: executed.map((f) => f.index),
       // Nothing came back is evidence only once the server has answered what followed.
@@ -32,14 +36,29 @@ function isAnonymousError(f: RecordedFrame): boolean {
 }
 
 /**
+ * The skip for an HTTP error status whose body holds no JSON-RPC error: HTTP-POST-04 allows that
+ * answer, and it carries no code for BASE-ERR-04 to judge (ruling http-error-body).
+ */
+function httpRefusalSkip(check: CheckRecorder, what: string, status: number, body: string, frames: number[] = []): void {
+  check.skip(
+    `not exercised: ${what} was refused with HTTP ${status} and a body that is no JSON-RPC error (${body ? show(body, 200) : 'empty'}); HTTP-POST-04 lets the body be anything and wins over BASE-ERR-04, which then has no error code to judge (${ruling('http-error-body').cite})`,
+    { frames },
+  );
+}
+
+/**
  * Sends one malformed frame and expects an error with `code`, without an id (the request could
  * not be read) or with `id` when the server could read that much.
  */
-async function expectErrorFor(session: ClientSession, check: CheckRecorder, send: () => Promise<unknown>, code: number, what: string, id?: number): Promise<void> {
+async function expectErrorFor(session: ClientSession, check: CheckRecorder, send: () => Promise<SendResult | undefined>, code: number, what: string, id?: number): Promise<void> {
   const mark = session.mark;
-  await send();
+  const sent = await send();
   await session.barrier();
   const answers = session.peerFrames(mark).filter((f) => isAnonymousError(f) || (id !== undefined && isObject(f.message) && isObject(f.message.error) && f.message.id === id));
+  if (answers.length === 0 && sent?.status !== undefined && sent.status >= 400) {
+    const body = session.peerFrames(mark).find((f) => f.via === 'post-error');
+    return httpRefusalSkip(check, what, sent.status, sent.body ?? body?.raw ?? (body ? JSON.stringify(body.message) : ''), body ? [body.index] : []);
+  }
   const codes = answers.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
   check.expect(codes.includes(code), {
     expected: `a JSON-RPC error with code ${code} for ${what}`,
@@ -89,6 +108,7 @@ export const invalidParams = scenario({
     const method = 'tools' in discovery.capabilities ? 'tools/call' : 'ping';
     const id = session.allocateId();
     const reply = await session.probe({ jsonrpc: '2.0', id, method, params: 5 });
+    if (reply.kind === 'rejected' && reply.error === undefined) return httpRefusalSkip(check, `${method} with "params": 5`, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : []);
     check.errorCode(reply, [-32602, -32600], { what: `${method} with "params": 5` });
   },
 });
@@ -134,35 +154,115 @@ export const notificationsUnanswered = scenario({
   },
 });
 
-export const batchRejected = scenario({
-  id: 'server.base.batch-rejected',
-  title: 'A JSON-RPC batch is rejected or dropped, never answered with a batch',
-  requirements: ['BASE-MSG-05', 'ROBUST-05'],
+/** What came back to a batch of pings: how often each id was answered, in which frames, and refusals. */
+interface BatchReaction {
+  /** Answers per request id of the batch (alone or inside an array). */
+  answers: Map<unknown, number>;
+  /** Frames that carry answers, and whether each is an array. */
+  answerFrames: RecordedFrame[];
+  /** Errors without id (or with id null): the batch refused as a whole. */
+  refusals: RecordedFrame[];
+  /** Over HTTP: the status of the POST that carried the batch. */
+  status?: number;
+  body?: string;
+}
+
+function batchReaction(session: ClientSession, mark: number, ids: number[], sent: SendResult | undefined): BatchReaction {
+  const answers = new Map<unknown, number>(ids.map((id) => [id, 0]));
+  const answerFrames: RecordedFrame[] = [];
+  const refusals: RecordedFrame[] = [];
+  for (const f of session.peerFrames(mark)) {
+    const members = Array.isArray(f.message) ? f.message : [f.message];
+    let answering = false;
+    for (const m of members) {
+      if (!isObject(m) || 'method' in m || !('result' in m || 'error' in m)) continue;
+      if (answers.has(m.id)) {
+        answers.set(m.id, answers.get(m.id)! + 1);
+        answering = true;
+      } else if ('error' in m && (!('id' in m) || m.id === null)) refusals.push(f);
+    }
+    if (answering) answerFrames.push(f);
+  }
+  return { answers, answerFrames, refusals, ...(sent?.status !== undefined ? { status: sent.status } : {}), ...(sent?.body !== undefined ? { body: sent.body } : {}) };
+}
+
+/**
+ * Sends a batch of two pings and collects the reaction. Answers may still be on their way (an
+ * SSE stream) when the ping after them is answered: the rest is awaited a while, scaled to how
+ * long that ping took.
+ */
+async function sendBatch(session: ClientSession): Promise<{ ids: number[]; mark: number; reaction: BatchReaction; barrier: Reply }> {
+  const mark = session.mark;
+  const ids = [session.allocateId(), session.allocateId()];
+  const sent = await session.send(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
+  const started = performance.now();
+  const barrier = await session.barrier();
+  let reaction = batchReaction(session, mark, ids, sent);
+  const settled = (r: BatchReaction) => r.refusals.length > 0 || (r.status !== undefined && r.status >= 400) || [...r.answers.values()].every((n) => n > 0);
+  if (!settled(reaction) && barrier.kind === 'result') {
+    const waitMs = Math.min(5_000, Math.max(1_000, 4 * (performance.now() - started)));
+    await session.waitForFrame(() => settled(batchReaction(session, mark, ids, sent)), waitMs, mark);
+    reaction = batchReaction(session, mark, ids, sent);
+  }
+  return { ids, mark, reaction, barrier };
+}
+
+function describeReaction(r: BatchReaction): string {
+  const counts = [...r.answers.values()];
+  const parts = [`${counts.filter((n) => n > 0).length} of ${counts.length} request(s) answered${counts.some((n) => n > 1) ? ' (some more than once)' : ''}`];
+  const arrays = r.answerFrames.filter((f) => Array.isArray(f.message)).length;
+  if (r.answerFrames.length > 0) parts.push(`in ${r.answerFrames.length} frame(s), ${arrays} of them an array`);
+  if (r.refusals.length > 0) parts.push(`${r.refusals.length} error(s) without id`);
+  if (r.status !== undefined) parts.push(`HTTP ${r.status}${r.body ? ` with body ${show(r.body, 120)}` : ''}`);
+  return parts.join('; ');
+}
+
+const executed = (r: BatchReaction) => [...r.answers.values()].every((n) => n === 1) && r.refusals.length === 0;
+const refused = (r: BatchReaction) => [...r.answers.values()].every((n) => n === 0) && (r.refusals.length === 1 || (r.refusals.length === 0 && r.status !== undefined && r.status >= 400 && r.status < 500));
+
+export const batch = scenario({
+  id: 'server.base.batch',
+  title: 'A JSON-RPC batch on the negotiated revision is executed (one answer per request) or refused with one error; the server survives it',
+  requirements: ['ROBUST-05'],
   isolation: 'shared',
   async run({ session, check }) {
-    const mark = session.mark;
-    const ids = [session.allocateId(), session.allocateId()];
-    await session.send(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
-    const barrier = await session.barrier();
-    const arrays = session.peerFrames(mark).filter((f) => Array.isArray(f.message));
-    const executed = session.peerFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && ids.includes(f.message.id as number));
-    check.expect(executed.length === 0, {
-      key: 'not-executed',
-      requirements: ['ROBUST-05'],
-      expected: 'the requests inside a batch refused (an error) or dropped, since MCP has no batches since 2025-06-18',
-      actual: `${executed.length} of them executed and answered one by one`,
-      frames: executed.map((f) => f.index),
-      replies: [barrier],
-    });
-    check.expect(arrays.length === 0, {
-      key: 'no-batch-answer',
-      requirements: ['BASE-MSG-05'],
-      expected: 'an error or nothing in answer to a batch array, never a batch (arrays are not MCP messages)',
-      actual: `${arrays.length} array frame(s)`,
-      frames: arrays.map((f) => f.index),
+    const { reaction, barrier } = await sendBatch(session);
+    // On a server whose newest revision is 2025-03-26, batches are part of the protocol.
+    const mustProcess = allowsBatches(session.revision);
+    const ok = executed(reaction) || (!mustProcess && refused(reaction));
+    check.expect(ok, {
+      key: 'executed-or-refused',
+      expected: mustProcess
+        ? `on this ${session.revision} session the batch of two pings processed, each answered once (${ruling('batch-reaction').cite})`
+        : `the batch of two pings either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.revision} (${DERIVED}; ${ruling('batch-reaction').cite})`,
+      actual: describeReaction(reaction),
+      frames: [...reaction.answerFrames, ...reaction.refusals].map((f) => f.index),
       replies: [barrier],
     });
     await stillAnswers(session, check, 'a batch', 'alive');
+  },
+});
+
+export const batch20250326 = scenario({
+  id: 'server.base.batch-2025-03-26',
+  title: 'On a session that negotiated 2025-03-26, a JSON-RPC batch is processed: one answer per request, in a batch response',
+  requirements: ['ROBUST-05'],
+  isolation: 'session',
+  async run({ session, check }) {
+    const init = await session.initialize({ protocolVersion: '2025-03-26', capabilities: {} });
+    if (init.kind !== 'result' || init.result.protocolVersion !== '2025-03-26') {
+      const answered = init.kind === 'result' ? `protocolVersion ${show(init.result.protocolVersion)}` : describeReply(init);
+      return check.skip(`not exercised: initialize for 2025-03-26 was answered with ${answered}, so no session runs on it (server.lifecycle.version-negotiation judges that answer)`, { frames: [replyFrame(init)] });
+    }
+    const { reaction, barrier } = await sendBatch(session);
+    // Over HTTP the 2025-03-26 transport lets the responses on the stream be batched or not.
+    const oneArray = session.transport === 'http' || (reaction.answerFrames.length === 1 && Array.isArray(reaction.answerFrames[0]!.message));
+    check.expect(executed(reaction) && oneArray, {
+      expected: `the batch of two pings processed, each answered once${session.transport === 'stdio' ? ', in one array (JSON-RPC 2.0 §6)' : ''}, since 2025-03-26 has JSON-RPC batches (${ruling('batch-reaction').cite})`,
+      actual: describeReaction(reaction),
+      frames: [...reaction.answerFrames, ...reaction.refusals].map((f) => f.index),
+      replies: [barrier],
+    });
   },
 });
 
@@ -210,4 +310,4 @@ export const hostileInput = scenario({
   },
 });
 
-export const baseProtocol = [nullIdRejected, parseError, invalidRequest, unknownMethod, invalidParams, notificationsUnanswered, batchRejected, hostileInput];
+export const baseProtocol = [nullIdRejected, parseError, invalidRequest, unknownMethod, invalidParams, notificationsUnanswered, batch, batch20250326, hostileInput];

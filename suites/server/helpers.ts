@@ -9,6 +9,7 @@ import { planToolCall, type ToolPlan } from '../../src/runner/tool-plan.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
 import { parseUriTemplate } from '../../src/validate/uri-template.js';
+import { ruling } from '../../src/spec/rulings.js';
 
 import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
@@ -43,13 +44,16 @@ export function ourRequestIds(session: ClientSession, mark: number): Set<unknown
  */
 const STILL_ANSWERS_MS = 10_000;
 
-/** ROBUST-05 and friends: after a probe, the target must still answer ping. */
+/** What the message of a check of the catalog's "Derived robustness checks" (ROBUST-*) says it is. */
+export const DERIVED = `derived robustness check, no spec keyword; ${ruling('derived-robustness').cite}`;
+
+/** ROBUST-05 and friends: after a probe, the target must still answer ping (no hang, no exit, no HTTP 500). */
 export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05']): Promise<boolean> {
   const reply = await session.request('ping', undefined, STILL_ANSWERS_MS);
   return check.expect(reply.kind === 'result', {
     key,
     requirements,
-    expected: `the server still answers ping after ${after}`,
+    expected: `the server still answers ping after ${after} (${DERIVED})`,
     actual: describeReply(reply),
     frames: [reply.kind === 'result' || reply.kind === 'error' ? reply.frame : undefined],
   });
