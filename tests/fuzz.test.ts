@@ -36,6 +36,23 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
     expect(args(input).text).toHaveLength(1001);
   }, 60_000);
 
+  it('a tool call never answered while ping still is: a one-response failure, shrunk to the smallest count that goes unanswered, and its replay line reproduces it', () => {
+    const target = `${FIXTURE} --bug silent-count`;
+    const run = fuzz(target, ['--sequences', '0', '--runs', '100', '--case-timeout', '500']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.one-response']);
+    const check = run.report.checks.find((c) => c.id === 'fuzz.one-response')!;
+    expect(check.message).toMatch(/^tools\/call request with id .* got no response within \d+ ms, while the ping sent after it was answered\. Minimal input/);
+    expect(check.message).not.toMatch(/did not fail again/);
+    const { file, input } = saved(run, 'fuzz.one-response');
+    expect(args(input)).toEqual({ text: '', count: 4 });
+    expect(check.reproduce).toBe(`mcpcheck fuzz --stdio ${JSON.stringify(target)} --case-timeout 500 --replay ${file}`);
+    const again = mcpcheck(['fuzz', '--stdio', target, '--case-timeout', '500', '--replay', file]);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+fuzz\.one-response/);
+    expect(mcpcheck(['fuzz', '--stdio', FIXTURE, '--case-timeout', '500', '--replay', file]).code).toBe(0);
+  }, 60_000);
+
   it('big ids cut to 32 bits: the id is not echoed', () => {
     const run = fuzz(`${FIXTURE} --bug big-ids`, ['--sequences', '0', '--runs', '150', '--case-timeout', '500']);
     expect(run.code).toBe(1);
@@ -176,6 +193,13 @@ describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', ()
     const run = fuzz(FIXTURE, ['--runs', '1000000', '--time-budget', '1']);
     expect(run.code).toBe(3);
     expect(run.report.checks.find((c) => c.id === 'fuzz.run')?.status).toBe('error');
+  }, 30_000);
+
+  it('a budget that cuts only the sequences, after every case ran, says how many sequences ran and leaves the run complete (exit 0)', () => {
+    const run = fuzz(FIXTURE, ['--runs', '20', '--sequences', '1000', '--time-budget', '5']);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.run')).toBeUndefined();
+    expect(run.report.notes.join('\n')).toMatch(/the time budget \(5 s\) ended the sequences: \d+ of 1000 sequences ran/);
+    expect(run.code).toBe(0);
   }, 30_000);
 
   it('setup errors: a non-loopback URL without --allow-remote, a target that is no MCP server, a bad flag (exit 2, one line)', () => {
