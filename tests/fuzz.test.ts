@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FuzzCase } from '../src/fuzz/case.js';
 import type { RunReport } from '../src/model.js';
-import { CLI, FIXTURE, found, fuzz, mcpcheck, type Run, saved, waitForPort } from './fuzz-helpers.js';
+import { CLI, FIXTURE, found, fuzz, fuzzAtAsync, mcpcheck, overHttp, type Run, saved, waitForPort } from './fuzz-helpers.js';
 import { freePort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
@@ -136,6 +136,17 @@ describe('mcpcheck fuzz over Streamable HTTP', () => {
     } finally {
       server.kill('SIGKILL');
     }
+  }, 90_000);
+});
+
+describe('mcpcheck fuzz over Streamable HTTP: a call never answered', () => {
+  it('a POST whose answer (and response headers) never come is judged within --case-timeout, not the channel\'s 30 s', async () => {
+    const run = await overHttp(['--bug', 'silent-count'], (url) => fuzzAtAsync(['--url', url], ['--sequences', '0', '--runs', '60', '--case-timeout', '500']));
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.one-response']);
+    const waited = Number(/got no response within (\d+) ms/.exec(run.report.checks.find((c) => c.id === 'fuzz.one-response')!.message)?.[1]);
+    expect(waited).toBeLessThan(5000);
+    expect(args(saved(run, 'fuzz.one-response').input).count).toBeGreaterThanOrEqual(4);
   }, 90_000);
 });
 
