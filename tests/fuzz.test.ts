@@ -187,6 +187,14 @@ describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', ()
     }
   }, 60_000);
 
+  it('a call whose time argument was pushed past its bound may take that long: its late answer is no finding', () => {
+    // Seed 1 calls wait with ms 5001 (out of bounds), which this fixture then waits for: with --case-timeout 500 no answer comes in time.
+    const run = fuzz(`${FIXTURE} --bug wait-unbounded`, ['--sequences', '0', '--runs', '300', '--call-tools', 'wait', '--case-timeout', '500']);
+    expect(found(run), JSON.stringify(run.report.checks.filter((c) => c.status !== 'pass'), null, 1)).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.one-response')?.status).toBe('pass');
+  }, 60_000);
+
   it('--replay reproduces a saved failure (exit 1) and passes on a server without the bug (exit 0); the transcript is read by validate', () => {
     const { file } = saved(crashShape(), 'fuzz.tool-input-survives');
     const again = mcpcheck(['fuzz', '--stdio', `${FIXTURE} --bug crash-shape`, '--replay', file]);
