@@ -57,6 +57,16 @@ describe('stateful runs find bugs only a sequence of operations shows, shrunk to
     expect(shown).toMatch(/^call .* → resources\/list to its last page$/);
   }, 60_000);
 
+  it('a tool call never answered while ping still is: one step, the smallest call that goes unanswered (BASE-ID-04)', () => {
+    const run = fuzz(`${FIXTURE} --bug silent-count`, ['--runs', '1', '--sequences', '20', '--case-timeout', '500']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.sequence.one-response']);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.sequence.one-response')!.message).toMatch(/^tools\/call \(step: .*\) got no response within \d+ ms, while the ping sent after it was answered/);
+    const [steps, shown] = smallest(run, 'fuzz.sequence.one-response');
+    expect(steps).toBe('1');
+    expect(shown).toBe('call echo {"text":"","count":4}');
+  }, 60_000);
+
   it('a crash on the call after a cancelled one, and --replay of the saved sequence reproduces it', () => {
     const run = sequences('crash-after-cancel');
     // The crash comes at the next call: a plain call (the server stops answering ping) or another cancelled one.

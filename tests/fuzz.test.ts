@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FuzzCase } from '../src/fuzz/case.js';
 import type { RunReport } from '../src/model.js';
-import { CLI, FIXTURE, found, fuzz, mcpcheck, type Run, saved, waitForPort } from './fuzz-helpers.js';
+import { CLI, FIXTURE, found, fuzz, fuzzAtAsync, mcpcheck, overHttp, type Run, saved, waitForPort } from './fuzz-helpers.js';
 import { freePort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
@@ -34,6 +34,23 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
     const { input } = saved(run, 'fuzz.tool-input-survives');
     expect(input.mutation).toBe('args.long-string');
     expect(args(input).text).toHaveLength(1001);
+  }, 60_000);
+
+  it('a tool call never answered while ping still is: a one-response failure, shrunk to the smallest count that goes unanswered, and its replay line reproduces it', () => {
+    const target = `${FIXTURE} --bug silent-count`;
+    const run = fuzz(target, ['--sequences', '0', '--runs', '100', '--case-timeout', '500']);
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.one-response']);
+    const check = run.report.checks.find((c) => c.id === 'fuzz.one-response')!;
+    expect(check.message).toMatch(/^tools\/call request with id .* got no response within \d+ ms, while the ping sent after it was answered\. Minimal input/);
+    expect(check.message).not.toMatch(/did not fail again/);
+    const { file, input } = saved(run, 'fuzz.one-response');
+    expect(args(input)).toEqual({ text: '', count: 4 });
+    expect(check.reproduce).toBe(`mcpcheck fuzz --stdio ${JSON.stringify(target)} --case-timeout 500 --replay ${file}`);
+    const again = mcpcheck(['fuzz', '--stdio', target, '--case-timeout', '500', '--replay', file]);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+fuzz\.one-response/);
+    expect(mcpcheck(['fuzz', '--stdio', FIXTURE, '--case-timeout', '500', '--replay', file]).code).toBe(0);
   }, 60_000);
 
   it('big ids cut to 32 bits: the id is not echoed', () => {
@@ -122,6 +139,17 @@ describe('mcpcheck fuzz over Streamable HTTP', () => {
   }, 90_000);
 });
 
+describe('mcpcheck fuzz over Streamable HTTP: a call never answered', () => {
+  it('a POST whose answer (and response headers) never come is judged within --case-timeout, not the channel\'s 30 s', async () => {
+    const run = await overHttp(['--bug', 'silent-count'], (url) => fuzzAtAsync(['--url', url], ['--sequences', '0', '--runs', '60', '--case-timeout', '500']));
+    expect(run.code).toBe(1);
+    expect(found(run)).toEqual(['fuzz.one-response']);
+    const waited = Number(/got no response within (\d+) ms/.exec(run.report.checks.find((c) => c.id === 'fuzz.one-response')!.message)?.[1]);
+    expect(waited).toBeLessThan(5000);
+    expect(args(saved(run, 'fuzz.one-response').input).count).toBeGreaterThanOrEqual(4);
+  }, 90_000);
+});
+
 describe('mcpcheck fuzz --url with --start', () => {
   it('starts the server again after each crash, finds the crash, and the replay line (with --start) reproduces it; no server is left', async () => {
     const port = await freePort();
@@ -159,6 +187,14 @@ describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', ()
     }
   }, 60_000);
 
+  it('a call whose time argument was pushed past its bound may take that long: its late answer is no finding', () => {
+    // Seed 1 calls wait with ms 5001 (out of bounds), which this fixture then waits for: with --case-timeout 500 no answer comes in time.
+    const run = fuzz(`${FIXTURE} --bug wait-unbounded`, ['--sequences', '0', '--runs', '300', '--call-tools', 'wait', '--case-timeout', '500']);
+    expect(found(run), JSON.stringify(run.report.checks.filter((c) => c.status !== 'pass'), null, 1)).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.one-response')?.status).toBe('pass');
+  }, 60_000);
+
   it('--replay reproduces a saved failure (exit 1) and passes on a server without the bug (exit 0); the transcript is read by validate', () => {
     const { file } = saved(crashShape(), 'fuzz.tool-input-survives');
     const again = mcpcheck(['fuzz', '--stdio', `${FIXTURE} --bug crash-shape`, '--replay', file]);
@@ -176,6 +212,13 @@ describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', ()
     const run = fuzz(FIXTURE, ['--runs', '1000000', '--time-budget', '1']);
     expect(run.code).toBe(3);
     expect(run.report.checks.find((c) => c.id === 'fuzz.run')?.status).toBe('error');
+  }, 30_000);
+
+  it('a budget that cuts only the sequences, after every case ran, says how many sequences ran and leaves the run complete (exit 0)', () => {
+    const run = fuzz(FIXTURE, ['--runs', '20', '--sequences', '1000', '--time-budget', '5']);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.run')).toBeUndefined();
+    expect(run.report.notes.join('\n')).toMatch(/the time budget \(5 s\) ended the sequences: \d+ of 1000 sequences ran/);
+    expect(run.code).toBe(0);
   }, 30_000);
 
   it('setup errors: a non-loopback URL without --allow-remote, a target that is no MCP server, a bad flag (exit 2, one line)', () => {

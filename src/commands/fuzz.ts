@@ -58,6 +58,11 @@ function timeouts(o: FuzzCommandOptions): SendTimeouts {
   return { responseMs: ms, pingMs: ms };
 }
 
+/** The command that sends a saved failure again, with the run's own case timeout: a wait that decided the finding decides the replay. */
+function replayCommand(o: FuzzCommandOptions, file: string): string {
+  return `mcpcheck fuzz ${o.targetFlags}${o.caseTimeoutMs !== undefined ? ` --case-timeout ${o.caseTimeoutMs}` : ''} --replay ${file}`;
+}
+
 /** An oracle or a sequence invariant: a named rule with its requirements. */
 type Rule = Pick<Oracle, 'id' | 'title' | 'requirements'>;
 
@@ -95,7 +100,7 @@ function failureCheck(f: FuzzFailure, file: string, o: FuzzCommandOptions): Chec
   const status: Status = levelOf(f.oracle) === 'MUST' ? 'fail' : 'warn';
   const shown = describeCase(f.input);
   const message = `${f.message}. Minimal input (${f.shrinks} shrinks, seed ${f.seed}, path ${JSON.stringify(f.path)}): ${shown}${f.reproduced ? '' : ' — it did not fail again alone on a fresh session (it may depend on earlier cases)'}`;
-  return { ...baseCheck(f.oracle, status, message), evidence: [{ excerpt: shown.slice(0, 500), location: `${file}.jsonl` }], reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${file}.case.json` };
+  return { ...baseCheck(f.oracle, status, message), evidence: [{ excerpt: shown.slice(0, 500), location: `${file}.jsonl` }], reproduce: replayCommand(o, `${file}.case.json`) };
 }
 
 async function saveFailure(dir: string, f: FuzzFailure, transport: 'stdio' | 'http'): Promise<string> {
@@ -111,7 +116,7 @@ function sequenceCheck(f: SequenceFailure, file: string, o: FuzzCommandOptions):
   const steps = f.steps.map(describeStep).join(' → ');
   const message = `${f.message}. Smallest failing sequence (${f.steps.length} step(s), ${f.shrinks} shrinks, seed ${f.seed}, path ${JSON.stringify(f.path)}${f.replayPath !== undefined ? `, replayPath ${JSON.stringify(f.replayPath)}` : ''}): ${steps}`;
   const evidence = [{ excerpt: steps.slice(0, 500), location: `${file}.jsonl` }, ...(f.secondFrames ? [{ excerpt: 'the second session of the sequence', location: `${file}-second.jsonl` }] : [])];
-  return { ...baseCheck(f.invariant, status, message), evidence, reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${file}.sequence.json` };
+  return { ...baseCheck(f.invariant, status, message), evidence, reproduce: replayCommand(o, `${file}.sequence.json`) };
 }
 
 async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' | 'http'): Promise<string> {
@@ -157,7 +162,7 @@ async function replay(o: FuzzCommandOptions, target: Target, started: number): P
   const { frames, failing } = await replayFresh(lane, saved.input, timeouts(o));
   const shown = describeCase(saved.input);
   const checks = ORACLES.filter((oracle) => oracle.applies(saved.input)).map((oracle) =>
-    failing.has(oracle.id) ? { ...baseCheck(oracle, levelOf(oracle) === 'MUST' ? 'fail' : 'warn', `the saved case fails again: ${shown}`), reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${o.replay}` } : baseCheck(oracle, 'pass', `held on the replayed case: ${shown}`),
+    failing.has(oracle.id) ? { ...baseCheck(oracle, levelOf(oracle) === 'MUST' ? 'fail' : 'warn', `the saved case fails again: ${shown}`), reproduce: replayCommand(o, o.replay!) } : baseCheck(oracle, 'pass', `held on the replayed case: ${shown}`),
   );
   return report(target, started, checks, [`replayed ${o.replay} (found with seed ${saved.seed}, path ${JSON.stringify(saved.path)}); ${frames.length} frames`], saved.seed, {});
 }
@@ -168,7 +173,7 @@ async function replaySaved(o: FuzzCommandOptions, target: Target, started: numbe
   await lane.discard();
   const shown = saved.steps.map(describeStep).join(' → ');
   const checks = SEQUENCE_INVARIANTS.map((inv) => {
-    if (broken?.invariant.id === inv.id) return { ...baseCheck(inv, levelOf(inv) === 'MUST' ? 'fail' : 'warn', `the saved sequence fails again: ${broken.message}; ${shown}`), reproduce: `mcpcheck fuzz ${o.targetFlags} --replay ${o.replay}` };
+    if (broken?.invariant.id === inv.id) return { ...baseCheck(inv, levelOf(inv) === 'MUST' ? 'fail' : 'warn', `the saved sequence fails again: ${broken.message}; ${shown}`), reproduce: replayCommand(o, o.replay!) };
     const n = exercised.get(inv.id) ?? 0;
     return baseCheck(inv, n > 0 ? 'pass' : 'skip', n > 0 ? `held on the replayed sequence (${n} step(s)): ${shown}` : `not exercised by the replayed sequence: ${shown}`);
   });
@@ -203,8 +208,8 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`) : baseCheck(oracle, 'skip', `not exercised: ${outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it'}`));
     }
     const sequences = o.sequences ?? DEFAULT_SEQUENCES;
-    let cutShort = outcome.cutShort;
-    if (sequences > 0 && !cutShort) {
+    // Only cases never sent make the run incomplete: sequences the budget left out are counted, and their invariants say so.
+    if (sequences > 0 && !outcome.cutShort) {
       const lane = new Lane(target, 10_000);
       const stateful = await fuzzSequences(lane, { sequences, seed: o.seed, deadline, callTools: parseToolPolicy(o.callTools), replyMs: timeouts(o).responseMs }).finally(() => lane.discard());
       if (stateful.failure) await mkdir(o.outDir, { recursive: true });
@@ -214,13 +219,15 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
           continue;
         }
         const n = stateful.exercised.get(inv.id) ?? 0;
-        checks.push(n > 0 ? baseCheck(inv, 'pass', `held on ${n} step(s) of ${stateful.judged} sequence(s)`) : baseCheck(inv, 'skip', `not exercised: ${stateful.unexercisable.get(inv.id) ?? `no step of the ${stateful.judged} sequence(s) run gave it anything to judge (the server may not offer what it needs, or a failure ended the sequences early)`}`));
+        const why = stateful.cutShort && !stateful.failure ? `the time budget (${o.timeBudget} s) ended the sequences after ${stateful.generated} of ${sequences}, or the server may not offer what it needs` : 'the server may not offer what it needs, or a failure ended the sequences early';
+        checks.push(n > 0 ? baseCheck(inv, 'pass', `held on ${n} step(s) of ${stateful.judged} sequence(s)`) : baseCheck(inv, 'skip', `not exercised: ${stateful.unexercisable.get(inv.id) ?? `no step of the ${stateful.judged} sequence(s) run gave it anything to judge (${why})`}`));
       }
       outcome.notes.push(...stateful.notes);
-      cutShort ||= stateful.cutShort;
+      if (stateful.cutShort) outcome.notes.push(stateful.failure ? `the time budget (${o.timeBudget} s) ended the shrinking of the failing sequence after ${stateful.failure.shrinks} shrink(s)` : `the time budget (${o.timeBudget} s) ended the sequences: ${stateful.generated} of ${sequences} sequences ran`);
     }
-    if (cutShort) {
-      checks.push({ ...baseCheck(ORACLES[0]!, 'error', `the time budget (${o.timeBudget} s) ended the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged`), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
+    if (outcome.cutShort) {
+      const what = outcome.generated < o.runs ? `the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged` : `the shrinking of a failure after all ${o.runs} cases ran: its input may not be the smallest`;
+      checks.push({ ...baseCheck(ORACLES[0]!, 'error', `the time budget (${o.timeBudget} s) ended ${what}`), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
     }
     const rate = outcome.durationMs > 0 ? Math.round((outcome.cases * 1000) / outcome.durationMs) : 0;
     const notes = [`${outcome.cases} cases sent (${outcome.generated} generated, the rest shrinking) in ${(outcome.durationMs / 1000).toFixed(1)} s, ${rate} cases/s; ${outcome.restarts} restart(s) of the target`, ...outcome.notes];

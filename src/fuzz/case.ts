@@ -33,6 +33,8 @@ export interface FuzzCase {
   expects: Expectation;
   body: FrameBody;
   ending: FrameEnding;
+  /** The mutation changed a time argument of the tool (a duration, a delay): the call may run as long as that asks, past the case's wait. */
+  timed?: true;
   /** For an unmutated tools/call: the schemas the listed tool declared, which judge its arguments and result. */
   tool?: { inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> };
 }

@@ -16,6 +16,8 @@ export interface BaseRequest {
   inputSchema?: Record<string, unknown>;
   /** For tools/call: the tool's output schema, when it declares one. */
   outputSchema?: Record<string, unknown>;
+  /** For tools/call: the arguments read as times (a duration, a delay). */
+  timeProperties?: readonly string[];
 }
 
 export interface MutationOptions {
@@ -112,7 +114,9 @@ function argumentCases(base: BaseRequest, edits: fc.Arbitrary<ArgsEdit>): fc.Arb
     const p = params ?? {};
     const args = e.edit({ ...(isObject(p.arguments) ? p.arguments : {}) });
     const at = `arguments.${e.at}`;
-    if (!e.deep) return jsonCase(e.mutation, base.method, e.expects, request(base.method, id, { ...p, arguments: args }), at);
+    // A time argument out of its bounds (or of its type, or left out) may ask the tool to run that long.
+    const timed = base.timeProperties?.includes(e.at) ? { timed: true as const } : {};
+    if (!e.deep) return { ...jsonCase(e.mutation, base.method, e.expects, request(base.method, id, { ...p, arguments: args }), at), ...timed };
     const text = JSON.stringify(request(base.method, id, { ...p, arguments: { ...args, [e.deep.key]: DEEP_MARK } })).replace(JSON.stringify(DEEP_MARK), `${'['.repeat(e.deep.depth)}${']'.repeat(e.deep.depth)}`);
     return { mutation: e.mutation, at, method: base.method, expects: e.expects, body: { text }, ending: 'lf' };
   });

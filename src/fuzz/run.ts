@@ -90,7 +90,7 @@ function basesFor(revision: Revision, capabilities: Record<string, unknown>, too
   const callable = callableTools(tools, policy);
   for (const t of callable) {
     const output = t.outputSchema ? { outputSchema: t.outputSchema } : {};
-    bases.push({ method: 'tools/call', params: t.arguments.map((a) => ({ name: t.name, arguments: a })), inputSchema: t.inputSchema, ...output });
+    bases.push({ method: 'tools/call', params: t.arguments.map((a) => ({ name: t.name, arguments: a })), inputSchema: t.inputSchema, ...output, timeProperties: t.timeProperties });
   }
   notes.push(callable.length ? `tools called (${policy.mode}): ${callable.map((t) => t.name).join(', ')}` : `no tool called (--call-tools ${policy.mode}${tools.length ? '' : '; the server lists none'})`);
   return bases;

@@ -39,9 +39,18 @@ export function stdioWrites(c: FuzzCase): Array<string | Uint8Array> {
   return [whole.subarray(0, half), whole.subarray(half)];
 }
 
-async function sendFrame(session: ClientSession, c: FuzzCase): Promise<void> {
+/** Waits for `p`, at most `ms`; what it does later is left to it. */
+async function atMost(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+async function sendFrame(session: ClientSession, c: FuzzCase, waitMs: number): Promise<void> {
   if (session.transport === 'http') {
-    await session.sendRaw(frameBytes(c));
+    // A server that never starts its answer never sends the POST's response headers either: the
+    // case's own wait bounds them (the channel's would be 30 s), and the ping goes on its own POST.
+    await atMost(session.sendRaw(frameBytes(c)), waitMs);
     return;
   }
   const writes = stdioWrites(c);
@@ -59,11 +68,12 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   const mark = session.mark;
   const findingsMark = session.findings.length;
   const started = performance.now();
-  await sendFrame(session, c);
+  await sendFrame(session, c, t.responseMs);
   const answered = (f: RecordedFrame) => isObject(f.message) && f.message.id === id && ('result' in f.message || 'error' in f.message);
   const awaited = id !== undefined && c.expects !== 'survive' && t.awaitAnswer;
   // A tool may run for a while: its answer is waited for before the ping is sent.
-  if (awaited && c.method === 'tools/call') await session.waitForFrame(answered, t.responseMs, mark);
+  const left = () => Math.max(0, t.responseMs - (performance.now() - started));
+  if (awaited && c.method === 'tools/call') await session.waitForFrame(answered, left(), mark);
   const ping = async () => {
     let pingId = session.allocateId();
     while (used.has(pingId)) pingId = session.allocateId();
@@ -81,7 +91,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   // say) still belongs to the case: the reads already taken in are handled before it is judged.
   await session.settle(0);
   // Most servers answer in order, none has to: an answer still missing is given its full time.
-  if (awaited && first.reply.kind === 'result') await session.waitForFrame(answered, Math.max(0, t.responseMs - (performance.now() - started)), mark);
+  if (awaited && first.reply.kind === 'result') await session.waitForFrame(answered, left(), mark);
   const waitedMs = Math.round(performance.now() - started);
   return { frames: session.peerFrames(mark), pingId: first.pingId, earlier, ping: first.reply, findings: session.findings.slice(findingsMark).filter((f) => (f.frame ?? 0) >= mark), waitedMs };
 }

@@ -45,6 +45,8 @@ export interface SequenceFailure {
 export interface StatefulOutcome {
   /** Sequences that were run to the end or to a broken invariant. */
   judged: number;
+  /** Of those, the generated ones (shrinking steps not counted). */
+  generated: number;
   exercised: Map<string, number>;
   failure?: SequenceFailure;
   cutShort: boolean;
@@ -122,12 +124,13 @@ async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: M
 
 export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<StatefulOutcome> {
   const s = await sources(lane, o.callTools);
-  const outcome: StatefulOutcome = { judged: 0, exercised: new Map(), cutShort: false, notes: [], unexercisable: unexercisable(s) };
+  const outcome: StatefulOutcome = { judged: 0, generated: 0, exercised: new Map(), cutShort: false, notes: [], unexercisable: unexercisable(s) };
   const commands = fc.commands(stepArbitraries(s).map((a) => a.map((step) => new StepCommand(step))), { maxCommands: o.maxSteps ?? MAX_STEPS, size: 'max' });
   let last: { broken: InvariantBroken; steps: Step[]; frames: RecordedFrame[]; secondFrames?: RecordedFrame[] } | undefined;
   const result = await checkProperty(commands, o.seed, { cases: o.sequences, maxEvaluations: o.sequences + (o.maxShrinks ?? 60), deadline: o.deadline }, async (cmds) => {
     const { broken, real } = await onFreshSession(lane, o, (model, r) => fc.asyncModelRun(() => ({ model, real: r }), cmds), s, outcome.exercised);
     outcome.judged++;
+    if (!last) outcome.generated++;
     if (real.secondRefused && s.sessions) refusedSecond(s, outcome, real.secondRefused);
     if (!broken) return { held: true };
     last = { broken, steps: real.ran, frames: [...real.session.frames], ...(real.second ? { secondFrames: [...real.second.session.frames] } : {}) };

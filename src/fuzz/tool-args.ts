@@ -17,6 +17,8 @@ export interface CallableTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   arguments: fc.Arbitrary<Record<string, unknown>>;
+  /** The arguments read as times (a duration, a delay): a value past their bounds may make the call run that long. */
+  timeProperties: readonly string[];
   /** Arguments that make the call run for about `ms` (a tool with a time argument), for cancelling it mid-call. */
   slow(ms: number): Record<string, unknown> | undefined;
 }
@@ -34,6 +36,7 @@ export function callableTools(tools: ReadonlyArray<Record<string, unknown>>, pol
       inputSchema: schema,
       ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
       arguments: args.map((a) => quick(isObject(a) ? a : plan.args)),
+      timeProperties: timedArguments(schema, plan.args, QUICK_CALL_MS)?.timeProperties ?? [],
       slow: (ms) => timedArguments(schema, plan.args, ms)?.args,
     }];
   });
