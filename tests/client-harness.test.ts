@@ -15,6 +15,7 @@ beforeAll(requireBuild);
 
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
+const GREEDY = join(ROOT, 'dist/tests/fixtures/client/greedy-sdk-client.js');
 const CLI = join(ROOT, 'dist/src/cli.js');
 
 function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
@@ -208,6 +209,35 @@ describe('the SDK example client', () => {
       expect(report.target.clientInfo?.name).toBeDefined();
     });
   }
+});
+
+describe('a client that ignores the steps and calls every tool it is shown (greedy-sdk-client)', () => {
+  const CANCEL = 'client.utilities.cancel-on-timeout';
+  const PROPERTY = 'client.properties.tool-lists';
+  const status = (report: RunReport, id: string) => report.checks.find((c) => c.id === id);
+
+  it('is judged on LIFE-TIME-01 by its own timeout, never by the step\'s 1000 ms it did not follow', async () => {
+    // Its own timeout is the SDK's 60 s, beyond mcpcheck's bound: a skip that says why. With a
+    // 3 s timeout of its own it cancels within the bound: a pass.
+    const [sdkDefault, ownTimeout] = await Promise.all([run(`node ${GREEDY} {url}`, { only: [CANCEL] }), run(`node ${GREEDY} --call-timeout 3000 {url}`, { only: [CANCEL] })]);
+    const skipped = status(sdkDefault, CANCEL)!;
+    expect(skipped.status, skipped.message).toBe('skip');
+    expect(skipped.message).toMatch(/not with the step's arguments .*no notifications\/cancelled for the call within \d+ ms/);
+    expect(status(ownTimeout, CANCEL)?.status, status(ownTimeout, CANCEL)?.message).toBe('pass');
+    expect(status(ownTimeout, CANCEL)?.message).toMatch(/the client's own timeout/);
+  }, 60_000);
+
+  it('is served every tool it was shown: the property never reads its exit after an "unknown tool" as not tolerating the list', async () => {
+    // Seeds whose lists hold tools (some with an outputSchema) the client calls at once; before
+    // mcpcheck served what it listed, each was a ROBUST-07 warning (the client exits 1 on a call
+    // answered -32602).
+    const reports = await Promise.all([4, 5].map((seed) => run(`node ${GREEDY} {url}`, { only: [PROPERTY], seed })));
+    for (const report of reports) {
+      const property = status(report, PROPERTY)!;
+      expect(['pass', 'skip'], property.message).toContain(property.status);
+      expect(property.message).not.toMatch(/unknown tool/);
+    }
+  }, 120_000);
 });
 
 describe('something that is no MCP client is not graded', () => {
