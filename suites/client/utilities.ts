@@ -62,7 +62,7 @@ export const clientCancelsOnTimeout = clientScenario({
     const args = isObject(call.message.params) ? call.message.params.arguments : undefined;
     if (!isDeepStrictEqual(args, STEP_ARGUMENTS)) {
       // Not the step's call: its timeout, if any, is the client's own, so mcpcheck waits for it up to a bound.
-      const bound = Math.max(0, Math.min(OWN_TIMEOUT_BOUND_MS, ctx.timeLeft() - RESERVE_MS));
+      const bound = Math.round(Math.max(0, Math.min(OWN_TIMEOUT_BOUND_MS, ctx.timeLeft() - RESERVE_MS)));
       const cancel = await session.waitForFrame(isCancelOf(id), bound, call.index);
       const onItsOwn = `the client called ${SLOW_TOOL.name} with ${show(args)}, not with the step's arguments ${show(STEP_ARGUMENTS)}, so not under the step's ${CLIENT_TIMEOUT_MS} ms timeout`;
       if (!cancel) return check.skip(`${onItsOwn}; it sent no notifications/cancelled for the call within ${bound} ms (mcpcheck's bound on a timeout of its own)${ctx.client.exit ? ', and exited' : ''}`);
