@@ -228,6 +228,15 @@ describe('a client that ignores the steps and calls every tool it is shown (gree
     expect(status(ownTimeout, CANCEL)?.message).toMatch(/the client's own timeout/);
   }, 60_000);
 
+  it('is judged on losing the server mid-request only with the held call pending, not one mcpcheck answered', async () => {
+    // It calls add_numbers and echo (answered) before hang_then_die (held). Over HTTP the SDK
+    // client, which has no handler for the dropped stream, waits on: a true warning, on that call.
+    const report = await run(`node ${GREEDY} {url}`, { only: ['client.robust.server-dies'] });
+    const dies = status(report, 'client.robust.server-dies')!;
+    expect(dies.status, dies.message).toBe('warn');
+    expect(dies.evidence[0]?.excerpt).toMatch(/"name":"hang_then_die"/);
+  }, 60_000);
+
   it('is served every tool it was shown: the property never reads its exit after an "unknown tool" as not tolerating the list', async () => {
     // Seeds whose first lists hold tools the client calls at once; before mcpcheck served what it
     // listed, each was a ROBUST-07 warning: the call answered -32602, the client exited 1 on it.

@@ -4,7 +4,7 @@ import { clientScenario, type ClientScenario } from '../../src/runner/client-sce
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { show } from '../../src/validate/finding.js';
 import { isEmptyResult, isObject, PING_LIMIT_MS, timedPing } from '../common.js';
-import { ASKING_TOOL, askingCall, initialized, release, serveAskingTool, serveHeldTool, WAIT_MS } from './helpers.js';
+import { ASKING_TOOL, askingCall, callOf, initialized, release, serveAskingTool, serveHeldTool, WAIT_MS } from './helpers.js';
 
 export const clientPing = clientScenario({
   id: 'client.utilities.ping',
@@ -56,7 +56,7 @@ export const clientCancelsOnTimeout = clientScenario({
   },
   async run(ctx) {
     const { session, check } = ctx;
-    const call = await session.waitForFrame((f) => isObject(f.message) && f.message.method === 'tools/call' && isObject(f.message.params) && f.message.params.name === SLOW_TOOL.name, WAIT_MS);
+    const call = await session.waitForFrame(callOf(SLOW_TOOL.name), WAIT_MS);
     if (!call || !isObject(call.message)) return check.skip(`the client never called ${SLOW_TOOL.name} (it was asked to, with a ${CLIENT_TIMEOUT_MS} ms timeout)`);
     const id = call.message.id;
     const args = isObject(call.message.params) ? call.message.params.arguments : undefined;
