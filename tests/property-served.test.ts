@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { listedToolResult } from '../src/harness/server-session.js';
 import { toolListArbitrary } from '../src/property/served-tools.js';
 import { validateMessage } from '../src/validate/message.js';
 import { REVISIONS } from '../src/validate/revisions.js';
@@ -38,5 +39,25 @@ describe('generated tool lists', () => {
     const draw = (seed: number) => JSON.stringify(fc.sample(toolListArbitrary(), { seed, numRuns: 5 }));
     expect(draw(42)).toBe(draw(42));
     expect(draw(42)).not.toBe(draw(43));
+  });
+
+  it('are served when called: every listed tool answers with a result that fits its outputSchema, judged by the live validator', () => {
+    const tools = fc.sample(toolListArbitrary(), { seed: 20261203, numRuns: 150 }).flat();
+    let structured = 0;
+    for (const tool of tools) {
+      const outcome = listedToolResult(tool);
+      // As the client reads it off the wire: a member named __proto__ must survive the trip.
+      const answer = JSON.parse(JSON.stringify({ jsonrpc: '2.0', id: 1, ...outcome })) as Record<string, unknown>;
+      const context = { from: 'server' as const, revision: '2025-11-25' as const, request: { method: 'tools/call', params: { name: tool.name } }, tools: new Map([[tool.name as string, { ...tool, name: tool.name as string }]]) };
+      const shown = `${JSON.stringify(tool.outputSchema)} → ${JSON.stringify(answer).slice(0, 400)}`;
+      expect(validateMessage(answer, context).filter((f) => f.severity !== 'info'), shown).toEqual([]);
+      const result = answer.result as Record<string, unknown>;
+      if (result.structuredContent !== undefined) structured++;
+      // A tool error only where the schema validator finds no value fits: one naming a member
+      // every JavaScript object inherits (it reads toString and __proto__ off the prototype).
+      else if (result.isError) expect(JSON.stringify(tool.outputSchema), shown).toMatch(/"(__proto__|toString|constructor)"/);
+      else expect(tool.outputSchema, shown).toBeUndefined();
+    }
+    expect(structured).toBeGreaterThan(tools.filter((t) => t.outputSchema !== undefined).length / 2);
   });
 });

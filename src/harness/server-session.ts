@@ -1,4 +1,5 @@
 import { isObject } from '../json.js';
+import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ServerChannel } from '../transport/server-channel.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision, LATEST_REVISION } from '../validate/revisions.js';
@@ -59,6 +60,8 @@ export class ServerSession extends PeerSession<ServerChannel> {
   /** Cursors handed out, by the token, with the list, offset and page they stand for. */
   readonly cursors = new Map<string, { key: string; offset: number; page: number }>();
   private nextCursor = 1;
+  /** Every tool a listing has shown the client in this session, by name: a call of one is served even after the list changed. */
+  private readonly shown = new Map<string, Record<string, unknown>>();
   private initializeSeen = false;
 
   constructor(options: PeerSessionOptions<ServerChannel>) {
@@ -77,7 +80,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
     });
     this.handle('initialize', (params) => this.initialize(params));
     this.handle('ping', () => ({ result: {} }));
-    this.handle('tools/list', (params) => this.page({ key: 'tools', items: this.tools, ...(this.toolsPageSize ? { pageSize: this.toolsPageSize } : {}) }, params, 'tools'));
+    this.handle('tools/list', (params) => this.listTools(params));
     this.handle('tools/call', (params) => this.callTool(params));
   }
 
@@ -150,17 +153,38 @@ export class ServerSession extends PeerSession<ServerChannel> {
     return { result: { protocolVersion: version, capabilities: this.capabilities, serverInfo: { name: 'mcpcheck', version: VERSION } } };
   }
 
-  private callTool(params: Record<string, unknown>): Outcome {
-    const args = isObject(params.arguments) ? params.arguments : {};
-    switch (params.name) {
-      case 'add_numbers': {
-        const sum = Number(args.a) + Number(args.b);
-        return { result: { content: [{ type: 'text', text: String(sum) }] } };
-      }
-      case 'echo':
-        return { result: { content: [{ type: 'text', text: typeof args.text === 'string' ? args.text : '' }] } };
-      default:
-        return { error: { code: -32602, message: `unknown tool ${JSON.stringify(params.name)}` } };
-    }
+  private listTools(params: Record<string, unknown>): Outcome {
+    const outcome = this.page({ key: 'tools', items: this.tools, ...(this.toolsPageSize ? { pageSize: this.toolsPageSize } : {}) }, params, 'tools');
+    if ('result' in outcome && Array.isArray(outcome.result.tools)) for (const tool of outcome.result.tools) if (isObject(tool) && typeof tool.name === 'string') this.shown.set(tool.name, tool);
+    return outcome;
   }
+
+  /** The definition of a tool the client may know: one of the current list, or one a listing showed it. */
+  private listedTool(name: unknown): Record<string, unknown> | undefined {
+    const current = this.tools.find((t): t is Record<string, unknown> => isObject(t) && t.name === name);
+    return current ?? (typeof name === 'string' ? this.shown.get(name) : undefined);
+  }
+
+  /** A call of a tool mcpcheck lists is served (a client that calls what it was shown must not be told it is unknown); any other is −32602. */
+  private callTool(params: Record<string, unknown>): Outcome {
+    const tool = this.listedTool(params.name);
+    if (!tool) return { error: { code: -32602, message: `unknown tool ${JSON.stringify(params.name)}` } };
+    const args = isObject(params.arguments) ? params.arguments : {};
+    if (tool === DEFAULT_TOOLS[0]) return { result: { content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] } };
+    if (tool === DEFAULT_TOOLS[1]) return { result: { content: [{ type: 'text', text: typeof args.text === 'string' ? args.text : '' }] } };
+    return listedToolResult(tool);
+  }
+}
+
+/**
+ * What a tool mcpcheck lists only to be listed answers when called: a result whose
+ * structuredContent fits the tool's outputSchema when it has one (TOOL-OUT-01), with its JSON as
+ * the text (TOOL-OUT-03); a tool error when no value fitting that schema can be made.
+ */
+export function listedToolResult(tool: Record<string, unknown>): Outcome {
+  const name = JSON.stringify(tool.name);
+  if (!isObject(tool.outputSchema)) return { result: { content: [{ type: 'text', text: `mcpcheck lists ${name} only to show it; the call did nothing` }] } };
+  const made = synthesizeArguments(tool.outputSchema);
+  if (!made.complete) return { result: { content: [{ type: 'text', text: `mcpcheck could not make a result that fits the outputSchema of ${name}: ${made.why}` }], isError: true } };
+  return { result: { content: [{ type: 'text', text: JSON.stringify(made.args) }], structuredContent: made.args } };
 }

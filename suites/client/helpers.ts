@@ -84,9 +84,12 @@ export function serveAskingTool(session: ServerSession): void {
   );
 }
 
-export function isAskingCall(frame: RecordedFrame): boolean {
-  return isObject(frame.message) && frame.message.method === 'tools/call' && isObject(frame.message.params) && frame.message.params.name === ASKING_TOOL.name;
+/** Matches the client's calls of the tool named `name`. */
+export function callOf(name: string): (frame: RecordedFrame) => boolean {
+  return (f) => isObject(f.message) && f.message.method === 'tools/call' && isObject(f.message.params) && f.message.params.name === name;
 }
+
+export const isAskingCall = callOf(ASKING_TOOL.name);
 
 /** Waits for the client's call of ASKING_TOOL; records a skip when it never came. */
 export async function askingCall(ctx: ClientScenarioContext, what: string): Promise<RecordedFrame | undefined> {

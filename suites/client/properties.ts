@@ -54,8 +54,21 @@ async function serve(live: Live, tools: Schema[]): Promise<RecordedFrame | undef
   return answerTo(session, listing);
 }
 
-/** After a listing: a client that answers ping held; one that went away cleanly judged nothing; one that crashed or went silent failed. */
-async function stillAnswers(ctx: ClientScenarioContext): Promise<CaseVerdict> {
+/** mcpcheck's answers, from frame `since` on, to tool calls of the client that were errors (a JSON-RPC error, or a result with isError). */
+function failedCalls(session: ServerSession, since: number): RecordedFrame[] {
+  return session
+    .requestsFor('tools/call', since)
+    .map((call) => answerTo(session, call))
+    .filter((a): a is RecordedFrame => a !== undefined && isObject(a.message) && ('error' in a.message || (isObject(a.message.result) && a.message.result.isError === true)));
+}
+
+/**
+ * After a listing (mcpcheck's answer to it at frame `listed`): a client that answers ping held;
+ * one that went away cleanly judged nothing; one that crashed or went silent failed, unless a
+ * call of a tool it was shown got an error from mcpcheck first (a tool mcpcheck could make no
+ * fitting result for): what it did then was its reaction to that answer, not to the list.
+ */
+async function stillAnswers(ctx: ClientScenarioContext, listed: number): Promise<CaseVerdict> {
   const { reply, ms } = await timedPing(ctx.session);
   // Any answer, even an error or a late one, shows a client still at work: how and how fast it
   // answers is client.utilities.ping's concern, and a loaded machine delays every answer.
@@ -65,6 +78,8 @@ async function stillAnswers(ctx: ClientScenarioContext): Promise<CaseVerdict> {
   const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS[ctx.transport] : 500));
   if (answered && !exit) return { held: true };
   if (exit && exit.code === 0 && !exit.signal) return { inconclusive: 'the client ended its session cleanly (exit 0) right after the listing' };
+  const failed = failedCalls(ctx.session, listed);
+  if (failed.length) return { inconclusive: `mcpcheck answered ${failed.length} of the client's tool calls with an error (${show(failed[0]!.message, 200)}), and what the client did next is its reaction to that` };
   if (exit) return { failed: `the client exited (${exit.signal ?? `code ${exit.code}`}) after it was served this tool list` };
   // Over HTTP a ping reaches the client only on a stream it keeps open: silence there shows nothing.
   if (ctx.transport === 'http') return { inconclusive: `no answer to ping within ${ms} ms, and over HTTP it reaches a client only on a stream the client keeps open` };
@@ -118,7 +133,7 @@ export const clientToolListsProperty = clientScenario({
         if (!live) return { inconclusive: 'the client did not list again after notifications/tools/list_changed, and no further client may be started' };
         answered = await serve(live, tools);
       }
-      return answered ? await stillAnswers(live.ctx) : { inconclusive: 'the client did not list the tools' };
+      return answered ? await stillAnswers(live.ctx, answered.index) : { inconclusive: 'the client did not list the tools' };
     };
     const outcome = await checkProperty(toolListArbitrary(), ctx.seed, { cases: ctx.cases, maxEvaluations: ctx.cases + SHRINK_BUDGET, deadline: performance.now() + ctx.timeLeft() - RESERVE_MS }, judge);
     recordProperty(check, outcome, { expected: 'the client keeps answering after every valid tool list it is served', asked: ctx.cases, what: 'tool list', show: (tools) => show(tools, 2_000) });

@@ -1,5 +1,5 @@
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { initialized, serveHeldTool, WAIT_MS } from './helpers.js';
+import { callOf, initialized, serveHeldTool, WAIT_MS } from './helpers.js';
 
 const HANG_TOOL = { name: 'hang_then_die', description: 'The server dies while this call is pending.', inputSchema: { type: 'object', properties: {} } };
 const NOTICE_MS = 5_000;
@@ -15,7 +15,8 @@ export const clientServerDies = clientScenario({
   async run(ctx) {
     const { session, check } = ctx;
     if (!(await initialized(ctx))) return;
-    const pending = await session.waitForMethod('tools/call', WAIT_MS);
+    // The held tool's call, not any call: one mcpcheck answers is no request pending when the server goes.
+    const pending = await session.waitForFrame(callOf(HANG_TOOL.name), WAIT_MS);
     if (!pending) return check.skip(`the client never called ${HANG_TOOL.name}, so no request was pending when the server went`);
     // stdio: the server process exits; HTTP: the endpoint goes away with the connection.
     if (session.channel.die) await session.channel.die(1);

@@ -4,7 +4,7 @@ import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-sess
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { isAnswer, isObject, timedPing } from '../common.js';
-import { ASKED, formOnly, initialized, refusedDeclared, WAIT_MS, whileAsking } from './helpers.js';
+import { ASKED, callOf, formOnly, initialized, refusedDeclared, WAIT_MS, whileAsking } from './helpers.js';
 
 /**
  * A `$schema` no JSON Schema release has ever used (`.invalid` cannot resolve): no client can
@@ -81,10 +81,6 @@ async function judgeAfterListing(ctx: ClientScenarioContext, p: AfterListing): P
       : `it did not ${p.asked} and had not exited ${WAIT_MS} ms after listing, and gave ${silence}`,
     frames: [listed.index],
   });
-}
-
-function callOf(name: string) {
-  return (f: RecordedFrame): boolean => isObject(f.message) && f.message.method === 'tools/call' && isObject(f.message.params) && f.message.params.name === name;
 }
 
 /** A scenario that serves `tool` and asks the client to list the tools and call it with `args`, which its schema's dialect accepts. */
