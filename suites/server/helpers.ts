@@ -8,6 +8,7 @@ import { type ArgumentContext } from '../../src/schema/synthesize.js';
 import { planToolCall, type ToolPlan } from '../../src/runner/tool-plan.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
+import { stretched } from '../../src/harness/pace.js';
 
 import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
@@ -37,14 +38,20 @@ export function ourRequestIds(session: ClientSession, mark: number): Set<unknown
 }
 
 /**
- * How long the ping after a probe may take. Generous: a loaded machine may need seconds to carry
- * and parse a 10 MB frame, and slowness is no failure to survive it; only silence this long is.
+ * How long the ping after a probe may take at the least. Generous: a loaded machine may need
+ * seconds to carry and parse a 10 MB frame, and slowness is no failure to survive it; only silence
+ * this long is.
  */
 const STILL_ANSWERS_MS = 10_000;
+/** The ping after a probe may take this many times what the target took to read the probe in. */
+const PROBE_READ_SLACK = 3;
 
-/** ROBUST-05 and friends: after a probe, the target must still answer ping. */
-export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05']): Promise<boolean> {
-  const reply = await session.request('ping', undefined, STILL_ANSWERS_MS);
+/**
+ * ROBUST-05 and friends: after a probe, the target must still answer ping. `readMs`: how long the
+ * target took to read the probe in (its send), which the wait for the ping scales with.
+ */
+export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05'], readMs = 0): Promise<boolean> {
+  const reply = await session.request('ping', undefined, stretched(STILL_ANSWERS_MS, readMs, PROBE_READ_SLACK));
   return check.expect(reply.kind === 'result', {
     key,
     requirements,
