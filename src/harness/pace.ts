@@ -34,7 +34,7 @@ export function stretched(baseMs: number, measuredMs: number, slack: number): nu
  */
 export class Pace {
   private firstStartMs: number | undefined;
-  private startingNow = 0;
+  private readonly starts = new Set<Start>();
   private readonly pings: number[] = [];
 
   /** The time the run's first process took from its start to its first answer. */
@@ -42,21 +42,19 @@ export class Pace {
     this.firstStartMs ??= ms;
   }
 
-  /** A process of the target starts now; call the function returned once it is first heard (or gone). */
-  starting(): () => void {
-    this.startingNow++;
-    let done = false;
-    return () => {
-      if (!done) this.startingNow--;
-      done = true;
-    };
+  /** A process of the target starts now: its start competes with every other one under way meanwhile. */
+  starting(): Start {
+    const start = new Start(this, () => this.starts.delete(start));
+    this.starts.add(start);
+    for (const s of this.starts) s.peak = Math.max(s.peak, this.starts.size);
+    return start;
   }
 
-  /** How long a process started now may take to answer its first message. */
-  startupMs(): number {
+  /** How long a process may take to answer its first message when `atOnce` (itself included) were starting at once at their most. */
+  startupMs(atOnce: number): number {
     // The first start is the one measured: it gets the ceiling.
     if (this.firstStartMs === undefined) return PACE_CEILING_MS;
-    return stretched(STARTUP_MS, this.firstStartMs * Math.max(1, this.startingNow), START_SLACK);
+    return stretched(STARTUP_MS, this.firstStartMs * Math.max(1, atOnce), START_SLACK);
   }
 
   /** A ping's round trip, from a target that had started. */
@@ -71,5 +69,20 @@ export class Pace {
     const sorted = [...this.pings].sort((a, b) => a - b);
     return stretched(baseMs, sorted[Math.floor(sorted.length / 2)]!, PING_SLACK);
   }
+}
 
+/** One process's start, until it is first heard (or gone). */
+export class Start {
+  /** The most processes that were starting at once while this one was. */
+  peak = 1;
+
+  constructor(
+    private readonly pace: Pace,
+    readonly done: () => void,
+  ) {}
+
+  /** How long this start may take in all, by what competed with it so far. */
+  get ms(): number {
+    return this.pace.startupMs(this.peak);
+  }
 }

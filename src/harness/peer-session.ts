@@ -5,7 +5,7 @@ import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';
-import type { Pace } from './pace.js';
+import type { Pace, Start } from './pace.js';
 
 /** The part a side plays in MCP. */
 export type Side = 'client' | 'server';
@@ -118,10 +118,10 @@ export abstract class PeerSession<C extends Channel = Channel> {
   private heard = false;
   /** Milliseconds from the session's opening to the target's first frame. */
   private heardAfter: number | undefined;
-  /** Tells the pace this session's process is no longer starting. */
-  private readonly startDone: (() => void) | undefined;
-  /** Time spent in sends the target was slow to take in (a full stdin pipe). */
-  private sendingMs = 0;
+  /** This session's process's start, as the pace sees it, until the target is first heard. */
+  private readonly start: Start | undefined;
+  /** Waits on the target's pace rather than its answers (see `stalledMs`): how many now, since when, and the total of those over. */
+  private readonly stall = { count: 0, since: 0, totalMs: 0 };
   /** Frames of responses from the target that matched no request waiting for one (bounded). */
   private readonly strayResponses: number[] = [];
   /** The side the target plays: its frames are the ones judged. */
@@ -137,7 +137,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.maxFrames = options.maxFrames ?? 20_000;
     this.validator = new SessionValidator({ transport: options.transport });
-    if (options.startsProcess) this.startDone = options.pace?.starting();
+    if (options.startsProcess) this.start = options.pace?.starting();
     this.channel.onFrame((f) => this.receive(f));
     // The transport reports a problem just before it delivers the frame it concerns.
     this.channel.onFinding((f) => {
@@ -158,7 +158,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   private ended(detail: string): void {
     this.closedDetail = detail;
-    this.startDone?.();
+    this.start?.done();
     for (const [key, w] of this.waiting) {
       clearTimeout(w.timer);
       this.waiting.delete(key);
@@ -230,10 +230,22 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /**
    * Time this session waited on the target's own pace rather than on its answers: its start (until
-   * it was first heard) and sends it was slow to take in. A scenario's budget does not pay for it.
+   * it was first heard), sends it was slow to take in, and pings (which cost a server nothing, so
+   * a slow one is a busy target or machine). A scenario's budget does not pay for it.
    */
   get stalledMs(): number {
-    return this.sendingMs + (this.options.startsProcess ? (this.heardAfter ?? performance.now() - this.started) : 0);
+    const ongoing = this.stall.count > 0 ? performance.now() - this.stall.since : 0;
+    return this.stall.totalMs + ongoing + (this.options.startsProcess ? (this.heardAfter ?? performance.now() - this.started) : 0);
+  }
+
+  /** Counts the time until `work` settles as stalled (overlapping stalls once). */
+  private async stalledWhile<T>(work: Promise<T>): Promise<T> {
+    if (this.stall.count++ === 0) this.stall.since = performance.now();
+    try {
+      return await work;
+    } finally {
+      if (--this.stall.count === 0) this.stall.totalMs += performance.now() - this.stall.since;
+    }
   }
 
   /** How long the target may take to answer, by the run's pace, when `baseMs` is the wait at an idle one. */
@@ -244,7 +256,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Until the target is first heard, every wait lasts at least this long: it covers the start. */
   private startupMs(): number {
     if (this.heard) return 0;
-    return this.options.startsProcess && this.options.pace ? this.options.pace.startupMs() : (this.options.startupMs ?? 0);
+    return this.start ? this.start.ms : (this.options.startupMs ?? 0);
   }
 
   /** Sends a request message as given (any id) and waits for the response with that id. */
@@ -264,6 +276,13 @@ export abstract class PeerSession<C extends Channel = Channel> {
         plannedMs: Math.max(answerMs, startupMs),
         startup: startupMs > answerMs,
         expire: () => {
+          // Processes that started meanwhile competed with this one's start: it may take longer.
+          const startLeft = waiter.startup ? this.startupMs() - (performance.now() - sentAt) : 0;
+          if (startLeft > 0) {
+            waiter.plannedMs = this.startupMs();
+            waiter.timer = setTimeout(() => waiter.expire(), startLeft);
+            return;
+          }
           this.waiting.delete(key);
           resolve({ kind: 'timeout', waitedMs: Math.round(waiter.plannedMs), strays: this.strayResponses.filter((i) => i >= mark) });
         },
@@ -271,6 +290,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
       };
       this.waiting.set(key, waiter);
     });
+    if (message.method === 'ping') void this.stalledWhile(reply);
     if (measured && this.options.pace) {
       const pace = this.options.pace;
       void reply.then((r) => r.kind === 'result' && pace.roundTrip(performance.now() - sentAt));
@@ -364,14 +384,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   /** Over stdio a send lasts as long as the target takes to read it in, which `stalledMs` counts (over HTTP it carries the answer too). */
-  private async timedSend(send: () => Promise<SendResult>): Promise<SendResult> {
-    if (this.transport !== 'stdio') return send();
-    const started = performance.now();
-    try {
-      return await send();
-    } finally {
-      this.sendingMs += performance.now() - started;
-    }
+  private timedSend(send: () => Promise<SendResult>): Promise<SendResult> {
+    return this.transport === 'stdio' ? this.stalledWhile(send()) : send();
   }
 
   /** Sends one frame of exact text: over stdio a newline ends it, over HTTP it is the POST body. */
@@ -516,7 +530,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   private heardFirst(): void {
     this.heard = true;
     this.heardAfter = performance.now() - this.started;
-    this.startDone?.();
+    this.start?.done();
     for (const w of this.waiting.values()) {
       if (!w.startup) continue;
       w.startup = false;

@@ -3,10 +3,13 @@ import type { CheckRecorder } from './checks.js';
 import { INTERRUPTED } from './observer.js';
 import { PACE_CEILING_MS } from '../harness/pace.js';
 
+/** The most a scenario's budget grows by its stalls: a start and a wait, each at the pace's ceiling. */
+const STALLS_CEILING_MS = 2 * PACE_CEILING_MS;
+
 /**
  * A scenario's budget: `ms` for its own work, plus what `stalled` reports (the time its sessions
- * waited on the target's pace — its starts, frames it was slow to read in), at most PACE_CEILING_MS
- * of that.
+ * waited on the target's pace: its starts, frames it was slow to read in, pings), at most
+ * STALLS_CEILING_MS of that.
  */
 export interface ScenarioBudget {
   ms: number;
@@ -15,7 +18,7 @@ export interface ScenarioBudget {
 
 /** Milliseconds the budget grants, counted from the scenario's start, as of now. */
 export function budgetMs(budget: ScenarioBudget): number {
-  return budget.ms + Math.min(PACE_CEILING_MS, budget.stalled?.() ?? 0);
+  return budget.ms + Math.min(STALLS_CEILING_MS, budget.stalled?.() ?? 0);
 }
 
 /**
@@ -47,7 +50,7 @@ export async function runGuarded(recorder: CheckRecorder, budget: number | Scena
           if (left > 0) timer = setTimeout(expire, left);
           else {
             const waited = Math.round(granted - b.ms);
-            cut(`could not run to its end: mcpcheck's scenario timeout (${b.ms} ms; see --timeout${waited > 0 ? `; plus ${waited} ms the target took to start or to read what was sent` : ''}) cut it short`, reject);
+            cut(`could not run to its end: mcpcheck's scenario timeout (${b.ms} ms; see --timeout${waited > 0 ? `; plus ${waited} ms its sessions waited on the target to start, to read what was sent or to answer ping` : ''}) cut it short`, reject);
           }
         };
         timer = setTimeout(expire, b.ms);
