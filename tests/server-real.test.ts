@@ -6,6 +6,13 @@ beforeAll(requireBuild);
 
 const SDK_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk/server.js`;
 
+/**
+ * A stdio run of a server on the SDK's stdio reader: it reads the 10 MB probe slowly and never
+ * answers again, and the ping after it is waited for as long again as the read took (the run's
+ * pace), so on a busy machine the run outlasts vitest's default minute.
+ */
+const STDIO_RUN_MS = 150_000;
+
 function findings(report: RunReport): string[] {
   return [...new Set(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => `${c.id}:${c.status}`))].sort();
 }
@@ -70,7 +77,7 @@ describe('@modelcontextprotocol/server-everything', () => {
     );
     // The three EVERYTHING_COMMON failures.
     expect(report.summary.mustFailures).toBe(3);
-  });
+  }, STDIO_RUN_MS);
 
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
     const report = await runHttp((port) => `PORT=${port} node --import ${LOOPBACK} ${EVERYTHING} streamableHttp`);
@@ -108,7 +115,7 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
     const report = await runStdio(`node ${SDK_FIXTURE}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_COMMON].sort());
-  });
+  }, STDIO_RUN_MS);
 
   it('over Streamable HTTP, with DNS-rebinding protection on: findings as pinned', async () => {
     const report = await runHttp((port) => `node ${SDK_FIXTURE} --http --port ${port}`);
@@ -184,5 +191,5 @@ describe('small apps on other MCP libraries', () => {
       ].sort(),
     );
     expect(report.summary.mustFailures).toBe(0);
-  });
+  }, STDIO_RUN_MS);
 });

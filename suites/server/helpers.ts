@@ -43,8 +43,12 @@ export function ourRequestIds(session: ClientSession, mark: number): Set<unknown
  * this long is.
  */
 const STILL_ANSWERS_MS = 10_000;
-/** The ping after a probe may take this many times what the target took to read the probe in. */
-const PROBE_READ_SLACK = 3;
+/**
+ * The ping after a probe may take as long again as the target took to read the probe in (a busy
+ * machine slows both alike), when that is longer than STILL_ANSWERS_MS. More would make a server
+ * that never answers again (the SDK's stdio reader after 10 MB) cost a minute per run.
+ */
+const PROBE_READ_SLACK = 1;
 
 /**
  * ROBUST-05 and friends: after a probe, the target must still answer ping. `readMs`: how long the
