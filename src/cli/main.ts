@@ -5,6 +5,7 @@ import { toolInfo } from '../version.js';
 import { command, type FlagSpec, parse } from './args.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
+import { STALLS_CEILING_MS } from '../runner/guard.js';
 import type { RunControl } from '../runner/observer.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
@@ -126,11 +127,11 @@ const serverOptions = {
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: {
     type: 'number',
-    describe: `per-scenario budget in ms for its own work (default 30000), a floor: what the target takes to start (stdio) or to read what is sent comes on top, up to ${PACE_CEILING_MS} ms more`,
+    describe: `per-scenario budget in ms for its own work (default 30000), a floor: what its sessions wait on the target to start (stdio), to read what is sent or to answer ping comes on top, up to ${STALLS_CEILING_MS} ms more`,
   },
   'request-timeout': {
     type: 'number',
-    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start gets twice the first one's per process starting at once (${STARTUP_MS}–${PACE_CEILING_MS} ms)`,
+    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start gets twice the first one's times the processes starting at once (${STARTUP_MS}–${PACE_CEILING_MS} ms)`,
   },
   only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated' },
   skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks' },

@@ -73,7 +73,7 @@ type Waiter = {
   sentAt: number;
   /** From the send to the timeout, as armed. */
   plannedMs: number;
-  /** Armed before the target was first heard: the wait covers its start (see `receive`). */
+  /** Armed before the target was first heard: the wait covers its start (see `heardFirst`). */
   startup: boolean;
   expire: () => void;
 };
@@ -118,6 +118,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
   private heard = false;
   /** Milliseconds from the session's opening to the target's first frame. */
   private heardAfter: number | undefined;
+  /** Milliseconds from the session's opening to its end, when the target was never heard. */
+  private unheardFor: number | undefined;
   /** This session's process's start, as the pace sees it, until the target is first heard. */
   private readonly start: Start | undefined;
   /** Waits on the target's pace rather than its answers (see `stalledMs`): how many now, since when, and the total of those over. */
@@ -159,6 +161,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   private ended(detail: string): void {
     this.closedDetail = detail;
     this.start?.done();
+    if (this.heardAfter === undefined) this.unheardFor ??= performance.now() - this.started;
     for (const [key, w] of this.waiting) {
       clearTimeout(w.timer);
       this.waiting.delete(key);
@@ -235,7 +238,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
    */
   get stalledMs(): number {
     const ongoing = this.stall.count > 0 ? performance.now() - this.stall.since : 0;
-    return this.stall.totalMs + ongoing + (this.options.startsProcess ? (this.heardAfter ?? performance.now() - this.started) : 0);
+    const starting = this.heardAfter ?? this.unheardFor ?? performance.now() - this.started;
+    return this.stall.totalMs + ongoing + (this.options.startsProcess ? starting : 0);
   }
 
   /** Counts the time until `work` settles as stalled (overlapping stalls once). */
@@ -266,7 +270,9 @@ export abstract class PeerSession<C extends Channel = Channel> {
     const key = idKey(message.id);
     const mark = this.frameCount;
     const sentAt = performance.now();
-    const measured = message.method === 'ping' && this.heard;
+    // A ping costs a server nothing: waiting for one is waiting on its pace, which it measures once started.
+    const ping = message.method === 'ping';
+    const measured = ping && this.heard;
     const reply = new Promise<Reply>((resolve) => {
       if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
       const waiter: Waiter = {
@@ -290,7 +296,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
       };
       this.waiting.set(key, waiter);
     });
-    if (message.method === 'ping') void this.stalledWhile(reply);
+    if (ping) void this.stalledWhile(reply);
     if (measured && this.options.pace) {
       const pace = this.options.pace;
       void reply.then((r) => r.kind === 'result' && pace.roundTrip(performance.now() - sentAt));

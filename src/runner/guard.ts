@@ -4,7 +4,7 @@ import { INTERRUPTED } from './observer.js';
 import { PACE_CEILING_MS } from '../harness/pace.js';
 
 /** The most a scenario's budget grows by its stalls: a start and a wait, each at the pace's ceiling. */
-const STALLS_CEILING_MS = 2 * PACE_CEILING_MS;
+export const STALLS_CEILING_MS = 2 * PACE_CEILING_MS;
 
 /**
  * A scenario's budget: `ms` for its own work, plus what `stalled` reports (the time its sessions
