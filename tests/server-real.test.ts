@@ -7,6 +7,13 @@ beforeAll(requireBuild);
 const SDK_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk/server.js`;
 const SDK_V2_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk-v2/server.js`;
 
+/**
+ * A stdio run of a server on the SDK's stdio reader: it reads the 10 MB probe slowly and never
+ * answers again, and the ping after it is waited for as long again as the read took (the run's
+ * pace), so on a busy machine the run outlasts vitest's default minute.
+ */
+const STDIO_RUN_MS = 150_000;
+
 function findings(report: RunReport): string[] {
   return [...new Set(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => `${c.id}:${c.status}`))].sort();
 }
@@ -85,7 +92,7 @@ describe('@modelcontextprotocol/server-everything', () => {
     );
     // The two live EVERYTHING_COMMON failures.
     expect(report.summary.mustFailures).toBe(2);
-  });
+  }, STDIO_RUN_MS);
 
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
     const report = await runHttp((port) => `PORT=${port} node --import ${LOOPBACK} ${EVERYTHING} streamableHttp`);
@@ -127,7 +134,7 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
     const report = await runStdio(`node ${SDK_FIXTURE}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_COMMON].sort());
-  });
+  }, STDIO_RUN_MS);
 
   it('over Streamable HTTP, with DNS-rebinding protection on: findings as pinned', async () => {
     const report = await runHttp((port) => `node ${SDK_FIXTURE} --http --port ${port}`);
@@ -237,5 +244,5 @@ describe('small apps on other MCP libraries', () => {
       ].sort(),
     );
     expect(report.summary.mustFailures).toBe(0);
-  });
+  }, STDIO_RUN_MS);
 });

@@ -4,6 +4,8 @@ import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
 import { command, type FlagSpec, parse } from './args.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
+import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
+import { STALLS_CEILING_MS } from '../runner/guard.js';
 import type { RunControl } from '../runner/observer.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
@@ -123,8 +125,14 @@ const serverOptions = {
   start: { type: 'string', arg: 'command', describe: 'with --url: command that serves the URL; started first, stopped last' },
   header: { type: 'string', array: true, arg: 'Name: value', describe: 'with --url: "Name: value" sent on every request (redacted in reports)' },
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
-  timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
-  'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000)' },
+  timeout: {
+    type: 'number',
+    describe: `per-scenario budget in ms for its own work (default 30000), a floor: what its sessions wait on the target to start (stdio), to read what is sent or to answer ping comes on top, up to ${STALLS_CEILING_MS} ms more`,
+  },
+  'request-timeout': {
+    type: 'number',
+    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start gets twice the first one's times the processes starting at once (${STARTUP_MS}–${PACE_CEILING_MS} ms)`,
+  },
   only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated' },
   skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks' },
   'call-tools': { type: 'string', describe: 'which tools to call: readonly (default: readOnlyHint true), all, none, or NAME,NAME' },
@@ -139,8 +147,8 @@ const clientOptions = {
   command: { type: 'string', arg: 'command', describe: 'the client command; {url} becomes mcpcheck\'s HTTP endpoint, {stdio} a command line starting mcpcheck\'s stdio server (neither: the URL is appended)', demandOption: true },
   shell: { type: 'boolean', describe: 'run --command through sh -c (default: split into words, no shell)' },
   concurrency: { type: 'number', describe: 'client processes at once (default: twice the number of cores)' },
-  timeout: serverOptions.timeout,
-  'request-timeout': serverOptions['request-timeout'],
+  timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
+  'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000)' },
   only: serverOptions.only,
   skip: serverOptions.skip,
   transcript: serverOptions.transcript,

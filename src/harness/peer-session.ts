@@ -5,6 +5,7 @@ import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';
+import type { Pace, Start } from './pace.js';
 
 /** The part a side plays in MCP. */
 export type Side = 'client' | 'server';
@@ -50,13 +51,32 @@ export interface PeerSessionOptions<C extends Channel = Channel> {
    * before it reads its input, and that start-up is no slowness of its answers.
    */
   startupMs?: number;
+  /**
+   * What the run measured of the target's pace: it stretches every request's wait, learns from this
+   * session's pings and, when the session `startsProcess`, sets how long the start may take instead
+   * of `startupMs`.
+   */
+  pace?: Pace;
+  /** The session starts a process of its own (stdio): its start is waited for at the pace's measure. */
+  startsProcess?: boolean;
   /** Frames are kept for evidence and transcripts; bounded so a chatty target cannot exhaust memory. */
   maxFrames?: number;
   /** Receives every live finding about the target, with the frame index set. */
   onFinding?: (finding: Finding) => void;
 }
 
-type Waiter = { resolve: (reply: Reply) => void; timer: NodeJS.Timeout };
+type Waiter = {
+  resolve: (reply: Reply) => void;
+  timer: NodeJS.Timeout;
+  /** The wait for the answer alone, by the pace. */
+  answerMs: number;
+  sentAt: number;
+  /** From the send to the timeout, as armed. */
+  plannedMs: number;
+  /** Armed before the target was first heard: the wait covers its start (see `heardFirst`). */
+  startup: boolean;
+  expire: () => void;
+};
 type FrameWaiter = { match: (frame: RecordedFrame) => boolean; resolve: (frame: RecordedFrame | undefined) => void; timer: NodeJS.Timeout };
 
 const MAX_RAW_KEPT = 64 * 1024;
@@ -96,6 +116,14 @@ export abstract class PeerSession<C extends Channel = Channel> {
   private frameCount = 0;
   /** Whether the target has sent anything yet (see `startupMs`). */
   private heard = false;
+  /** Milliseconds from the session's opening to the target's first frame. */
+  private heardAfter: number | undefined;
+  /** Milliseconds from the session's opening to its end, when the target was never heard. */
+  private unheardFor: number | undefined;
+  /** This session's process's start, as the pace sees it, until the target is first heard. */
+  private readonly start: Start | undefined;
+  /** Waits on the target's pace rather than its answers (see `stalledMs`): how many now, since when, and the total of those over. */
+  private readonly stall = { count: 0, since: 0, totalMs: 0 };
   /** Frames of responses from the target that matched no request waiting for one (bounded). */
   private readonly strayResponses: number[] = [];
   /** The side the target plays: its frames are the ones judged. */
@@ -111,6 +139,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.maxFrames = options.maxFrames ?? 20_000;
     this.validator = new SessionValidator({ transport: options.transport });
+    if (options.startsProcess) this.start = options.pace?.starting();
     this.channel.onFrame((f) => this.receive(f));
     // The transport reports a problem just before it delivers the frame it concerns.
     this.channel.onFinding((f) => {
@@ -131,6 +160,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   private ended(detail: string): void {
     this.closedDetail = detail;
+    this.start?.done();
+    if (this.heardAfter === undefined) this.unheardFor ??= performance.now() - this.started;
     for (const [key, w] of this.waiting) {
       clearTimeout(w.timer);
       this.waiting.delete(key);
@@ -192,19 +223,84 @@ export abstract class PeerSession<C extends Channel = Channel> {
     return this.requestMessage(message, timeoutMs);
   }
 
+  /**
+   * Milliseconds from the session's opening to the target's first frame (undefined: not heard yet):
+   * for a session that started a process, how long the start took.
+   */
+  get startedAfterMs(): number | undefined {
+    return this.heardAfter;
+  }
+
+  /**
+   * Time this session waited on the target's own pace rather than on its answers: its start (until
+   * it was first heard), sends it was slow to take in, and pings (which cost a server nothing, so
+   * a slow one is a busy target or machine). A scenario's budget does not pay for it.
+   */
+  get stalledMs(): number {
+    const ongoing = this.stall.count > 0 ? performance.now() - this.stall.since : 0;
+    const starting = this.heardAfter ?? this.unheardFor ?? performance.now() - this.started;
+    return this.stall.totalMs + ongoing + (this.options.startsProcess ? starting : 0);
+  }
+
+  /** Counts the time until `work` settles as stalled (overlapping stalls once). */
+  private async stalledWhile<T>(work: Promise<T>): Promise<T> {
+    if (this.stall.count++ === 0) this.stall.since = performance.now();
+    try {
+      return await work;
+    } finally {
+      if (--this.stall.count === 0) this.stall.totalMs += performance.now() - this.stall.since;
+    }
+  }
+
+  /** How long the target may take to answer, by the run's pace, when `baseMs` is the wait at an idle one. */
+  answerMs(baseMs: number): number {
+    return this.options.pace?.requestMs(baseMs) ?? baseMs;
+  }
+
+  /** Until the target is first heard, every wait lasts at least this long: it covers the start. */
+  private startupMs(): number {
+    if (this.heard) return 0;
+    return this.start ? this.start.ms : (this.options.startupMs ?? 0);
+  }
+
   /** Sends a request message as given (any id) and waits for the response with that id. */
   async requestMessage(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
-    const wait = Math.max(timeoutMs ?? this.timeoutMs, this.heard ? 0 : (this.options.startupMs ?? 0));
+    const answerMs = this.answerMs(timeoutMs ?? this.timeoutMs);
+    const startupMs = this.startupMs();
     const key = idKey(message.id);
     const mark = this.frameCount;
+    const sentAt = performance.now();
+    // A ping costs a server nothing: waiting for one is waiting on its pace, which it measures once started.
+    const ping = message.method === 'ping';
+    const measured = ping && this.heard;
     const reply = new Promise<Reply>((resolve) => {
       if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
-      const timer = setTimeout(() => {
-        this.waiting.delete(key);
-        resolve({ kind: 'timeout', waitedMs: wait, strays: this.strayResponses.filter((i) => i >= mark) });
-      }, wait);
-      this.waiting.set(key, { resolve, timer });
+      const waiter: Waiter = {
+        resolve,
+        answerMs,
+        sentAt,
+        plannedMs: Math.max(answerMs, startupMs),
+        startup: startupMs > answerMs,
+        expire: () => {
+          // Processes that started meanwhile competed with this one's start: it may take longer.
+          const startLeft = waiter.startup ? this.startupMs() - (performance.now() - sentAt) : 0;
+          if (startLeft > 0) {
+            waiter.plannedMs = this.startupMs();
+            waiter.timer = setTimeout(() => waiter.expire(), startLeft);
+            return;
+          }
+          this.waiting.delete(key);
+          resolve({ kind: 'timeout', waitedMs: Math.round(waiter.plannedMs), strays: this.strayResponses.filter((i) => i >= mark) });
+        },
+        timer: setTimeout(() => waiter.expire(), Math.max(answerMs, startupMs)),
+      };
+      this.waiting.set(key, waiter);
     });
+    if (ping) void this.stalledWhile(reply);
+    if (measured && this.options.pace) {
+      const pace = this.options.pace;
+      void reply.then((r) => r.kind === 'result' && pace.roundTrip(performance.now() - sentAt));
+    }
     // The reply's own timeout bounds the wait: a send still going then (an HTTP exchange whose
     // headers never come, say) is left to the channel's timeout.
     const sent = await Promise.race([this.send(message), reply.then(() => undefined)]);
@@ -258,7 +354,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     this.validator.message(this.role, message, this.frameCount - 1);
     if (this.closedDetail) return undefined;
     try {
-      return await this.channel.send(message);
+      return await this.timedSend(() => this.channel.send(message));
     } catch (e) {
       // Nobody there at all is a setup problem; anything else shows up as a closed channel.
       if (e instanceof TargetUnreachable) throw e;
@@ -286,11 +382,16 @@ export abstract class PeerSession<C extends Channel = Channel> {
     else this.validator.unreadableFrame(this.role);
     if (this.closedDetail) return undefined;
     try {
-      return await this.channel.sendRaw(bytes);
+      return await this.timedSend(() => this.channel.sendRaw(bytes));
     } catch (e) {
       if (e instanceof TargetUnreachable) throw e;
       return undefined;
     }
+  }
+
+  /** Over stdio a send lasts as long as the target takes to read it in, which `stalledMs` counts (over HTTP it carries the answer too). */
+  private timedSend(send: () => Promise<SendResult>): Promise<SendResult> {
+    return this.transport === 'stdio' ? this.stalledWhile(send()) : send();
   }
 
   /** Sends one frame of exact text: over stdio a newline ends it, over HTTP it is the POST body. */
@@ -377,7 +478,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   private receive(incoming: IncomingFrame): void {
-    this.heard = true;
+    if (!this.heard) this.heardFirst();
     const frame = this.record(
       incoming.message !== undefined || incoming.parseError === undefined
         ? { from: this.them, message: incoming.message, via: incoming.via, ...(incoming.exchange !== undefined ? { exchange: incoming.exchange } : {}) }
@@ -425,6 +526,23 @@ export abstract class PeerSession<C extends Channel = Channel> {
       } else {
         waiter.resolve({ kind: 'malformed-result', value: m.result, frame: frame.index, message: m });
       }
+    }
+  }
+
+  /**
+   * The target has started: a wait armed to cover its start now lasts only as long as an answer
+   * may take, from now (a target that writes noise at once is not waited for as if it were starting).
+   */
+  private heardFirst(): void {
+    this.heard = true;
+    this.heardAfter = performance.now() - this.started;
+    this.start?.done();
+    for (const w of this.waiting.values()) {
+      if (!w.startup) continue;
+      w.startup = false;
+      clearTimeout(w.timer);
+      w.plannedMs = performance.now() - w.sentAt + w.answerMs;
+      w.timer = setTimeout(() => w.expire(), w.answerMs);
     }
   }
 

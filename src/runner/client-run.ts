@@ -7,7 +7,8 @@ import type { ClientExchange, StdioClientEvent } from '../transport/server-chann
 import { LATEST_REVISION } from '../validate/revisions.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
-import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
+import { inLanes, runGuarded } from './guard.js';
+import { STARTUP_MS } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
 import { INTERRUPTED, type RunControl } from './observer.js';
 import { WireLogs } from '../wire.js';

@@ -1,12 +1,25 @@
 import { SetupError } from '../errors.js';
 import type { CheckRecorder } from './checks.js';
 import { INTERRUPTED } from './observer.js';
+import { PACE_CEILING_MS } from '../harness/pace.js';
+
+/** The most a scenario's budget grows by its stalls: a start and a wait, each at the pace's ceiling. */
+export const STALLS_CEILING_MS = 2 * PACE_CEILING_MS;
 
 /**
- * The least time a freshly started target gets for its first message, whatever the request
- * timeout: a cold Node start on a busy machine takes seconds, and that is no slowness of its answers.
+ * A scenario's budget: `ms` for its own work, plus what `stalled` reports (the time its sessions
+ * waited on the target's pace: its starts, frames it was slow to read in, pings), at most
+ * STALLS_CEILING_MS of that.
  */
-export const STARTUP_MS = 10_000;
+export interface ScenarioBudget {
+  ms: number;
+  stalled?: () => number;
+}
+
+/** Milliseconds the budget grants, counted from the scenario's start, as of now. */
+export function budgetMs(budget: ScenarioBudget): number {
+  return budget.ms + Math.min(STALLS_CEILING_MS, budget.stalled?.() ?? 0);
+}
 
 /**
  * Runs one scenario body under mcpcheck's scenario timeout, whichever role mcpcheck plays. What
@@ -14,7 +27,9 @@ export const STARTUP_MS = 10_000;
  * never a verdict on the target; a setup error ends the whole run. `cutShort`: the timeout or the
  * signal ended the body, which may still be running and whose session is of no use any more.
  */
-export async function runGuarded(recorder: CheckRecorder, timeoutMs: number, body: () => Promise<void>, signal?: AbortSignal): Promise<{ cutShort: boolean }> {
+export async function runGuarded(recorder: CheckRecorder, budget: number | ScenarioBudget, body: () => Promise<void>, signal?: AbortSignal): Promise<{ cutShort: boolean }> {
+  const b: ScenarioBudget = typeof budget === 'number' ? { ms: budget } : budget;
+  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   let cutShort = false;
@@ -28,7 +43,17 @@ export async function runGuarded(recorder: CheckRecorder, timeoutMs: number, bod
     await Promise.race([
       body(),
       new Promise<void>((_, reject) => {
-        timer = setTimeout(() => cut(`could not run to its end: mcpcheck's scenario timeout (${timeoutMs} ms; see --timeout) cut it short`, reject), timeoutMs);
+        // The target's pace may have grown the budget meanwhile: the timer is set again for the rest.
+        const expire = () => {
+          const granted = budgetMs(b);
+          const left = granted - (performance.now() - started);
+          if (left > 0) timer = setTimeout(expire, left);
+          else {
+            const waited = Math.round(granted - b.ms);
+            cut(`could not run to its end: mcpcheck's scenario timeout (${b.ms} ms; see --timeout${waited > 0 ? `; plus ${waited} ms its sessions waited on the target to start, to read what was sent or to answer ping` : ''}) cut it short`, reject);
+          }
+        };
+        timer = setTimeout(expire, b.ms);
         onAbort = () => cut(INTERRUPTED, reject);
         signal?.addEventListener('abort', onAbort, { once: true });
         if (signal?.aborted) onAbort();

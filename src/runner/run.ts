@@ -6,7 +6,8 @@ import type { CheckResult, WireLog } from '../model.js';
 import { show } from '../validate/finding.js';
 import { nextIndex, WireLogs } from '../wire.js';
 import { CheckRecorder, describeReply, scenarioInterrupted, scenarioSkipped } from './checks.js';
-import { inLanes, runGuarded, STARTUP_MS } from './guard.js';
+import { budgetMs, inLanes, runGuarded } from './guard.js';
+import { Pace, STARTUP_MS } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
 import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunControl } from './observer.js';
@@ -59,6 +60,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   const wireOf = new Map<string, string[]>();
   // The log of each session a scenario's traffic went over, for evidence tied to one session.
   const logOf = new Map<string, Array<{ session: PeerSession; log: string }>>();
+  const pace = new Pace();
 
   /** The log of the traffic `session` carried for `scenario`, or all of the scenario's logs when it has none of its own. */
   const wireIn = (scenario: string, session: PeerSession | undefined): string[] | undefined => {
@@ -77,8 +79,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       channel,
       transport: target.kind,
       requestTimeoutMs: options.requestTimeoutMs,
+      pace,
       // Each stdio session starts a process of its own.
-      ...(target.kind === 'stdio' ? { startupMs: STARTUP_MS } : {}),
+      startsProcess: target.kind === 'stdio',
       onFinding: ledger.sink(scenarioOf, () => session),
     });
     ledger.track(session, label);
@@ -148,10 +151,16 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       const extra: ClientSession[] = [];
       const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
       const started = performance.now();
-      const { cutShort } = await runGuarded(recorder, input.scenarioTimeoutMs, async () => {
+      // What its sessions waited on the target's pace does not count against its own work; a shared
+      // session's earlier stalls were other scenarios'.
+      let stalledBefore = 0;
+      const budget = { ms: input.scenarioTimeoutMs, stalled: () => [session, ...extra].reduce((sum, x) => sum + (x?.stalledMs ?? 0), -stalledBefore) };
+      const { cutShort } = await runGuarded(recorder, budget, async () => {
         if (s.isolation === 'shared') {
           session = lanes[lane];
+          stalledBefore = session?.stalledMs ?? 0;
           if (!session || session.closed) {
+            stalledBefore = 0;
             session = await openSession(`lane-${lane}`, () => laneScenario[lane] ?? s.id);
             const reply = await session.initialize({ capabilities: {} });
             if (reply.kind !== 'result') throw new Error(`initialize for a shared session failed: ${describeReply(reply)}`);
@@ -173,7 +182,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           discovery,
           options,
           note: (text) => recorder.note(text),
-          timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
+          timeLeft: () => started + budgetMs(budget) - performance.now(),
           restOfRun,
         });
       }, signal);
@@ -216,10 +225,12 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     try {
       const first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY);
       lanes[0] = first;
-      // A process may take a while to start: the first initialize gets at least STARTUP_MS.
+      // A process's start is waited for up to the pace's ceiling, and measured: the later starts
+      // are waited for by it. A server behind a URL gets at least STARTUP_MS for its first answer.
       const init = await first.initialize({ capabilities: {}, timeoutMs: Math.max(options.requestTimeoutMs, STARTUP_MS) });
       const notPeer = notAnInitializeResult(init, first.peerFrames());
       if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
+      if (first.startedAfterMs !== undefined && target.kind === 'stdio') pace.firstStart(first.startedAfterMs);
       Object.assign(discovery, await discover(first));
       wireOf.set(DISCOVERY, [wire.mark(DISCOVERY, first.frames)]);
     } catch (e) {

@@ -302,8 +302,9 @@ export const hostileInput = scenario({
     const init = await session.initialize({ capabilities: {} });
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     for (const probe of hostileFrames(() => session.allocateId())) {
+      const sent = performance.now();
       await session.sendFrameText(probe.text, probe.value);
-      if (!(await stillAnswers(session, check, probe.what, probe.key))) return;
+      if (!(await stillAnswers(session, check, probe.what, probe.key, undefined, performance.now() - sent))) return;
     }
     const stray = session.peerFrames(0).filter((f) => Array.isArray(f.message) || (f.raw !== undefined && !isResponse(f)));
     if (stray.length > 0) check.note(`${stray.length} frame(s) the server sent were not JSON-RPC messages (see the live checks)`);

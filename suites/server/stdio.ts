@@ -75,11 +75,13 @@ export const exitOnStdinClose = scenario({
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const started = performance.now();
     channel.process.closeStdin();
-    const exit = await channel.process.waitForExit(EXIT_WAIT_MS);
+    // Stretched by the server's measured pace: a busy machine's slow exit is no refusal to exit.
+    const waitMs = session.answerMs(EXIT_WAIT_MS);
+    const exit = await channel.process.waitForExit(waitMs);
     const tookMs = Math.round(performance.now() - started);
     check.expect(exit !== undefined, {
-      expected: `the process exits within ${EXIT_WAIT_MS / 1000} s of its stdin reaching end-of-file (so a client rarely needs SIGTERM)`,
-      actual: exit === undefined ? `still running after ${EXIT_WAIT_MS} ms` : `exited after ${tookMs} ms`,
+      expected: `the process exits within ${waitMs / 1000} s of its stdin reaching end-of-file (so a client rarely needs SIGTERM)`,
+      actual: exit === undefined ? `still running after ${waitMs} ms` : `exited after ${tookMs} ms`,
     });
     if (exit !== undefined) check.note(`the server exited ${tookMs} ms after stdin closed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`);
     // The runner closes the channel; a process still running is stopped there (SIGTERM, then SIGKILL).

@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Pace, PACE_CEILING_MS, STARTUP_MS } from '../src/harness/pace.js';
+import { runGuarded } from '../src/runner/guard.js';
+import { CheckRecorder } from '../src/runner/checks.js';
+import type { RunReport } from '../src/model.js';
+import { REFERENCE, requireBuild, runStdio } from './server-helpers.js';
+
+// Same target, same verdict on an idle or a busy machine: the waits that decide a verdict scale
+// with what the target was measured to need on this run, under a ceiling (src/harness/pace.ts).
+
+describe('the pace of a run', () => {
+  it('waits for the first start up to the ceiling, and for later ones by the first, times the most processes starting at once', () => {
+    const pace = new Pace();
+    const unmeasured = pace.starting();
+    expect(unmeasured.ms).toBe(PACE_CEILING_MS);
+    unmeasured.done();
+    pace.firstStart(4_000);
+    const alone = pace.starting();
+    expect(alone.ms).toBe(STARTUP_MS);
+    alone.done();
+    const first = pace.starting();
+    // Six more start while the first one is still starting: they slow it too.
+    const others = Array.from({ length: 6 }, () => pace.starting());
+    expect(first.ms).toBe(2 * 4_000 * 7);
+    for (const s of others) s.done();
+    others[0]!.done(); // once only
+    expect(first.ms).toBe(2 * 4_000 * 7);
+    expect(pace.starting().ms).toBe(2 * 4_000 * 2); // the first, and this one
+    pace.firstStart(50_000); // the first measure stays
+    expect(pace.startupMs(1)).toBe(STARTUP_MS);
+  });
+
+  it('never waits longer than the ceiling for a start', () => {
+    const pace = new Pace();
+    pace.firstStart(45_000);
+    expect(pace.startupMs(1)).toBe(PACE_CEILING_MS);
+  });
+
+  it('stretches an answer wait by the typical ping, not by one slow ping; the base wait is the floor', () => {
+    const pace = new Pace();
+    expect(pace.requestMs(5_000)).toBe(5_000);
+    for (const ms of [400, 450, 500, 30_000]) pace.roundTrip(ms);
+    expect(pace.requestMs(5_000)).toBe(20 * 500);
+    expect(pace.requestMs(15_000)).toBe(15_000);
+    for (let i = 0; i < 20; i++) pace.roundTrip(5_000);
+    expect(pace.requestMs(5_000)).toBe(PACE_CEILING_MS);
+    expect(pace.requestMs(90_000)).toBe(90_000);
+  });
+});
+
+describe("a scenario's budget", () => {
+  const recorder = () => new CheckRecorder('s', 'a scenario', ['PING-01'], () => undefined, 'mcpcheck server --only s', () => undefined);
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+  it('does not pay for the time its sessions waited on the target to start or read', async () => {
+    const r = recorder();
+    const { cutShort } = await runGuarded(r, { ms: 100, stalled: () => 300 }, async () => {
+      await sleep(250);
+      r.expect(true, { expected: 'x', actual: 'x' });
+    });
+    expect(cutShort).toBe(false);
+    expect(r.results.map((c) => c.status)).toEqual(['pass']);
+  });
+
+  it('is cut short once its own work outlasts it, saying what the target took', async () => {
+    const r = recorder();
+    const { cutShort } = await runGuarded(r, { ms: 100, stalled: () => 50 }, () => sleep(1_000));
+    expect(cutShort).toBe(true);
+    expect(r.results.map((c) => c.message).join()).toMatch(/scenario timeout \(100 ms; see --timeout; plus 50 ms its sessions waited on the target to start, to read what was sent or to answer ping\)/);
+  });
+});
+
+describe('a server slowed on purpose gets the verdicts it gets at full speed', () => {
+  beforeAll(requireBuild);
+  const verdicts = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+
+  // The fixed 10 s start-up wait gave this server no session at all ("did not answer initialize
+  // within 10000 ms"): its every process takes 11 s to read its input, and every message it writes
+  // leaves 150 ms late, as on a busy machine.
+  it('starting in 11 s, answering 150 ms late: the same verdicts, none could not run', async () => {
+    const [plain, slow] = await Promise.all([
+      runStdio(`node ${REFERENCE}`, { seed: 7 }),
+      runStdio(`MCPCHECK_SLOW_START_MS=11000 MCPCHECK_SLOW_ANSWER_MS=150 node ${REFERENCE}`, { seed: 7, concurrency: 4 }),
+    ]);
+    expect(slow.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(verdicts(slow)).toEqual(verdicts(plain));
+  }, 180_000);
+});
