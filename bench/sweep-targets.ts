@@ -60,9 +60,8 @@ export function sweepTargets({ root, sweepModules, scratch }: SweepPaths): Sweep
     { name: 'server-sequential-thinking', stdio: { argv: [node, reference('server-sequential-thinking')] } },
     nodeFixture('sdk v1 fixture', fixture('sdk')),
     nodeFixture('sdk v2 fixture', fixture('sdk-v2')),
-    // The fastmcp and tmcp fixtures serve stdio only.
-    { name: 'fastmcp fixture', stdio: { argv: [node, fixture('fastmcp')] } },
-    { name: 'tmcp fixture', stdio: { argv: [node, fixture('tmcp')] } },
+    nodeFixture('fastmcp fixture', fixture('fastmcp')),
+    nodeFixture('tmcp fixture', fixture('tmcp')),
     nodeFixture('mcp-framework', join(root, 'sweep/servers/mcp-framework.mjs')),
     {
       name: 'mcp-proxy → everything',
