@@ -11,8 +11,8 @@ import { requirement } from './catalog.js';
 export interface Ruling {
   /** The name checks cite. */
   id: string;
-  /** Its number in the catalog's list of doubts (§15.n). */
-  section: number;
+  /** Its number in the catalog's list of doubts (§15.n); none for a ruling made after that list. */
+  section?: number;
   /** What mcpcheck does, in one line. */
   ruling: string;
   /** Requirement ids whose verdicts it changes. */
@@ -101,6 +101,12 @@ const RULING_LIST = [
     section: 20,
     ruling: 'The page calls the MCP prefixes "reserved for MCP use" without a keyword; minting keys there is graded MUST NOT.',
     requirements: ['META-RSV-01'],
+  },
+  {
+    id: 'empty-result-members',
+    ruling:
+      'An "empty result" (ping, logging/setLevel, resources/subscribe) may carry the members every Result may: _meta, and resultType "complete", which 2026-07-28 requires on every result and servers speaking both eras send on older revisions too (Result is open in every schema). Any other member makes it not empty.',
+    requirements: ['PING-01', 'LOG-SET-01', 'RES-SUB-01'],
   },
 ] as const satisfies readonly Ruling[];
 

@@ -9,9 +9,9 @@ import { planToolCall, type ToolPlan } from '../../src/runner/tool-plan.js';
 import { timedArguments } from '../../src/schema/durations.js';
 import { isAbsoluteUri } from '../../src/validate/content.js';
 
-import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
+import { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
-export { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
+export { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
 export { planToolCall, type ToolPlan };
 
 

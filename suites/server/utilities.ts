@@ -6,7 +6,7 @@ import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
 import { isAnswer } from '../common.js';
-import { answerSlackMs, budget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
+import { answerSlackMs, budget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 import { parseUriTemplate } from '../../src/validate/uri-template.js';
 
 const notification = notificationParams;
@@ -21,7 +21,7 @@ export const ping = scenario({
   async run({ session, check }) {
     const { reply, ms } = await timedPing(session);
     check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
-      expected: `ping answered with {} (only _meta allowed) within ${PING_LIMIT_MS} ms`,
+      expected: `ping answered with ${EMPTY_RESULT} within ${PING_LIMIT_MS} ms`,
       actual: `${describeReply(reply)} after ${ms} ms`,
       frames: [replyFrame(reply)],
       replies: [reply],
@@ -137,7 +137,7 @@ export const logLevels = scenario({
     check.expect(bad.length === 0, {
       key: 'levels',
       requirements: ['LOG-SET-01'],
-      expected: `logging/setLevel answered with {} for each of ${LOG_LEVELS.join(', ')}`,
+      expected: `logging/setLevel answered with ${EMPTY_RESULT} for each of ${LOG_LEVELS.join(', ')}`,
       actual: list(bad.map((b) => `${b.level} → ${describeReply(b.reply)}`)),
       frames: bad.map((b) => replyFrame(b.reply)),
     });
