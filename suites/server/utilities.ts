@@ -458,7 +458,7 @@ export const cancelAfterResponse = scenario({
     await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: already answered' });
     const barrier = await session.barrier(3_000);
     // A response naming one of our requests (e.g. a duplicate answer) is BASE-ID-04's business, not an answer to the notification.
-    const stray = strayResponses(session, mark, ourRequestIds(session, 0));
+    const stray = strayResponses(session, mark, ourRequestIds(session));
     check.expect(stray.length === 0 && barrier.kind === 'result' && first.kind === 'result', {
       expected: `no response to notifications/cancelled for the already answered request ${id}, and ping still answered`,
       actual: `${stray.length} response frame(s) to the notification; then ping: ${describeReply(barrier)}`,
