@@ -3,6 +3,7 @@ import { isObject } from '../src/json.js';
 import { list } from '../src/validate/finding.js';
 import type { PropertyOutcome } from '../src/property/check.js';
 import type { CheckRecorder } from '../src/runner/checks.js';
+import { ruling } from '../src/spec/rulings.js';
 
 // What scenarios of both roles share.
 
@@ -13,8 +14,16 @@ export function isAnswer(reply: Reply): reply is Extract<Reply, { kind: 'result'
   return reply.kind === 'result' || reply.kind === 'malformed-result' || reply.kind === 'error';
 }
 
+/**
+ * A result with no members but the ones every Result may carry: `_meta`, and the `resultType`
+ * "complete" that 2026-07-28 puts on every result and dual-era servers send on older revisions too
+ * (ruling empty-result-members).
+ */
+/** What an expected empty result may hold, for the messages of the checks that expect one. */
+export const EMPTY_RESULT = `{} (only _meta, and resultType "complete", allowed: ${ruling('empty-result-members').cite})`;
+
 export function isEmptyResult(reply: Reply): boolean {
-  return reply.kind === 'result' && Object.keys(reply.result).every((k) => k === '_meta');
+  return reply.kind === 'result' && Object.entries(reply.result).every(([k, v]) => k === '_meta' || (k === 'resultType' && v === 'complete'));
 }
 
 /** PING-01's "promptly". */

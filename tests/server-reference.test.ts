@@ -32,6 +32,8 @@ const ALSO: Record<string, string[]> = {
   // On 2025-03-26 a batch is a readable message: the one error without id that refuses it as a
   // whole answers no unreadable request, and leaves out the ids of requests that were readable.
   'batch-refused-2025-03-26': ['BASE-ERR-01'],
+  // The call left unanswered gets no error either, so no code to judge.
+  'nameless-call-unanswered': ['TOOL-ERR-01'],
   // The unknown-method probe checks the −32601 code under both rules.
   'method-not-found-code': ['BASE-ERR-04'],
   // A string code is not the −32601 the unknown-method probe expects.
@@ -44,9 +46,10 @@ const ALSO: Record<string, string[]> = {
   // GET → 404 breaks "single endpoint for POST and GET" and "GET → SSE or 405" alike.
   'http-get-404': ['HTTP-GET-02'],
   // Errors without an id, or responses with the wrong id, match no request: every check that waits
-  // for an answer to a probe sees none.
-  'error-without-id': ['BASE-ERR-04', 'LOG-SET-03', 'COMP-ERR-01', 'PAGE-06', 'TOOL-ERR-01', 'RES-ERR-01', 'PROMPT-ERR-01', 'ROBUST-02', 'ROBUST-04'],
-  'wrong-response-id': ['BASE-NOTIF-02', 'PING-01', 'CANCEL-05', 'CANCEL-07', 'CANCEL-08', 'ROBUST-02', 'ROBUST-04', 'ROBUST-05'],
+  // for an answer to a probe sees none (and the nameless tools/call, answered by no response that
+  // carries its id, is a request left unanswered).
+  'error-without-id': ['BASE-ID-04', 'BASE-ERR-04', 'LOG-SET-03', 'COMP-ERR-01', 'PAGE-06', 'TOOL-ERR-01', 'RES-ERR-01', 'PROMPT-ERR-01', 'ROBUST-02', 'ROBUST-04'],
+  'wrong-response-id': ['BASE-ID-04', 'BASE-NOTIF-02', 'PING-01', 'CANCEL-05', 'CANCEL-07', 'CANCEL-08', 'ROBUST-02', 'ROBUST-04', 'ROBUST-05'],
 };
 
 /** Breaks that only show when mcpcheck is allowed to do more than read. */

@@ -139,6 +139,12 @@ const RULING_LIST = [
       'Over HTTP an unparsable or invalid POST may be refused with an error status whose body is no JSON-RPC message (HTTP-POST-04: the body MAY be a JSON-RPC error): HTTP-POST-04 wins, and BASE-ERR-04 (which code the error carries) is not exercised by that answer; the check shows the status and the body instead of a warning.',
     requirements: ['BASE-ERR-04', 'HTTP-POST-04'],
   },
+  {
+    id: 'empty-result-members',
+    ruling:
+      'An "empty result" (ping, logging/setLevel, resources/subscribe) may carry the members every Result may: _meta, and resultType "complete", which 2026-07-28 requires on every result and servers speaking both eras send on older revisions too (Result is open in every schema). Any other member makes it not empty.',
+    requirements: ['PING-01', 'LOG-SET-01', 'RES-SUB-01'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

@@ -134,7 +134,7 @@ export const notificationsUnanswered = scenario({
       await session.send(probe.message);
       barrier = await session.barrier();
       // Only responses that answer none of our requests can be answers to the notification.
-      const stray = strayResponses(session, mark, ourRequestIds(session, mark));
+      const stray = strayResponses(session, mark, ourRequestIds(session));
       check.expect(stray.length === 0, {
         key: probe.key,
         requirements: probe.requirements,

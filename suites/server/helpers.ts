@@ -12,9 +12,9 @@ import { parseUriTemplate } from '../../src/validate/uri-template.js';
 import { ruling } from '../../src/spec/rulings.js';
 import { stretched } from '../../src/harness/pace.js';
 
-import { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
+import { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
 
-export { isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
+export { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
 export { planToolCall, type ToolPlan };
 
 
@@ -30,11 +30,14 @@ export function strayResponses(session: ClientSession, mark: number, ours: Reado
 }
 
 
-/** Ids of the requests mcpcheck sent from frame `mark` on. */
-export function ourRequestIds(session: ClientSession, mark: number): Set<unknown> {
+/**
+ * Ids of every request mcpcheck sent on the session: on a shared session a late answer to an
+ * earlier scenario's request is still an answer to a request, never one to a notification.
+ */
+export function ourRequestIds(session: ClientSession): Set<unknown> {
   const ids = new Set<unknown>();
   for (const f of session.frames) {
-    if (f.index >= mark && f.from === 'client' && isObject(f.message) && typeof f.message.method === 'string' && 'id' in f.message) ids.add(f.message.id);
+    if (f.from === 'client' && isObject(f.message) && typeof f.message.method === 'string' && 'id' in f.message) ids.add(f.message.id);
   }
   return ids;
 }

@@ -3,7 +3,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import { isStrictBase64 } from '../../src/validate/base64.js';
 import { show } from '../../src/validate/finding.js';
-import { budget, isObject, isEmptyResult, list } from './helpers.js';
+import { budget, EMPTY_RESULT, isObject, isEmptyResult, list } from './helpers.js';
 import { parseUriTemplate } from '../../src/validate/uri-template.js';
 import { ruling } from '../../src/spec/rulings.js';
 
@@ -131,9 +131,9 @@ export const resourceSubscribe = scenario({
     const uri = discovery.resources.map((r) => r.uri).find((u): u is string => typeof u === 'string');
     if (uri === undefined) return check.skip('the server lists no resource to subscribe to');
     const sub = await session.request('resources/subscribe', { uri });
-    check.expect(isEmptyResult(sub), { key: 'subscribe', expected: `resources/subscribe ${show(uri)}: an empty result {}`, actual: describeReply(sub), frames: [replyFrame(sub)], replies: [sub] });
+    check.expect(isEmptyResult(sub), { key: 'subscribe', expected: `resources/subscribe ${show(uri)}: an empty result ${EMPTY_RESULT}`, actual: describeReply(sub), frames: [replyFrame(sub)], replies: [sub] });
     const unsub = await session.request('resources/unsubscribe', { uri });
-    check.expect(isEmptyResult(unsub), { key: 'unsubscribe', expected: `resources/unsubscribe ${show(uri)}: an empty result {}`, actual: describeReply(unsub), frames: [replyFrame(unsub)], replies: [unsub] });
+    check.expect(isEmptyResult(unsub), { key: 'unsubscribe', expected: `resources/unsubscribe ${show(uri)}: an empty result ${EMPTY_RESULT}`, actual: describeReply(unsub), frames: [replyFrame(unsub)], replies: [unsub] });
   },
 });
 

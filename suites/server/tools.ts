@@ -131,7 +131,7 @@ export const toolList = scenario({
 export const unknownTool = scenario({
   id: 'server.tools.unknown-tool',
   title: 'Calling an unknown tool, or a call without a name, is a JSON-RPC error',
-  requirements: ['TOOL-ERR-01'],
+  requirements: ['TOOL-ERR-01', 'BASE-ID-04'],
   isolation: 'shared',
   needs: { capabilities: ['tools'] },
   async run({ session, check }) {
@@ -149,7 +149,19 @@ export const unknownTool = scenario({
       });
     }
 
+    const sent = session.mark;
     const nameless = await session.probe({ jsonrpc: '2.0', id: session.allocateId(), method: 'tools/call', params: { arguments: {} } });
+    // A well-formed JSON-RPC request left unanswered by a server that answered the ping sent after
+    // it: whatever its params, JSON-RPC 2.0 §4 wants a response, so this is no longer only a matter
+    // of which error fits.
+    check.expect(nameless.kind !== 'unanswered', {
+      key: 'no-name-answered',
+      requirements: ['BASE-ID-04'],
+      expected: 'a response to tools/call without "name" (a well-formed JSON-RPC request: every request gets exactly one response)',
+      actual: `${describeReply(nameless)}: the server is alive but never answered this request`,
+      frames: [sent],
+      replies: [nameless],
+    });
     if (nameless.kind === 'error' && nameless.error.code !== -32602) {
       check.expect(true, { key: 'no-name', expected: 'tools/call without "name": a JSON-RPC error (−32602, invalid params, fits best)', actual: `code ${show(nameless.error.code)}`, frames: [nameless.frame] });
     } else {

@@ -6,7 +6,7 @@ import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
 import { isAnswer } from '../common.js';
-import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
+import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 
 const notification = notificationParams;
 
@@ -20,7 +20,7 @@ export const ping = scenario({
   async run({ session, check }) {
     const { reply, ms } = await timedPing(session);
     check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
-      expected: `ping answered with {} (only _meta allowed) within ${PING_LIMIT_MS} ms`,
+      expected: `ping answered with ${EMPTY_RESULT} within ${PING_LIMIT_MS} ms`,
       actual: `${describeReply(reply)} after ${ms} ms`,
       frames: [replyFrame(reply)],
       replies: [reply],
@@ -136,7 +136,7 @@ export const logLevels = scenario({
     check.expect(bad.length === 0, {
       key: 'levels',
       requirements: ['LOG-SET-01'],
-      expected: `logging/setLevel answered with {} for each of ${LOG_LEVELS.join(', ')}`,
+      expected: `logging/setLevel answered with ${EMPTY_RESULT} for each of ${LOG_LEVELS.join(', ')}`,
       actual: list(bad.map((b) => `${b.level} → ${describeReply(b.reply)}`)),
       frames: bad.map((b) => replyFrame(b.reply)),
     });
@@ -439,7 +439,7 @@ export const cancelAfterResponse = scenario({
     await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: already answered' });
     const barrier = await session.barrier(3_000);
     // A response naming one of our requests (e.g. a duplicate answer) is BASE-ID-04's business, not an answer to the notification.
-    const stray = strayResponses(session, mark, ourRequestIds(session, 0));
+    const stray = strayResponses(session, mark, ourRequestIds(session));
     check.expect(stray.length === 0 && barrier.kind === 'result' && first.kind === 'result', {
       expected: `no response to notifications/cancelled for the already answered request ${id}, and ping still answered`,
       actual: `${stray.length} response frame(s) to the notification; then ping: ${describeReply(barrier)}`,
