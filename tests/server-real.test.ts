@@ -174,33 +174,12 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
         // (ROBUST-02, derived SHOULD). Doubtful for a server with no sessions, which cannot tell
         // "before initialize" from any other request; pinned as mcpcheck grades it today.
         'server.lifecycle.before-initialize/refused:warn',
-        // The requests of a batch are executed and answered one by one. Pinned as mcpcheck grades
-        // it today, as for v1 (SDK_HTTP), though ROBUST-05 as revised says executing a batch is no
-        // finding on later revisions: the batch scenario has yet to follow the revised row.
-        'server.base.batch-rejected/not-executed:warn',
         ...SDK_NO_PRIMING,
       ].sort(),
     );
     expect(report.summary.mustFailures).toBe(0);
   });
 });
-
-/**
- * Wrong verdicts being fixed on other branches (issue 20), left out of the fastmcp and tmcp HTTP pins
- * so that these hold before and after those fixes land.
- */
-const BEING_FIXED = [
-  // Executing a batch on a 2025-06-18 or later session is no finding (ROBUST-05, revised turn 3).
-  'server.base.batch-rejected/not-executed:warn',
-  // A server that serves a request lacking MCP-Session-Id does not require sessions: HTTP-SESS-05 does not apply.
-  'server.http.session-required:warn',
-  // RFC 9110 lets a server disregard Accept; only the client is bound by it (ROBUST-06, revised turn 3).
-  'server.http.media-types-enforced/accept:warn',
-];
-
-function judgedFindings(report: RunReport): string[] {
-  return findings(report).filter((f) => !BEING_FIXED.includes(f));
-}
 
 describe('small apps on other MCP libraries', () => {
   it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async () => {
@@ -266,7 +245,7 @@ describe('small apps on other MCP libraries', () => {
   it('tmcp (tests/fixtures/tmcp), over Streamable HTTP (@tmcp/transport-http): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${ROOT}/dist/tests/fixtures/tmcp/server.js --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(judgedFindings(report)).toEqual(
+    expect(findings(report)).toEqual(
       [
         // As over stdio: tools/list served before initialize (ROBUST-02), the garbage version refused with
         // −32602 (ruling unsupported-version-error), invalid cursors ignored (PAGE-06), unknown or nameless
@@ -284,6 +263,9 @@ describe('small apps on other MCP libraries', () => {
         'live.BASE-RES-02:fail',
         // tools/call with "params": 5 gets an SSE stream that closes with no response, not −32602 (BASE-ERR-04).
         'server.base.invalid-params:warn',
+        // On a 2025-03-26 session (which it accepts) a JSON-RPC batch is refused, where that revision
+        // says implementations "MUST support receiving JSON-RPC batches" (ROBUST-05 as revised).
+        'server.base.batch-2025-03-26:warn',
         // Its session manager takes any MCP-Session-Id as a live session: a DELETEd one (HTTP-SESS-06, MUST)
         // and a never-issued one (ruling session-never-issued, SHOULD) are served with 200, not 404.
         'server.http.session-ended/reuse:fail',
@@ -300,7 +282,7 @@ describe('small apps on other MCP libraries', () => {
   it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${ROOT}/dist/tests/fixtures/fastmcp/server.js --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(judgedFindings(report)).toEqual(
+    expect(findings(report)).toEqual(
       [
         // The SDK's HTTP transport underneath: {"method":42} and "params": 5 get −32700 though the JSON parsed (BASE-ERR-04).
         'server.base.invalid-request:warn',
