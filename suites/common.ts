@@ -1,6 +1,7 @@
 import type { PeerSession, Reply } from '../src/harness/peer-session.js';
 import { isObject } from '../src/json.js';
 import { list } from '../src/validate/finding.js';
+import { allowedInEmptyResult } from '../src/validate/message.js';
 import type { PropertyOutcome } from '../src/property/check.js';
 import type { CheckRecorder } from '../src/runner/checks.js';
 import { ruling } from '../src/spec/rulings.js';
@@ -23,7 +24,7 @@ export function isAnswer(reply: Reply): reply is Extract<Reply, { kind: 'result'
 export const EMPTY_RESULT = `{} (only _meta, and resultType "complete", allowed: ${ruling('empty-result-members').cite})`;
 
 export function isEmptyResult(reply: Reply): boolean {
-  return reply.kind === 'result' && Object.entries(reply.result).every(([k, v]) => k === '_meta' || (k === 'resultType' && v === 'complete'));
+  return reply.kind === 'result' && Object.entries(reply.result).every(([k, v]) => allowedInEmptyResult(k, v));
 }
 
 /** PING-01's "promptly". */

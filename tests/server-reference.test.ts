@@ -34,6 +34,10 @@ const ALSO: Record<string, string[]> = {
   'batch-refused-2025-03-26': ['BASE-ERR-01'],
   // The call left unanswered gets no error either, so no code to judge.
   'nameless-call-unanswered': ['TOOL-ERR-01'],
+  // Answers in text/plain are no answers mcpcheck can read: the batch's requests among them.
+  'http-wrong-content-type': ['ROBUST-05'],
+  // Every answer comes twice, so the 2025-03-26 batch's requests are not each answered once either.
+  'responds-twice': ['ROBUST-05'],
   // The unknown-method probe checks the −32601 code under both rules.
   'method-not-found-code': ['BASE-ERR-04'],
   // A string code is not the −32601 the unknown-method probe expects.

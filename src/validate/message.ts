@@ -8,6 +8,7 @@ import { type Finding, note, ptr, show, unjudged, violation } from './finding.js
 import { findingsIn } from './in-revision.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
+import { ruling } from '../spec/rulings.js';
 import { describeErrors, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
 import { mayHoldWalked, walkMessage } from './walk.js';
@@ -304,16 +305,26 @@ function checkRequestedSchema(schema: unknown): Finding[] {
   return findings;
 }
 
-/** PING-01: the answer to ping is an empty object (at most `_meta`). */
+/**
+ * A member an empty result may still carry: `_meta`, and the `resultType` "complete" that 2026-07-28
+ * puts on every result and dual-era servers send on older revisions too (ruling empty-result-members).
+ */
+export function allowedInEmptyResult(key: string, value: unknown): boolean {
+  return key === '_meta' || (key === 'resultType' && value === 'complete');
+}
+
+const EMPTY_PING = `an empty ping result ({} with at most _meta and resultType "complete": ${ruling('empty-result-members').cite})`;
+
+/** PING-01: the answer to ping is an empty object. */
 function checkPingResult(result: unknown, ctx: MessageContext, findings: Finding[]): void {
   mark(ctx, ['PING-01']);
   const members = obj(result);
   if (!members) {
-    findings.push(violation('PING-01', `expected an empty ping result ({} with at most _meta); got ${show(result)}`, '/result'));
+    findings.push(violation('PING-01', `expected ${EMPTY_PING}; got ${show(result)}`, '/result'));
     return;
   }
-  for (const key of Object.keys(members)) {
-    if (key !== '_meta') findings.push(violation('PING-01', `expected an empty ping result ({} with at most _meta); got member ${show(key)}`, ptr('result', key)));
+  for (const [key, value] of Object.entries(members)) {
+    if (!allowedInEmptyResult(key, value)) findings.push(violation('PING-01', `expected ${EMPTY_PING}; got member ${show(key)}`, ptr('result', key)));
   }
 }
 

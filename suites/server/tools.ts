@@ -137,11 +137,12 @@ export const unknownTool = scenario({
   async run({ session, check }) {
     const reply = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: {} });
     if (reply.kind === 'error' && reply.error.code !== -32602) {
-      check.expect(true, { key: 'unknown', expected: "tools/call mcpcheck_no_such_tool: a JSON-RPC error (the spec's example uses −32602)", actual: `code ${show(reply.error.code)}`, frames: [reply.frame] });
+      check.expect(true, { key: 'unknown', requirements: ['TOOL-ERR-01'], expected: "tools/call mcpcheck_no_such_tool: a JSON-RPC error (the spec's example uses −32602)", actual: `code ${show(reply.error.code)}`, frames: [reply.frame] });
     } else {
       const isErrorResult = reply.kind === 'result' && reply.result.isError === true;
       check.expect(reply.kind === 'error', {
         key: 'unknown',
+        requirements: ['TOOL-ERR-01'],
         expected: 'tools/call mcpcheck_no_such_tool: a JSON-RPC error (−32602)',
         actual: describeReply(reply) + (isErrorResult ? ' (an isError result is for failures inside a tool; an unknown tool is a protocol error)' : ''),
         frames: [replyFrame(reply)],
@@ -163,10 +164,11 @@ export const unknownTool = scenario({
       replies: [nameless],
     });
     if (nameless.kind === 'error' && nameless.error.code !== -32602) {
-      check.expect(true, { key: 'no-name', expected: 'tools/call without "name": a JSON-RPC error (−32602, invalid params, fits best)', actual: `code ${show(nameless.error.code)}`, frames: [nameless.frame] });
+      check.expect(true, { key: 'no-name', requirements: ['TOOL-ERR-01'], expected: 'tools/call without "name": a JSON-RPC error (−32602, invalid params, fits best)', actual: `code ${show(nameless.error.code)}`, frames: [nameless.frame] });
     } else {
       check.expect(nameless.kind === 'error', {
         key: 'no-name',
+        requirements: ['TOOL-ERR-01'],
         expected: 'tools/call without "name" (not a CallToolRequest): a JSON-RPC error (−32602)',
         actual: describeReply(nameless),
         frames: [replyFrame(nameless)],
