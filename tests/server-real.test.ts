@@ -181,6 +181,26 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
   });
 });
 
+/**
+ * What fastmcp adds on the SDK, over either transport: −32601 for a missing resource or prompt and
+ * −32600 for missing arguments instead of −32002 / −32602 (RES-ERR-01, PROMPT-ERR-01), −32603 for an
+ * unknown prompt's completion and an invalid log level (COMP-ERR-01, LOG-SET-03), invalid cursors
+ * ignored (PAGE-06), zod dumps as error messages (BASE-ERR-03).
+ */
+const FASTMCP_COMMON = [
+  'server.resources.missing/custom-scheme:warn',
+  'server.resources.missing/file:warn',
+  'server.prompts.errors/unknown:warn',
+  'server.prompts.errors/missing-arguments:warn',
+  'server.utilities.completion-errors:warn',
+  'server.utilities.log-levels/invalid:warn',
+  'server.utilities.invalid-cursor/prompts/list:warn',
+  'server.utilities.invalid-cursor/resources/list:warn',
+  'server.utilities.invalid-cursor/resources/templates/list:warn',
+  'server.utilities.invalid-cursor/tools/list:warn',
+  'live.BASE-ERR-03:warn',
+];
+
 describe('small apps on other MCP libraries', () => {
   it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/tmcp/server.js`);
@@ -219,20 +239,7 @@ describe('small apps on other MCP libraries', () => {
     expect(findings(report)).toEqual(
       [
         ...SDK_STDIO,
-        // What fastmcp adds on the SDK: −32601 for a missing resource or prompt and −32600 for missing
-        // arguments instead of −32002 / −32602 (RES-ERR-01, PROMPT-ERR-01), −32603 for an unknown
-        // prompt's completion and an invalid log level (COMP-ERR-01, LOG-SET-03), zod dumps as messages.
-        'server.resources.missing/custom-scheme:warn',
-        'server.resources.missing/file:warn',
-        'server.prompts.errors/unknown:warn',
-        'server.prompts.errors/missing-arguments:warn',
-        'server.utilities.completion-errors:warn',
-        'server.utilities.log-levels/invalid:warn',
-        'server.utilities.invalid-cursor/prompts/list:warn',
-        'server.utilities.invalid-cursor/resources/list:warn',
-        'server.utilities.invalid-cursor/resources/templates/list:warn',
-        'server.utilities.invalid-cursor/tools/list:warn',
-        'live.BASE-ERR-03:warn',
+        ...FASTMCP_COMMON,
         // It asks a client that declared roots for them once it has the client's capabilities,
         // polled every 100 ms from initialize on, without waiting for notifications/initialized.
         'server.lifecycle.no-requests-before-initialized/quiet:warn',
@@ -287,19 +294,7 @@ describe('small apps on other MCP libraries', () => {
         // The SDK's HTTP transport underneath: {"method":42} and "params": 5 get −32700 though the JSON parsed (BASE-ERR-04).
         'server.base.invalid-request:warn',
         'server.base.invalid-params:warn',
-        // As over stdio: fastmcp's error codes (RES-ERR-01, PROMPT-ERR-01, COMP-ERR-01, LOG-SET-03),
-        // invalid cursors ignored (PAGE-06) and zod dumps as error messages (BASE-ERR-03).
-        'server.resources.missing/custom-scheme:warn',
-        'server.resources.missing/file:warn',
-        'server.prompts.errors/unknown:warn',
-        'server.prompts.errors/missing-arguments:warn',
-        'server.utilities.completion-errors:warn',
-        'server.utilities.log-levels/invalid:warn',
-        'server.utilities.invalid-cursor/prompts/list:warn',
-        'server.utilities.invalid-cursor/resources/list:warn',
-        'server.utilities.invalid-cursor/resources/templates/list:warn',
-        'server.utilities.invalid-cursor/tools/list:warn',
-        'live.BASE-ERR-03:warn',
+        ...FASTMCP_COMMON,
         // mcp-proxy's startHTTPServer, which fastmcp serves through, has CORS headers but no Origin
         // validation: a foreign or null Origin is served on every method, not refused with 403 (HTTP-ORIGIN-01, MUST).
         'server.http.origin/initialize:fail',
