@@ -27,6 +27,14 @@ describe('dialect detection', () => {
     expect(validateWithSchema(schema, [1, 'a']).status).toBe('invalid');
   });
 
+  it('judges only members the data holds, never what Object.prototype lends it', () => {
+    const typed = { type: 'object', properties: { toString: { type: 'string' }, constructor: { type: 'integer' } } };
+    expect(validateWithSchema(typed, {})).toEqual({ status: 'valid' });
+    expect(validateWithSchema(typed, { toString: 1 }).status).toBe('invalid');
+    expect(validateWithSchema({ type: 'object', required: ['toString', 'constructor'] }, {}).status).toBe('invalid');
+    expect(validateWithSchema({ type: 'object', required: ['__proto__'] }, JSON.parse('{"__proto__": 1}'))).toEqual({ status: 'valid' });
+  });
+
   it('rejects draft-07 tuple `items` in a 2020-12 schema (no $schema)', () => {
     const f = checkSchema({ type: 'array', items: [{ type: 'string' }] }, '/s');
     expect(ids(f)).toEqual(['JSCH-VAL-03:fail']);

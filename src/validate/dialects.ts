@@ -54,6 +54,9 @@ const OPTIONS: Options = {
   validateSchema: false,
   // A target's schema must not make the checker print anything (unknown formats, ignored keywords).
   logger: false,
+  // A member is what the data holds, not what Object.prototype lends it: without this, a
+  // `properties: {toString: …}` judged Object's method and `required: ["toString"]` held for `{}`.
+  ownProperties: true,
 };
 
 /** An Ajv instance for one dialect; `code` is Ajv's code option (standalone generation at build time). */
