@@ -31,6 +31,15 @@ describe('synthesizeArguments', () => {
     expect(out).toEqual({ args: { a: 'mcpcheck' }, complete: true });
   });
 
+  it('fills properties named like Object.prototype members as members', () => {
+    // Parsed, as a target's schema is: in an object literal `__proto__` would set the prototype.
+    const out = synth(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"object"},"toString":{"type":"string"}},"required":["__proto__","toString"]}') as Record<string, unknown>);
+    expect(out.complete).toBe(true);
+    expect(Object.keys(out.args).sort()).toEqual(['__proto__', 'toString']);
+    expect(JSON.stringify(out.args)).toContain('"__proto__":{}');
+    expect(Object.getPrototypeOf(out.args)).toBe(Object.prototype);
+  });
+
   it('gives {} for a tool without parameters', () => {
     expect(synth({ type: 'object', additionalProperties: false })).toEqual({ args: {}, complete: true });
     expect(synth({ type: 'object' })).toEqual({ args: {}, complete: true });

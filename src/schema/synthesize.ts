@@ -237,7 +237,8 @@ class Synthesizer {
   object(schema: Record<string, unknown>, path: string, depth: number): Gen {
     const props = isObject(schema.properties) ? schema.properties : {};
     const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
-    const out: Record<string, unknown> = {};
+    // No prototype while filling, so "__proto__" or "toString" is a member like any other name.
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const name of required) {
       const prop = Object.hasOwn(props, name) ? (props[name] as Schema) : isObject(schema.additionalProperties) || typeof schema.additionalProperties === 'boolean' ? (schema.additionalProperties as Schema) : true;
       const got = this.gen(prop, `${path}/${name}`, depth + 1, hintFor(prop, name));
@@ -252,7 +253,8 @@ class Synthesizer {
       if (got.ok) out[name] = got.value;
     }
     if (Object.keys(out).length < min) return { ok: false, why: `${path}: cannot reach minProperties ${min}` };
-    return { ok: true, value: out };
+    // A plain object again (fromEntries defines members, never calls the __proto__ setter).
+    return { ok: true, value: Object.fromEntries(Object.entries(out)) };
   }
 }
 
