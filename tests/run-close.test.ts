@@ -1,9 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelToServer } from '../src/harness/client-session.js';
+import { join } from 'node:path';
+import { ClientTarget } from '../src/harness/client-target.js';
 import { StdioTarget, type Target } from '../src/harness/target.js';
+import { runClientScenarios } from '../src/runner/client-run.js';
 import { runScenarios } from '../src/runner/run.js';
+import { openHttpEndpoint } from '../src/transport/http-endpoint.js';
+import { clientScenarios } from '../suites/client/index.js';
 import { serverScenarios } from '../suites/server/index.js';
-import { REFERENCE, requireBuild } from './server-helpers.js';
+import { REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+
+const CLIENT = join(ROOT, 'dist/tests/fixtures/client/client.js');
 
 beforeAll(requireBuild);
 
@@ -44,6 +51,48 @@ describe('closing sessions and the target', () => {
     expect(out.notes).toEqual([
       'closing the session "discovery" failed (mcpcheck-test: the channel failed to close); the verdicts stand',
       'closing the target failed (mcpcheck-test: the target failed to close); the verdicts stand',
+    ]);
+  });
+});
+
+/** The fixture client, behind endpoints (and a target) whose close() rejects once it has closed. */
+class FailingToCloseClient extends ClientTarget {
+  constructor() {
+    super({ command: `node ${CLIENT} {url}` }, async (transport) => {
+      if (transport !== 'http') throw new Error('mcpcheck-test: http only');
+      const endpoint = await openHttpEndpoint({ policy: { answerWith: 'json', priming: false } });
+      const close = endpoint.close.bind(endpoint);
+      endpoint.close = async () => {
+        await close();
+        throw new Error('mcpcheck-test: the endpoint failed to close');
+      };
+      return endpoint;
+    });
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    throw new Error('mcpcheck-test: the client failed to close');
+  }
+}
+
+describe('closing a client run', () => {
+  it('an error while closing an endpoint or the client is a note, never the run undone', async () => {
+    const out = await runClientScenarios({
+      target: new FailingToCloseClient(),
+      scenarios: clientScenarios.filter((s) => s.id === 'client.lifecycle.handshake'),
+      concurrency: 1,
+      scenarioTimeoutMs: 30_000,
+      requestTimeoutMs: 10_000,
+      reproduce: 'mcpcheck client --only {scenario}',
+      seed: 1,
+      cases: 0,
+    });
+    expect(out.checks.filter((c) => c.id.startsWith('client.lifecycle.handshake')).map((c) => c.status)).not.toContain('error');
+    expect(out.checks.some((c) => c.id.startsWith('client.lifecycle.handshake') && c.status === 'pass')).toBe(true);
+    expect(out.notes).toEqual([
+      'closing the session of client.lifecycle.handshake failed (mcpcheck-test: the endpoint failed to close); the verdicts stand',
+      'closing the client failed (mcpcheck-test: the client failed to close); the verdicts stand',
     ]);
   });
 });

@@ -5,6 +5,7 @@ import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
+import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
 import { inLanes, runGuarded } from './guard.js';
@@ -148,7 +149,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
           await target.stop(client);
         }
         ledger.absorb(session);
-        await session.close();
+        await closeQuietly(notes, `the session of ${s.id}`, () => session.close());
       }
       const logs = attempts.map(({ session }, i) => wire.mark(i === 0 ? s.id : `${s.id} (client ${i + 1})`, session.frames));
       wireOf.set(s.id, logs);
@@ -174,7 +175,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     return out;
   } finally {
     signal?.removeEventListener('abort', stopTarget);
-    await target.close();
+    await closeQuietly(notes, 'the client', () => target.close());
     await Promise.allSettled(ledger.tracked.map((session) => session.close()));
   }
 }

@@ -5,6 +5,7 @@ import type { Target } from '../harness/target.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { show } from '../validate/finding.js';
 import { nextIndex, WireLogs } from '../wire.js';
+import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, describeReply, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import { budgetMs, inLanes, runGuarded } from './guard.js';
 import { Pace, STARTUP_MS } from '../harness/pace.js';
@@ -89,20 +90,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     return session;
   };
 
-  /** Closing is housekeeping: what goes wrong in it is noted, and the verdicts already in stand. */
-  const closeQuietly = async (what: string, close: () => Promise<void>): Promise<void> => {
-    try {
-      await close();
-    } catch (e) {
-      const text = `closing ${what} failed (${(e instanceof Error ? e.message : String(e)).split('\n')[0]}); the verdicts stand`;
-      // The target is closed twice (see the end of the run): one note is enough.
-      if (!notes.includes(text)) notes.push(text);
-    }
-  };
-
   const closeSession = async (session: ClientSession): Promise<void> => {
     ledger.absorb(session);
-    await closeQuietly(`the session "${labels.get(session) ?? '?'}"`, () => session.close());
+    await closeQuietly(notes, `the session "${labels.get(session) ?? '?'}"`, () => session.close());
   };
 
   /**
@@ -278,10 +268,10 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     signal?.removeEventListener('abort', stopTarget);
     // A setup error can end the run while early scenarios still run: stop the target first, so
     // they end too, then wait for them before the last sweep.
-    await closeQuietly('the target', () => target.close());
+    await closeQuietly(notes, 'the target', () => target.close());
     await Promise.allSettled([earlyRun]);
     await Promise.allSettled(ledger.tracked.map((session) => session.close()));
-    await closeQuietly('the target', () => target.close());
+    await closeQuietly(notes, 'the target', () => target.close());
   }
 }
 
