@@ -801,6 +801,22 @@ describe('SessionValidator: ids are tracked per direction', () => {
     expect(tags(h.server([res(8, {}), res(9, {}), rpc({ method: 'notifications/message', params: { level: 'info', data: 'x' } })]))).toEqual(['BASE-MSG-05:fail']);
   });
 
+  it('BASE-ERR-01: on a revision with batches, one error without id may refuse a batch none of whose requests was answered (JSON-RPC 2.0 §6)', () => {
+    const h = new Harness();
+    h.open('2025-03-26', {}, { tools: {} });
+    h.client([req(5, 'ping'), req(6, 'ping')]);
+    const refusal = h.server(err(null, -32700, 'Failed to parse message'));
+    expect(tags(refusal)).toEqual(['BASE-ERR-01:info']);
+    expect(refusal[0]!.message).toMatch(/refusing the batch of 2 request\(s\).*ruling batch-reaction/);
+    // The batch is settled: nothing is left open, and a second id-less error has nothing to refuse.
+    expect(tags(h.s.end())).toEqual([]);
+    expect(tags(h.server(err(null, -32700, 'Parse error')))).toEqual(['BASE-ERR-01:fail']);
+    // A batch that was processed leaves no refusal to excuse.
+    h.client([req(7, 'ping'), req(8, 'ping')]);
+    expect(tags(h.server([res(7, {}), res(8, {})]))).toEqual([]);
+    expect(tags(h.server(err(null, -32603, 'Internal error')))).toEqual(['BASE-ERR-01:fail']);
+  });
+
   it('an unanswered request is an info note at the end, a cancelled one is not', () => {
     const h = new Harness();
     h.open('2025-11-25', {}, { tools: {} });

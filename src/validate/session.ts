@@ -41,7 +41,7 @@ class Ledger {
   readonly answered = new Set<Key>();
   /** Frames from this side that could not be read as requests: an error without id may answer them. */
   unreadable = 0;
-  /** The request ids of each batch this side sent where batches are no MCP message: an array of their answers is the other side's reaction. */
+  /** The request ids of each batch this side sent: an array of their answers, or one error without id refusing it whole, is the other side's reaction. */
   readonly batches: Array<Set<Key>> = [];
   readonly progress = new Map<Key, Progress>();
 }
@@ -192,6 +192,7 @@ export class SessionValidator {
       if (raw !== undefined) this.checkRawText(from, raw, findings);
       for (const f of findings) f.frame = frame;
       message.forEach((m, i) => findings.push(...this.message(from, m, frame).map((f) => ({ ...f, pointer: `/${i}${f.pointer}` }))));
+      this.ledger(from).batches.push(new Set(message.map((m) => obj(m)?.id).filter(isKey)));
       return findingsIn(findings, this.revision);
     }
     if (Array.isArray(message) && this.batchAnswered(from, message)) {
@@ -286,6 +287,23 @@ export class SessionValidator {
       return true;
     }
     return false;
+  }
+
+  /**
+   * An error without id may refuse a whole batch none of whose requests was answered: JSON-RPC 2.0
+   * §6 answers a batch the server cannot take as one with a single Response, whose id it cannot
+   * know. Whether the batch should have been processed is ROBUST-05's to judge (ruling batch-reaction).
+   */
+  private refusesBatch(requester: Ledger, findings: Finding[]): boolean {
+    const i = requester.batches.findIndex((b) => b.size > 0 && [...b].every((id) => requester.pending.has(id)));
+    if (i < 0) return false;
+    const [batch] = requester.batches.splice(i, 1);
+    for (const id of batch!) {
+      requester.pending.delete(id);
+      requester.answered.add(id);
+    }
+    findings.push(note('BASE-ERR-01', `an error without id refusing the batch of ${batch!.size} request(s) as a whole, as JSON-RPC 2.0 §6 answers a batch it cannot take: no id to carry; whether the batch should have been processed is judged under ROBUST-05 (${ruling('batch-reaction').cite})`, '/id'));
+    return true;
   }
 
   /** The request whose result a response is: for tasks/result, the task-augmented request itself. */
@@ -575,6 +593,7 @@ export class SessionValidator {
       if (kind === 'error') {
         if (requester.unreadable > 0) requester.unreadable--;
         else if (this.answersUnparsable(requester, findings)) return;
+        else if (this.refusesBatch(requester, findings)) return;
         else if (this.options.httpStatusUnknown) findings.push(note('BASE-ERR-01', 'an error response without id: over HTTP it may be the body of an error status (HTTP-POST-04), which a transcript does not record, so it is not judged', '/id'));
         else findings.push(violation('BASE-ERR-01', 'expected the error response to carry the id of the failed request; it has none, and no unreadable request is waiting for an answer', '/id'));
       }
