@@ -29,9 +29,6 @@ const ALSO: Record<string, string[]> = {
   // unreadable request is BASE-ERR-01's too, unless an earlier malformed frame on the same lane
   // still awaits its answer (which depends on what ran there before).
   'answers-notifications': ['ROBUST-04', 'BASE-ERR-01'],
-  // On 2025-03-26 a batch is a readable message: the one error without id that refuses it as a
-  // whole answers no unreadable request, and leaves out the ids of requests that were readable.
-  'batch-refused-2025-03-26': ['BASE-ERR-01'],
   // The call left unanswered gets no error either, so no code to judge.
   'nameless-call-unanswered': ['TOOL-ERR-01'],
   // Answers in text/plain are no answers mcpcheck can read: the batch's requests among them.
@@ -120,6 +117,15 @@ describe.concurrent('each broken variant fails exactly its rule', () => {
       if (b.verdict) expect(report.requirements.find((r) => r.id === b.requirement), describeFailures(report)).toMatchObject({ status: b.verdict, level: 'SHOULD' });
     });
   }
+});
+
+describe('one defect, one finding', () => {
+  it('a server whose newest revision is 2025-03-26 has its batch judged by server.base.batch-2025-03-26 alone', async () => {
+    const report = await runStdio(`node ${REFERENCE} --break newest-2025-03-26`, { only: ['server.base.batch', 'server.base.batch-2025-03-26'] });
+    expect(report.target.protocolVersion).toBe('2025-03-26');
+    expect(report.checks.find((c) => c.id === 'server.base.batch/executed-or-refused')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^judged by server\.base\.batch-2025-03-26/) });
+    expect(report.checks.find((c) => c.id === 'server.base.batch-2025-03-26')?.status).toBe('pass');
+  });
 });
 
 describe('each conforming variant gets exactly its verdicts and no failure', () => {

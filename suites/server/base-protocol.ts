@@ -227,18 +227,18 @@ export const batch = scenario({
   isolation: 'shared',
   async run({ session, check }) {
     const { reaction, barrier } = await sendBatch(session);
-    // On a server whose newest revision is 2025-03-26, batches are part of the protocol.
-    const mustProcess = allowsBatches(session.revision);
-    const ok = executed(reaction) || (!mustProcess && refused(reaction));
-    check.expect(ok, {
-      key: 'executed-or-refused',
-      expected: mustProcess
-        ? `on this ${session.revision} session the batch of two pings processed, each answered once (${ruling('batch-reaction').cite})`
-        : `the batch of two pings either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.revision} (${DERIVED}; ${ruling('batch-reaction').cite})`,
-      actual: describeReaction(reaction),
-      frames: [...reaction.answerFrames, ...reaction.refusals].map((f) => f.index),
-      replies: [barrier],
-    });
+    if (allowsBatches(session.revision)) {
+      // One defect, one finding: a session on a revision with batches is what batch-2025-03-26 judges.
+      check.skip(`judged by server.base.batch-2025-03-26: this session negotiated ${session.revision}, where batches are part of the protocol and must be processed (${describeReaction(reaction)})`, { key: 'executed-or-refused' });
+    } else {
+      check.expect(executed(reaction) || refused(reaction), {
+        key: 'executed-or-refused',
+        expected: `the batch of two pings either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.revision} (${DERIVED}; ${ruling('batch-reaction').cite})`,
+        actual: describeReaction(reaction),
+        frames: [...reaction.answerFrames, ...reaction.refusals].map((f) => f.index),
+        replies: [barrier],
+      });
+    }
     await stillAnswers(session, check, 'a batch', 'alive');
   },
 });
