@@ -139,6 +139,14 @@ describe('StdioChannel process handling', () => {
     expect((err as Error).message).toContain('cannot run');
   });
 
+  it('a target that exits once it was written to is said to have exited, not to have failed to start', async () => {
+    const r = await start('read line; exit 1', { startupWindowMs: 0 });
+    await r.channel.send(ping(1));
+    await until('the close', () => r.closes.length === 1);
+    expect(r.closes[0]).toMatchObject({ reason: 'exit', code: 1 });
+    expect(r.closes[0]!.detail).toMatch(/^the target exited: `read line; exit 1` exited with code 1 once mcpcheck had written to its stdin, before writing anything to stdout/);
+  });
+
   it('reports a target that dies after start as a close with reason exit, and sends do not throw', async () => {
     const r = await start(`${fixture('echo-server.mjs')}; exit 3`, { startupWindowMs: 0 });
     r.channel.process.closeStdin();

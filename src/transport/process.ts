@@ -82,6 +82,8 @@ export class TargetProcess {
   readonly stderr: TailBuffer;
   /** Bytes read from stdout so far. */
   stdoutBytes = 0;
+  /** Whether mcpcheck wrote to its stdin: a process that exits after reading input did start. */
+  private wroteInput = false;
   private readonly child: ChildProcess;
   private readonly killGraceMs: number;
   private exitInfo: ExitInfo | undefined;
@@ -192,8 +194,10 @@ export class TargetProcess {
     if (!this.finishedInfo || !this.exitInfo || this.stdoutBytes > 0) return undefined;
     const how = describeExit(this.exitInfo);
     const tail = lastLines(this.stderr.text(), 5);
+    // A process that exits once it has been given input did start: that is no start-up failure.
+    const what = this.wroteInput ? `the target exited: \`${this.command}\` ${how} once mcpcheck had written to its stdin,` : `target did not start: \`${this.command}\` ${how}`;
     return new TargetDidNotStart(
-      `target did not start: \`${this.command}\` ${how} before writing anything to stdout` +
+      `${what} before writing anything to stdout` +
         (tail ? `; stderr: ${tail}` : ' (stderr was empty)'),
       this.command,
       this.exitInfo,
@@ -225,6 +229,7 @@ export class TargetProcess {
         resolve(`write failed: ${err instanceof Error ? err.message : String(err)}`);
         return;
       }
+      this.wroteInput = true;
       if (accepted) return resolve(undefined);
       const done = (result: string | undefined): void => {
         clearTimeout(timer);
