@@ -128,6 +128,14 @@ describe('one defect, one finding', () => {
   });
 });
 
+describe('sessions a server does not require', () => {
+  it('an id it never issued, served as no id would be, is no ended session: unknown-id is a skip', async () => {
+    const report = await runHttp((port) => `node ${REFERENCE} --http --port ${port} --break http-no-session-required`, { only: ['server.http.session-ended'] });
+    expect(report.checks.find((c) => c.id === 'server.http.session-ended/unknown-id')).toMatchObject({ status: 'skip', message: expect.stringMatching(/does not require a session.*ruling session-never-issued/) });
+    expect(report.checks.find((c) => c.id === 'server.http.session-ended/reuse')?.status).toBe('pass');
+  });
+});
+
 describe('each conforming variant gets exactly its verdicts and no failure', () => {
   for (const v of VARIANTS) {
     it(`${v.name} → ${Object.entries(v.verdicts).map(([id, status]) => `${id} ${status}`).join(', ')} (${v.transport})`, async () => {

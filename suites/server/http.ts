@@ -59,6 +59,18 @@ export function responseIn(res: ProbeResponse, id: string): Record<string, unkno
   return undefined;
 }
 
+/**
+ * Whether the server serves `method` without any MCP-Session-Id: issuing an id is no promise to
+ * require it, and the session rules (400 without an id, 404 for an id it does not know) then
+ * presume what such a server is not. `res` is the probe, for the messages.
+ */
+export async function servedWithoutSession(channel: HttpChannel, method: string): Promise<{ served: boolean; res: ProbeResponse }> {
+  const { id, body } = rpc(method, method === 'ping' ? undefined : {});
+  const res = await probe(channel, { method: 'POST', body, omitSessionId: true });
+  const answer = is2xx(res.status) ? responseIn(res, id) : undefined;
+  return { served: answer !== undefined && 'result' in answer, res };
+}
+
 export function mediaOf(contentType: string | undefined): string | undefined {
   return contentType?.split(';')[0]?.trim().toLowerCase();
 }
@@ -312,12 +324,8 @@ export const sessionRequired = httpScenario({
     const { check, discovery } = ctx;
     if (channel.sessionId === undefined) return check.skip('the server issued no MCP-Session-Id at initialize, so it does not require a session (HTTP-SESS-05 covers servers that require one)');
     const method = 'tools' in discovery.capabilities ? 'tools/list' : 'ping';
-    const { id, body } = rpc(method, method === 'ping' ? undefined : {});
-    const res = await probe(channel, { method: 'POST', body, omitSessionId: true });
-    // Issuing an id is no promise to require it: a server that serves the request without one
-    // does not require sessions, and the rule is not its.
-    const answer = is2xx(res.status) ? responseIn(res, id) : undefined;
-    if (answer !== undefined && 'result' in answer) {
+    const { served, res } = await servedWithoutSession(channel, method);
+    if (served) {
       return check.skip(`not judged: POST ${method} without MCP-Session-Id was served (${describeProbe(res)}), so the server does not require a session (it issued one at initialize, which sessions allow but do not oblige); HTTP-SESS-05 covers servers that require one`);
     }
     check.expect(res.status === 400, {
@@ -336,15 +344,27 @@ export const sessionEnded = httpScenario({
     const issued = channel.sessionId;
     if (issued === undefined) return check.skip('the server issued no session id, so there is no session to end');
     const unknown = `mcpcheck-${randomUUID()}`;
-    const res = await probe(channel, { method: 'POST', body: rpc('ping').body, sessionIdOverride: unknown });
-    check.expect(res.status === 404, {
-      key: 'unknown-id',
-      requirements: ['HTTP-SESS-06'],
-      // The spec's letter covers ended sessions only: the never-issued id is the ruling's, hence SHOULD.
-      level: 'SHOULD',
-      expected: `POST ping with MCP-Session-Id ${unknown}, an id the server never issued → 404 Not Found (the spec requires 404 for sessions the server ended; a never-issued id is treated the same at SHOULD level, ${ruling('session-never-issued').cite})`,
-      actual: describeProbe(res),
-    });
+    const { id: pingId, body: pingBody } = rpc('ping');
+    const res = await probe(channel, { method: 'POST', body: pingBody, sessionIdOverride: unknown });
+    const servedUnknown = is2xx(res.status) && responseIn(res, pingId) !== undefined;
+    const bare = servedUnknown ? await servedWithoutSession(channel, 'ping') : undefined;
+    if (bare?.served) {
+      // The ruling treats a never-issued id as an ended session; a server that needs no session
+      // serves a request whatever id it carries, as it serves one with none.
+      check.skip(
+        `not judged: POST ping with MCP-Session-Id ${unknown}, an id the server never issued, was served (${describeProbe(res)}), and so was a ping without any session id (${describeProbe(bare.res)}): the server does not require a session, so an id it does not know is no ended session (${ruling('session-never-issued').cite})`,
+        { key: 'unknown-id', requirements: ['HTTP-SESS-06'] },
+      );
+    } else {
+      check.expect(res.status === 404, {
+        key: 'unknown-id',
+        requirements: ['HTTP-SESS-06'],
+        // The spec's letter covers ended sessions only: the never-issued id is the ruling's, hence SHOULD.
+        level: 'SHOULD',
+        expected: `POST ping with MCP-Session-Id ${unknown}, an id the server never issued → 404 Not Found (the spec requires 404 for sessions the server ended; a never-issued id is treated the same at SHOULD level, ${ruling('session-never-issued').cite})`,
+        actual: describeProbe(res),
+      });
+    }
 
     const del = await channel.deleteSession(HEADERS_MS);
     const refused = del.status === 405;
