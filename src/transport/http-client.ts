@@ -148,9 +148,11 @@ function once(url: URL, method: string, headers: HeaderList, body: string | Uint
  * byte of an answer came. A server closes an idle connection between requests (its keep-alive
  * timeout; after refusing a body it did not read), so such a request never reached the server's
  * application, and sending it again on a fresh connection is safe even for a POST, which HTTP
- * does not call idempotent: it is what HTTP clients do (node's documentation of `reusedSocket`,
- * Go's net/http). A JSON-RPC message resent is the same message, id and all. A fresh connection
- * dropped, or one whose answer had begun, is the server's doing and is reported as it happened.
+ * does not call idempotent: it is what HTTP clients do (node's documentation of `reusedSocket`;
+ * Go's net/http for a connection the server closed while idle). A JSON-RPC message resent is the
+ * same message, id and all; a server that died on it refuses the resend, and that is reported. A
+ * fresh connection dropped, or one whose answer had begun, is the server's doing and is reported
+ * as it happened.
  */
 function staleConnection(req: ClientRequest, err: unknown, answerBegun: boolean): boolean {
   return req.reusedSocket && !answerBegun && DROPPED.has(String((err as { code?: unknown } | null)?.code));
