@@ -155,3 +155,94 @@ describe('HttpChannel over httpExchange', () => {
     expect(seen.at(-1)!.headers['user-agent']).toBe('theirs/1');
   });
 });
+
+/**
+ * A server that drops the connection of some requests without a byte of answer; `drop` sees how
+ * many requests came before on the same connection. Every request it sees is counted.
+ */
+async function dropping(drop: (earlierOnSocket: number) => 'reset' | 'close' | 'half-answer' | undefined): Promise<{ url: URL; seen: () => number; close: () => Promise<void> }> {
+  const earlier = new WeakMap<object, number>();
+  let count = 0;
+  const s = createServer((req, res) => {
+    count++;
+    const n = earlier.get(req.socket) ?? 0;
+    earlier.set(req.socket, n + 1);
+    req.resume();
+    req.on('end', () => {
+      const how = drop(n);
+      if (how === 'reset') req.socket.resetAndDestroy();
+      else if (how === 'close') req.socket.destroy();
+      else if (how === 'half-answer') req.socket.end('HTTP/1.1 200 OK\r\nContent-Ty');
+      else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}');
+    });
+  });
+  const at = await listen(s);
+  return {
+    url: new URL('/mcp', at),
+    seen: () => count,
+    close: () => new Promise((r) => { s.closeAllConnections(); s.close(() => r()); }),
+  };
+}
+
+/** POSTs a ping and reads its answer to the end, so that its connection goes back to the pool. */
+async function ping(url: URL): Promise<number> {
+  const res = await httpExchange(url, { method: 'POST', headers: new HeaderList({ 'Content-Type': 'application/json' }), body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', signal: new AbortController().signal });
+  await readBody(res, 1024);
+  // The agent takes the socket back on the tick after the body's end.
+  await new Promise((r) => setImmediate(r));
+  return res.status;
+}
+
+describe('httpExchange on a kept-alive connection the server has dropped', () => {
+  it.each(['reset', 'close'] as const)('resends a POST once, on a fresh connection, when a reused connection is dropped (%s) before any answer', async (how) => {
+    const server = await dropping((earlier) => (earlier > 0 ? how : undefined));
+    try {
+      expect(await ping(server.url)).toBe(200);
+      // The second POST goes out on the first one's connection, which the server drops.
+      expect(await ping(server.url)).toBe(200);
+      expect(server.seen()).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('HttpChannel: the ping whose reused connection was dropped is answered on the resend', async () => {
+    const server = await dropping((earlier) => (earlier > 0 ? 'reset' : undefined));
+    const channel = new HttpChannel({ url: server.url.href, deleteOnClose: false });
+    const answers: unknown[] = [];
+    channel.onFrame((f) => answers.push(f.message));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const sent = await channel.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+        expect(sent.error).toBeUndefined();
+        await sent.done;
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(answers).toHaveLength(2);
+    } finally {
+      await channel.close();
+      await server.close();
+    }
+  });
+
+  it('does not resend a POST whose connection was fresh', async () => {
+    const server = await dropping(() => 'reset');
+    try {
+      await expect(ping(server.url)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(server.seen()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not resend a POST whose answer had begun', async () => {
+    const server = await dropping((earlier) => (earlier > 0 ? 'half-answer' : undefined));
+    try {
+      await ping(server.url);
+      await expect(ping(server.url)).rejects.toThrow();
+      expect(server.seen()).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});

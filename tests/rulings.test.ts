@@ -12,7 +12,7 @@ import { validateMessage } from '../src/validate/message.js';
 import { primingProblem, type SseEvent } from '../src/validate/sse.js';
 import { parseUriTemplate } from '../src/validate/uri-template.js';
 import { isDateShaped, notAProtocolVersion, unsupportedVersionErrorRuling, versionConsistency } from '../src/validate/versions.js';
-import { REFERENCE, requireBuild, runStdio } from './server-helpers.js';
+import { REFERENCE, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -87,6 +87,24 @@ describe('a derived rule says so in every message', () => {
       expect(c.message, c.id).toContain('a sentence that binds the client');
       expect(c.message, c.id).toContain(ruling('requests-before-initialize').cite);
     }
+  });
+});
+
+describe('ROBUST-02 on a Streamable HTTP server without sessions', () => {
+  // The SDK v2 server over HTTP is stateless: a fresh instance per POST, no MCP-Session-Id issued.
+  // Its tools/list before initialize used to warn; with no session there is no "before initialize".
+  it('is not exercised: every ROBUST-02 check of server.lifecycle.before-initialize is a skip naming the ruling', async () => {
+    requireBuild();
+    const report = await runHttp((port) => `node ${join(ROOT, 'dist/tests/fixtures/sdk-v2/server.js')} --http --port ${port}`, { only: ['server.lifecycle.before-initialize'] });
+    const robust = report.checks.filter((c) => c.requirements.includes('ROBUST-02'));
+    expect(robust.map((c) => `${c.id}:${c.status}`).sort()).toEqual(
+      ['initialize-after', 'refused', 'second-initialize'].map((k) => `server.lifecycle.before-initialize/${k}:skip`),
+    );
+    for (const c of robust) {
+      expect(c.message, c.id).toMatch(/^not exercised: the server issued no MCP-Session-Id at initialize/);
+      expect(c.message, c.id).toContain(ruling('requests-before-initialize').cite);
+    }
+    expect(report.checks.find((c) => c.id === 'server.lifecycle.before-initialize/ping-before-initialized')?.status).toBe('pass');
   });
 });
 

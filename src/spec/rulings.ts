@@ -106,7 +106,7 @@ const RULING_LIST = [
     derivedFrom:
       'basic/lifecycle.mdx#initialization, a sentence that binds the client: "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request."',
     ruling:
-      'ROBUST-02 is derived, not stated: the spec binds the client not to send requests other than ping before the initialize response, and says nothing of what a server does with one, or with a second initialize. mcpcheck expects the server to refuse such a request with an error and to stay usable after a second initialize, graded SHOULD.',
+      'ROBUST-02 is derived, not stated: the spec binds the client not to send requests other than ping before the initialize response, and says nothing of what a server does with one, or with a second initialize. mcpcheck expects the server to refuse such a request with an error and to stay usable after a second initialize, graded SHOULD. Over Streamable HTTP a server that assigns no MCP-Session-Id at initialize (which it may: "A server using the Streamable HTTP transport MAY assign a session ID") ties no POST to an earlier one, so it has neither a "before initialize" nor an initialized session to initialize again: there ROBUST-02 is not exercised (skip).',
     requirements: ['ROBUST-02'],
   },
   {

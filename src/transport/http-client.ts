@@ -1,4 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
@@ -8,7 +9,9 @@ import type { Readable } from 'node:stream';
  * spent about a fifth of a server run's CPU on web streams and its own machinery, and loading it
  * cost every run about 40 ms. Like fetch, it keeps connections alive, asks for and decodes
  * gzip, deflate and br, and follows redirects, but only within the target's origin, so that
- * neither the user's headers nor mcpcheck's probes reach any other host.
+ * neither the user's headers nor mcpcheck's probes reach any other host. Like any client that
+ * keeps connections alive, it resends a request once when the server had dropped its idle
+ * connection (see `staleConnection`).
  */
 
 /** Header names are matched without regard to case; the spelling last set is the one sent. */
@@ -57,6 +60,8 @@ export interface HttpResponse {
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
+/** How a dropped connection shows: reset (or closed with nothing said: "socket hang up"), or closed while we wrote. */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE']);
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
 /** Sends one request; resolves once the response headers are in. Rejects as fetch would: network errors, aborts. */
@@ -95,7 +100,7 @@ export async function httpExchange(url: URL, init: HttpRequestInit): Promise<Htt
  * of a channel's close(). So the signal destroys the request only until the response is in, and
  * from then on drops the response itself, without an error (see `response`).
  */
-function once(url: URL, method: string, headers: HeaderList, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+function once(url: URL, method: string, headers: HeaderList, body: string | Uint8Array | undefined, signal: AbortSignal, pooled = true): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
@@ -107,7 +112,8 @@ function once(url: URL, method: string, headers: HeaderList, body: string | Uint
     if (payload !== undefined) outgoing['Content-Length'] = String(payload.length);
     let req: ClientRequest;
     try {
-      req = send(url, { method, headers: outgoing, agent: agents[url.protocol as 'http:' | 'https:'] });
+      // agent false: a connection of its own, closed after this exchange.
+      req = send(url, { method, headers: outgoing, agent: pooled ? agents[url.protocol as 'http:' | 'https:'] : false });
     } catch (e) {
       // An invalid header value or method throws before anything is sent.
       reject(e);
@@ -116,16 +122,40 @@ function once(url: URL, method: string, headers: HeaderList, body: string | Uint
     // As fetch does, an abort rejects with the signal's reason.
     const onAbort = () => req.destroy(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    let socket: Socket | undefined;
+    let readBefore = 0;
+    req.once('socket', (s) => {
+      socket = s;
+      readBefore = s.bytesRead;
+    });
     req.once('response', (res) => {
       signal.removeEventListener('abort', onAbort);
       resolve(res);
     });
     req.on('error', (e) => {
       signal.removeEventListener('abort', onAbort);
-      reject(e);
+      const answerBegun = socket === undefined || socket.bytesRead > readBefore;
+      if (pooled && !signal.aborted && staleConnection(req, e, answerBegun)) resolve(once(url, method, headers, body, signal, false));
+      else reject(e);
     });
     req.end(payload);
   });
+}
+
+/**
+ * A kept-alive connection the server had closed while our request was on its way: the request went
+ * out on a reused connection, which was reset or closed (or broke while we wrote) before a single
+ * byte of an answer came. A server closes an idle connection between requests (its keep-alive
+ * timeout; after refusing a body it did not read), so such a request never reached the server's
+ * application, and sending it again on a fresh connection is safe even for a POST, which HTTP
+ * does not call idempotent: it is what HTTP clients do (node's documentation of `reusedSocket`;
+ * Go's net/http for a connection the server closed while idle). A JSON-RPC message resent is the
+ * same message, id and all; a server that died on it refuses the resend, and that is reported. A
+ * fresh connection dropped, or one whose answer had begun, is the server's doing and is reported
+ * as it happened.
+ */
+function staleConnection(req: ClientRequest, err: unknown, answerBegun: boolean): boolean {
+  return req.reusedSocket && !answerBegun && DROPPED.has(String((err as { code?: unknown } | null)?.code));
 }
 
 function response(res: IncomingMessage, signal: AbortSignal): HttpResponse {

@@ -55,6 +55,15 @@ const STILL_ANSWERS_MS = 10_000;
  */
 const PROBE_READ_SLACK = 1;
 
+/**
+ * Over Streamable HTTP, a server that issued no MCP-Session-Id at initialize (it MAY assign one,
+ * transports page, session management): each POST stands alone, and no session state ties it to
+ * an initialize before it. Over stdio the process is the session.
+ */
+export function sessionless(session: ClientSession): boolean {
+  return session.channel.kind === 'http' && session.channel.sessionId === undefined;
+}
+
 /** What the message of a check of the catalog's "Derived robustness checks" (ROBUST-*) says it is. */
 export const DERIVED = `derived robustness check, no spec keyword; ${ruling('derived-robustness').cite}`;
 

@@ -2,7 +2,7 @@ import type { ClientSession } from '../../src/harness/client-session.js';
 import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
-import { completionTargets, type CompletionTarget, isEmptyResult, list, PING_LIMIT_MS, timedPing } from './helpers.js';
+import { completionTargets, type CompletionTarget, isEmptyResult, list, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import type { Discovery } from '../../src/runner/discovery.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
@@ -129,6 +129,9 @@ export const versionNegotiation = scenario({
 /** Every ROBUST-02 message says where the rule comes from: a sentence binding the client. */
 const ROBUST_02_DERIVED = `ROBUST-02 is derived from the lifecycle page's "the client SHOULD NOT send requests other than pings before the server has responded to the initialize request", a sentence that binds the client; ${ruling('requests-before-initialize').cite}`;
 
+/** Why ROBUST-02 is not exercised on a Streamable HTTP server without sessions (same ruling). */
+const SESSIONLESS = 'not exercised: the server issued no MCP-Session-Id at initialize, so each POST stands alone';
+
 /** Probe requests that must be refused before initialize; ping is the one allowed exception. */
 export const beforeInitialize = scenario({
   id: 'server.lifecycle.before-initialize',
@@ -138,9 +141,16 @@ export const beforeInitialize = scenario({
   async run({ session, check, discovery }) {
     const probeMethod = 'tools' in discovery.capabilities ? 'tools/list' : 'prompts' in discovery.capabilities ? 'prompts/list' : 'resources/list';
     const early = await session.request(probeMethod, {}, 5_000);
-    check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize (${ROBUST_02_DERIVED})` });
     const init = await session.initialize({ capabilities: {}, withholdInitialized: true });
-    check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: `initialize after the request sent before it (the server stays usable; ${ROBUST_02_DERIVED})` });
+    // Known only once initialize is answered: whether the server keeps sessions at all.
+    const stateless = init.kind === 'result' && sessionless(session);
+    if (stateless) {
+      check.skip(`${SESSIONLESS}, and none is "before initialize": ${probeMethod} sent first got ${describeReply(early)} (${ROBUST_02_DERIVED})`, { key: 'refused', requirements: ['ROBUST-02'], frames: [replyFrame(early)] });
+      check.skip(`${SESSIONLESS}, and the initialize after ${probeMethod} shares no session with it (${ROBUST_02_DERIVED})`, { key: 'initialize-after', requirements: ['ROBUST-02'], frames: [replyFrame(init)] });
+    } else {
+      check.isError(early, { key: 'refused', requirements: ['ROBUST-02'], what: `${probeMethod} sent before initialize (${ROBUST_02_DERIVED})` });
+      check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: `initialize after the request sent before it (the server stays usable; ${ROBUST_02_DERIVED})` });
+    }
     if (init.kind !== 'result') return;
     const { reply: ping, ms } = await timedPing(session);
     check.expect(isEmptyResult(ping) && ms <= PING_LIMIT_MS, {
@@ -152,6 +162,9 @@ export const beforeInitialize = scenario({
       replies: [ping],
     });
     await session.notify('notifications/initialized');
+    if (stateless) {
+      return check.skip(`${SESSIONLESS}, and there is no initialized session for a second initialize to come in (${ROBUST_02_DERIVED})`, { key: 'second-initialize', requirements: ['ROBUST-02'] });
+    }
     const again = await session.request('initialize', { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } }, 5_000);
     const after = await session.request('ping', undefined, 5_000);
     check.expect(after.kind === 'result' && again.kind !== 'timeout' && again.kind !== 'closed', {
