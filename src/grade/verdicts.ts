@@ -32,8 +32,9 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 
 /** The rule's level where the check was judged: in its session's revision, else the catalog's. */
 function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
-  if (!findRequirement(id)) return undefined;
-  return isRevision(check.revision) ? levelIn(id, check.revision) : findRequirement(id)!.level;
+  const known = findRequirement(id);
+  if (!known) return undefined;
+  return isRevision(check.revision) ? levelIn(id, check.revision) : known.level;
 }
 
 /**
