@@ -14,8 +14,9 @@ export function judgedRevision(version: string | undefined): Revision {
  * The findings as a session on `revision` sees them: a rule the revision does not have yields no
  * finding (HTTP-SSE-01 on a 2025-06-18 session). A finding that also cites rules the revision has
  * keeps those. Its level is its leading rule's level in that revision (LIFE-OP-01 is a SHOULD on a
- * 2024-11-05 session), never above the level it was found at; a MUST failure whose level drops
- * softens to warn (never the other way: a softened heuristic stays soft).
+ * 2024-11-05 session), never above the level it was found at while that rule still leads (if the
+ * leader went, the new leader's); a MUST failure whose level drops softens to warn (never the other
+ * way: a softened heuristic stays soft).
  */
 export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
   if (findings.length === 0) return findings;
