@@ -46,6 +46,11 @@ export interface CheckResult {
   durationMs?: number;
   /** Ids of the wire logs (`RunReport.wire`) of the sessions the check's traffic went over. */
   wire?: string[];
+  /**
+   * The protocol revision the session the check was judged on negotiated: its requirements are
+   * graded at their level in it (`levelIn`). Absent for checks over a whole run or transcript.
+   */
+  revision?: string;
 }
 
 /** One frame of a wire log: what went over the wire, bounded, kept as data (never markup). */

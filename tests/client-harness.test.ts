@@ -49,6 +49,7 @@ const SHOWN_BY: Record<string, string> = {
   'declared-sampling-refused': 'client.sampling.create',
   'bad-sampling-result': 'client.sampling.create',
   'sampling-tools-accepted': 'client.sampling.tools-undeclared',
+  'declared-elicitation-refused': 'client.elicitation.form',
   'elicitation-bad-content': 'client.elicitation.form',
   'elicitation-url-content': 'client.elicitation.url',
   'elicitation-modeless-refused': 'client.elicitation.modeless',

@@ -70,11 +70,15 @@ const EVERYTHING_COMMON = [
   // After negotiating 2024-11-05, get-resource-links still returns resource_link content blocks,
   // which 2024-11-05's CallToolResult does not have (text, image or embedded resource only; links
   // came in 2025-06-18): the server does not keep to the negotiated version (LIFE-OP-01, which
-  // 2024-11-05 states as a SHOULD: "Both parties SHOULD: Respect the negotiated protocol version"),
-  // and the result fails that revision's schema (BASE-RES-03, TOOL-CALL-01).
+  // 2024-11-05 states as a SHOULD: "Both parties SHOULD: Respect the negotiated protocol version").
+  // The result fails that revision's schema (BASE-RES-03, TOOL-CALL-01) only through a construct a
+  // later revision added, so the live finding cites LIFE-OP-01 first and is graded at its 2024-11-05
+  // level, SHOULD (ruling later-revision-construct): no longer two MUST failures beside a SHOULD
+  // warning for the same result.
   'server.lifecycle.older-revisions/2024-11-05:warn',
-  'live.BASE-RES-03:fail',
-  'live.TOOL-CALL-01:fail',
+  'live.LIFE-OP-01:warn',
+  'live.BASE-RES-03:warn',
+  'live.TOOL-CALL-01:warn',
 ];
 
 describe('@modelcontextprotocol/server-everything', () => {
@@ -90,8 +94,8 @@ describe('@modelcontextprotocol/server-everything', () => {
         'server.utilities.cancel/no-response:warn',
       ].sort(),
     );
-    // The two live EVERYTHING_COMMON failures.
-    expect(report.summary.mustFailures).toBe(2);
+    // EVERYTHING_COMMON's resource_link on a 2024-11-05 session is a SHOULD there: no MUST failure.
+    expect(report.summary.mustFailures).toBe(0);
   }, STDIO_RUN_MS);
 
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
@@ -118,7 +122,7 @@ describe('@modelcontextprotocol/server-everything', () => {
         'server.http.session-ended/unknown-id:warn',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(9);
+    expect(report.summary.mustFailures).toBe(7);
     // replayEventsAfter returns an event id where the SDK expects a stream id, so the resumed
     // connection is not mapped to the dropped stream and its response is lost (or, when the request
     // ended before the resume, comes within the cross-stream replay). A response lost that way shows

@@ -15,7 +15,8 @@ const ALSO: Record<string, string[]> = {
   'bad-template': ['BASE-RES-03'],
   'bad-resource-uri': ['BASE-RES-03', 'RES-LIST-01', 'RES-READ-01'],
   'init-missing-serverinfo': ['BASE-RES-03'],
-  // The live validator judges every result by the negotiated revision's schema too.
+  // The live validator judges every result by the negotiated revision's schema too: a later
+  // revision's construct, graded at LIFE-OP-01's SHOULD there (ruling later-revision-construct).
   'old-revision-new-shapes': ['BASE-RES-03', 'TOOL-CALL-01'],
   'inputschema-not-object': ['BASE-RES-03', 'TOOL-LIST-01'],
   'tool-bad-annotation': ['BASE-RES-03', 'TOOL-LIST-01'],

@@ -283,28 +283,31 @@ describe('validateMessage: per-method schema of each revision', () => {
   const audio = res(2, { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] });
   it('audio content: not in 2024-11-05, allowed from 2025-03-26', () => {
     const call = { method: 'tools/call', params: { name: 'x' } };
-    expect(tags(validateMessage(audio, ctx('2024-11-05', 'server', call)))).toEqual(['BASE-RES-03+TOOL-CALL-01:fail']);
+    // A later revision's construct departs from the negotiated version: LIFE-OP-01, a SHOULD in
+    // 2024-11-05 (ruling later-revision-construct).
+    expect(tags(validateMessage(audio, ctx('2024-11-05', 'server', call)))).toEqual(['LIFE-OP-01+BASE-RES-03+TOOL-CALL-01:warn']);
     for (const rev of REVS.slice(1)) expect(tags(validateMessage(audio, ctx(rev, 'server', call))), rev).toEqual([]);
   });
 
   const link = res(2, { content: [{ type: 'resource_link', uri: 'file:///a.txt', name: 'a' }] });
   it('resource_link content: allowed from 2025-06-18', () => {
     const call = { method: 'tools/call', params: { name: 'x' } };
-    for (const rev of REVS.slice(0, 2)) expect(blocking(validateMessage(link, ctx(rev, 'server', call))), rev).toEqual(['BASE-RES-03', 'TOOL-CALL-01']);
+    for (const rev of REVS.slice(0, 2)) expect(tags(validateMessage(link, ctx(rev, 'server', call))), rev).toEqual(['LIFE-OP-01+BASE-RES-03+TOOL-CALL-01:warn']);
     for (const rev of REVS.slice(2)) expect(tags(validateMessage(link, ctx(rev, 'server', call))), rev).toEqual([]);
   });
 
   it('elicitation content: string arrays only from 2025-11-25', () => {
     const accept = res(4, { action: 'accept', content: { colours: ['red', 'blue'] } });
     const request = { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } };
-    expect(tags(validateMessage(accept, ctx('2025-06-18', 'client', request)))).toEqual(['BASE-RES-03+ELIC-RESP-01:fail']);
+    // LIFE-OP-01 is a MUST from 2025-06-18: the later construct fails there.
+    expect(tags(validateMessage(accept, ctx('2025-06-18', 'client', request)))).toEqual(['LIFE-OP-01+BASE-RES-03+ELIC-RESP-01:fail']);
     expect(tags(validateMessage(accept, ctx('2025-11-25', 'client', request)))).toEqual([]);
   });
 
   it('sampling results with tool_use blocks: only from 2025-11-25', () => {
     const result = res(5, { role: 'assistant', content: [{ type: 'tool_use', id: 'u1', name: 'f', input: {} }], model: 'm', stopReason: 'toolUse' });
     const request = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
-    expect(tags(validateMessage(result, ctx('2025-06-18', 'client', request)))).toEqual(['BASE-RES-03+SAMP-RES-01:fail']);
+    expect(tags(validateMessage(result, ctx('2025-06-18', 'client', request)))).toEqual(['LIFE-OP-01+BASE-RES-03+SAMP-RES-01:fail']);
     expect(tags(validateMessage(result, ctx('2025-11-25', 'client', request)))).toEqual([]);
   });
 
@@ -316,12 +319,14 @@ describe('validateMessage: per-method schema of each revision', () => {
 
   it('notifications/cancelled without requestId: a schema failure before 2025-11-25 only', () => {
     const msg = notif('notifications/cancelled', { reason: 'x' });
-    for (const rev of REVS.slice(0, 3)) expect(tags(validateMessage(msg, ctx(rev, 'client'))), rev).toEqual(['BASE-SCHEMA-01+CANCEL-04:fail']);
+    for (const rev of REVS.slice(0, 2)) expect(tags(validateMessage(msg, ctx(rev, 'client'))), rev).toEqual(['LIFE-OP-01+BASE-SCHEMA-01+CANCEL-04:warn']);
+    expect(tags(validateMessage(msg, ctx('2025-06-18', 'client')))).toEqual(['LIFE-OP-01+BASE-SCHEMA-01+CANCEL-04:fail']);
     expect(tags(validateMessage(msg, ctx('2025-11-25', 'client')))).toEqual([]);
   });
 
   it('LIFE-OP-01: methods newer than the negotiated revision', () => {
-    expect(tags(validateMessage(req(2, 'elicitation/create', { message: 'm', requestedSchema: { type: 'object', properties: {} } }), ctx('2025-03-26', 'server')))).toEqual(['LIFE-OP-01:fail']);
+    // "Both parties SHOULD: Respect the negotiated protocol version" in 2025-03-26; MUST from 2025-06-18.
+    expect(tags(validateMessage(req(2, 'elicitation/create', { message: 'm', requestedSchema: { type: 'object', properties: {} } }), ctx('2025-03-26', 'server')))).toEqual(['LIFE-OP-01:warn']);
     expect(tags(validateMessage(req(2, 'tasks/get', { taskId: 't' }), ctx('2025-06-18', 'client')))).toEqual(['LIFE-OP-01:fail']);
     expect(tags(validateMessage(notif('notifications/elicitation/complete', { elicitationId: 'e' }), ctx('2025-06-18', 'server')))).toEqual(['LIFE-OP-01:fail']);
     expect(tags(validateMessage(req(2, 'tasks/get', { taskId: 't' }), ctx('2025-11-25', 'client')))).toEqual([]);

@@ -1,5 +1,6 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
-import { allRequirements, findRequirement, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
+import { allRequirements, findRequirement, levelIn, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
+import { isRevision } from '../validate/revisions.js';
 
 /**
  * How bad each status is. error outranks fail because a requirement we could not test must
@@ -20,22 +21,32 @@ export function statusRank(status: Status): number {
 }
 
 /**
- * The level a check grades one of its requirements at: the requirement's level, or the check's own
- * where that is lower — a ruling that makes a MUST a warning, or an older revision where the rule
- * was a SHOULD, records the check at the lower level, and the tally must count it there.
+ * The level a check grades one of its requirements at: the requirement's level in the revision the
+ * check's session negotiated (`levelIn`: LIFE-OP-02 on a 2024-11-05 session is a SHOULD, even where
+ * another rule leads the check), or the check's own where that is lower (a ruling that makes a
+ * MUST a warning).
  */
-export function gradedLevel(check: Pick<CheckResult, 'level'>, id: string): Level {
-  return weakerLevel(check.level, findRequirement(id)?.level ?? check.level);
+export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: string): Level {
+  return weakerLevel(check.level, ruleLevel(check, id) ?? check.level);
+}
+
+/** The rule's level where the check was judged: in its session's revision, else the catalog's. */
+function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
+  const known = findRequirement(id);
+  if (!known) return undefined;
+  return isRevision(check.revision) ? levelIn(id, check.revision) : known.level;
 }
 
 /**
  * A verdict's level is the highest level its deciding checks (those with its status) graded it
  * at: a MUST that one check passed is a MUST pass, a MUST that only a ruling's warning judged is
- * a SHOULD warning. Skips and errors keep the catalog's level.
+ * a SHOULD warning. Errors take the rule's level in their sessions' revisions (a check that could
+ * not run applied no ruling); skips keep the catalog's level.
  */
 function verdictLevel(id: string, status: Status, cited: readonly CheckResult[], catalogued: Level): Level {
-  if (status === 'skip' || status === 'error') return catalogued;
-  const levels = cited.filter((c) => c.status === status).map((c) => gradedLevel(c, id));
+  if (status === 'skip') return catalogued;
+  const deciding = cited.filter((c) => c.status === status);
+  const levels = deciding.map((c) => (status === 'error' ? (ruleLevel(c, id) ?? catalogued) : gradedLevel(c, id)));
   return levels.length > 0 ? levels.reduce(strongerLevel) : catalogued;
 }
 

@@ -1,6 +1,7 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { absentIn, requirement, type Level } from '../spec/catalog.js';
+import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
+import { LATEST_REVISION } from '../validate/revisions.js';
 import { show } from '../validate/finding.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
 
@@ -12,7 +13,7 @@ export interface CheckOptions {
   key?: string;
   /** Defaults to the scenario's requirements. */
   requirements?: string[];
-  /** Defaults to the level of the first requirement; a SHOULD-level failure is a warn. */
+  /** Defaults to the first requirement's level in the session's revision; a SHOULD-level failure is a warn. */
   level?: Level;
   /** Indices of frames (in `session`, default the scenario's session) that show what happened. */
   frames?: Array<number | undefined>;
@@ -105,7 +106,7 @@ export class CheckRecorder {
       this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)`, e);
       return false;
     }
-    const level = e.level ?? requirement((e.requirements ?? this.defaults)[0]!).level;
+    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.revision ?? LATEST_REVISION);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
     this.add(status, ok ? `as expected: ${e.expected}` : `expected ${e.expected}; got ${e.actual}`, e);
     return ok;
@@ -204,13 +205,14 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? first.level,
+      level: o.level ?? (session ? levelIn(first.id, session.revision) : first.level),
       status,
       message,
       area: first.area,
       evidence,
       scenario: this.scenarioId,
       durationMs: this.ownTime(),
+      ...(session ? { revision: session.revision } : {}),
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
-import { isRevision, type Revision, revisionAtLeast } from '../validate/revisions.js';
+import { isRevision, LATEST_REVISION, REVISIONS, type Revision, revisionAtLeast } from '../validate/revisions.js';
 
 /** Grading level: MUST NOT grades as MUST, SHOULD NOT as SHOULD (requirements.md, "How to read a row"). */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
 const STRENGTH: Record<Level, number> = { MAY: 0, SHOULD: 1, MUST: 2 };
+
+function isLevel(value: unknown): value is Level {
+  return value === 'MUST' || value === 'SHOULD' || value === 'MAY';
+}
 
 /** The weaker of two levels (a rule graded at a level a ruling lowered it to). */
 export function weakerLevel(a: Level, b: Level): Level {
@@ -34,15 +38,20 @@ export interface Requirement {
   since: Revision;
   /** Revisions after `since` that do not have it (JSON-RPC batches were legal in 2025-03-26 only). */
   notIn?: Revision[];
+  /**
+   * Where the rule's level changed between revisions: revision → the level from it on (LIFE-OP-01
+   * was a SHOULD until 2025-06-18). `level` is the 2025-11-25 one; `levelIn` reads both.
+   */
+  levels?: Partial<Record<Revision, Level>>;
 }
 
 interface CatalogFile {
   spec: string;
-  requirements: Array<Omit<Requirement, 'since' | 'notIn'>>;
+  requirements: Array<Omit<Requirement, 'since' | 'notIn' | 'levels'>>;
 }
 
 interface RevisionsFile {
-  rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string> }>;
+  rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string>; levels?: Record<string, string> }>;
 }
 
 let byId: Map<string, Requirement> | undefined;
@@ -63,7 +72,8 @@ function load(): Map<string, Requirement> {
     const rev = rules[r.id];
     // A rule without revision data would be judged in every revision: refuse to start instead.
     if (!rev || !isRevision(rev.since) || !(rev.notIn ?? []).every(isRevision)) throw new Error(`src/spec/revisions.json: no valid revision data for ${r.id}`);
-    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isRevision) } : {}) });
+    const levels = rev.levels ? levelsOf(r.id, r.level, rev.levels) : undefined;
+    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isRevision) } : {}), ...(levels ? { levels } : {}) });
     for (const [clause, since] of Object.entries(rev.clauses ?? {})) {
       if (!isRevision(since)) throw new Error(`src/spec/revisions.json: clause ${JSON.stringify(clause)} of ${r.id} names no revision`);
       clauses.set(`${r.id} ${clause}`, since);
@@ -72,6 +82,28 @@ function load(): Map<string, Requirement> {
   byId = map;
   clauseRevisions = clauses;
   return byId;
+}
+
+/**
+ * A rule's `levels` (revisions.json): each key a revision, each value a level, and the level it
+ * reaches in 2025-11-25 the catalog's own, so the two files cannot disagree unnoticed.
+ */
+function levelsOf(id: string, catalogued: Level, raw: Record<string, string>): Partial<Record<Revision, Level>> {
+  const levels: Partial<Record<Revision, Level>> = {};
+  for (const [revision, level] of Object.entries(raw)) {
+    if (!isRevision(revision) || !isLevel(level)) throw new Error(`src/spec/revisions.json: levels of ${id} map ${JSON.stringify(revision)} to ${JSON.stringify(level)}, not a revision to a level`);
+    levels[revision] = level;
+  }
+  const latest = levelFrom(levels, LATEST_REVISION);
+  if (latest !== undefined && latest !== catalogued) throw new Error(`src/spec/revisions.json: levels of ${id} end at ${latest}, the catalog says ${catalogued}`);
+  return levels;
+}
+
+/** The level a `levels` map gives a revision: that of the latest listed revision not after it. */
+function levelFrom(levels: Partial<Record<Revision, Level>>, revision: Revision): Level | undefined {
+  let level: Level | undefined;
+  for (const r of REVISIONS) if (revisionAtLeast(revision, r) && levels[r] !== undefined) level = levels[r];
+  return level;
 }
 
 export function allRequirements(): Requirement[] {
@@ -93,6 +125,16 @@ export function requirement(id: string): Requirement {
 export function appliesIn(id: string, revision: Revision): boolean {
   const r = requirement(id);
   return revisionAtLeast(revision, r.since) && !r.notIn?.includes(revision);
+}
+
+/**
+ * The rule's level in a protocol revision: a session is graded by what its negotiated revision
+ * says (LIFE-OP-01 on a 2024-11-05 session is a SHOULD, "Both parties SHOULD"). The catalog's
+ * level where the rule's level never changed.
+ */
+export function levelIn(id: string, revision: Revision): Level {
+  const r = requirement(id);
+  return (r.levels && levelFrom(r.levels, revision)) ?? r.level;
 }
 
 /** Why a rule is not judged in a revision (a skip reason), or undefined when the revision has it. */

@@ -145,6 +145,18 @@ const RULING_LIST = [
       'An "empty result" (ping, logging/setLevel, resources/subscribe) may carry the members every Result may: _meta, and resultType "complete", which 2026-07-28 requires on every result and servers speaking both eras send on older revisions too (Result is open in every schema). Any other member makes it not empty.',
     requirements: ['PING-01', 'LOG-SET-01', 'RES-SUB-01'],
   },
+  {
+    id: 'later-revision-construct',
+    ruling:
+      'A message that fails the schema of the revision its session negotiated but matches a later revision\'s (a resource_link content block, new in 2025-06-18, on a 2024-11-05 session) is a departure from the negotiated version: its finding cites LIFE-OP-01 first and is graded at LIFE-OP-01\'s level in the negotiated revision (SHOULD in 2024-11-05 and 2025-03-26, "Both parties SHOULD: Respect the negotiated protocol version"; MUST from 2025-06-18), with the schema rules it also fails (BASE-RES-03, BASE-SCHEMA-01 and the method\'s rule) at that level. The older revision\'s schema holds no keyword of its own; grading its failure MUST would make a later revision\'s valid message a graver fault than the revision\'s own rule about keeping to its version.',
+    requirements: ['LIFE-OP-01', 'BASE-RES-03', 'BASE-SCHEMA-01'],
+  },
+  {
+    id: 'declared-capability-served',
+    ruling:
+      'A party that declared a capability and refuses a request it gates (a server answering tools/list, resources/list, prompts/list or logging/setLevel with an error, or completion/complete with −32601; a client answering roots/list or sampling/createMessage with −32601) is graded under the gated method\'s own rule (TOOL-LIST-01, RES-LIST-01, PROMPT-LIST-01, LOG-SET-01, COMP-RES-01, ROOTS-LIST-01, SAMP-RES-01) at SHOULD: a declaration says those features "will be available during the session" (lifecycle, Capability negotiation), but no keyword requires the declaring party to answer with a result. LIFE-OP-02 ("Only use capabilities that were successfully negotiated") binds the sender of a request and is not cited. Elicitation is the exception with a text of its own: a client that declared it "supports at least one mode" (ELIC-CAP-01, MUST), so −32601 to a form request it declared fails ELIC-CAP-01.',
+    requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'LOG-SET-01', 'COMP-RES-01', 'ROOTS-LIST-01', 'SAMP-RES-01', 'ELIC-CAP-01'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

@@ -1,4 +1,4 @@
-import { appliesIn, requirement } from '../spec/catalog.js';
+import { appliesIn, levelIn, weakerLevel } from '../spec/catalog.js';
 import type { Finding } from './finding.js';
 import { isRevision, LATEST_REVISION, type Revision } from './revisions.js';
 
@@ -13,19 +13,22 @@ export function judgedRevision(version: string | undefined): Revision {
 /**
  * The findings as a session on `revision` sees them: a rule the revision does not have yields no
  * finding (HTTP-SSE-01 on a 2025-06-18 session). A finding that also cites rules the revision has
- * keeps those; if its leading rule went, its level follows the new leader and a MUST failure
- * softens to warn (never the other way: a softened heuristic stays soft).
+ * keeps those. Its level is its leading rule's level in that revision (LIFE-OP-01 is a SHOULD on a
+ * 2024-11-05 session), never above the level it was found at while that rule still leads (if the
+ * leader went, the new leader's); a MUST failure whose level drops softens to warn (never the other
+ * way: a softened heuristic stays soft).
  */
 export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
   if (findings.length === 0) return findings;
   const out: Finding[] = [];
   for (const f of findings) {
     const kept = f.requirements.filter((id) => appliesIn(id, revision));
-    if (kept.length === f.requirements.length) out.push(f);
-    else if (kept.length > 0) {
-      const level = requirement(kept[0]!).level;
-      out.push({ ...f, requirements: kept, level, severity: f.severity === 'fail' && level !== 'MUST' ? 'warn' : f.severity });
-    }
+    if (kept.length === 0) continue;
+    const whole = kept.length === f.requirements.length;
+    // A ruling may have graded the finding below its rule: the revision's level only lowers it further.
+    const level = whole ? weakerLevel(f.level, levelIn(kept[0]!, revision)) : levelIn(kept[0]!, revision);
+    if (whole && level === f.level) out.push(f);
+    else out.push({ ...f, requirements: kept, level, severity: f.severity === 'fail' && level !== 'MUST' ? 'warn' : f.severity });
   }
   return out;
 }

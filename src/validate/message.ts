@@ -9,7 +9,7 @@ import { findingsIn } from './in-revision.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { ruling } from '../spec/rulings.js';
-import { describeErrors, schemaFor } from './schemas.js';
+import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
 import { mayHoldWalked, walkMessage } from './walk.js';
 import { obj, table } from '../json.js';
@@ -114,7 +114,7 @@ function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
   return PARAMS_RULE.get(method);
 }
 
-function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision): Finding {
+function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
   const ids = rule ? [base, rule] : [base];
   // Under anyOf every branch reports; the deepest error is the one that names what is wrong.
   const errors = [...unsorted].sort((a, b) => depth(b.instancePath) - depth(a.instancePath));
@@ -122,7 +122,16 @@ function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorOb
   let requirementIds = ids;
   // Capability shape errors are their own rule (LIFE-CAP-01).
   if (first && /\/capabilities(\/|$)/.test(first.instancePath)) requirementIds = ['LIFE-CAP-01', ...ids];
-  return violation(requirementIds, `expected ${what} to match the ${rev} schema; ${describeErrors(errors, where)}`, where + (first?.instancePath ?? ''));
+  const pointer = where + (first?.instancePath ?? '');
+  if (later !== undefined) {
+    // Valid MCP of a later revision: a departure from the negotiated version, graded at that rule's level there.
+    return violation(
+      ['LIFE-OP-01', ...requirementIds],
+      `expected ${what} to keep to the negotiated revision ${rev}; it matches the ${later} schema, not the ${rev} one (${describeErrors(errors, where)}): a construct a later revision added (${ruling('later-revision-construct').cite})`,
+      pointer,
+    );
+  }
+  return violation(requirementIds, `expected ${what} to match the ${rev} schema; ${describeErrors(errors, where)}`, pointer);
 }
 
 /**
@@ -158,7 +167,10 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     if (def) {
       mark(ctx, PARAMS_MARKS.get(method) ?? PARAMS_MARKS_OTHER);
       const errors = schema.validate(def, msg);
-      if (errors) findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision));
+      if (errors) {
+        const later = laterRevisionAccepting(ctx.revision, (s) => (env.kind === 'request' ? s.requestDef(method) : s.notificationDef(method)), msg);
+        findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision, later));
+      }
     }
     checkParams(method, obj(msg.params), ctx, findings);
   } else if (env.kind === 'error') {
@@ -182,7 +194,10 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
       if (found) {
         const { errors, echoes } = withoutEchoedFormats(msg.result, found, suppliedArguments(request), (data) => schema.validate(def, data));
         for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));
-        if (errors) findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision));
+        if (errors) {
+          const later = laterRevisionAccepting(ctx.revision, (s) => s.resultDef(method, task), msg.result);
+          findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision, later));
+        }
       }
     }
     if (!task) {

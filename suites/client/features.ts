@@ -4,16 +4,16 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
 import { isObject } from '../common.js';
-import { ask, ASKED, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
+import { ask, ASKED, type DeclaredMethod, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**
- * Judges the answer to a request for a capability the client declared: −32601 says it does not
- * serve what it declared (LIFE-OP-02); another error is a refusal the client may make (a user may
- * deny sampling or decline a form), so the result rule was not exercised; a result is judged by
- * live validation's predicate for `rule` (the same one `validate` applies).
+ * Judges the answer to a `method` request for a capability the client declared: −32601 says it
+ * does not serve what it declared (refusedDeclared); another error is a refusal the client may
+ * make (a user may deny sampling or decline a form), so the result rule was not exercised; a
+ * result is judged by live validation's predicate for `rule` (the same one `validate` applies).
  */
-function judgeResult(ctx: ClientScenarioContext, reply: Reply, rule: string, what: string): void {
-  if (refusedDeclared(ctx, reply)) return;
+function judgeResult(ctx: ClientScenarioContext, method: DeclaredMethod, reply: Reply, rule: string, what: string): void {
+  if (refusedDeclared(ctx, method, reply)) return;
   if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result', requirements: [rule] });
   const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
   ctx.check.expect(reply.kind === 'result' && broken.length === 0, {
@@ -31,11 +31,11 @@ const declared = (path: string) => (caps: Record<string, unknown>) => (path.spli
 export const clientRoots = clientScenario({
   id: 'client.roots.list',
   title: "roots/list is answered with the client's roots, each a file:// URI",
-  requirements: ['ROOTS-LIST-01', 'LIFE-OP-02'],
+  requirements: ['ROOTS-LIST-01'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('roots'), 'roots/list', {});
-    if (reply) judgeResult(ctx, reply, 'ROOTS-LIST-01', 'a result with roots, each root a file:// URI');
+    if (reply) judgeResult(ctx, 'roots/list', reply, 'ROOTS-LIST-01', 'a result with roots, each root a file:// URI');
   },
 });
 
@@ -68,11 +68,11 @@ const SAMPLING = { messages: [{ role: 'user', content: { type: 'text', text: 'mc
 export const clientSampling = clientScenario({
   id: 'client.sampling.create',
   title: 'A client that declared sampling answers sampling/createMessage with role, content and model',
-  requirements: ['SAMP-RES-01', 'LIFE-OP-02'],
+  requirements: ['SAMP-RES-01'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('sampling'), 'sampling/createMessage', SAMPLING);
-    if (reply) judgeResult(ctx, reply, 'SAMP-RES-01', 'a CreateMessageResult: role, content and model');
+    if (reply) judgeResult(ctx, 'sampling/createMessage', reply, 'SAMP-RES-01', 'a CreateMessageResult: role, content and model');
   },
 });
 
@@ -104,12 +104,12 @@ export const clientElicitForm = clientScenario({
   id: 'client.elicitation.form',
   alias: 'elicitation-sep1034-client-defaults',
   title: 'A form-mode elicitation is answered with accept, decline or cancel, content only with accept and only primitive values',
-  requirements: ['ELIC-RESP-01', 'ELIC-FORM-03', 'LIFE-OP-02'],
+  requirements: ['ELIC-RESP-01', 'ELIC-FORM-03', 'ELIC-CAP-01'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, formOnly, 'elicitation/create', FORM);
     if (!reply) return;
-    judgeResult(ctx, reply, 'ELIC-RESP-01', 'an ElicitResult: action accept, decline or cancel; content only with accept, of primitive values');
+    judgeResult(ctx, 'elicitation/create', reply, 'ELIC-RESP-01', 'an ElicitResult: action accept, decline or cancel; content only with accept, of primitive values');
     const content = reply.kind === 'result' && isObject(reply.result.content) ? reply.result.content : undefined;
     // Only an accept that kept the default shows the client pre-filled it; other values may be a user's.
     if (content?.name === FORM.requestedSchema.properties.name.default) {
@@ -157,13 +157,13 @@ export const clientElicitUrlUndeclared = clientScenario({
 export const clientElicitUrl = clientScenario({
   id: 'client.elicitation.url',
   title: 'A URL-mode accept carries no content',
-  requirements: ['ELIC-URL-03', 'LIFE-OP-02'],
+  requirements: ['ELIC-URL-03', 'ELIC-CAP-01'],
   ...ASKED,
   async run(ctx) {
     const reply = await ask(ctx, declared('elicitation.url'), 'elicitation/create', URL_REQUEST);
     if (!reply) return;
     if (reply.kind === 'result' && reply.result.action !== 'accept') return ctx.check.skip(`the client answered ${String(reply.result.action)}: only an accept can carry content`, { requirements: ['ELIC-URL-03'] });
-    judgeResult(ctx, reply, 'ELIC-URL-03', 'an accept without content');
+    judgeResult(ctx, 'elicitation/create', reply, 'ELIC-URL-03', 'an accept without content');
   },
 });
 

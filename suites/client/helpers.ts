@@ -4,6 +4,8 @@ import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-sess
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
 import type { Finding } from '../../src/validate/finding.js';
+import type { Level } from '../../src/spec/catalog.js';
+import { ruling } from '../../src/spec/rulings.js';
 import { isObject } from '../common.js';
 
 /** How long a client gets for each thing a scenario waits for once it has connected. */
@@ -141,12 +143,34 @@ export function formOnly(caps: Record<string, unknown>): string | undefined {
 }
 
 /**
- * −32601 to a request for a capability the client declared says it does not serve what it
- * declared (LIFE-OP-02): recorded as a failure under the key `served`. Returns whether it was that.
+ * What −32601 to a request for a capability the client declared is judged by (ruling
+ * declared-capability-served): the method's result rule at SHOULD, since no keyword requires a
+ * declaring client to serve it; for elicitation, ELIC-CAP-01 (a client that declared it "supports
+ * at least one mode"). LIFE-OP-02 binds the sender of a request, never the client answering it.
  */
-export function refusedDeclared(ctx: ClientScenarioContext, reply: Reply): boolean {
+const SERVED = {
+  'roots/list': { requirements: ['ROOTS-LIST-01'], level: 'SHOULD' },
+  'sampling/createMessage': { requirements: ['SAMP-RES-01'], level: 'SHOULD' },
+  'elicitation/create': { requirements: ['ELIC-CAP-01'] },
+} as const satisfies Record<string, { requirements: readonly string[]; level?: Level }>;
+
+export type DeclaredMethod = keyof typeof SERVED;
+
+/**
+ * −32601 to a `method` request for a capability the client declared says it does not serve what
+ * it declared: recorded under the key `served`. Returns whether it was that.
+ */
+export function refusedDeclared(ctx: ClientScenarioContext, method: DeclaredMethod, reply: Reply): boolean {
   if (reply.kind !== 'error' || reply.error.code !== -32601) return false;
-  ctx.check.expect(false, { key: 'served', requirements: ['LIFE-OP-02'], expected: 'a declared capability served', actual: describeReply(reply), frames: [replyFrame(reply)] });
+  const served: { requirements: readonly string[]; level?: Level } = SERVED[method];
+  ctx.check.expect(false, {
+    key: 'served',
+    requirements: [...served.requirements],
+    ...(served.level ? { level: served.level } : {}),
+    expected: `${method} served, since the client declared the capability it needs (${ruling('declared-capability-served').cite})`,
+    actual: describeReply(reply),
+    frames: [replyFrame(reply)],
+  });
   return true;
 }
 

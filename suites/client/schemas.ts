@@ -192,7 +192,7 @@ export const clientUnknownDialectElicitation = clientScenario({
       // A client that never answers ping says nothing by not answering it after the elicitation.
       const before = await timedPing(session);
       const reply = await session.request('elicitation/create', UNKNOWN_DIALECT_FORM, WAIT_MS);
-      if (refusedDeclared(ctx, reply)) {
+      if (refusedDeclared(ctx, 'elicitation/create', reply)) {
         check.skip('the client refused elicitation/create as a method it does not serve, which shows nothing of how it handles the dialect', { key: 'error' });
       } else if (reply.kind === 'error' && !NAMES_THE_SCHEMA.test(String(reply.error.message))) {
         // A client may refuse any elicitation (no user to ask, say): that refusal shows nothing.

@@ -18,6 +18,16 @@ export { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing }
 export { planToolCall, type ToolPlan };
 
 
+/**
+ * Whether a list result (`listed`: its array member) offers nothing: an empty first page with no
+ * cursor to a next one. A server answering so offers none of the feature.
+ */
+export function offersNothing(reply: Reply, listed: string): boolean {
+  if (reply.kind !== 'result') return false;
+  const items = reply.result[listed];
+  return Array.isArray(items) && items.length === 0 && typeof reply.result.nextCursor !== 'string';
+}
+
 /** A response frame (result or error) that answers no request of ours still waiting. */
 export function isResponse(frame: RecordedFrame): boolean {
   const m = frame.message;

@@ -2,7 +2,7 @@ import type { ClientSession } from '../../src/harness/client-session.js';
 import type { Reply } from '../../src/harness/peer-session.js';
 import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
-import { completionTargets, type CompletionTarget, isEmptyResult, list, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
+import { completionTargets, type CompletionTarget, isEmptyResult, list, offersNothing, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import type { Discovery } from '../../src/runner/discovery.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
@@ -209,24 +209,26 @@ export const noRequestsBeforeInitialized = scenario({
 });
 
 /**
- * The features a client asks for only when the server declared them, and the server's own rule
- * for each: "a server offering X declares X". Asking an undeclared one breaks LIFE-OP-02, which
- * binds the sender (mcpcheck here), never the server; the server is judged only by whether it
- * serves what it did not declare. logging/setLevel has no such rule (LOG-CAP-01 is about emitting
- * log messages, which the live validator judges), so it is probed only where declared.
+ * The features a client asks for only when the server declared them, and the server's own rules
+ * for each: "a server offering X declares X" (`undeclared`), and the listing method's rule for
+ * what it answers (`served`). Asking an undeclared one breaks LIFE-OP-02, which binds the sender
+ * (mcpcheck here), never the server; the server is judged by whether it serves what it did not
+ * declare, and (ruling declared-capability-served, SHOULD) whether it serves what it declared.
+ * logging/setLevel has no "offering" rule (LOG-CAP-01 is about emitting log messages, which the
+ * live validator judges), so it is probed only where declared.
  */
 const FEATURES = [
-  { capability: 'tools', method: 'tools/list', params: {}, undeclared: 'TOOL-CAP-01' },
-  { capability: 'resources', method: 'resources/list', params: {}, undeclared: 'RES-CAP-01' },
-  { capability: 'prompts', method: 'prompts/list', params: {}, undeclared: 'PROMPT-CAP-01' },
-  { capability: 'logging', method: 'logging/setLevel', params: { level: 'debug' }, undeclared: undefined },
+  { capability: 'tools', method: 'tools/list', params: {}, listed: 'tools', served: 'TOOL-LIST-01', undeclared: 'TOOL-CAP-01' },
+  { capability: 'resources', method: 'resources/list', params: {}, listed: 'resources', served: 'RES-LIST-01', undeclared: 'RES-CAP-01' },
+  { capability: 'prompts', method: 'prompts/list', params: {}, listed: 'prompts', served: 'PROMPT-LIST-01', undeclared: 'PROMPT-CAP-01' },
+  { capability: 'logging', method: 'logging/setLevel', params: { level: 'debug' }, listed: undefined, served: 'LOG-SET-01', undeclared: undefined },
 ] as const;
 
-/** Declared ⇒ served; undeclared ⇒ not served. */
+/** Declared ⇒ served; undeclared ⇒ not offered. */
 export const capabilitiesHonoured = scenario({
   id: 'server.lifecycle.capabilities-honoured',
-  title: 'Declared capabilities are served and undeclared ones refused',
-  requirements: ['LIFE-OP-02', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01'],
+  title: 'Declared capabilities are served and undeclared ones not offered',
+  requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'LOG-SET-01', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01'],
   isolation: 'shared',
   async run({ session, check, discovery }) {
     for (const f of FEATURES) {
@@ -236,19 +238,24 @@ export const capabilitiesHonoured = scenario({
       if (declared) {
         check.expect(reply.kind === 'result', {
           key: `${f.capability}-served`,
-          requirements: ['LIFE-OP-02'],
-          expected: `${f.method} answered with a result, since the server declared ${f.capability}`,
+          requirements: [f.served],
+          level: 'SHOULD',
+          expected: `${f.method} answered with a result, since the server declared ${f.capability} (${ruling('declared-capability-served').cite})`,
           actual: describeReply(reply),
           frames: [replyFrame(reply)],
           replies: [reply],
         });
+        continue;
+      }
+      const key = `${f.capability}-refused`;
+      if (reply.kind === 'malformed-result') {
+        check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key, requirements: [f.undeclared!], frames: [reply.frame] });
+      } else if (offersNothing(reply, f.listed!)) {
+        // As with completions: an empty list offers nothing, so "a server offering X" does not apply.
+        check.skip(`not exercised: ${f.method} answered with an empty list (${describeReply(reply)}), so the server offers no ${f.capability} and ${f.undeclared} does not apply`, { key, requirements: [f.undeclared!], frames: [replyFrame(reply)] });
       } else {
-        if (reply.kind === 'malformed-result') {
-          check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key: `${f.capability}-refused`, requirements: [f.undeclared!], frames: [reply.frame] });
-          continue;
-        }
         check.isError(reply, {
-          key: `${f.capability}-refused`,
+          key,
           requirements: [f.undeclared!],
           what: `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`,
         });

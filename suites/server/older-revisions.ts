@@ -4,19 +4,11 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability, type Discovery } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { REVISIONS, revisionAtLeast, type Revision } from '../../src/validate/revisions.js';
-import type { Level } from '../../src/spec/catalog.js';
-import { describeErrors, schemaFor, type RevisionSchema } from '../../src/validate/schemas.js';
+import type { Revision } from '../../src/validate/revisions.js';
+import { levelIn } from '../../src/spec/catalog.js';
+import { ruling } from '../../src/spec/rulings.js';
+import { describeErrors, laterRevisionAccepting, schemaFor, type RevisionSchema } from '../../src/validate/schemas.js';
 import { budget, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
-
-/**
- * LIFE-OP-01's level in the revision a session negotiated: 2024-11-05 and 2025-03-26 say "Both
- * parties SHOULD: Respect the negotiated protocol version" (lifecycle, Operation); 2025-06-18 made
- * it a MUST. A session is judged by what its own revision says.
- */
-function keepsToVersionLevel(revision: Revision): Level {
-  return revisionAtLeast(revision, '2025-06-18') ? 'MUST' : 'SHOULD';
-}
 
 /** The older revisions a session is operated on (2025-03-26 differs from 2025-06-18 in little a client can see). */
 const OLDER: Revision[] = ['2025-06-18', '2024-11-05'];
@@ -77,8 +69,13 @@ async function operate(session: ClientSession, discovery: Discovery, policy: Too
   return steps;
 }
 
-function validFor(schema: RevisionSchema, method: string, result: Record<string, unknown>): ReturnType<RevisionSchema['validate']> {
-  return schema.validate(schema.resultDef(method, false) ?? 'Result', result);
+function resultDef(schema: RevisionSchema, method: string): string {
+  return schema.resultDef(method, false) ?? 'Result';
+}
+
+function resultErrors(revision: Revision, method: string, result: Record<string, unknown>): ReturnType<RevisionSchema['validate']> {
+  const schema = schemaFor(revision);
+  return schema.validate(resultDef(schema, method), result);
 }
 
 function summary(steps: Step[]): string {
@@ -107,15 +104,15 @@ export const olderRevisions = scenario({
           });
         }
         const steps = await operate(s, discovery, options.callTools);
-        // A result valid only for a newer revision shows the server left the negotiated one; a
+        // A result valid only for a later revision shows the server left the negotiated one; a
         // result valid for none is a plain schema failure (judged live), not this rule's business.
-        const newer = REVISIONS.slice(REVISIONS.indexOf(revision) + 1).map(schemaFor);
         const problems: string[] = [];
         const judged = steps.filter((x) => x.reply.kind === 'result');
         for (const { method, label = method, reply } of judged) {
           if (reply.kind !== 'result') continue;
-          const errors = validFor(schemaFor(revision), method, reply.result);
-          if (errors && newer.some((schema) => validFor(schema, method, reply.result) === null)) problems.push(`${label}: ${describeErrors(errors, '/result')}`);
+          const errors = resultErrors(revision, method, reply.result);
+          const later = errors && laterRevisionAccepting(revision, (schema) => resultDef(schema, method), reply.result);
+          if (later) problems.push(`${label}: ${describeErrors(errors, '/result')} (valid in ${later})`);
         }
         const unjudged = steps.filter((x) => x.reply.kind !== 'result');
         if (judged.length === 0) {
@@ -123,12 +120,12 @@ export const olderRevisions = scenario({
           if (unjudged.some((x) => x.reply.kind === 'timeout')) return check.error(`could not judge ${revision}: ${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)}`, { key: revision, session: s });
           return check.skip(`not exercised: no request on the ${revision} session got a result (${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)})`, { key: revision, session: s });
         }
-        const level = keepsToVersionLevel(revision);
+        // The recorder grades LIFE-OP-01 at its level in the session's revision (levelIn).
+        const level = levelIn('LIFE-OP-01', revision);
         check.expect(problems.length === 0, {
           key: revision,
-          level,
           expected: `on a session that negotiated ${revision}, no result in a newer revision's shape (${summary(judged)} judged${unjudged.length ? `; not answered with a result: ${list(unjudged.map((x) => `${x.label ?? x.method} → ${describeReply(x.reply)}`), 3)}` : ''})`,
-          actual: `${list(problems, 4)} (${revision} says the server ${level} respect the negotiated protocol version)`,
+          actual: `${list(problems, 4)} (${revision} says the server ${level} respect the negotiated protocol version; ${ruling('later-revision-construct').cite})`,
           frames: judged.map((x) => replyFrame(x.reply)),
           session: s,
         });

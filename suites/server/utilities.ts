@@ -6,6 +6,7 @@ import { scenario } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
 import { isAnswer } from '../common.js';
+import { ruling } from '../../src/spec/rulings.js';
 import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
 
 const notification = notificationParams;
@@ -234,8 +235,8 @@ export const completionLimit = scenario({
     const notFound = refused.filter((d) => d.reply.kind === 'error' && d.reply.error.code === -32601);
     check.expect(notFound.length === 0, {
       key: 'served',
-      requirements: ['LIFE-OP-02'],
-      expected: 'completion/complete served, since the server declared completions',
+      level: 'SHOULD',
+      expected: `completion/complete served, since the server declared completions (${ruling('declared-capability-served').cite})`,
       actual: `−32601 (method not found) for ${list(notFound.map((d) => d.t.label), 3)}`,
       frames: notFound.map((d) => replyFrame(d.reply)),
     });
@@ -277,7 +278,7 @@ export const completionErrors = scenario({
   async run({ session, check }) {
     const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, 5_000);
     if (reply.kind === 'error' && reply.error.code === -32601) {
-      return check.skip('not exercised: completion/complete is not served at all (−32601) although completions is declared (see server.utilities.completion, LIFE-OP-02), so the unknown-prompt error is not observable', {
+      return check.skip('not exercised: completion/complete is not served at all (−32601) although completions is declared (see server.utilities.completion/served), so the unknown-prompt error is not observable', {
         frames: [reply.frame],
       });
     }
