@@ -1,9 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testClient } from '../src/commands/client.js';
+import { fuzzServer } from '../src/commands/fuzz.js';
 import { Pace, PACE_CEILING_MS, STARTUP_MS } from '../src/harness/pace.js';
 import { runGuarded } from '../src/runner/guard.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import type { RunReport } from '../src/model.js';
-import { REFERENCE, requireBuild, runStdio } from './server-helpers.js';
+import { REFERENCE, requireBuild, ROOT, runHttp, runStdio } from './server-helpers.js';
 
 // Same target, same verdict on an idle or a busy machine: the waits that decide a verdict scale
 // with what the target was measured to need on this run, under a ceiling (src/harness/pace.ts).
@@ -85,4 +90,32 @@ describe('a server slowed on purpose gets the verdicts it gets at full speed', (
     expect(slow.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(verdicts(slow)).toEqual(verdicts(plain));
   }, 180_000);
+});
+
+// Each of these started in more than the 10 s the fixed start-up waits gave it, and was a setup
+// error (exit 2) for it: now its first start is waited for up to the ceiling, and measured.
+describe.concurrent('a target that takes 12 s to start is tested, not turned away', () => {
+  beforeAll(requireBuild);
+  const SLOW = 'MCPCHECK_SLOW_START_MS=12000';
+  const problems = (report: RunReport) => report.checks.filter((c) => c.status === 'error' || c.status === 'fail').map((c) => `${c.id}: ${c.message}`);
+
+  it('by fuzz, over stdio', async () => {
+    const stdio = `${SLOW} node ${REFERENCE}`;
+    const report = await fuzzServer({ stdio, runs: 10, seed: 3, sequences: 0, outDir: mkdtempSync(join(tmpdir(), 'mcpcheck-slow-fuzz-')), targetFlags: `--stdio ${JSON.stringify(stdio)}` });
+    expect(problems(report)).toEqual([]);
+    expect(report.notes.join('\n')).toMatch(/10 cases sent .*; 0 restart\(s\)/);
+  }, 60_000);
+
+  it('by the server command, over HTTP with --start', async () => {
+    const report = await runHttp((port) => `${SLOW} node ${REFERENCE} --http --port ${port}`, { only: ['server.utilities.ping'] });
+    expect(problems(report)).toEqual([]);
+    expect(report.checks.find((c) => c.id.startsWith('server.utilities.ping'))?.status).toBe('pass');
+  }, 60_000);
+
+  it('by the client command: the first client alone, the next by its measure', async () => {
+    const command = `${SLOW} node ${join(ROOT, 'dist/tests/fixtures/client/client.js')} {url}`;
+    const report = await testClient({ command, shell: true, only: ['client.lifecycle.handshake', 'client.utilities.ping'], targetFlags: `--shell --command ${JSON.stringify(command)}` });
+    expect(problems(report)).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(0);
+  }, 90_000);
 });
