@@ -35,6 +35,14 @@ describe('the pace of a run', () => {
     expect(pace.startupMs(1)).toBe(STARTUP_MS);
   });
 
+  it('says why a start may take as long as it does', () => {
+    const pace = new Pace();
+    expect(pace.startupReason(1)).toBe('the most mcpcheck waits for a first start');
+    pace.firstStart(4_321);
+    expect(pace.startupMs(3)).toBe(2 * 4_321 * 3);
+    expect(pace.startupReason(3)).toBe(`2 × the first start's 4321 ms times the 3 starting at once, at least ${STARTUP_MS} ms and at most ${PACE_CEILING_MS} ms`);
+  });
+
   it('never waits longer than the ceiling for a start', () => {
     const pace = new Pace();
     pace.firstStart(45_000);
