@@ -127,3 +127,16 @@ describe.concurrent('a target that takes 12 s to start is tested, not turned awa
     expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(0);
   }, 90_000);
 });
+
+// The serving command runs in a process group of its own (the terminal's Ctrl-C does not reach
+// it): waited for up to the ceiling, its start must still end at Ctrl-C, not 60 s later.
+describe('Ctrl-C while the --start command comes up', () => {
+  beforeAll(requireBuild);
+  it('ends the wait for it at once', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    const started = performance.now();
+    await expect(runHttp(() => `node -e "setTimeout(() => {}, 90000)"`, { control: { signal: controller.signal } })).rejects.toThrow(/interrupted/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  }, 15_000);
+});

@@ -107,9 +107,11 @@ export class HttpTarget implements Target {
 
   /**
    * Starts the serving command, if any, and waits until the URL answers: the first start up to the
-   * pace's ceiling, and measured; a later one (after a crash or hang) by that measure.
+   * pace's ceiling, and measured; a later one (after a crash or hang) by that measure. `signal`
+   * (Ctrl-C) ends the wait: the serving command runs in a process group of its own, so the
+   * terminal's Ctrl-C does not stop it.
    */
-  async prepare(): Promise<void> {
+  async prepare(signal?: AbortSignal): Promise<void> {
     if (!this.options.start) return;
     const startedAt = performance.now();
     this.server = new TargetProcess({ command: this.options.start });
@@ -120,6 +122,7 @@ export class HttpTarget implements Target {
     }
     const waitMs = this.pace.startupMs(1);
     for (;;) {
+      if (signal?.aborted) throw new Error('the run was interrupted');
       const failure = this.server.startupFailure();
       if (failure || this.server.exit) {
         throw new SetupError(failure?.message ?? `the server command \`${this.options.start}\` exited (code ${this.server.exit?.code}) before ${redactUrl(this.options.url)} answered`);
