@@ -98,7 +98,7 @@ function list(values: string[] | undefined): string[] {
 
 /** `--json FILE`, `--junit FILE`, …: one flag per file format, from the format table. */
 /** How long a process mcpcheck started may take to start, as the pace sets it (src/harness/pace.ts). */
-const START_WAIT = `the first start up to ${PACE_CEILING_MS} ms, measured; a later one twice that (at least ${STARTUP_MS} ms)`;
+const START_WAIT = `the first up to ${PACE_CEILING_MS} ms, measured; a later one twice that times the ones starting at once, at least ${STARTUP_MS} ms`;
 
 const fileOptions = Object.fromEntries(
   FILE_FORMAT_NAMES.map((name): [FileFormatName, FlagSpec] => [name, { type: 'string', describe: `write ${FILE_FORMATS[name].what} to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, arg: 'file' }]),
@@ -125,7 +125,7 @@ const reportOptions = {
 const serverOptions = {
   stdio: { type: 'string', arg: 'command', describe: 'command that starts the server on stdio (a fresh process per isolated scenario)' },
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server' },
-  start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first (until the URL accepts connections: ${START_WAIT}), stopped last` },
+  start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: { type: 'string', array: true, arg: 'Name: value', describe: 'with --url: "Name: value" sent on every request (redacted in reports)' },
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: {
@@ -134,7 +134,7 @@ const serverOptions = {
   },
   'request-timeout': {
     type: 'number',
-    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start: ${START_WAIT}, times the processes starting at once`,
+    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start: ${START_WAIT}`,
   },
   only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated' },
   skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks' },
@@ -147,7 +147,7 @@ const serverOptions = {
 } as const;
 
 const clientOptions = {
-  command: { type: 'string', arg: 'command', describe: `the client command; {url} becomes mcpcheck's HTTP endpoint, {stdio} a command line starting mcpcheck's stdio server (neither: the URL is appended); until its first message: ${START_WAIT}, times the clients starting at once`, demandOption: true },
+  command: { type: 'string', arg: 'command', describe: `the client command; {url} becomes mcpcheck's HTTP endpoint, {stdio} a command line starting mcpcheck's stdio server (neither: the URL is appended); its start, until its first message: ${START_WAIT}`, demandOption: true },
   shell: { type: 'boolean', describe: 'run --command through sh -c (default: split into words, no shell)' },
   concurrency: { type: 'number', describe: 'client processes at once (default: twice the number of cores)' },
   timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
@@ -163,7 +163,7 @@ const clientOptions = {
 const fuzzOptions = {
   stdio: { type: 'string', arg: 'command', describe: 'command that starts the server on stdio (restarted after a crash)' },
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)' },
-  start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first, started again after the server crashed or hung (until the URL accepts connections: ${START_WAIT}), stopped last` },
+  start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first, started again after the server crashed or hung (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: serverOptions.header,
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
   runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)' },
