@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient } from '../src/commands/client.js';
+import { clientScenario } from '../src/runner/client-scenario.js';
 import { fuzzServer } from '../src/commands/fuzz.js';
 import { Pace, PACE_CEILING_MS, STARTUP_MS } from '../src/harness/pace.js';
 import { runGuarded } from '../src/runner/guard.js';
@@ -139,4 +140,28 @@ describe('Ctrl-C while the --start command comes up', () => {
     await expect(runHttp(() => `node -e "setTimeout(() => {}, 90000)"`, { control: { signal: controller.signal } })).rejects.toThrow(/interrupted/);
     expect(performance.now() - started).toBeLessThan(5_000);
   }, 15_000);
+});
+
+// The guard of a client scenario runs from its client's first contact; what the scenario is told
+// is left of its budget (the waits it plans by it) ran from before the start, and a client that
+// took 2 s to start left it 2 s short.
+describe('a client scenario\'s time left', () => {
+  beforeAll(requireBuild);
+  it('does not count its client\'s start', async () => {
+    const told: number[] = [];
+    const timeLeft = clientScenario({
+      id: 'test.time-left',
+      title: 'records the time left when it runs',
+      requirements: ['PING-01'],
+      steps: [],
+      async run(ctx) {
+        told.push(ctx.timeLeft());
+        ctx.check.expect(true, { expected: 'x', actual: 'x' });
+      },
+    });
+    const command = `MCPCHECK_SLOW_START_MS=2000 node ${join(ROOT, 'dist/tests/fixtures/client/client.js')} {url}`;
+    await testClient({ command, shell: true, scenarioTimeoutMs: 5_000, targetFlags: '' }, [timeLeft]);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThan(4_500);
+  }, 30_000);
 });

@@ -79,7 +79,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
     observer?.started(s.id);
     const attempts: Attempt[] = [];
-    const started = performance.now();
+    // Its budget runs from its client's first contact, as the guard's does: that start is not its work.
+    let started = performance.now();
     const current = () => attempts[attempts.length - 1]?.session;
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
 
@@ -136,6 +137,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
 
     try {
       const ctx = await launch();
+      started = performance.now();
       if (typeof ctx === 'string') {
         // Ctrl-C while the client started says nothing about the client.
         if (interrupted()) recorder.couldNotRun(INTERRUPTED);
