@@ -1,9 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testClient } from '../src/commands/client.js';
+import { clientScenario } from '../src/runner/client-scenario.js';
+import { fuzzServer } from '../src/commands/fuzz.js';
 import { Pace, PACE_CEILING_MS, STARTUP_MS } from '../src/harness/pace.js';
 import { runGuarded } from '../src/runner/guard.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import type { RunReport } from '../src/model.js';
-import { REFERENCE, requireBuild, runStdio } from './server-helpers.js';
+import { REFERENCE, requireBuild, ROOT, runHttp, runStdio } from './server-helpers.js';
 
 // Same target, same verdict on an idle or a busy machine: the waits that decide a verdict scale
 // with what the target was measured to need on this run, under a ceiling (src/harness/pace.ts).
@@ -28,6 +34,14 @@ describe('the pace of a run', () => {
     expect(pace.starting().ms).toBe(2 * 4_000 * 2); // the first, and this one
     pace.firstStart(50_000); // the first measure stays
     expect(pace.startupMs(1)).toBe(STARTUP_MS);
+  });
+
+  it('says why a start may take as long as it does', () => {
+    const pace = new Pace();
+    expect(pace.startupReason(1)).toBe('the most mcpcheck waits for a first start');
+    pace.firstStart(4_321);
+    expect(pace.startupMs(3)).toBe(2 * 4_321 * 3);
+    expect(pace.startupReason(3)).toBe(`2 × the first start's 4321 ms times the 3 starting at once, at least ${STARTUP_MS} ms and at most ${PACE_CEILING_MS} ms`);
   });
 
   it('never waits longer than the ceiling for a start', () => {
@@ -85,4 +99,69 @@ describe('a server slowed on purpose gets the verdicts it gets at full speed', (
     expect(slow.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(verdicts(slow)).toEqual(verdicts(plain));
   }, 180_000);
+});
+
+// Each of these started in more than the 10 s the fixed start-up waits gave it, and was a setup
+// error (exit 2) for it: now its first start is waited for up to the ceiling, and measured.
+describe.concurrent('a target that takes 12 s to start is tested, not turned away', () => {
+  beforeAll(requireBuild);
+  const SLOW = 'MCPCHECK_SLOW_START_MS=12000';
+  const problems = (report: RunReport) => report.checks.filter((c) => c.status === 'error' || c.status === 'fail').map((c) => `${c.id}: ${c.message}`);
+
+  it('by fuzz, over stdio', async () => {
+    const stdio = `${SLOW} node ${REFERENCE}`;
+    const report = await fuzzServer({ stdio, runs: 10, seed: 3, sequences: 0, outDir: mkdtempSync(join(tmpdir(), 'mcpcheck-slow-fuzz-')), targetFlags: `--stdio ${JSON.stringify(stdio)}` });
+    expect(problems(report)).toEqual([]);
+    expect(report.notes.join('\n')).toMatch(/10 cases sent .*; 0 restart\(s\)/);
+  }, 60_000);
+
+  it('by the server command, over HTTP with --start', async () => {
+    const report = await runHttp((port) => `${SLOW} node ${REFERENCE} --http --port ${port}`, { only: ['server.utilities.ping'] });
+    expect(problems(report)).toEqual([]);
+    expect(report.checks.find((c) => c.id.startsWith('server.utilities.ping'))?.status).toBe('pass');
+  }, 60_000);
+
+  it('by the client command: the first client alone, the next by its measure', async () => {
+    const command = `${SLOW} node ${join(ROOT, 'dist/tests/fixtures/client/client.js')} {url}`;
+    const report = await testClient({ command, shell: true, only: ['client.lifecycle.handshake', 'client.utilities.ping'], targetFlags: `--shell --command ${JSON.stringify(command)}` });
+    expect(problems(report)).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(0);
+  }, 90_000);
+});
+
+// The serving command runs in a process group of its own (the terminal's Ctrl-C does not reach
+// it): waited for up to the ceiling, its start must still end at Ctrl-C, not 60 s later.
+describe('Ctrl-C while the --start command comes up', () => {
+  beforeAll(requireBuild);
+  it('ends the wait for it at once', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    const started = performance.now();
+    await expect(runHttp(() => `node -e "setTimeout(() => {}, 90000)"`, { control: { signal: controller.signal } })).rejects.toThrow(/interrupted/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  }, 15_000);
+});
+
+// The guard of a client scenario runs from its client's first contact; what the scenario is told
+// is left of its budget (the waits it plans by it) ran from before the start, and a client that
+// took 2 s to start left it 2 s short.
+describe('a client scenario\'s time left', () => {
+  beforeAll(requireBuild);
+  it('does not count its client\'s start', async () => {
+    const told: number[] = [];
+    const timeLeft = clientScenario({
+      id: 'test.time-left',
+      title: 'records the time left when it runs',
+      requirements: ['PING-01'],
+      steps: [],
+      async run(ctx) {
+        told.push(ctx.timeLeft());
+        ctx.check.expect(true, { expected: 'x', actual: 'x' });
+      },
+    });
+    const command = `MCPCHECK_SLOW_START_MS=2000 node ${join(ROOT, 'dist/tests/fixtures/client/client.js')} {url}`;
+    await testClient({ command, shell: true, scenarioTimeoutMs: 5_000, targetFlags: '' }, [timeLeft]);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThan(4_500);
+  }, 30_000);
 });

@@ -97,6 +97,9 @@ function list(values: string[] | undefined): string[] {
 }
 
 /** `--json FILE`, `--junit FILE`, …: one flag per file format, from the format table. */
+/** How long a process mcpcheck started may take to start, as the pace sets it (src/harness/pace.ts). */
+const START_WAIT = `the first up to ${PACE_CEILING_MS} ms, measured; a later one twice that times the ones starting at once, at least ${STARTUP_MS} ms`;
+
 const fileOptions = Object.fromEntries(
   FILE_FORMAT_NAMES.map((name): [FileFormatName, FlagSpec] => [name, { type: 'string', describe: `write ${FILE_FORMATS[name].what} to this file (${STDOUT}: to stdout, the console report then goes to stderr)`, arg: 'file' }]),
 ) as Record<FileFormatName, { type: 'string'; describe: string; arg: string }>;
@@ -122,7 +125,7 @@ const reportOptions = {
 const serverOptions = {
   stdio: { type: 'string', arg: 'command', describe: 'command that starts the server on stdio (a fresh process per isolated scenario)' },
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server' },
-  start: { type: 'string', arg: 'command', describe: 'with --url: command that serves the URL; started first, stopped last' },
+  start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: { type: 'string', array: true, arg: 'Name: value', describe: 'with --url: "Name: value" sent on every request (redacted in reports)' },
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: {
@@ -131,7 +134,7 @@ const serverOptions = {
   },
   'request-timeout': {
     type: 'number',
-    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start gets twice the first one's times the processes starting at once (${STARTUP_MS}–${PACE_CEILING_MS} ms)`,
+    describe: `per-request timeout in ms (default 10000), a floor: stretched to 20 of the target's typical ping round trips when it is slower, up to ${PACE_CEILING_MS} ms; a fresh process's start: ${START_WAIT}`,
   },
   only: { type: 'string', array: true, describe: 'run only these scenario ids, areas, requirement ids or live checks (live.REQ-ID); comma-separated or repeated' },
   skip: { type: 'string', array: true, describe: 'skip these scenario ids, areas, requirement ids or live checks' },
@@ -144,7 +147,7 @@ const serverOptions = {
 } as const;
 
 const clientOptions = {
-  command: { type: 'string', arg: 'command', describe: 'the client command; {url} becomes mcpcheck\'s HTTP endpoint, {stdio} a command line starting mcpcheck\'s stdio server (neither: the URL is appended)', demandOption: true },
+  command: { type: 'string', arg: 'command', describe: `the client command; {url} becomes mcpcheck's HTTP endpoint, {stdio} a command line starting mcpcheck's stdio server (neither: the URL is appended); its start, until its first message: ${START_WAIT}`, demandOption: true },
   shell: { type: 'boolean', describe: 'run --command through sh -c (default: split into words, no shell)' },
   concurrency: { type: 'number', describe: 'client processes at once (default: twice the number of cores)' },
   timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
@@ -160,7 +163,7 @@ const clientOptions = {
 const fuzzOptions = {
   stdio: { type: 'string', arg: 'command', describe: 'command that starts the server on stdio (restarted after a crash)' },
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)' },
-  start: { type: 'string', arg: 'command', describe: 'with --url: command that serves the URL; started first, started again after the server crashed or hung, stopped last' },
+  start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first, started again after the server crashed or hung (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: serverOptions.header,
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
   runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)' },
@@ -168,7 +171,7 @@ const fuzzOptions = {
   seed: clientOptions.seed,
   'time-budget': { type: 'number', describe: 'seconds; no case starts after it: cases left unsent make the run incomplete (exit 3); sequences cut once every case ran are reported (k of N ran), not incomplete' },
   'call-tools': serverOptions['call-tools'],
-  'case-timeout': { type: 'number', describe: 'ms a case\'s response and the ping after it may take (default 5000); a ping slower than this is a hang, a response that never comes while ping is answered fails fuzz.one-response' },
+  'case-timeout': { type: 'number', describe: `ms a case's response and the ping after it may take (default 5000), as given; a ping slower than this is a hang, a response that never comes while ping is answered fails fuzz.one-response. A fresh process's start is waited for apart from it: ${START_WAIT}` },
   'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)' },
   out: { type: 'string', arg: 'dir', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)' },
   replay: { type: 'string', arg: 'file', describe: 'send one saved case (a .case.json from --out) instead of generating' },

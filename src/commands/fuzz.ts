@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SetupError } from '../errors.js';
 import { grade } from '../grade/index.js';
+import { Pace } from '../harness/pace.js';
 import { HttpTarget, type Target } from '../harness/target.js';
 import { isObject } from '../json.js';
 import type { CheckResult, RunReport, Status } from '../model.js';
@@ -52,6 +53,9 @@ function fuzzTarget(o: FuzzCommandOptions): Target {
   if (host !== undefined && !isLoopbackHost(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
   return target;
 }
+
+/** The wait for the lane's own requests (initialize, tools/list), not for a case's answer. */
+const LANE_REQUEST_MS = 10_000;
 
 function timeouts(o: FuzzCommandOptions): SendTimeouts {
   const ms = o.caseTimeoutMs ?? 5000;
@@ -157,7 +161,7 @@ function report(target: Target, started: number, checks: CheckResult[], notes: s
 /** Sends one saved case on a fresh session and judges it by every oracle that applies. */
 async function replay(o: FuzzCommandOptions, target: Target, started: number): Promise<RunReport> {
   const saved = await readSaved(o.replay!);
-  const lane = new Lane(target, 10_000);
+  const lane = new Lane(target, LANE_REQUEST_MS, new Pace());
   if (saved.mcpcheck === 'fuzz-sequence') return replaySaved(o, target, started, saved, lane);
   const { frames, failing } = await replayFresh(lane, saved.input, timeouts(o));
   const shown = describeCase(saved.input);
@@ -186,6 +190,8 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
   try {
     if (target instanceof HttpTarget) await target.prepare();
     if (o.replay !== undefined) return await replay(o, target, started);
+    // One measure of the target's starts for the cases and the sequences after them.
+    const pace = new Pace();
     // One budget for the cases and the sequences after them.
     const deadline = o.timeBudget !== undefined ? performance.now() + o.timeBudget * 1000 : Infinity;
     const outcome = await fuzz({
@@ -195,7 +201,8 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       deadline,
       callTools: parseToolPolicy(o.callTools),
       timeouts: timeouts(o),
-      requestTimeoutMs: 10_000,
+      requestTimeoutMs: LANE_REQUEST_MS,
+      pace,
       ...(o.maxString !== undefined ? { mutation: { maxStringLength: o.maxString } } : {}),
     });
     const checks: CheckResult[] = [];
@@ -210,7 +217,7 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
     const sequences = o.sequences ?? DEFAULT_SEQUENCES;
     // Only cases never sent make the run incomplete: sequences the budget left out are counted, and their invariants say so.
     if (sequences > 0 && !outcome.cutShort) {
-      const lane = new Lane(target, 10_000);
+      const lane = new Lane(target, LANE_REQUEST_MS, pace);
       const stateful = await fuzzSequences(lane, { sequences, seed: o.seed, deadline, callTools: parseToolPolicy(o.callTools), replyMs: timeouts(o).responseMs }).finally(() => lane.discard());
       if (stateful.failure) await mkdir(o.outDir, { recursive: true });
       for (const inv of SEQUENCE_INVARIANTS) {

@@ -108,7 +108,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     cases: o.properties ?? PROPERTY_CASES,
   };
   try {
-    if (target instanceof HttpTarget) await target.prepare();
+    if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
     const out = await runScenarios({
       ...o.control,
       target,

@@ -5,6 +5,7 @@
  */
 import { SetupError } from '../errors.js';
 import { ClientSession } from '../harness/client-session.js';
+import { type Pace, STARTUP_MS } from '../harness/pace.js';
 import { asSetupError, type Target } from '../harness/target.js';
 import { describeReply } from '../runner/checks.js';
 import { isObject } from '../json.js';
@@ -22,6 +23,8 @@ export class Lane {
   constructor(
     private readonly target: Target,
     private readonly requestTimeoutMs: number,
+    /** The run's measure of the target's starts (shared by every lane of the run). */
+    private readonly pace: Pace,
   ) {}
 
   get transport(): 'stdio' | 'http' {
@@ -58,10 +61,15 @@ export class Lane {
     } catch (e) {
       throw asSetupError(e);
     }
-    const session = new ClientSession({ channel, transport: this.target.kind, requestTimeoutMs: this.requestTimeoutMs, startupMs: 10_000 });
+    // Over stdio every session is a fresh process: the run's first start is waited for up to the
+    // pace's ceiling and measured, the later ones (restarts after a crash) by that measure. The
+    // pace sets starts only: the waits that decide a finding are --case-timeout's, as given.
+    const stdio = this.target.kind === 'stdio';
+    const session = new ClientSession({ channel, transport: this.target.kind, requestTimeoutMs: this.requestTimeoutMs, startupMs: stdio ? this.pace.startupMs(1) : STARTUP_MS });
     const init = await session.initialize().catch((e: unknown) => {
       throw asSetupError(e);
     });
+    if (init.kind === 'result' && stdio && session.startedAfterMs !== undefined) this.pace.firstStart(session.startedAfterMs);
     if (init.kind !== 'result') {
       await session.close();
       throw new SetupError(second ? `the initialize of a second session got ${describeReply(init)}` : `${this.target.description} is no MCP server: initialize got ${describeReply(init)}`);

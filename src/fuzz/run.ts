@@ -6,6 +6,7 @@
  * (over stdio a fresh process) and the run goes on.
  */
 import fc from 'fast-check';
+import type { Pace } from '../harness/pace.js';
 import type { RecordedFrame } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
 import { checkProperty } from '../property/check.js';
@@ -31,6 +32,8 @@ export interface FuzzRunOptions {
   callTools: ToolPolicy;
   timeouts: SendTimeouts;
   requestTimeoutMs: number;
+  /** The run's measure of the target's starts: restarts after a crash are waited for by it. */
+  pace: Pace;
   mutation?: Partial<Omit<MutationOptions, 'transport'>>;
   /** Shrinking steps per failure, at most. */
   maxShrinks?: number;
@@ -115,7 +118,7 @@ const roundSeed = (seed: number, k: number) => ((seed + k) | 0);
 
 export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const started = performance.now();
-  const lane = new Lane(o.target, o.requestTimeoutMs);
+  const lane = new Lane(o.target, o.requestTimeoutMs, o.pace);
   const first = await lane.session();
   const init = first.initializeResult ?? {};
   const capabilities = isObject(init.capabilities) ? init.capabilities : {};

@@ -57,6 +57,13 @@ export class Pace {
     return stretched(STARTUP_MS, this.firstStartMs * Math.max(1, atOnce), START_SLACK);
   }
 
+  /** Why a start with `atOnce` starting beside it may take `startupMs(atOnce)`, for messages. */
+  startupReason(atOnce: number): string {
+    if (this.firstStartMs === undefined) return 'the most mcpcheck waits for a first start';
+    const others = atOnce > 1 ? ` times the ${atOnce} starting at once` : '';
+    return `${START_SLACK} × the first start's ${Math.round(this.firstStartMs)} ms${others}, at least ${STARTUP_MS} ms and at most ${PACE_CEILING_MS} ms`;
+  }
+
   /** A ping's round trip, from a target that had started. */
   roundTrip(ms: number): void {
     this.pings.push(ms);
@@ -84,5 +91,10 @@ export class Start {
   /** How long this start may take in all, by what competed with it so far. */
   get ms(): number {
     return this.pace.startupMs(this.peak);
+  }
+
+  /** Why it may take that long, for messages. */
+  get reason(): string {
+    return this.pace.startupReason(this.peak);
   }
 }

@@ -4,6 +4,7 @@ import { HttpChannel, redactUrl, TargetUnreachable } from '../transport/http.js'
 import { HeaderList, httpExchange } from '../transport/http-client.js';
 import { TargetDidNotStart, TargetProcess } from '../transport/process.js';
 import { StdioChannel } from '../transport/stdio.js';
+import { Pace } from './pace.js';
 
 /**
  * What mcpcheck tests: a command it runs over stdio (a fresh process per `open()`), or a
@@ -69,8 +70,6 @@ export interface HttpTargetOptions {
   headers?: Record<string, string>;
   /** A command that serves the URL; started before the run, its process group killed after. */
   start?: string;
-  /** How long the started command may take to accept connections. */
-  startTimeoutMs?: number;
   requestTimeoutMs?: number;
 }
 
@@ -79,6 +78,8 @@ export class HttpTarget implements Target {
   readonly description: string;
   private server: TargetProcess | undefined;
   private readonly channels = new Set<HttpChannel>();
+  /** How long the serving command's first start took to accept connections: its later starts are waited for by it. */
+  private readonly pace = new Pace();
 
   constructor(private readonly options: HttpTargetOptions) {
     let url: URL;
@@ -104,23 +105,33 @@ export class HttpTarget implements Target {
     return this.server?.running ? this.server.pid : undefined;
   }
 
-  /** Starts the serving command, if any, and waits until the URL answers. */
-  async prepare(): Promise<void> {
+  /**
+   * Starts the serving command, if any, and waits until the URL answers: the first start up to the
+   * pace's ceiling, and measured; a later one (after a crash or hang) by that measure. `signal`
+   * (Ctrl-C) ends the wait: the serving command runs in a process group of its own, so the
+   * terminal's Ctrl-C does not stop it.
+   */
+  async prepare(signal?: AbortSignal): Promise<void> {
     if (!this.options.start) return;
+    const startedAt = performance.now();
     this.server = new TargetProcess({ command: this.options.start });
     try {
       await this.server.ready(100);
     } catch (e) {
       throw new SetupError(e instanceof Error ? e.message : String(e));
     }
-    const deadline = Date.now() + (this.options.startTimeoutMs ?? 10_000);
+    const waitMs = this.pace.startupMs(1);
     for (;;) {
+      if (signal?.aborted) throw new Error('the run was interrupted');
       const failure = this.server.startupFailure();
       if (failure || this.server.exit) {
         throw new SetupError(failure?.message ?? `the server command \`${this.options.start}\` exited (code ${this.server.exit?.code}) before ${redactUrl(this.options.url)} answered`);
       }
-      if (await answers(this.options.url, 1000)) return;
-      if (Date.now() > deadline) throw new SetupError(`${redactUrl(this.options.url)} did not accept connections within ${this.options.startTimeoutMs ?? 10_000} ms of starting \`${this.options.start}\``);
+      if (await answers(this.options.url, 1000)) {
+        this.pace.firstStart(performance.now() - startedAt);
+        return;
+      }
+      if (performance.now() - startedAt > waitMs) throw new SetupError(`${redactUrl(this.options.url)} did not accept connections within ${waitMs} ms of starting \`${this.options.start}\` (${this.pace.startupReason(1)})`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

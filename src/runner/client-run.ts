@@ -1,5 +1,6 @@
 import { SetupError } from '../errors.js';
 import type { ClientTarget } from '../harness/client-target.js';
+import type { RecordedFrame } from '../harness/peer-session.js';
 import { ServerSession } from '../harness/server-session.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
@@ -9,7 +10,7 @@ import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
 import { inLanes, runGuarded } from './guard.js';
-import { STARTUP_MS } from '../harness/pace.js';
+import { Pace, type Start } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
 import { INTERRUPTED, type RunControl } from './observer.js';
 import { WireLogs } from '../wire.js';
@@ -65,6 +66,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   signal?.addEventListener('abort', stopTarget, { once: true });
   const wire = new WireLogs();
   const wireOf = new Map<string, string[]>();
+  // The first client's start is waited for up to the pace's ceiling, and measured: the later ones
+  // are waited for by it, times the clients starting at once.
+  const pace = new Pace();
 
   /** A client process and the session that serves it; a scenario may ask for several (a property's cases). */
   interface Attempt {
@@ -76,7 +80,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
     observer?.started(s.id);
     const attempts: Attempt[] = [];
-    const started = performance.now();
+    // Its budget runs from its client's first contact, as the guard's does: that start is not its work.
+    let started = performance.now();
     const current = () => attempts[attempts.length - 1]?.session;
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
 
@@ -103,10 +108,13 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         if (e.kind === 'stdin-closed') void channel.die?.(0);
       });
       await s.serve?.(session);
+      const start = pace.starting();
+      const launchedAt = performance.now();
       const client = target.launch(channel.address, scenarioEnv(s));
       attempt.client = client;
-      const contact = await firstContact(session, client);
+      const contact = await firstContact(session, client, start, launchedAt).finally(() => start.done());
       if (contact !== undefined) return contact;
+      pace.firstStart(performance.now() - launchedAt);
       // Requests already on the wire may still land just after the process went.
       client.onFinished((exit) => setTimeout(() => session.peerGone(`the client exited (${exit.signal ?? `code ${exit.code}`})`), 200));
       return {
@@ -130,6 +138,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
 
     try {
       const ctx = await launch();
+      started = performance.now();
       if (typeof ctx === 'string') {
         // Ctrl-C while the client started says nothing about the client.
         if (interrupted()) recorder.couldNotRun(INTERRUPTED);
@@ -204,7 +213,7 @@ function heldMs(s: ClientScenario): number {
 }
 
 /** Why the client made no contact (undefined: it sent its first message). */
-async function firstContact(session: ServerSession, client: TargetProcess): Promise<string | undefined> {
+async function firstContact(session: ServerSession, client: TargetProcess, start: Start, launchedAt: number): Promise<string | undefined> {
   const stderr = () => {
     const tail = client.stderr.text().trim().split('\n').slice(-3).join(' | ').slice(-500);
     return tail ? `; its stderr: ${tail}` : '';
@@ -217,8 +226,18 @@ async function firstContact(session: ServerSession, client: TargetProcess): Prom
     return e.exit ? `${how()} at once, without sending mcpcheck any message${stderr()}` : `could not be started: ${e.message}`;
   }
   const exited = new Promise<'exit'>((resolve) => client.onFinished(() => resolve('exit')));
-  const first = await Promise.race([session.waitForFrame(() => true, STARTUP_MS), exited]);
+  const first = await Promise.race([firstFrame(session, start, launchedAt), exited]);
   if (first !== 'exit' && first !== undefined) return undefined;
   if (first === 'exit') return `${how()} without sending mcpcheck any message${stderr()}`;
-  return `sent mcpcheck no message within ${STARTUP_MS} ms of starting${stderr()}`;
+  return `sent mcpcheck no message within ${start.ms} ms of starting (${start.reason})${stderr()}`;
+}
+
+/** The client's first frame, waited for as long as its start may take: longer when more clients start beside it meanwhile. */
+async function firstFrame(session: ServerSession, start: Start, launchedAt: number): Promise<RecordedFrame | undefined> {
+  for (;;) {
+    const left = start.ms - (performance.now() - launchedAt);
+    if (left <= 0 || session.closed) return undefined;
+    const frame = await session.waitForFrame(() => true, left);
+    if (frame) return frame;
+  }
 }
