@@ -145,6 +145,12 @@ const RULING_LIST = [
       'An "empty result" (ping, logging/setLevel, resources/subscribe) may carry the members every Result may: _meta, and resultType "complete", which 2026-07-28 requires on every result and servers speaking both eras send on older revisions too (Result is open in every schema). Any other member makes it not empty.',
     requirements: ['PING-01', 'LOG-SET-01', 'RES-SUB-01'],
   },
+  {
+    id: 'invalid-request-answered',
+    ruling:
+      'A message with a readable id (a string or an integer) is a call, even when the rest of it is not a valid Request object: JSON-RPC 2.0 §5 requires a Response to every call and answers invalid Request objects with −32600 (its examples answer "method": 1 with an error), and MCP messages MUST follow JSON-RPC 2.0. Such a message left unanswered by a target that answers a ping sent after it fails BASE-ID-04; which error code it gets stays BASE-ERR-04 (SHOULD).',
+    requirements: ['BASE-ID-04', 'BASE-ERR-04'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];
