@@ -85,7 +85,7 @@ describe('a request whose wait runs out', () => {
   it('stays a timeout (could not run) when the target answers no ping either: no BASE-ID-04 failure', async () => {
     const session = await open('hangs');
     const reply = await session.request('mcpcheck/silent', {});
-    expect(reply).toEqual({ kind: 'timeout', waitedMs: 400, strays: [] });
+    expect(reply).toEqual({ kind: 'timeout', waitedMs: 400, strays: [], pingedAfter: true });
     session.end();
     expect(session.findings.filter((f) => f.requirements.includes('BASE-ID-04')).map((f) => f.severity)).toEqual(['info']);
   });

@@ -31,10 +31,10 @@ export type Reply =
   /**
    * No response with the request's id in time. `strays`: responses the target sent meanwhile that
    * answer no request (no id, a wrong id): then the target did answer, wrongly, and the verdict is
-   * its own; without them the target answered no ping sent after it either, and the silence may be
-   * mcpcheck's timeout being too short for a slow or hung target.
+   * its own; without them the silence may be mcpcheck's timeout being too short for a slow or hung
+   * target. `pingedAfter`: a ping sent after it went unanswered too.
    */
-  | { kind: 'timeout'; waitedMs: number; strays: number[] }
+  | { kind: 'timeout'; waitedMs: number; strays: number[]; pingedAfter?: true }
   /**
    * No response within `waitedMs`, while a ping sent after it was answered (in `pingMs`), and no
    * response that answers nothing came meanwhile: a live target left the request unanswered.
@@ -301,7 +301,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
             // Still waiting meanwhile: an answer that comes before the ping's still counts.
             const pingMs = Math.min(timeoutMs ?? this.timeoutMs, this.timeoutMs);
             void this.pingAfter(key, message.id, mark, () => waitedMs, pingMs).then((settled) => {
-              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark) });
+              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true });
             });
             return;
           }

@@ -51,7 +51,7 @@ export function describeReply(reply: Reply): string {
     case 'timeout':
       return reply.strays.length > 0
         ? `no response with its id within ${reply.waitedMs} ms; meanwhile the server sent ${reply.strays.length} response(s) that answer no request (frame ${reply.strays.slice(0, 3).join(', ')})`
-        : `no response within ${reply.waitedMs} ms, nor to a ping sent after it`;
+        : `no response within ${reply.waitedMs} ms${reply.pingedAfter ? ', nor to a ping sent after it' : ''}`;
     case 'closed':
       return `the connection closed (${reply.detail})`;
     case 'unanswered':
@@ -109,7 +109,7 @@ export class CheckRecorder {
     // A server that answered, but with no id or the wrong one, is judged on that answer.
     const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout' && r.strays.length === 0);
     if (timedOut) {
-      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout), nor to a ping sent after it`, e);
+      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? ', nor to a ping sent after it' : ''}`, e);
       return false;
     }
     const level = e.level ?? requirement((e.requirements ?? this.defaults)[0]!).level;
