@@ -299,8 +299,9 @@ export abstract class PeerSession<C extends Channel = Channel> {
           // A ping's own silence, or answers to nothing, need no ping to be told apart.
           if (!ping && strays.length === 0) {
             // Still waiting meanwhile: an answer that comes before the ping's still counts.
-            const pingMs = Math.min(timeoutMs ?? this.timeoutMs, this.timeoutMs);
-            void this.pingAfter(key, message.id, mark, () => waitedMs, pingMs).then((settled) => {
+            // The ping may take as long as the request could, never longer than the session's usual wait.
+            const pingWaitMs = Math.min(timeoutMs ?? this.timeoutMs, this.timeoutMs);
+            void this.pingAfter(key, message.id, mark, () => waitedMs, pingWaitMs).then((settled) => {
               if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true });
             });
             return;
