@@ -27,8 +27,13 @@ const SDK_STDIO = [
   'server.lifecycle.before-initialize/refused:warn',
   // Its stdio transport drops unparsable and invalid messages without the JSON-RPC error they call for (BASE-ERR-04).
   'server.base.parse-error:warn',
-  'server.base.invalid-request:warn',
-  'server.base.invalid-params:warn',
+  'server.base.invalid-request/code:warn',
+  'server.base.invalid-params/code:warn',
+  // {"id":N,"method":42} and tools/call with "params": 5 have readable ids: calls JSON-RPC 2.0 §5 answers
+  // (ruling invalid-request-answered), left unanswered while the ping sent after each is answered (BASE-ID-04, MUST).
+  'server.base.invalid-request/answered:fail',
+  'server.base.invalid-params/answered:fail',
+  'live.BASE-ID-04:fail',
   // Its ReadBuffer gives up at 10 MB and the transport never reads another message (ROBUST-05).
   'server.base.hostile-input/huge-string:warn',
   // Its stdio transport drops a JSON-RPC batch without a word (the array fails JSONRPCMessageSchema):
@@ -51,9 +56,10 @@ const SDK_COMMON = [
   'live.BASE-ERR-03:warn',
 ];
 const SDK_HTTP = [
-  // {"method":42} and "params": 5 get −32700 (parse error) although the JSON parsed (BASE-ERR-04).
-  'server.base.invalid-request:warn',
-  'server.base.invalid-params:warn',
+  // {"method":42} and "params": 5 get −32700 (parse error) although the JSON parsed (BASE-ERR-04); an
+  // error without id is an answer all the same (BASE-ID-04 holds).
+  'server.base.invalid-request/code:warn',
+  'server.base.invalid-params/code:warn',
   // (Its HTTP transport executes a JSON-RPC batch, one SSE event per answer: no finding since ROBUST-05
   // was revised — executing a batch is allowed on 2025-11-25 and required on 2025-03-26.)
 ];
@@ -94,8 +100,9 @@ describe('@modelcontextprotocol/server-everything', () => {
         'server.utilities.cancel/no-response:warn',
       ].sort(),
     );
-    // EVERYTHING_COMMON's resource_link on a 2024-11-05 session is a SHOULD there: no MUST failure.
-    expect(report.summary.mustFailures).toBe(0);
+    // EVERYTHING_COMMON's resource_link on a 2024-11-05 session is a SHOULD there; the three MUST
+    // failures are SDK_STDIO's BASE-ID-04 ones (the unanswered invalid requests).
+    expect(report.summary.mustFailures).toBe(3);
   }, STDIO_RUN_MS);
 
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
@@ -173,7 +180,8 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
     expect(harnessErrors(report)).toEqual([]);
     // Its stdio transport is v1's: silent on unparsable and invalid frames, deaf after a 10 MB line.
     expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_V2_COMMON].sort());
-    expect(report.summary.mustFailures).toBe(0);
+    // SDK_STDIO's three BASE-ID-04 failures: the invalid requests it leaves unanswered while answering ping.
+    expect(report.summary.mustFailures).toBe(3);
   });
 
   // Stateless: no session ids, GET and DELETE answered 405, so closing a session sends nothing and
@@ -223,8 +231,13 @@ describe('small apps on other MCP libraries', () => {
         // Answers tools/list before initialize (ROBUST-02, SHOULD) and drops unparsable or invalid frames silently (BASE-ERR-04).
         'server.lifecycle.before-initialize/refused:warn',
         'server.base.parse-error:warn',
-        'server.base.invalid-request:warn',
-        'server.base.invalid-params:warn',
+        'server.base.invalid-request/code:warn',
+        'server.base.invalid-params/code:warn',
+        // The invalid ones have readable ids: calls left unanswered while it answers the ping sent
+        // after each (BASE-ID-04, MUST; ruling invalid-request-answered).
+        'server.base.invalid-request/answered:fail',
+        'server.base.invalid-params/answered:fail',
+        'live.BASE-ID-04:fail',
         // It drops a JSON-RPC batch silently too: neither executed nor refused on its newest revision,
         // and not processed on a 2025-03-26 session, which it accepts (ROBUST-05 as revised).
         'server.base.batch/executed-or-refused:warn',
@@ -243,7 +256,7 @@ describe('small apps on other MCP libraries', () => {
         'live.BASE-RES-02:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(1);
+    expect(report.summary.mustFailures).toBe(4);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {
@@ -259,7 +272,8 @@ describe('small apps on other MCP libraries', () => {
         'live.LIFE-INIT-05:warn',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(0);
+    // SDK_STDIO's three BASE-ID-04 failures: the invalid requests it leaves unanswered while answering ping.
+    expect(report.summary.mustFailures).toBe(3);
   }, STDIO_RUN_MS);
 
   it('tmcp (tests/fixtures/tmcp), over Streamable HTTP (@tmcp/transport-http): findings as pinned', async () => {
@@ -281,8 +295,12 @@ describe('small apps on other MCP libraries', () => {
         'server.tools.unknown-tool/unknown:warn',
         'server.tools.unknown-tool/no-name:warn',
         'live.BASE-RES-02:fail',
-        // tools/call with "params": 5 gets an SSE stream that closes with no response, not −32602 (BASE-ERR-04).
-        'server.base.invalid-params:warn',
+        // tools/call with "params": 5 gets an SSE stream that closes with no response, not −32602 (BASE-ERR-04):
+        // a call (readable id) left unanswered while the ping after it is answered (BASE-ID-04, MUST;
+        // ruling invalid-request-answered).
+        'server.base.invalid-params/code:warn',
+        'server.base.invalid-params/answered:fail',
+        'live.BASE-ID-04:fail',
         // On a 2025-03-26 session (which it accepts) a JSON-RPC batch is refused, where that revision
         // says implementations "MUST support receiving JSON-RPC batches" (ROBUST-05 as revised).
         'server.base.batch-2025-03-26:warn',
@@ -296,7 +314,7 @@ describe('small apps on other MCP libraries', () => {
         'server.http.bad-version-header/invalid:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(4);
+    expect(report.summary.mustFailures).toBe(6);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async () => {
@@ -305,8 +323,8 @@ describe('small apps on other MCP libraries', () => {
     expect(findings(report)).toEqual(
       [
         // The SDK's HTTP transport underneath: {"method":42} and "params": 5 get −32700 though the JSON parsed (BASE-ERR-04).
-        'server.base.invalid-request:warn',
-        'server.base.invalid-params:warn',
+        'server.base.invalid-request/code:warn',
+        'server.base.invalid-params/code:warn',
         ...FASTMCP_COMMON,
         // mcp-proxy's startHTTPServer, which fastmcp serves through, has CORS headers but no Origin
         // validation: a foreign or null Origin is served on every method, not refused with 403 (HTTP-ORIGIN-01, MUST).

@@ -32,6 +32,8 @@ const ALSO: Record<string, string[]> = {
   'answers-notifications': ['ROBUST-04', 'BASE-ERR-01'],
   // The call left unanswered gets no error either, so no code to judge.
   'nameless-call-unanswered': ['TOOL-ERR-01'],
+  // The invalid request left unanswered gets no −32600 either (BASE-ERR-04, a SHOULD: a warning).
+  'invalid-request-unanswered': ['BASE-ERR-04'],
   // Answers in text/plain are no answers mcpcheck can read: the batch's requests among them.
   'http-wrong-content-type': ['ROBUST-05'],
   // Every answer comes twice, so the 2025-03-26 batch's requests are not each answered once either.

@@ -44,7 +44,8 @@ const SERVER_INFO = { name: 'unit-server', version: '1.0.0' };
 /** A session driven frame by frame; `open()` performs a complete initialization. */
 class Harness {
   readonly s: SessionValidator;
-  private n = 0;
+  /** The index the next frame gets. */
+  n = 0;
   constructor(transport?: 'stdio' | 'http') {
     this.s = new SessionValidator(transport ? { transport } : {});
   }
@@ -831,6 +832,45 @@ describe('SessionValidator: ids are tracked per direction', () => {
     const end = h.s.end();
     expect(tags(end)).toEqual(['BASE-ID-04:info']);
     expect(end[0]?.message).toMatch(/tools\/list/);
+  });
+
+  it('BASE-ID-04: a request left unanswered while a ping sent after it was answered fails at the end, once per session, unless cancelled or answered late', () => {
+    const h = new Harness();
+    h.open('2025-11-25', {}, { tools: {} });
+    h.client(req(2, 'tools/list'));
+    h.client(req(3, 'tools/call', { name: 'slow' }));
+    h.client(req(4, 'prompts/list'));
+    h.client({ jsonrpc: '2.0', id: 5, method: 42 });
+    h.client(req(6, 'ping'));
+    const pong = h.n;
+    h.server(res(6, {}));
+    for (const id of [2, 3, 4, 5]) h.s.leftUnanswered('client', id, pong);
+    // Answered late, or cancelled after mcpcheck gave up: no violation.
+    h.server(res(4, { prompts: [] }));
+    h.client(notif('notifications/cancelled', { requestId: 3 }));
+    const end = h.s.end();
+    expect(tags(end)).toEqual(['BASE-ID-04:fail']);
+    expect(end[0]!.frame).toBe(pong);
+    expect(end[0]!.message).toMatch(/never answered 2 client request\(s\).*tools\/list \(frame 3\), \(malformed request\) \(frame 6\).*ruling invalid-request-answered/);
+    expect(h.s.appliedBy.server.has('BASE-ID-04')).toBe(true);
+  });
+
+  it('BASE-ID-04: the harness as server, a client that answers ping but never roots/list fails', () => {
+    const h = new Harness();
+    h.open('2025-11-25', { roots: {} }, {});
+    h.server(req('r1', 'roots/list'));
+    h.server(req('p1', 'ping'));
+    const pong = h.n;
+    h.client(res('p1', {}));
+    h.s.leftUnanswered('server', 'r1', pong);
+    expect(tags(h.s.end())).toEqual(['BASE-ID-04:fail']);
+  });
+
+  it('BASE-ID-04: a malformed message with a readable id and no evidence stays unjudged at the end', () => {
+    const h = new Harness();
+    h.open('2025-11-25', {}, {});
+    h.client({ jsonrpc: '2.0', id: 5, method: 42 });
+    expect(tags(h.s.end())).toEqual([]);
   });
 });
 

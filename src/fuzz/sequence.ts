@@ -193,13 +193,14 @@ function judgeAnswers(replies: Answered[], frames: RecordedFrame[], findings: Fi
   const { shown, on, invariant } = where;
   for (const { method, reply } of replies) {
     // Each request, a tool call too (its arguments ask for a quick one), had --case-timeout: a live server answers by then.
-    if (reply.kind === 'timeout') throw new InvariantBroken(invariant, `${method}${on} (step: ${shown}) got no response within ${reply.waitedMs} ms, while the ping sent after it was answered`);
+    if (reply.kind === 'unanswered') throw new InvariantBroken(invariant, `${method}${on} (step: ${shown}) got ${describeReply(reply)}`);
+    if (reply.kind === 'timeout') throw new InvariantBroken(invariant, `${method}${on} (step: ${shown}) got no response within ${reply.waitedMs} ms, while the ping sent after the step was answered`);
   }
   const counts = new Map<unknown, number>();
   for (const f of frames) if (isObject(f.message) && !('method' in f.message) && 'id' in f.message) counts.set(f.message.id, (counts.get(f.message.id) ?? 0) + 1);
   const twice = [...counts].find(([, n]) => n > 1);
   if (twice) throw new InvariantBroken(invariant, `${twice[1]} responses with id ${JSON.stringify(twice[0])}${on} (step: ${shown})`);
-  if (replies.some((r) => r.reply.kind !== 'timeout')) exercised(real, invariant);
+  if (replies.some((r) => !silent(r.reply))) exercised(real, invariant);
 
   const bad = schemaViolation(findings);
   if (bad) throw new InvariantBroken(INVARIANTS.validates, `in answer to ${shown}${on}: ${bad.message}`);
@@ -242,7 +243,7 @@ function judgeWalk(real: Real, shown: string): void {
   const walk = real.walk;
   real.walk = undefined;
   // A page that never came is the one-response invariant's (judged by then), not the cursor's.
-  if (!walk || walk.cursors.length === 0 || walk.lastReply?.kind === 'timeout') return;
+  if (!walk || walk.cursors.length === 0 || (walk.lastReply && silent(walk.lastReply))) return;
   const problems = walkProblems(walk, describeReply);
   const at = `(after ${real.ran.length - 1} earlier step(s); step: ${shown})`;
   exercised(real, INVARIANTS.cursorAccepted);
@@ -313,4 +314,9 @@ export class StepCommand implements fc.AsyncCommand<Model, Real> {
   toString(): string {
     return describeStep(this.step);
   }
+}
+
+/** No response came: the target left the request unanswered, or answered nothing at all in time. */
+function silent(reply: Reply): boolean {
+  return reply.kind === 'timeout' || reply.kind === 'unanswered';
 }

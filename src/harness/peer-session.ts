@@ -31,11 +31,15 @@ export type Reply =
   /**
    * No response with the request's id in time. `strays`: responses the target sent meanwhile that
    * answer no request (no id, a wrong id): then the target did answer, wrongly, and the verdict is
-   * its own; without them the silence may be mcpcheck's timeout being too short.
+   * its own; without them the silence may be mcpcheck's timeout being too short for a slow or hung
+   * target. `pingedAfter`: a ping sent after it went unanswered too.
    */
-  | { kind: 'timeout'; waitedMs: number; strays: number[] }
-  /** Not answered, while a ping sent after it was (see `probe`). */
-  | { kind: 'unanswered' }
+  | { kind: 'timeout'; waitedMs: number; strays: number[]; pingedAfter?: true }
+  /**
+   * No response within `waitedMs`, while a ping sent after it was answered (in `pingMs`), and no
+   * response that answers nothing came meanwhile: a live target left the request unanswered.
+   */
+  | { kind: 'unanswered'; waitedMs: number; pingMs: number }
   /** HTTP: the POST got an error status and no JSON-RPC response with the request's id (`error`: the id-less one its body held). */
   | { kind: 'rejected'; status: number; body: string; error?: { code?: unknown; message?: unknown }; frame?: number }
   | { kind: 'closed'; detail: string };
@@ -289,8 +293,21 @@ export abstract class PeerSession<C extends Channel = Channel> {
             waiter.timer = setTimeout(() => waiter.expire(), startLeft);
             return;
           }
+          waiter.startup = false;
+          const waitedMs = Math.round(waiter.plannedMs);
+          const strays = this.strayResponses.filter((i) => i >= mark);
+          // A ping's own silence, or answers to nothing, need no ping to be told apart.
+          if (!ping && strays.length === 0) {
+            // Still waiting meanwhile: an answer that comes before the ping's still counts.
+            // The ping may take as long as the request could, never longer than the session's usual wait.
+            const pingWaitMs = Math.min(timeoutMs ?? this.timeoutMs, this.timeoutMs);
+            void this.pingAfter(key, message.id, mark, () => waitedMs, pingWaitMs).then((settled) => {
+              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true });
+            });
+            return;
+          }
           this.waiting.delete(key);
-          resolve({ kind: 'timeout', waitedMs: Math.round(waiter.plannedMs), strays: this.strayResponses.filter((i) => i >= mark) });
+          resolve({ kind: 'timeout', waitedMs, strays });
         },
         timer: setTimeout(() => waiter.expire(), Math.max(answerMs, startupMs)),
       };
@@ -326,11 +343,37 @@ export abstract class PeerSession<C extends Channel = Channel> {
    * and waits only until a ping sent right after it is answered, instead of a full timeout.
    */
   async probe(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
-    const key = idKey(message.id);
+    const mark = this.frameCount;
+    const sentAt = performance.now();
     const reply = this.requestMessage(message, timeoutMs);
-    const barrier = await this.barrier(timeoutMs);
-    if (barrier.kind === 'result') this.settleWaiting(key, { kind: 'unanswered' });
+    // Unless the ping shows the target alive, the request waits on for its own time.
+    await this.pingAfter(idKey(message.id), message.id, mark, () => Math.round(performance.now() - sentAt), timeoutMs);
     return reply;
+  }
+
+  /**
+   * Sends a ping after the request `key` (sent at frame `mark`), still waiting for its response.
+   * Answered, it shows the target has read the request: with no response to anything else
+   * meanwhile, the target left the request unanswered, which settles as `unanswered` (its failure,
+   * BASE-ID-04, judged at the session's end unless the request is cancelled or answered late);
+   * with such responses, it answered wrongly (a `timeout` with its strays). Either way this returns
+   * true. Unanswered, the silence may be a slow or hung target, and the request is left as it was.
+   */
+  private async pingAfter(key: string, id: unknown, mark: number, waitedMs: () => number, timeoutMs?: number): Promise<boolean> {
+    const pinged = performance.now();
+    const pong = await this.request('ping', undefined, timeoutMs);
+    const pingMs = Math.round(performance.now() - pinged);
+    // An answer sent before the ping's may still be on its way (over HTTP, on another stream).
+    await this.settle(20);
+    if (!this.waiting.has(key) || pong.kind !== 'result') return false;
+    const strays = this.strayResponses.filter((i) => i >= mark);
+    if (strays.length > 0) {
+      this.settleWaiting(key, { kind: 'timeout', waitedMs: waitedMs(), strays });
+      return true;
+    }
+    this.validator.leftUnanswered(this.role, id, pong.frame);
+    this.settleWaiting(key, { kind: 'unanswered', waitedMs: waitedMs(), pingMs });
+    return true;
   }
 
   /** Gives a request still waiting for its response this reply instead (a later response is then a stray). */

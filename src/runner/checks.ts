@@ -1,6 +1,7 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
+import { isObject } from '../json.js';
 import { LATEST_REVISION } from '../validate/revisions.js';
 import { show } from '../validate/finding.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
@@ -20,8 +21,9 @@ export interface CheckOptions {
   session?: PeerSession;
   title?: string;
   /**
-   * The replies the verdict rests on. If one of them is mcpcheck's own request timeout, the check
-   * could not run: a harness limit is never the target's failure.
+   * The replies the verdict rests on. If one of them is mcpcheck's own request timeout (the target
+   * answered no ping sent after it either), the check could not run: a harness limit is never the
+   * target's failure. One a live target left `unanswered` is judged like any answer.
    */
   replies?: Reply[];
 }
@@ -50,16 +52,21 @@ export function describeReply(reply: Reply): string {
     case 'timeout':
       return reply.strays.length > 0
         ? `no response with its id within ${reply.waitedMs} ms; meanwhile the server sent ${reply.strays.length} response(s) that answer no request (frame ${reply.strays.slice(0, 3).join(', ')})`
-        : `no response within ${reply.waitedMs} ms`;
+        : `no response within ${reply.waitedMs} ms${reply.pingedAfter ? ', nor to a ping sent after it' : ''}`;
     case 'closed':
       return `the connection closed (${reply.detail})`;
     case 'unanswered':
-      return 'no response (a ping sent after it was answered)';
+      return `no response within ${reply.waitedMs} ms, while a ping sent after it was answered in ${reply.pingMs} ms`;
     case 'rejected':
       return reply.error
         ? `HTTP ${reply.status} with error ${show(reply.error.code)} ${show(reply.error.message, 100)} (no id)`
         : `HTTP ${reply.status} with no JSON-RPC response${reply.body ? `: ${show(reply.body, 100)}` : ''}`;
   }
+}
+
+/** An error response without an id (or with the JSON-RPC 2.0 null id): the answer to a request whose id could not be read. */
+export function isAnonymousError(message: unknown): boolean {
+  return isObject(message) && isObject(message.error) && (!('id' in message) || message.id === null);
 }
 
 export function replyFrame(reply: Reply): number | undefined {
@@ -103,7 +110,7 @@ export class CheckRecorder {
     // A server that answered, but with no id or the wrong one, is judged on that answer.
     const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout' && r.strays.length === 0);
     if (timedOut) {
-      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)`, e);
+      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? ', nor to a ping sent after it' : ''}`, e);
       return false;
     }
     const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.revision ?? LATEST_REVISION);
@@ -137,6 +144,38 @@ export class CheckRecorder {
       replies: [...(o.replies ?? []), reply],
       expected: `${o.what ? o.what + ': ' : ''}a JSON-RPC error with code ${codes.join(' or ')}`,
       actual: describeReply(reply),
+    });
+  }
+
+  /**
+   * BASE-ID-04 for one request of mcpcheck's, sent at frame `sent`: any response passes (to a
+   * malformed one, an error without id too: JSON-RPC's answer when the id could not be read);
+   * silence a ping sent after it showed fails; a connection closed first is a skip (no answer is no
+   * evidence); a timeout is mcpcheck's limit. `why`: the reason an answer is owed, for the message.
+   */
+  answered(reply: Reply, o: CheckOptions & { what: string; sent: number; why?: string }): boolean {
+    const requirements = o.requirements ?? ['BASE-ID-04'];
+    const expected = `a response to ${o.what}${o.why ? ` (${o.why})` : ''}`;
+    if (reply.kind === 'closed') {
+      this.skip(`not exercised: ${describeReply(reply)} before ${o.what} could be answered`, { ...o, requirements, frames: [o.sent] });
+      return false;
+    }
+    if (reply.kind === 'timeout' && reply.strays.length > 0) {
+      const session = o.session ?? this.sessionOf();
+      const anonymous = reply.strays.filter((i) => isAnonymousError(session?.frames.find((f) => f.index === i)?.message));
+      if (anonymous.length === 0) {
+        this.skip(`not exercised: ${describeReply(reply)}; whether one of them was meant for ${o.what} cannot be told`, { ...o, requirements, frames: [o.sent, ...reply.strays.slice(0, 3)] });
+        return false;
+      }
+      return this.expect(true, { ...o, requirements, frames: [o.sent, anonymous[0]], expected, actual: 'an error without id' });
+    }
+    return this.expect(reply.kind !== 'unanswered', {
+      ...o,
+      requirements,
+      frames: [o.sent, replyFrame(reply)],
+      replies: [reply],
+      expected,
+      actual: reply.kind === 'unanswered' ? `${describeReply(reply)}: the target is alive but never answered it` : describeReply(reply),
     });
   }
 

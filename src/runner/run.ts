@@ -289,6 +289,8 @@ function notAnInitializeResult(reply: Reply, received: RecordedFrame[]): string 
       return `refused initialize (${describeReply(reply)}); nothing can be tested without a session`;
     case 'timeout':
       return reply.strays.length > 0 ? `is not an MCP server: ${describeReply(reply)}` : `did not answer initialize within ${reply.waitedMs} ms (if it is slow to start, raise --request-timeout)`;
+    case 'unanswered':
+      return `left initialize unanswered: ${describeReply(reply)}; nothing can be tested without a session`;
     case 'closed':
       return `closed the connection before answering initialize: ${describeReply(reply)}`;
     default:

@@ -157,6 +157,12 @@ const RULING_LIST = [
       'A party that declared a capability and refuses a request it gates (a server answering tools/list, resources/list, prompts/list or logging/setLevel with an error, or completion/complete with −32601; a client answering roots/list or sampling/createMessage with −32601) is graded under the gated method\'s own rule (TOOL-LIST-01, RES-LIST-01, PROMPT-LIST-01, LOG-SET-01, COMP-RES-01, ROOTS-LIST-01, SAMP-RES-01) at SHOULD: a declaration says those features "will be available during the session" (lifecycle, Capability negotiation), but no keyword requires the declaring party to answer with a result. LIFE-OP-02 ("Only use capabilities that were successfully negotiated") binds the sender of a request and is not cited. Elicitation is the exception with a text of its own: a client that declared it "supports at least one mode" (ELIC-CAP-01, MUST), so −32601 to a form request it declared fails ELIC-CAP-01.',
     requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'LOG-SET-01', 'COMP-RES-01', 'ROOTS-LIST-01', 'SAMP-RES-01', 'ELIC-CAP-01'],
   },
+  {
+    id: 'invalid-request-answered',
+    ruling:
+      'A message with a readable id (a string or an integer) is a call, even when the rest of it is not a valid Request object: JSON-RPC 2.0 §5 requires a Response to every call and answers invalid Request objects with −32600 (its examples answer "method": 1 with an error), and MCP messages MUST follow JSON-RPC 2.0. Such a message left unanswered by a target that answers a ping sent after it fails BASE-ID-04; which error code it gets stays BASE-ERR-04 (SHOULD).',
+    requirements: ['BASE-ID-04', 'BASE-ERR-04'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

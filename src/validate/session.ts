@@ -25,6 +25,10 @@ interface Pending {
   frame: number;
   cancelled: boolean;
   progressToken: Key | undefined;
+  /** Not a valid Request object, but its id is readable: a call all the same (ruling invalid-request-answered). */
+  malformed: boolean;
+  /** The frame of the peer's answer to a ping sent after this request while it was still unanswered: evidence of a live peer's silence. */
+  silentBefore: number | undefined;
 }
 
 interface Progress {
@@ -269,7 +273,7 @@ export class SessionValidator {
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
   private expectAnswer(ledger: Ledger, id: unknown, frame: number): void {
     if (isKey(id)) {
-      ledger.pending.set(id, { method: '(malformed request)', params: undefined, frame, cancelled: true, progressToken: undefined });
+      ledger.pending.set(id, { method: '(malformed request)', params: undefined, frame, cancelled: false, progressToken: undefined, malformed: true, silentBefore: undefined });
     }
   }
 
@@ -338,20 +342,47 @@ export class SessionValidator {
     this.ledger(from).unreadable++;
   }
 
+  /**
+   * `requester`'s request `id` had no response when the peer answered a ping sent after it (in frame
+   * `pingAnswer`): the peer was alive and left it unanswered. Judged at the end, as a late answer
+   * or a cancellation may still come.
+   */
+  leftUnanswered(requester: Side, id: unknown, pingAnswer: number): void {
+    const pending = isKey(id) ? this.ledger(requester).pending.get(id) : undefined;
+    if (pending && pending.silentBefore === undefined) pending.silentBefore = pingAnswer;
+  }
+
   /** Findings that only the end of the session shows. */
   end(): Finding[] {
     const findings: Finding[] = [];
     for (const side of ['client', 'server'] as const) {
       const open = [...this.ledger(side).pending.values()].filter((p) => !p.cancelled);
-      if (open.length > 0) {
-        const list = open.slice(0, 5).map((p) => `${p.method} (frame ${p.frame})`).join(', ');
-        findings.push(note('BASE-ID-04', `${open.length} ${side} request(s) never answered before the session ended: ${list}${open.length > 5 ? ', …' : ''}`));
+      const silent = open.filter((p) => p.silentBefore !== undefined);
+      if (silent.length > 0) findings.push(this.leftSilent(side, silent));
+      // A malformed message no ping showed unanswered may have been answered by an error without id.
+      const unproven = open.filter((p) => p.silentBefore === undefined && !p.malformed);
+      if (unproven.length > 0) {
+        findings.push(note('BASE-ID-04', `${unproven.length} ${side} request(s) never answered before the session ended: ${listed(unproven)}`));
       }
     }
     if (this.initAnswered && !this.initialized) {
       findings.push(note('LIFE-INIT-03', 'the session ended without notifications/initialized from the client'));
     }
     return findingsIn(findings, this.revision);
+  }
+
+  /** BASE-ID-04 for the requests `requester` sent that the other side, alive, never answered nor saw cancelled. */
+  private leftSilent(requester: Side, silent: Pending[]): Finding {
+    const peer = other(requester);
+    this.appliedBy[peer].add('BASE-ID-04');
+    const malformed = silent.some((p) => p.malformed) ? ` (a message with a readable id is a call even when it is no valid Request object: ${ruling('invalid-request-answered').cite})` : '';
+    const finding = violation(
+      'BASE-ID-04',
+      `expected exactly one response to every request that was not cancelled; the ${peer} never answered ${silent.length} ${requester} request(s), though it answered a ping sent after each: ${listed(silent)}${malformed}`,
+    );
+    // The evidence is the peer's own frame: its answer to the ping the request went unanswered before.
+    finding.frame = silent[0]!.silentBefore;
+    return finding;
   }
 
   private checkRawText(from: Side, raw: string, findings: Finding[]): void {
@@ -382,7 +413,7 @@ export class SessionValidator {
       }
     }
     this.checkCapabilityUse(from, method, params, findings);
-    const pending: Pending = { method, params, frame, cancelled: false, progressToken: undefined };
+    const pending: Pending = { method, params, frame, cancelled: false, progressToken: undefined, malformed: false, silentBefore: undefined };
     const token = obj(params?._meta)?.progressToken;
     if (typeof token === 'string' || typeof token === 'number') {
       this.applied.add('PROG-01');
@@ -700,4 +731,9 @@ export class SessionValidator {
       findings.push(unsupportedVersionError(requested, `error ${show(error?.code)} ${show(error?.message)}`));
     }
   }
+}
+
+/** Up to five requests, each with its frame, for a message. */
+function listed(requests: Pending[]): string {
+  return requests.slice(0, 5).map((p) => `${p.method} (frame ${p.frame})`).join(', ') + (requests.length > 5 ? ', …' : '');
 }

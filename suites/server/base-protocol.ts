@@ -1,7 +1,7 @@
 import type { ClientSession } from '../../src/harness/client-session.js';
 import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
 import type { CheckRecorder } from '../../src/runner/checks.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
+import { describeReply, isAnonymousError, replyFrame } from '../../src/runner/checks.js';
 import { scenario } from '../../src/runner/scenario.js';
 import type { SendResult } from '../../src/transport/channel.js';
 import { ruling } from '../../src/spec/rulings.js';
@@ -29,43 +29,52 @@ export const nullIdRejected = scenario({
   },
 });
 
-/** An error response without an id (or with the JSON-RPC 2.0 null id): the answer to an unreadable request. */
-function isAnonymousError(f: RecordedFrame): boolean {
-  const m = f.message;
-  return isObject(m) && isObject(m.error) && (!('id' in m) || m.id === null);
-}
-
 /**
  * The skip for an HTTP error status whose body holds no JSON-RPC error: HTTP-POST-04 allows that
  * answer, and it carries no code for BASE-ERR-04 to judge (ruling http-error-body).
  */
-function httpRefusalSkip(check: CheckRecorder, what: string, status: number, body: string, frames: number[] = []): void {
+function httpRefusalSkip(check: CheckRecorder, what: string, status: number, body: string, frames: number[] = [], key?: string): void {
   check.skip(
     `not exercised: ${what} was refused with HTTP ${status} and a body that is no JSON-RPC error (${body ? show(body, 200) : 'empty'}); HTTP-POST-04 lets the body be anything and wins over BASE-ERR-04, which then has no error code to judge (${ruling('http-error-body').cite})`,
-    { frames },
+    { frames, requirements: ['BASE-ERR-04'], ...(key ? { key } : {}) },
   );
 }
 
 /**
- * Sends one malformed frame and expects an error with `code`, without an id (the request could
- * not be read) or with `id` when the server could read that much.
+ * Sends one malformed frame and expects an error with `code` (the request could not be read, so
+ * the error has no id).
  */
-async function expectErrorFor(session: ClientSession, check: CheckRecorder, send: () => Promise<SendResult | undefined>, code: number, what: string, id?: number): Promise<void> {
+async function expectErrorFor(session: ClientSession, check: CheckRecorder, send: () => Promise<SendResult | undefined>, code: number, what: string): Promise<void> {
   const mark = session.mark;
   const sent = await send();
   await session.barrier();
-  const answers = session.peerFrames(mark).filter((f) => isAnonymousError(f) || (id !== undefined && isObject(f.message) && isObject(f.message.error) && f.message.id === id));
-  if (answers.length === 0 && sent?.status !== undefined && sent.status >= 400) {
-    const body = session.peerFrames(mark).find((f) => f.via === 'post-error');
-    return httpRefusalSkip(check, what, sent.status, sent.body ?? body?.raw ?? (body ? JSON.stringify(body.message) : ''), body ? [body.index] : []);
+  judgeErrorCode(session, check, { mark, ...(sent?.status !== undefined ? { status: sent.status, body: sent.body } : {}) }, code, what);
+}
+
+/**
+ * Expects an error with `code` among the answers since `sent.mark`: without an id (the request
+ * could not be read) or with `id` when the server could read that much. An HTTP error status
+ * (`sent.status`) with no such error is HTTP-POST-04's answer, a skip here.
+ */
+function judgeErrorCode(session: ClientSession, check: CheckRecorder, sent: { mark: number; status?: number; body?: string | undefined }, code: number, what: string, o: { id?: number; key?: string } = {}): void {
+  const { id, key } = o;
+  const answers = session.peerFrames(sent.mark).filter((f) => isAnonymousError(f.message) || (id !== undefined && isObject(f.message) && isObject(f.message.error) && f.message.id === id));
+  if (answers.length === 0 && sent.status !== undefined && sent.status >= 400) {
+    const body = session.peerFrames(sent.mark).find((f) => f.via === 'post-error');
+    return httpRefusalSkip(check, what, sent.status, sent.body ?? body?.raw ?? (body ? JSON.stringify(body.message) : ''), body ? [body.index] : [], key);
   }
   const codes = answers.map((f) => ((f.message as Record<string, unknown>).error as Record<string, unknown>).code);
   check.expect(codes.includes(code), {
+    ...(key ? { key } : {}),
+    requirements: ['BASE-ERR-04'],
     expected: `a JSON-RPC error with code ${code} for ${what}`,
     actual: answers.length ? `error code(s) ${codes.map(String).join(', ')}` : 'no error response',
     frames: answers.map((f) => f.index),
   });
 }
+
+/** Why a malformed message with a readable id is owed a response, for the `answered` checks' messages. */
+const CALL_ANSWERED = `a message with a readable id is a call, even when it is no valid Request object: JSON-RPC 2.0 §5 answers every call, invalid ones with −32600; ${ruling('invalid-request-answered').cite}`;
 
 export const parseError = scenario({
   id: 'server.base.parse-error',
@@ -80,11 +89,16 @@ export const parseError = scenario({
 export const invalidRequest = scenario({
   id: 'server.base.invalid-request',
   title: 'A message that is not a valid request gets −32600',
-  requirements: ['BASE-ERR-04'],
+  requirements: ['BASE-ERR-04', 'BASE-ID-04'],
   isolation: 'shared',
   async run({ session, check }) {
     const id = session.allocateId();
-    await expectErrorFor(session, check, () => session.send({ jsonrpc: '2.0', id, method: 42 }), -32600, '{"jsonrpc":"2.0","id":N,"method":42} (invalid request)', id);
+    const what = '{"jsonrpc":"2.0","id":N,"method":42} (invalid request)';
+    const mark = session.mark;
+    const reply = await session.probe({ jsonrpc: '2.0', id, method: 42 });
+    const refused = reply.kind === 'rejected' ? { status: reply.status, body: reply.body } : {};
+    judgeErrorCode(session, check, { mark, ...refused }, -32600, what, { id, key: 'code' });
+    check.answered(reply, { key: 'answered', what, sent: mark, why: CALL_ANSWERED });
   },
 });
 
@@ -102,14 +116,17 @@ export const unknownMethod = scenario({
 export const invalidParams = scenario({
   id: 'server.base.invalid-params',
   title: 'Params of the wrong type get −32602 (or −32600)',
-  requirements: ['BASE-ERR-04'],
+  requirements: ['BASE-ERR-04', 'BASE-ID-04'],
   isolation: 'shared',
   async run({ session, check, discovery }) {
     const method = 'tools' in discovery.capabilities ? 'tools/call' : 'ping';
+    const what = `${method} with "params": 5`;
     const id = session.allocateId();
+    const mark = session.mark;
     const reply = await session.probe({ jsonrpc: '2.0', id, method, params: 5 });
-    if (reply.kind === 'rejected' && reply.error === undefined) return httpRefusalSkip(check, `${method} with "params": 5`, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : []);
-    check.errorCode(reply, [-32602, -32600], { what: `${method} with "params": 5` });
+    if (reply.kind === 'rejected' && reply.error === undefined) httpRefusalSkip(check, what, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : [], 'code');
+    else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });
+    check.answered(reply, { key: 'answered', what, sent: mark, why: CALL_ANSWERED });
   },
 });
 

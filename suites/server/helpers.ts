@@ -216,11 +216,14 @@ export function budget(ms: number): { left(): number; spent(): boolean; timeout(
   return { left, spent: () => left() < 250, timeout: (perRequest) => Math.max(250, Math.min(perRequest, left())) };
 }
 
-/** Calls a tool; a call that outlives `timeoutMs` is cancelled, so the server does not go on with it. */
+/**
+ * Calls a tool; a call that outlives `timeoutMs` (answered or not a ping sent after it) is cancelled,
+ * so the server does not go on with it.
+ */
 export async function callTool(session: ClientSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
   const id = session.allocateId();
   const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
-  if (reply.kind === 'timeout') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
+  if (reply.kind === 'timeout' || reply.kind === 'unanswered') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
   return reply;
 }
 
