@@ -245,8 +245,12 @@ describe('a client that ignores the steps and calls every tool it is shown (gree
     const reports = await Promise.all([3, 4, 6].map((seed) => run(`node ${GREEDY} {stdio}`, { only: [PROPERTY], seed })));
     for (const report of reports) {
       const property = status(report, PROPERTY)!;
-      expect(['pass', 'skip'], property.message).toContain(property.status);
-      expect(property.message).not.toMatch(/unknown tool/);
+      // A true warning is allowed on one ground only: a listed outputSchema declaring a property
+      // named "__proto__", whose valid result the SDK client refuses (its Ajv leaves that name out
+      // of `properties`, so the member counts as additional) before exiting 1.
+      if (property.status === 'warn') expect(property.message).toMatch(/smallest failing tool list.*"outputSchema":.*"__proto__"/s);
+      else expect(['pass', 'skip'], property.message).toContain(property.status);
+      expect(property.message).not.toMatch(/unknown tool|could not make a result/);
     }
   }, 120_000);
 });

@@ -35,6 +35,14 @@ describe('dialect detection', () => {
     expect(validateWithSchema({ type: 'object', required: ['__proto__'] }, JSON.parse('{"__proto__": 1}'))).toEqual({ status: 'valid' });
   });
 
+  it('judges a property named __proto__ as declared, though Ajv leaves that name out of `properties`', () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"object"},"a":{}},"required":["__proto__"],"additionalProperties":false}') as Record<string, unknown>;
+    expect(validateWithSchema(schema, JSON.parse('{"__proto__":{}}'))).toEqual({ status: 'valid' });
+    expect(validateWithSchema(schema, JSON.parse('{"__proto__":1}'))).toEqual({ status: 'invalid', errors: ['/__proto__ must be object'] });
+    expect(validateWithSchema(schema, { a: 1 })).toEqual({ status: 'invalid', errors: ["(root) must have required property '__proto__'"] });
+    expect(validateWithSchema(schema, JSON.parse('{"__proto__":{},"b":1}')).status).toBe('invalid');
+  });
+
   it('rejects draft-07 tuple `items` in a 2020-12 schema (no $schema)', () => {
     const f = checkSchema({ type: 'array', items: [{ type: 'string' }] }, '/s');
     expect(ids(f)).toEqual(['JSCH-VAL-03:fail']);

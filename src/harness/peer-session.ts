@@ -275,7 +275,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
     const mark = this.frameCount;
     const sentAt = performance.now();
     // A ping costs a server nothing: waiting for one is waiting on its pace, which it measures once started.
-    const ping = message.method === 'ping';
+    // (A "ping" with malformed params is a probe like any other, and its silence needs telling apart.)
+    const ping = message.method === 'ping' && (message.params === undefined || isObject(message.params));
     const measured = ping && this.heard;
     const reply = new Promise<Reply>((resolve) => {
       if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
@@ -339,21 +340,10 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   /**
-   * Sends a request the target may legitimately or wrongly leave unanswered (malformed params …)
-   * and waits only until a ping sent right after it is answered, instead of a full timeout.
-   */
-  async probe(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
-    const mark = this.frameCount;
-    const sentAt = performance.now();
-    const reply = this.requestMessage(message, timeoutMs);
-    // Unless the ping shows the target alive, the request waits on for its own time.
-    await this.pingAfter(idKey(message.id), message.id, mark, () => Math.round(performance.now() - sentAt), timeoutMs);
-    return reply;
-  }
-
-  /**
-   * Sends a ping after the request `key` (sent at frame `mark`), still waiting for its response.
-   * Answered, it shows the target has read the request: with no response to anything else
+   * Sends a ping after the request `key` (sent at frame `mark`) has waited its whole time. Only
+   * then does an answered ping say anything: a ping sent early may be answered before an earlier
+   * request whose handler takes longer, or on another HTTP stream (cortex-mcp answers a nameless
+   * tools/call 30 ms after the ping sent behind it). Answered, it shows the target has read the request: with no response to anything else
    * meanwhile, the target left the request unanswered, which settles as `unanswered` (its failure,
    * BASE-ID-04, judged at the session's end unless the request is cancelled or answered late);
    * with such responses, it answered wrongly (a `timeout` with its strays). Either way this returns

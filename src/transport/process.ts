@@ -194,8 +194,10 @@ export class TargetProcess {
     if (!this.finishedInfo || !this.exitInfo || this.stdoutBytes > 0) return undefined;
     const how = describeExit(this.exitInfo);
     const tail = lastLines(this.stderr.text(), 5);
-    // A process that exits once it has been given input did start: that is no start-up failure.
-    const what = this.wroteInput ? `the target exited: \`${this.command}\` ${how} once mcpcheck had written to its stdin,` : `target did not start: \`${this.command}\` ${how}`;
+    // A process that exits once it has been given input did start, unless its shell could not
+    // find or run the command (126, 127), which may end after mcpcheck's first write on a busy machine.
+    const shellFailed = this.exitInfo.code === 126 || this.exitInfo.code === 127;
+    const what = this.wroteInput && !shellFailed ? `the target exited: \`${this.command}\` ${how} once mcpcheck had written to its stdin,` : `target did not start: \`${this.command}\` ${how}`;
     return new TargetDidNotStart(
       `${what} before writing anything to stdout` +
         (tail ? `; stderr: ${tail}` : ' (stderr was empty)'),

@@ -2,6 +2,7 @@ import type { CodeOptions, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { ajvRuntimeModules, type AnyAjv, newAjvInstance } from './ajv-classes.js';
 import { note, show, violation, type Finding } from './finding.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
+import { hasProtoKey, standInData, standInSchema, unStandIn } from './proto-keys.js';
 import { isObject, sameJson } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
@@ -390,6 +391,34 @@ export type SchemaValidation =
 /** Validates data with the semantics of the schema's own dialect (JSCH-VAL-01). Never throws. */
 export function validateWithSchema(schema: unknown, data: unknown): SchemaValidation {
   if (!isObject(schema)) return { status: 'unusable', reason: `schema is ${kind(schema)}, not a JSON Schema object` };
+  let stood: Record<string, unknown> | undefined;
+  let stoodData: unknown;
+  try {
+    stood = protoStandIn(schema);
+    if (stood !== undefined) stoodData = standInData(data);
+  } catch (e) {
+    return { status: 'unusable', reason: `the schema could not be read: ${errorText(e)}` };
+  }
+  if (stood === undefined) return validateDirectly(schema, data);
+  const v = validateDirectly(stood, stoodData);
+  if (v.status === 'invalid') return { status: 'invalid', errors: v.errors.map(unStandIn) };
+  if (v.status === 'unusable') return { status: 'unusable', reason: unStandIn(v.reason) };
+  return v;
+}
+
+/** Per schema, once: its stand-in copy when it names a "__proto__" property (proto-keys.ts), else null; the copy's compile is then reused. */
+const standIns = new WeakMap<object, Record<string, unknown> | null>();
+
+function protoStandIn(schema: Record<string, unknown>): Record<string, unknown> | undefined {
+  let stood = standIns.get(schema);
+  if (stood === undefined) {
+    stood = hasProtoKey(schema) ? (standInSchema(schema) as Record<string, unknown>) : null;
+    standIns.set(schema, stood);
+  }
+  return stood ?? undefined;
+}
+
+function validateDirectly(schema: Record<string, unknown>, data: unknown): SchemaValidation {
   const detected = detectDialect(schema);
   if ('unsupported' in detected) {
     return { status: 'unusable', reason: `unsupported JSON Schema dialect ${show(detected.unsupported)}` };
