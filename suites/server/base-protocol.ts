@@ -100,7 +100,7 @@ export const invalidRequest = scenario({
     const id = session.allocateId();
     const what = '{"jsonrpc":"2.0","id":N,"method":42} (invalid request)';
     const mark = session.mark;
-    const reply = await session.probe({ jsonrpc: '2.0', id, method: 42 });
+    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 42 });
     const refused = reply.kind === 'rejected' ? { status: reply.status, body: reply.body } : {};
     if (reply.kind === 'unanswered') unansweredCodeSkip(check, what);
     else judgeErrorCode(session, check, { mark, ...refused }, -32600, what, { id, key: 'code' });
@@ -129,7 +129,7 @@ export const invalidParams = scenario({
     const what = `${method} with "params": 5`;
     const id = session.allocateId();
     const mark = session.mark;
-    const reply = await session.probe({ jsonrpc: '2.0', id, method, params: 5 });
+    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method, params: 5 });
     if (reply.kind === 'unanswered') unansweredCodeSkip(check, what);
     else if (reply.kind === 'rejected' && reply.error === undefined) httpRefusalSkip(check, what, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : [], 'code');
     else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });

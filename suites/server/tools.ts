@@ -151,7 +151,7 @@ export const unknownTool = scenario({
     }
 
     const sent = session.mark;
-    const nameless = await session.probe({ jsonrpc: '2.0', id: session.allocateId(), method: 'tools/call', params: { arguments: {} } });
+    const nameless = await session.requestMessage({ jsonrpc: '2.0', id: session.allocateId(), method: 'tools/call', params: { arguments: {} } });
     // Whatever its params, a well-formed JSON-RPC request is owed a response: not only a matter of which error fits.
     check.answered(nameless, { key: 'no-name-answered', what: 'tools/call without "name"', sent, why: 'a well-formed JSON-RPC request: every request gets exactly one response' });
     if (nameless.kind === 'unanswered') {
