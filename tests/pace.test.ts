@@ -31,7 +31,7 @@ describe('the pace of a run', () => {
     for (const s of others) s.done();
     others[0]!.done(); // once only
     expect(first.ms).toBe(2 * 4_000 * 7);
-    expect(pace.starting().ms).toBe(2 * 4_000 * 2); // the first, and this one
+    expect(pace.starting().ms).toBe(Math.max(STARTUP_MS, 2 * 4_000 * 2)); // the first, and this one
     pace.firstStart(50_000); // the first measure stays
     expect(pace.startupMs(1)).toBe(STARTUP_MS);
   });
@@ -39,9 +39,9 @@ describe('the pace of a run', () => {
   it('says why a start may take as long as it does', () => {
     const pace = new Pace();
     expect(pace.startupReason(1)).toBe('the most mcpcheck waits for a first start');
-    pace.firstStart(4_321);
-    expect(pace.startupMs(3)).toBe(2 * 4_321 * 3);
-    expect(pace.startupReason(3)).toBe(`2 × the first start's 4321 ms times the 3 starting at once, at least ${STARTUP_MS} ms and at most ${PACE_CEILING_MS} ms`);
+    pace.firstStart(7_321);
+    expect(pace.startupMs(3)).toBe(2 * 7_321 * 3);
+    expect(pace.startupReason(3)).toBe(`2 × the first start's 7321 ms times the 3 starting at once, at least ${STARTUP_MS} ms and at most ${PACE_CEILING_MS} ms`);
   });
 
   it('never waits longer than the ceiling for a start', () => {
@@ -59,6 +59,17 @@ describe('the pace of a run', () => {
     for (let i = 0; i < 20; i++) pace.roundTrip(5_000);
     expect(pace.requestMs(5_000)).toBe(PACE_CEILING_MS);
     expect(pace.requestMs(90_000)).toBe(90_000);
+  });
+
+  it("gives a process's stop twice its measured first start, the ping-stretched wait, or the base, whichever is longest", () => {
+    const pace = new Pace();
+    expect(pace.processMs(5_000)).toBe(5_000);
+    pace.firstStart(4_000);
+    expect(pace.processMs(5_000)).toBe(8_000);
+    for (let i = 0; i < 5; i++) pace.roundTrip(600);
+    expect(pace.processMs(5_000)).toBe(12_000);
+    pace.firstStart(90_000);
+    expect(new Pace().processMs(5_000)).toBe(5_000);
   });
 });
 

@@ -261,6 +261,11 @@ export abstract class PeerSession<C extends Channel = Channel> {
     return this.options.pace?.requestMs(baseMs) ?? baseMs;
   }
 
+  /** How long the target's process may take over its own stop, by the run's pace, when `baseMs` is the wait at an idle one. */
+  processMs(baseMs: number): number {
+    return this.options.pace?.processMs(baseMs) ?? baseMs;
+  }
+
   /** Until the target is first heard, every wait lasts at least this long: it covers the start. */
   private startupMs(): number {
     if (this.heard) return 0;

@@ -84,8 +84,6 @@ export const capabilityGatedRequests = scenario({
     await Promise.all([declaring.listen(), plain.listen()]);
     await Promise.all([declaring.settle(AFTER_INIT_MS), plain.settle(AFTER_INIT_MS)]);
     const triggers: Trigger[] = [];
-    const initRequests = gatedRequests(declaring, 0);
-    if (initRequests.length) triggers.push({ what: 'initialize', methods: new Set(initRequests.map((f) => requestMethod(f)!)), frames: initRequests.map((f) => f.index) });
 
     const time = budget(25_000);
     const toolsD = 'tools' in discovery.capabilities ? await listTools(declaring) : [];
@@ -100,6 +98,12 @@ export const capabilityGatedRequests = scenario({
       if (asked.length) triggers.push({ what: c.name, args: c.args, methods: new Set(asked.map((f) => requestMethod(f)!)), frames: asked.map((f) => f.index) });
       else note(`tools/call ${show(c.name)} sent no sampling, elicitation or roots request to the declaring client (${describeReply(reply)})`);
     }
+
+    // What came outside every call's window followed the handshake (a busy server's roots/list may
+    // come later than the settle after initialized): initialize caused it.
+    const attributed = new Set(triggers.flatMap((t) => t.frames));
+    const initRequests = gatedRequests(declaring, 0).filter((f) => !attributed.has(f.index));
+    if (initRequests.length) triggers.unshift({ what: 'initialize', methods: new Set(initRequests.map((f) => requestMethod(f)!)), frames: initRequests.map((f) => f.index) });
 
     // The same actions towards the client that declared nothing.
     const toolsP = 'tools' in discovery.capabilities ? await listTools(plain) : [];

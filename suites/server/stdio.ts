@@ -75,8 +75,8 @@ export const exitOnStdinClose = scenario({
     if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
     const started = performance.now();
     channel.process.closeStdin();
-    // Stretched by the server's measured pace: a busy machine's slow exit is no refusal to exit.
-    const waitMs = session.answerMs(EXIT_WAIT_MS);
+    // Stretched by the server's measured pace and start: a busy machine's slow exit is no refusal to exit.
+    const waitMs = session.processMs(EXIT_WAIT_MS);
     const exit = await channel.process.waitForExit(waitMs);
     const tookMs = Math.round(performance.now() - started);
     check.expect(exit !== undefined, {
