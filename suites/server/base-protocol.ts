@@ -7,7 +7,7 @@ import type { SendResult } from '../../src/transport/channel.js';
 import { ruling } from '../../src/spec/rulings.js';
 import { show } from '../../src/validate/finding.js';
 import { allowsBatches } from '../../src/validate/revisions.js';
-import { DERIVED, isObject, isResponse, ourRequestIds, stillAnswers, strayResponses } from './helpers.js';
+import { DERIVED, isObject, isResponse, ourRequestIds, stillAnswers, strayResponses, unansweredErrorSkip } from './helpers.js';
 
 export const nullIdRejected = scenario({
   id: 'server.base.null-id-rejected',
@@ -73,11 +73,6 @@ function judgeErrorCode(session: ClientSession, check: CheckRecorder, sent: { ma
   });
 }
 
-/** One defect, one finding: a call never answered has no error code to judge, and `answered` fails it. */
-function unansweredCodeSkip(check: CheckRecorder, what: string): void {
-  check.skip(`not judged: ${what} was never answered (a ping sent after it was), so there is no error code to judge; the missing response is the answered check's failure (BASE-ID-04)`, { key: 'code', requirements: ['BASE-ERR-04'] });
-}
-
 /** Why a malformed message with a readable id is owed a response, for the `answered` checks' messages. */
 const CALL_ANSWERED = `a message with a readable id is a call, even when it is no valid Request object: JSON-RPC 2.0 §5 answers every call, invalid ones with −32600; ${ruling('invalid-request-answered').cite}`;
 
@@ -102,7 +97,7 @@ export const invalidRequest = scenario({
     const mark = session.mark;
     const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 42 });
     const refused = reply.kind === 'rejected' ? { status: reply.status, body: reply.body } : {};
-    if (reply.kind === 'unanswered') unansweredCodeSkip(check, what);
+    if (reply.kind === 'unanswered') unansweredErrorSkip(check, what, 'answered', { key: 'code', requirements: ['BASE-ERR-04'] });
     else judgeErrorCode(session, check, { mark, ...refused }, -32600, what, { id, key: 'code' });
     check.answered(reply, { key: 'answered', what, sent: mark, why: CALL_ANSWERED });
   },
@@ -130,7 +125,7 @@ export const invalidParams = scenario({
     const id = session.allocateId();
     const mark = session.mark;
     const reply = await session.requestMessage({ jsonrpc: '2.0', id, method, params: 5 });
-    if (reply.kind === 'unanswered') unansweredCodeSkip(check, what);
+    if (reply.kind === 'unanswered') unansweredErrorSkip(check, what, 'answered', { key: 'code', requirements: ['BASE-ERR-04'] });
     else if (reply.kind === 'rejected' && reply.error === undefined) httpRefusalSkip(check, what, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : [], 'code');
     else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });
     check.answered(reply, { key: 'answered', what, sent: mark, why: CALL_ANSWERED });

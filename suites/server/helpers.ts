@@ -75,6 +75,14 @@ export function sessionless(session: ClientSession): boolean {
 }
 
 /** What the message of a check of the catalog's "Derived robustness checks" (ROBUST-*) says it is. */
+/**
+ * One defect, one finding: a call the target never answered has no error to judge, and its
+ * `answeredKey` check (BASE-ID-04) holds the failure. Records the skip of the error check `o.key`.
+ */
+export function unansweredErrorSkip(check: CheckRecorder, what: string, answeredKey: string, o: { key: string; requirements: string[] }): void {
+  check.skip(`not judged: ${what} was never answered (a ping sent after it was), so there is no error to judge; the missing response fails ${answeredKey} (BASE-ID-04)`, o);
+}
+
 export const DERIVED = `derived robustness check, no spec keyword; ${ruling('derived-robustness').cite}`;
 
 /**

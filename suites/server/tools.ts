@@ -8,7 +8,7 @@ import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js'
 import { excuseEchoedUris, suppliedArguments } from '../../src/validate/echo.js';
 import { show } from '../../src/validate/finding.js';
 import { checkCallToolResult } from '../../src/validate/tools.js';
-import { argumentContext, callTool, isObject, planToolCall, quickArguments, type ToolPlan, list } from './helpers.js';
+import { argumentContext, callTool, isObject, planToolCall, quickArguments, type ToolPlan, list, unansweredErrorSkip } from './helpers.js';
 import { ruling } from '../../src/spec/rulings.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -155,8 +155,7 @@ export const unknownTool = scenario({
     // Whatever its params, a well-formed JSON-RPC request is owed a response: not only a matter of which error fits.
     check.answered(nameless, { key: 'no-name-answered', what: 'tools/call without "name"', sent, why: 'a well-formed JSON-RPC request: every request gets exactly one response' });
     if (nameless.kind === 'unanswered') {
-      // One defect, one finding: the missing response is no-name-answered's failure.
-      check.skip('not judged: tools/call without "name" was never answered (a ping sent after it was), so there is no error to judge; the missing response fails no-name-answered (BASE-ID-04)', { key: 'no-name', requirements: ['TOOL-ERR-01'] });
+      unansweredErrorSkip(check, 'tools/call without "name"', 'no-name-answered', { key: 'no-name', requirements: ['TOOL-ERR-01'] });
     } else if (nameless.kind === 'error' && nameless.error.code !== -32602) {
       check.expect(true, { key: 'no-name', requirements: ['TOOL-ERR-01'], expected: 'tools/call without "name": a JSON-RPC error (−32602, invalid params, fits best)', actual: `code ${show(nameless.error.code)}`, frames: [nameless.frame] });
     } else {
