@@ -190,7 +190,7 @@ export const acceptedWithoutBody = scenario({
     if (!channel) return;
     const responses = recordResponsePosts(channel);
     const mark = session.mark;
-    const sent = (await session.send({ jsonrpc: '2.0', method: 'notifications/initialized' })) as HttpSendResult | undefined;
+    const sent = await session.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const initializedAt = performance.now();
     check.expect(sent?.status === 202 && sent.bodyKind === 'empty', {
       key: 'notification',
