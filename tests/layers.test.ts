@@ -32,7 +32,7 @@ const TABLE: readonly (readonly [path: string, layer: Layer, why: string])[] = [
   ['src/property', 'drive', 'runs a fast-check property against a live target'],
   ['src/grade', 'grade', 'check results → requirement verdicts → grade, baseline'],
   ['src/report', 'report', 'views of a graded run; none computes a verdict'],
-  ['suites', 'suites', 'the scenarios, over the kit (suites/kit.ts) only'],
+  ['suites', 'suites', 'the scenarios, which reach src/ through suites/kit.ts only'],
   ['src/commands', 'commands', 'one command each: choose suites, run, grade, report'],
   ['src/cli', 'entry', 'the command line: flags → commands → exit codes'],
   ['src/cli.ts', 'entry', 'the executable'],
@@ -163,5 +163,29 @@ describe('the layering rule', () => {
   it('every pending entry is still a violation (else take it off the list)', () => {
     const now = new Set(violations());
     expect(PENDING.filter((p) => !now.has(p))).toEqual([]);
+  });
+
+  it('a suite file imports from src/ only through suites/kit.ts', () => {
+    const reaching = ALL.filter((e) => e.file.startsWith('suites/') && e.file !== 'suites/kit.ts' && e.target.startsWith('src/'));
+    expect([...new Set(reaching.map(named))].sort()).toEqual([]);
+  });
+
+  it('suites/kit.ts exports only names a suite file imports', () => {
+    const kit = ts.createSourceFile('kit.ts', readFileSync(join(ROOT, 'suites/kit.ts'), 'utf8'), ts.ScriptTarget.Latest, true);
+    const exported = kit.statements.flatMap((s) => {
+      if (ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause)) return s.exportClause.elements.map((e) => e.name.text);
+      if (ts.isVariableStatement(s)) return s.declarationList.declarations.map((d) => d.name.getText());
+      return [];
+    });
+    const imported = new Set(
+      FILES.filter((path) => posix(relative(ROOT, path)).startsWith('suites/')).flatMap((path) =>
+        ts
+          .createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true)
+          .statements.filter((s): s is ts.ImportDeclaration => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && /(^|\/)kit\.js$/.test(s.moduleSpecifier.text))
+          .flatMap((s) => (s.importClause?.namedBindings && ts.isNamedImports(s.importClause.namedBindings) ? s.importClause.namedBindings.elements.map((e) => (e.propertyName ?? e.name).text) : [])),
+      ),
+    );
+    expect(exported.length).toBeGreaterThan(0);
+    expect(exported.filter((name) => !imported.has(name))).toEqual([]);
   });
 });

@@ -1,11 +1,4 @@
-import type { CheckRecorder } from '../../src/runner/checks.js';
-import type { ScenarioContext } from '../../src/runner/scenario.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { groupListeners, isLoopback, showSocket } from '../../src/harness/listening.js';
-import type { HttpChannel, ProbeResponse, SseEvent } from '../../src/transport/http.js';
-import { show } from '../../src/validate/finding.js';
-import { isPrimingEvent } from '../../src/validate/sse.js';
-import { isObject } from '../../src/json.js';
+import { type CheckRecorder, groupListeners, type HttpChannel, isLoopback, isObject, isPrimingEvent, type ProbeResponse, scenario, type ScenarioContext, show, showSocket, type SseEvent } from '../kit.js';
 import { answerSlackMs, findSlowTool } from './helpers.js';
 import { describeProbe, httpScenario, is2xx, mediaOf, probe, rpc } from './http.js';
 
