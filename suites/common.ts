@@ -1,14 +1,6 @@
-import type { PeerSession, Reply } from '../src/harness/peer-session.js';
-import { isObject } from '../src/json.js';
-import { list } from '../src/validate/finding.js';
-import { allowedInEmptyResult } from '../src/validate/message.js';
-import type { PropertyOutcome } from '../src/property/check.js';
-import type { CheckRecorder } from '../src/runner/checks.js';
-import { ruling } from '../src/spec/rulings.js';
+import { allowedInEmptyResult, type CheckRecorder, type PeerSession, type PropertyOutcome, type Reply, ruling } from './kit.js';
 
 // What scenarios of both roles share.
-
-export { isObject, list };
 
 /** The peer answered (a result, a malformed one or an error), as opposed to silence or a closed connection. */
 export function isAnswer(reply: Reply): reply is Extract<Reply, { kind: 'result' | 'malformed-result' | 'error' }> {

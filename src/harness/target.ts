@@ -21,6 +21,8 @@ export interface Target {
    * a fresh one (after a hang). Over stdio every session is a process of its own already.
    */
   recycle?(): Promise<void>;
+  /** The process group of the serving command mcpcheck started for this target, while it runs. */
+  readonly startedGroup?: number | undefined;
   /** Stops everything the target started. */
   close(): Promise<void>;
 }

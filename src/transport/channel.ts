@@ -23,6 +23,8 @@ export interface SendResult {
   headers?: Record<string, string>;
   /** HTTP only: 'json', 'sse', 'empty' or 'other' (then `body` holds up to 64 KiB of it). */
   bodyKind?: 'json' | 'sse' | 'empty' | 'other';
+  /** HTTP only: the response's Content-Type. */
+  contentType?: string;
   body?: string;
   /** HTTP only: numbers the exchange so frames it carries can be tied back to it. */
   exchange?: number;

@@ -59,7 +59,6 @@ export interface BodyEnd {
 
 export interface HttpSendResult extends SendResult {
   exchange: number;
-  contentType?: string;
   /** Resolves when the body has been read to its end; for SSE, when the stream ends. */
   done: Promise<BodyEnd>;
 }

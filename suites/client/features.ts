@@ -1,9 +1,4 @@
-import type { Reply } from '../../src/harness/peer-session.js';
-import type { ServerSession } from '../../src/harness/server-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
-import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
-import { isObject } from '../common.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type ServerSession } from '../kit.js';
 import { ask, ASKED, type DeclaredMethod, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**

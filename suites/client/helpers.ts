@@ -1,12 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
-import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
-import type { Finding } from '../../src/validate/finding.js';
-import type { Level } from '../../src/spec/catalog.js';
-import { ruling } from '../../src/spec/rulings.js';
-import { isObject } from '../common.js';
+import { type ClientScenarioContext, DEFAULT_TOOLS, describeReply, type Finding, isObject, type Level, type RecordedFrame, type Reply, replyFrame, ruling, type ServerSession } from '../kit.js';
 
 /** How long a client gets for each thing a scenario waits for once it has connected. */
 export const WAIT_MS = 5_000;
@@ -52,8 +45,6 @@ export function requestsSince(session: ServerSession, since: number): RecordedFr
 export function methodOf(frame: RecordedFrame | undefined): string | undefined {
   return frame && isObject(frame.message) && typeof frame.message.method === 'string' ? frame.message.method : undefined;
 }
-
-export { sleep, waitUntil } from '../../src/transport/common.js';
 
 /** mcpcheck's response to the client's `request` frame, once sent. */
 export function answerTo(session: ServerSession, request: RecordedFrame): RecordedFrame | undefined {

@@ -1,7 +1,5 @@
-import type { ClientExchange } from '../../src/transport/server-channel.js';
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { initialized, sleep, WAIT_MS, waitUntil } from './helpers.js';
+import { type ClientExchange, clientScenario, type ClientScenario, show, sleep, waitUntil } from '../kit.js';
+import { initialized, WAIT_MS } from './helpers.js';
 
 const needs = { transport: 'http' } as const;
 

@@ -1,9 +1,6 @@
-import type { Reply, RecordedFrame } from '../../src/harness/peer-session.js';
-import { describeReply } from '../../src/runner/checks.js';
-import { DEFAULT_TOOLS } from '../../src/harness/server-session.js';
-import type { ClientScenarioContext } from '../../src/runner/client-scenario.js';
+import { type ClientScenarioContext, DEFAULT_TOOLS, describeReply, type RecordedFrame, type Reply, waitUntil } from '../kit.js';
 import { isAnswer, PING_LIMIT_MS } from '../common.js';
-import { initialized, type Listener, WAIT_MS, waitUntil } from './helpers.js';
+import { initialized, type Listener, WAIT_MS } from './helpers.js';
 
 // What the icon scenarios share: the evidence that a client renders icons at all, and how long it gets.
 

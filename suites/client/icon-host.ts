@@ -1,6 +1,5 @@
 import { createServer } from 'node:https';
-import { loopbackCertificate } from '../../src/harness/loopback-trust.js';
-import type { ServerSession } from '../../src/harness/server-session.js';
+import { loopbackCertificate, type ServerSession } from '../kit.js';
 import { type Listener, listenOnLoopback } from './helpers.js';
 import { gif } from './icon-bytes.js';
 

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerSession } from '../../src/harness/server-session.js';
-import { replyFrame } from '../../src/runner/checks.js';
-import type { RecordedFrame } from '../../src/harness/peer-session.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, type RecordedFrame, replyFrame, type ServerSession } from '../kit.js';
 import { PING_LIMIT_MS, timedPing } from '../common.js';
 import { ASKING_TOOL, holdAnswers, initialized, isAskingCall, type Listener, release, serveAskingTool, sessionListener, WAIT_MS } from './helpers.js';
 import { BOMB_SIDE, bombPng, dataUri, gif, GIF_FRAMES, manyFrameGif, namesDataUri } from './icon-bytes.js';

@@ -1,4 +1,4 @@
-import type { ClientScenario } from '../../src/runner/client-scenario.js';
+import type { ClientScenario } from '../kit.js';
 import { clientFeatures } from './features.js';
 import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';

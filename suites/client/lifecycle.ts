@@ -1,8 +1,5 @@
-import { isObject } from '../common.js';
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
-import { answerTo, handshake, methodOf, requestsSince, sleep, violations, WAIT_MS } from './helpers.js';
+import { clientScenario, type ClientScenario, isObject, isRevision, LATEST_REVISION, REVISIONS, show, sleep } from '../kit.js';
+import { answerTo, handshake, methodOf, requestsSince, violations, WAIT_MS } from './helpers.js';
 
 export const clientHandshake = clientScenario({
   id: 'client.lifecycle.handshake',

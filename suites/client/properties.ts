@@ -1,11 +1,6 @@
-import type { RecordedFrame } from '../../src/harness/peer-session.js';
-import type { ServerSession } from '../../src/harness/server-session.js';
-import { checkProperty, type CaseVerdict } from '../../src/property/check.js';
-import { toolListArbitrary, type Schema } from '../../src/property/served-tools.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { isAnswer, isObject, recordProperty, timedPing } from '../common.js';
-import { answerTo, holdAnswers, waitUntil, WAIT_MS } from './helpers.js';
+import { type CaseVerdict, clientScenario, type ClientScenario, type ClientScenarioContext, isObject, loadPropertyCheck, loadServedTools, type RecordedFrame, type Schema, type ServerSession, show, waitUntil } from '../kit.js';
+import { isAnswer, recordProperty, timedPing } from '../common.js';
+import { answerTo, holdAnswers, WAIT_MS } from './helpers.js';
 
 /** How long a client that declared nothing about list changes gets to list again after notifications/tools/list_changed. */
 const RELIST_MS = 2_000;
@@ -135,6 +130,7 @@ export const clientToolListsProperty = clientScenario({
       }
       return answered ? await stillAnswers(live.ctx, answered.index) : { inconclusive: 'the client did not list the tools' };
     };
+    const [{ checkProperty }, { toolListArbitrary }] = await Promise.all([loadPropertyCheck(), loadServedTools()]);
     const outcome = await checkProperty(toolListArbitrary(), ctx.seed, { cases: ctx.cases, maxEvaluations: ctx.cases + SHRINK_BUDGET, deadline: performance.now() + ctx.timeLeft() - RESERVE_MS }, judge);
     recordProperty(check, outcome, { expected: 'the client keeps answering after every valid tool list it is served', asked: ctx.cases, what: 'tool list', show: (tools) => show(tools, 2_000) });
   },

@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
+import { clientScenario, type ClientScenario } from '../kit.js';
 import { callOf, initialized, serveHeldTool, WAIT_MS } from './helpers.js';
 
 const HANG_TOOL = { name: 'hang_then_die', description: 'The server dies while this call is pending.', inputSchema: { type: 'object', properties: {} } };

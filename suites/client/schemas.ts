@@ -1,9 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { RecordedFrame } from '../../src/harness/peer-session.js';
-import { DEFAULT_TOOLS, type ServerSession } from '../../src/harness/server-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext } from '../../src/runner/client-scenario.js';
-import { isAnswer, isObject, timedPing } from '../common.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type RecordedFrame, replyFrame, type ServerSession } from '../kit.js';
+import { isAnswer, timedPing } from '../common.js';
 import { ASKED, callOf, formOnly, initialized, refusedDeclared, WAIT_MS, whileAsking } from './helpers.js';
 
 /**

@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
+import { clientScenario, type ClientScenario } from '../kit.js';
 import { initialized, WAIT_MS } from './helpers.js';
 
 const needs = { transport: 'stdio' } as const;

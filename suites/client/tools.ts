@@ -1,5 +1,4 @@
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { isObject } from '../common.js';
+import { clientScenario, type ClientScenario, isObject } from '../kit.js';
 import { initialized, violations, WAIT_MS } from './helpers.js';
 
 const ARGUMENTS = { a: 2, b: 3 };

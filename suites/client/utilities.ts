@@ -1,9 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { RecordedFrame } from '../../src/harness/peer-session.js';
-import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { show } from '../../src/validate/finding.js';
-import { isEmptyResult, isObject, PING_LIMIT_MS, timedPing } from '../common.js';
+import { clientScenario, type ClientScenario, describeReply, isObject, type RecordedFrame, replyFrame, show } from '../kit.js';
+import { isEmptyResult, PING_LIMIT_MS, timedPing } from '../common.js';
 import { ASKING_TOOL, askingCall, callOf, initialized, release, serveAskingTool, serveHeldTool, WAIT_MS } from './helpers.js';
 
 export const clientPing = clientScenario({

@@ -1,13 +1,5 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
-import type { CheckRecorder } from '../../src/runner/checks.js';
-import { describeReply, isAnonymousError, replyFrame } from '../../src/runner/checks.js';
-import { scenario } from '../../src/runner/scenario.js';
-import type { SendResult } from '../../src/transport/channel.js';
-import { ruling } from '../../src/spec/rulings.js';
-import { show } from '../../src/validate/finding.js';
-import { allowsBatches } from '../../src/validate/revisions.js';
-import { DERIVED, isObject, isResponse, ourRequestIds, stillAnswers, strayResponses, unansweredErrorSkip } from './helpers.js';
+import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, type RecordedFrame, type Reply, replyFrame, ruling, scenario, type SendResult, show } from '../kit.js';
+import { DERIVED, isResponse, ourRequestIds, stillAnswers, strayResponses, unansweredErrorSkip } from './helpers.js';
 
 export const nullIdRejected = scenario({
   id: 'server.base.null-id-rejected',

@@ -1,11 +1,5 @@
-import { cannedCapabilities } from '../../src/harness/canned.js';
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { walkList } from '../../src/runner/discovery.js';
-import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { budget, callTool, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
+import { cannedCapabilities, type ClientSession, describeReply, isObject, list, planToolCall, type RecordedFrame, type Reply, replyFrame, scenario, show, type ToolPolicy, walkList } from '../kit.js';
+import { budget, callTool, isSlowTool, quickArguments } from './helpers.js';
 
 /** Server→client requests and the client capability each needs (LIFE-OP-02). */
 const GATED = [

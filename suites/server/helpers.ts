@@ -1,21 +1,8 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
-import type { CheckRecorder } from '../../src/runner/checks.js';
-import { describeReply } from '../../src/runner/checks.js';
-import type { Discovery } from '../../src/runner/discovery.js';
-import type { ToolPolicy } from '../../src/runner/scenario.js';
-import { type ArgumentContext } from '../../src/schema/synthesize.js';
-import { planToolCall, type ToolPlan } from '../../src/runner/tool-plan.js';
-import { timedArguments } from '../../src/schema/durations.js';
-import { isAbsoluteUri } from '../../src/validate/content.js';
-import { parseUriTemplate } from '../../src/validate/uri-template.js';
-import { ruling } from '../../src/spec/rulings.js';
-import { stretched } from '../../src/harness/pace.js';
+import { type ArgumentContext, type CheckRecorder, type ClientSession, describeReply, type Discovery, isAbsoluteUri, isObject, parseUriTemplate, planToolCall, type RecordedFrame, type Reply, ruling, stretched, timedArguments, type ToolPlan, type ToolPolicy } from '../kit.js';
 
-import { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing } from '../common.js';
+import { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, timedPing } from '../common.js';
 
-export { EMPTY_RESULT, isEmptyResult, isObject, list, PING_LIMIT_MS, timedPing };
-export { planToolCall, type ToolPlan };
+export { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, timedPing };
 
 
 /**

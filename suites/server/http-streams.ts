@@ -1,12 +1,4 @@
-import type { CheckRecorder } from '../../src/runner/checks.js';
-import type { ScenarioContext } from '../../src/runner/scenario.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { HttpTarget } from '../../src/harness/target.js';
-import { groupListeners, isLoopback, showSocket } from '../../src/harness/listening.js';
-import type { HttpChannel, ProbeResponse, SseEvent } from '../../src/transport/http.js';
-import { show } from '../../src/validate/finding.js';
-import { isPrimingEvent } from '../../src/validate/sse.js';
-import { isObject } from '../../src/json.js';
+import { type CheckRecorder, groupListeners, type HttpChannel, isLoopback, isObject, isPrimingEvent, type ProbeResponse, scenario, type ScenarioContext, show, showSocket, type SseEvent } from '../kit.js';
 import { answerSlackMs, findSlowTool } from './helpers.js';
 import { describeProbe, httpScenario, is2xx, mediaOf, probe, rpc } from './http.js';
 
@@ -361,7 +353,7 @@ export const bindLoopback = scenario({
   isolation: 'shared',
   needs: { transport: 'http' },
   async run({ check, target }) {
-    const group = target instanceof HttpTarget ? target.startedGroup : undefined;
+    const group = target.startedGroup;
     if (group === undefined) return check.skip('mcpcheck did not start this server (no --start), so it cannot see where the server listens; only a server running locally is bound by this rule');
     const found = groupListeners(group);
     if (!found.ok) return check.skip(`the listening sockets of the started server could not be read: ${found.reason}`);

@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckRecorder } from '../../src/runner/checks.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { scenario, type Scenario, type ScenarioContext, type ScenarioNeeds } from '../../src/runner/scenario.js';
-import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
-import { show } from '../../src/validate/finding.js';
-import { LATEST_REVISION, revisionAtLeast, type Revision } from '../../src/validate/revisions.js';
-import { PRIMING_EXPECTED, primingProblem } from '../../src/validate/sse.js';
-import { clauseSince } from '../../src/spec/catalog.js';
-import { ruling } from '../../src/spec/rulings.js';
-import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
-import { isObject, isResponse } from './helpers.js';
+import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
+import { isResponse } from './helpers.js';
 
 // Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
 // exchanges (`HttpChannel.request`): they are not frames of the session and leave its state alone,
@@ -190,7 +181,7 @@ export const acceptedWithoutBody = scenario({
     if (!channel) return;
     const responses = recordResponsePosts(channel);
     const mark = session.mark;
-    const sent = (await session.send({ jsonrpc: '2.0', method: 'notifications/initialized' })) as HttpSendResult | undefined;
+    const sent = await session.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const initializedAt = performance.now();
     check.expect(sent?.status === 202 && sent.bodyKind === 'empty', {
       key: 'notification',

@@ -1,4 +1,4 @@
-import type { Scenario } from '../../src/runner/scenario.js';
+import type { Scenario } from '../kit.js';
 import { baseProtocol } from './base-protocol.js';
 import { clientFeatures } from './client-features.js';
 import { http } from './http.js';

@@ -1,18 +1,5 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { completionTargets, type CompletionTarget, isEmptyResult, list, offersNothing, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
-import type { CheckRecorder } from '../../src/runner/checks.js';
-import type { Discovery } from '../../src/runner/discovery.js';
-import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
-import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
-import { notAProtocolVersion, unsupportedVersionErrorRuling } from '../../src/validate/versions.js';
-import { show } from '../../src/validate/finding.js';
-import { mayRequestBeforeInitialized } from '../../src/validate/session.js';
-import { isObject } from '../../src/json.js';
-import { cannedCapabilities } from '../../src/harness/canned.js';
-import { ruling } from '../../src/spec/rulings.js';
+import { cannedCapabilities, type CheckRecorder, type ClientSession, describeErrors, describeReply, type Discovery, isObject, isRevision, LATEST_REVISION, list, mayRequestBeforeInitialized, notAProtocolVersion, type Reply, replyFrame, REVISIONS, ruling, scenario, schemaFor, show, unsupportedVersionErrorRuling } from '../kit.js';
+import { completionTargets, type CompletionTarget, isEmptyResult, offersNothing, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
 
 interface VersionProbe {
   asked: string;

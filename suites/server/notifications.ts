@@ -1,10 +1,5 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { walkList, type ListMethod } from '../../src/runner/discovery.js';
-import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { isObject, list, notificationParams, planToolCall, quickArguments, type ToolPlan, watchWhile } from './helpers.js';
+import { type ClientSession, describeReply, isObject, list, type ListMethod, planToolCall, type RecordedFrame, type Reply, replyFrame, scenario, show, type ToolPlan, type ToolPolicy, walkList } from '../kit.js';
+import { notificationParams, quickArguments, watchWhile } from './helpers.js';
 
 // ---- Tools that change what the server serves, found by what they say about themselves ---------
 

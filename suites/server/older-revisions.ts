@@ -1,14 +1,5 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { hasCapability, type Discovery } from '../../src/runner/discovery.js';
-import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
-import { show } from '../../src/validate/finding.js';
-import type { Revision } from '../../src/validate/revisions.js';
-import { levelIn } from '../../src/spec/catalog.js';
-import { ruling } from '../../src/spec/rulings.js';
-import { describeErrors, laterRevisionAccepting, schemaFor, type RevisionSchema } from '../../src/validate/schemas.js';
-import { budget, isObject, isSlowTool, list, planToolCall, quickArguments } from './helpers.js';
+import { type ClientSession, describeErrors, describeReply, type Discovery, hasCapability, isObject, laterRevisionAccepting, levelIn, list, planToolCall, type Reply, replyFrame, type Revision, type RevisionSchema, ruling, scenario, schemaFor, show, type ToolPolicy } from '../kit.js';
+import { budget, isSlowTool, quickArguments } from './helpers.js';
 
 /** The older revisions a session is operated on (2025-03-26 differs from 2025-06-18 in little a client can see). */
 const OLDER: Revision[] = ['2025-06-18', '2024-11-05'];

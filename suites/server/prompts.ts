@@ -1,12 +1,5 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { hasCapability } from '../../src/runner/discovery.js';
-import { type ArgumentContext, promptArgumentValue } from '../../src/schema/kinds.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { argumentContext, budget, isObject, list } from './helpers.js';
-import { contentBlockProblem } from '../../src/validate/content.js';
+import { type ArgumentContext, type ClientSession, contentBlockProblem, describeReply, hasCapability, isObject, list, promptArgumentValue, type Reply, replyFrame, scenario, show } from '../kit.js';
+import { argumentContext, budget } from './helpers.js';
 
 const MAX_GETS = 20;
 

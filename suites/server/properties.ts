@@ -1,13 +1,7 @@
 import type { Arbitrary } from 'fast-check';
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { CaseVerdict } from '../../src/property/check.js';
-import { describeReply } from '../../src/runner/checks.js';
-import { scenario, type Scenario } from '../../src/runner/scenario.js';
-import type { schemaArbitrary } from '../../src/schema/arbitrary.js';
-import { timedArguments } from '../../src/schema/durations.js';
-import { show } from '../../src/validate/finding.js';
+import { type CaseVerdict, type ClientSession, describeReply, loadPropertyCheck, loadSchemaArbitrary, planToolCall, scenario, type Scenario, type schemaArbitrary, show, timedArguments, type ToolPlan } from '../kit.js';
 import { recordProperty } from '../common.js';
-import { argumentContext, callTool, planToolCall, type ToolPlan } from './helpers.js';
+import { argumentContext, callTool } from './helpers.js';
 
 /** mcpcheck's own limit for one generated call: longer is "could not judge", never the server's fault. */
 const CALL_MS = 2_000;
@@ -28,7 +22,7 @@ interface Call {
  * loaded them before discovery could begin (fast-check alone takes about 25 ms).
  */
 async function generators() {
-  const [fc, property, arbitrary] = await Promise.all([import('fast-check'), import('../../src/property/check.js'), import('../../src/schema/arbitrary.js')]);
+  const [fc, property, arbitrary] = await Promise.all([import('fast-check'), loadPropertyCheck(), loadSchemaArbitrary()]);
   return { oneof: fc.default.oneof, checkProperty: property.checkProperty, schemaArbitrary: arbitrary.schemaArbitrary };
 }
 

@@ -1,11 +1,5 @@
-import type { Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { isStrictBase64 } from '../../src/validate/base64.js';
-import { show } from '../../src/validate/finding.js';
-import { budget, EMPTY_RESULT, isObject, isEmptyResult, list } from './helpers.js';
-import { parseUriTemplate } from '../../src/validate/uri-template.js';
-import { ruling } from '../../src/spec/rulings.js';
+import { describeReply, isObject, isStrictBase64, list, parseUriTemplate, type Reply, replyFrame, ruling, scenario, show } from '../kit.js';
+import { budget, EMPTY_RESULT, isEmptyResult } from './helpers.js';
 
 const MAX_READS = 20;
 

@@ -1,6 +1,4 @@
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { scenario } from '../../src/runner/scenario.js';
-import type { Finding } from '../../src/validate/finding.js';
+import { describeReply, type Finding, replyFrame, scenario } from '../kit.js';
 
 // stdio transport rules (basic/transports.mdx#stdio). Every stdout line is judged live by the
 // transport's line framer; these scenarios give each rule a check of its own on a fresh process.

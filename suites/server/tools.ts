@@ -1,15 +1,5 @@
-import type { Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { walkList } from '../../src/runner/discovery.js';
-import { inLanes } from '../../src/runner/guard.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { checkContentList } from '../../src/validate/content.js';
-import { checkSchema, validateWithSchema } from '../../src/validate/dialects.js';
-import { excuseEchoedUris, suppliedArguments } from '../../src/validate/echo.js';
-import { show } from '../../src/validate/finding.js';
-import { checkCallToolResult } from '../../src/validate/tools.js';
-import { argumentContext, callTool, isObject, planToolCall, quickArguments, type ToolPlan, list, unansweredErrorSkip } from './helpers.js';
-import { ruling } from '../../src/spec/rulings.js';
+import { checkCallToolResult, checkContentList, checkSchema, describeReply, excuseEchoedUris, inLanes, isObject, list, planToolCall, type Reply, replyFrame, ruling, scenario, show, suppliedArguments, type ToolPlan, validateWithSchema, walkList } from '../kit.js';
+import { argumentContext, callTool, quickArguments, unansweredErrorSkip } from './helpers.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TASK_SUPPORT = ['forbidden', 'optional', 'required'];

@@ -1,13 +1,6 @@
-import type { ClientSession } from '../../src/harness/client-session.js';
-import type { RecordedFrame, Reply } from '../../src/harness/peer-session.js';
-import { describeReply, replyFrame } from '../../src/runner/checks.js';
-import { type ListMethod, type ListWalk, walkList } from '../../src/runner/discovery.js';
-import { scenario } from '../../src/runner/scenario.js';
-import { show } from '../../src/validate/finding.js';
-import { ITEM_KEY, walkProblems } from '../../src/validate/pagination.js';
+import { type ClientSession, describeReply, isObject, ITEM_KEY, list, type ListMethod, type ListWalk, planToolCall, type RecordedFrame, type Reply, replyFrame, ruling, scenario, show, type ToolPlan, walkList, walkProblems } from '../kit.js';
 import { isAnswer } from '../common.js';
-import { ruling } from '../../src/spec/rulings.js';
-import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, isObject, ourRequestIds, PING_LIMIT_MS, timedPing, planToolCall, quickArguments, strayResponses, type ToolPlan, list } from './helpers.js';
+import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, ourRequestIds, PING_LIMIT_MS, timedPing, quickArguments, strayResponses } from './helpers.js';
 
 const notification = notificationParams;
 

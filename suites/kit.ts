@@ -1,0 +1,76 @@
+/**
+ * What a suite may use of mcpcheck: the one module the scenario files, suites/common.ts and the
+ * helpers.ts of each role import from src/ (tests/layers.test.ts holds them to it, and to using
+ * every name here). A suite that needs another name adds it here, under what it is, so where the
+ * suites touch the core stays one short list.
+ */
+
+// Defining a scenario: the object a suite exports, what it needs, and the context its run() gets.
+export { scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, type ToolPolicy } from '../src/runner/scenario.js';
+export { clientScenario, type ClientScenario, type ClientScenarioContext } from '../src/runner/client-scenario.js';
+
+// Recording checks, and how a reply or a value reads in a check's message.
+export { describeReply, isAnonymousError, replyFrame, type CheckRecorder } from '../src/runner/checks.js';
+export { list, show, type Finding } from '../src/validate/finding.js';
+
+// Sessions: mcpcheck as the client of a server under test, as the server of a client under test,
+// the frames and replies both record, and waits scaled by the pace measured of the target.
+export type { PeerSession, RecordedFrame, Reply } from '../src/harness/peer-session.js';
+export type { ClientSession } from '../src/harness/client-session.js';
+export { DEFAULT_TOOLS, type ServerSession } from '../src/harness/server-session.js';
+export { cannedCapabilities } from '../src/harness/canned.js';
+export { stretched } from '../src/harness/pace.js';
+
+// The transport under a session, for transport-level rules: what a send or an HTTP exchange gave
+// back; bounded waits.
+export type { SendResult } from '../src/transport/channel.js';
+export type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse, SseEvent } from '../src/transport/http.js';
+export type { ClientExchange } from '../src/transport/server-channel.js';
+export { sleep, waitUntil } from '../src/transport/common.js';
+
+// The machine mcpcheck runs on: the sockets a started server listens on, a loopback certificate
+// for icons served over HTTPS.
+export { groupListeners, isLoopback, showSocket } from '../src/harness/listening.js';
+export { loopbackCertificate } from '../src/harness/loopback-trust.js';
+
+// Discovery: what the server under test offers, walked once per run, and how its tools are called.
+export { hasCapability, walkList, type Discovery, type ListMethod, type ListWalk } from '../src/runner/discovery.js';
+export { planToolCall, type ToolPlan } from '../src/runner/tool-plan.js';
+export { inLanes } from '../src/runner/guard.js';
+
+// The spec: revisions, a requirement's level and clauses by revision, the rulings checks cite.
+export { allowsBatches, isRevision, LATEST_REVISION, REVISIONS, revisionAtLeast, type Revision } from '../src/validate/revisions.js';
+export { clauseSince, levelIn, type Level } from '../src/spec/catalog.js';
+export { ruling } from '../src/spec/rulings.js';
+
+// Validators the suites reuse as predicates, so a rule is judged by one predicate, in a scenario
+// as on live traffic and in a transcript.
+export { isStrictBase64 } from '../src/validate/base64.js';
+export { checkContentList, contentBlockProblem, isAbsoluteUri } from '../src/validate/content.js';
+export { checkSchema, validateWithSchema } from '../src/validate/dialects.js';
+export { excuseEchoedUris, suppliedArguments } from '../src/validate/echo.js';
+export { allowedInEmptyResult } from '../src/validate/message.js';
+export { ITEM_KEY, walkProblems } from '../src/validate/pagination.js';
+export { describeErrors, laterRevisionAccepting, schemaFor, type RevisionSchema } from '../src/validate/schemas.js';
+export { mayRequestBeforeInitialized } from '../src/validate/session.js';
+export { isPrimingEvent, PRIMING_EXPECTED, primingProblem } from '../src/validate/sse.js';
+export { checkCallToolResult } from '../src/validate/tools.js';
+export { parseUriTemplate } from '../src/validate/uri-template.js';
+export { notAProtocolVersion, unsupportedVersionErrorRuling } from '../src/validate/versions.js';
+
+// Schema synthesis: argument values from a tool's input schema or a prompt's arguments.
+export { promptArgumentValue, type ArgumentContext } from '../src/schema/kinds.js';
+export { timedArguments } from '../src/schema/durations.js';
+
+// Properties: fast-check runs against a live target. The runner and the generators are loaded
+// when a property runs, not with the suites: fast-check and they cost every run about 25 ms of
+// start-up before discovery could begin.
+export type { CaseVerdict, PropertyOutcome } from '../src/property/check.js';
+export type { Schema } from '../src/property/served-tools.js';
+export type { schemaArbitrary } from '../src/schema/arbitrary.js';
+export const loadPropertyCheck = () => import('../src/property/check.js');
+export const loadSchemaArbitrary = () => import('../src/schema/arbitrary.js');
+export const loadServedTools = () => import('../src/property/served-tools.js');
+
+// JSON values.
+export { isObject } from '../src/json.js';
