@@ -32,7 +32,7 @@ export interface MessageContext {
   source?: string | undefined;
 }
 
-/** Rules every frame of a kind is judged by in checkEnvelope. */
+/** Rules every frame of a kind exercises in checkEnvelope (ENVELOPE_RULES lists all it cites). */
 const ENVELOPE_MARKS: ReadonlyMap<string, readonly string[]> = table({
   request: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02'],
   notification: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-NOTIF-01'],
