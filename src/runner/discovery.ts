@@ -1,5 +1,8 @@
 import type { ClientSession } from '../harness/client-session.js';
 import type { Reply } from '../harness/peer-session.js';
+import { LISTS, type ListMethod } from '../validate/pagination.js';
+
+export { LISTS, type ListMethod };
 
 /** What the server declares and offers, learned once before the scenarios run. */
 export interface Discovery {
@@ -27,15 +30,6 @@ export interface ListWalk {
   lastReply?: Reply;
   frames: number[];
 }
-
-export const LISTS = {
-  'tools/list': { key: 'tools', capability: 'tools' },
-  'resources/list': { key: 'resources', capability: 'resources' },
-  'resources/templates/list': { key: 'resourceTemplates', capability: 'resources' },
-  'prompts/list': { key: 'prompts', capability: 'prompts' },
-} as const;
-
-export type ListMethod = keyof typeof LISTS;
 
 const MAX_PAGES = 200;
 

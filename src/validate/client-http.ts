@@ -1,5 +1,23 @@
-import type { ClientExchange } from '../transport/server-channel.js';
 import { type Finding, show, violation } from './finding.js';
+
+/**
+ * What the HTTP rules read of one request a client made: transport/server-channel.ts's
+ * ClientExchange is one (declared here so the validator needs nothing from the transport).
+ */
+export interface ExchangeSeen {
+  /** Numbers the exchange, for messages. */
+  exchange: number;
+  /** The HTTP method. */
+  method: string;
+  /** Request headers, lower-cased names. */
+  headers: Readonly<Record<string, string>>;
+  /** Whether it went to the MCP endpoint. */
+  toEndpoint: boolean;
+  /** POST: the body carried an initialize request. */
+  initialize?: true;
+  /** POST: how many JSON-RPC messages the body held; absent when not JSON. */
+  messages?: number;
+}
 
 /** What is known of the session when an exchange is judged. */
 export interface ExchangeContext {
@@ -25,7 +43,7 @@ const mediaTypes = (accept: string | undefined) => (accept ?? '').split(',').map
  * Only exchanges with the MCP endpoint count; an initialize starts a session, so it has neither
  * header to repeat yet.
  */
-export function judgeClientExchange(e: ClientExchange, ctx: ExchangeContext): ExchangeVerdict {
+export function judgeClientExchange(e: ExchangeSeen, ctx: ExchangeContext): ExchangeVerdict {
   const out: ExchangeVerdict = { applied: [], findings: [] };
   if (!e.toEndpoint) return out;
   const what = `${e.method} #${e.exchange}`;

@@ -3,6 +3,7 @@ import { ajvRuntimeModules, type AnyAjv, newAjvInstance } from './ajv-classes.js
 import { note, show, violation, type Finding } from './finding.js';
 import { fingerprintOf, loadPrecompiled } from './precompiled.js';
 import { hasProtoKey, standInData, standInSchema, unStandIn } from './proto-keys.js';
+import type { RuleTable } from './rule-table.js';
 import { isObject, sameJson } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
@@ -337,6 +338,9 @@ function kind(v: unknown): string {
 const SUPPORTED = 'supported: 2020-12 (default), 2019-09, draft-07, draft-06, draft-04';
 
 // ---- Public API ------------------------------------------------------------------------------
+
+/** The rules checkSchema judges an embedded JSON Schema by: its dialect, and whether it can be used at all. */
+export const SCHEMA_RULES: RuleTable = ['JSCH-VAL-02', 'JSCH-VAL-03', 'JSCH-DIAL-01', 'JSCH-DIAL-03'];
 
 /**
  * Checks a schema carried in a message: dialect (JSCH-DIAL-03, JSCH-VAL-02) and validity (JSCH-VAL-03).

@@ -1,5 +1,9 @@
 import { type Finding, note, show, violation } from './finding.js';
+import type { RuleTable } from './rule-table.js';
 import { ruling } from '../spec/rulings.js';
+
+/** The rules checkEnvelope judges a frame's JSON-RPC shape by. */
+export const ENVELOPE_RULES: RuleTable = ['BASE-MSG-01', 'BASE-MSG-04', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02', 'BASE-RES-01', 'BASE-RES-02', 'BASE-ERR-01', 'BASE-ERR-02', 'BASE-NOTIF-01', 'ROBUST-08'];
 
 export type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'invalid';
 

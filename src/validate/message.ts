@@ -1,17 +1,18 @@
 import type { ErrorObject } from 'ajv';
 import { checkContentBlock, checkResourceContents, checkResourceUri, contentBlockProblem } from './content.js';
 import { checkTemplateList } from './uri-template.js';
-import { checkSchema, validateWithSchema } from './dialects.js';
-import { checkEnvelope, type Envelope } from './envelope.js';
+import { checkSchema, SCHEMA_RULES, validateWithSchema } from './dialects.js';
+import { checkEnvelope, type Envelope, ENVELOPE_RULES } from './envelope.js';
 import { excuseEchoedUris, suppliedArguments, withoutEchoedFormats } from './echo.js';
 import { type Finding, note, ptr, show, unjudged, violation } from './finding.js';
 import { findingsIn } from './in-revision.js';
+import type { RuleTable } from './rule-table.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js';
-import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
-import { mayHoldWalked, walkMessage } from './walk.js';
+import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
+import { mayHoldWalked, WALK_RULES, walkMessage } from './walk.js';
 import { obj, table } from '../json.js';
 
 export type Side = 'client' | 'server';
@@ -31,8 +32,8 @@ export interface MessageContext {
   source?: string | undefined;
 }
 
-/** Rules every frame of a kind is judged by in checkEnvelope. */
-const ENVELOPE_RULES: ReadonlyMap<string, readonly string[]> = table({
+/** Rules every frame of a kind exercises in checkEnvelope (ENVELOPE_RULES lists all it cites). */
+const ENVELOPE_MARKS: ReadonlyMap<string, readonly string[]> = table({
   request: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02'],
   notification: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-NOTIF-01'],
   result: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-MSG-04', 'BASE-RES-02'],
@@ -48,6 +49,21 @@ const RESULT_EXTRA_RULES: ReadonlyMap<string, readonly string[]> = table({
   'resources/read': ['RES-URI-02'],
   'prompts/get': ['PROMPT-CONT-01'],
 });
+
+/** Rules the checks below judge a message by, beyond its schema: what each check marks exercised. */
+const MARKS = {
+  requestedSchema: ['ELIC-FORM-02', 'ELIC-FORM-04', 'JSCH-VAL-03', 'JSCH-VAL-02'],
+  samplingMessages: ['SAMP-MSG-01', 'SAMP-MSG-02'],
+  embeddedSchema: ['JSCH-VAL-03', 'JSCH-VAL-02'],
+  elicitationUrl: ['ELIC-URL-01'],
+  errorMessage: ['BASE-ERR-03'],
+  urlElicitationError: ['ELIC-ERR-01'],
+  ping: ['PING-01'],
+  structuredOutput: ['TOOL-OUT-01'],
+  structuredContent: ['TOOL-OUT-03'],
+  urlAccept: ['ELIC-URL-03'],
+  formAccept: ['ELIC-RESP-02'],
+} satisfies Record<string, RuleTable>;
 
 function mark(ctx: MessageContext, ids: readonly string[] | undefined): void {
   if (ctx.applied && ids) for (const id of ids) ctx.applied.add(id);
@@ -102,6 +118,26 @@ const RESULT_MARKS: ReadonlyMap<string, readonly string[]> = new Map(
 );
 const RESULT_MARKS_OTHER = ['BASE-RES-03'];
 
+/**
+ * Every rule validateMessage judges: the tables above, the departures from the negotiated revision
+ * (LIFE-OP-01), and what the modules it calls cite (the walk's _meta, icons and timestamps, embedded
+ * JSON Schemas, tool lists). VALIDATOR_RULES (coverage.ts) is derived from it.
+ */
+export const MESSAGE_RULES: RuleTable = [
+  ...ENVELOPE_RULES,
+  ...[...ENVELOPE_MARKS.values()].flat(),
+  ...PARAMS_MARKS_OTHER,
+  ...PARAMS_RULE.values(),
+  ...RESULT_MARKS_OTHER,
+  ...[...RESULT_MARKS.values()].flat(),
+  ...[...RESULT_EXTRA_RULES.values()].flat(),
+  ...Object.values(MARKS).flat(),
+  'LIFE-OP-01',
+  ...WALK_RULES,
+  ...SCHEMA_RULES,
+  ...TOOL_RULES,
+];
+
 function depth(pointer: string): number {
   let n = 0;
   for (let i = 0; i < pointer.length; i++) if (pointer.charCodeAt(i) === 47) n++;
@@ -152,7 +188,7 @@ export function validateMessage(message: unknown, ctx: MessageContext): Finding[
  */
 export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageContext): Finding[] {
   const findings = env.findings;
-  mark(ctx, ENVELOPE_RULES.get(env.kind));
+  mark(ctx, ENVELOPE_MARKS.get(env.kind));
   const msg = env.msg;
   if (!msg) return findings;
   const schema = schemaFor(ctx.revision);
@@ -247,14 +283,14 @@ function checkParams(method: string, params: Record<string, unknown> | undefined
   if (!params) return;
   if (method === 'elicitation/create') {
     if (params.mode !== 'url' && 'requestedSchema' in params) {
-      mark(ctx, ['ELIC-FORM-02', 'ELIC-FORM-04', 'JSCH-VAL-03', 'JSCH-VAL-02']);
+      mark(ctx, MARKS.requestedSchema);
       findings.push(...checkRequestedSchema(params.requestedSchema));
     }
   } else if (method === 'sampling/createMessage') {
-    mark(ctx, ['SAMP-MSG-01', 'SAMP-MSG-02']);
+    mark(ctx, MARKS.samplingMessages);
     findings.push(...checkSamplingMessages(params.messages));
     if (Array.isArray(params.tools)) {
-      mark(ctx, ['JSCH-VAL-03', 'JSCH-VAL-02']);
+      mark(ctx, MARKS.embeddedSchema);
       params.tools.forEach((tool, i) => {
         const t = obj(tool);
         if (t && obj(t.inputSchema)) findings.push(...checkSchema(t.inputSchema, ptr('params', 'tools', i, 'inputSchema')));
@@ -262,7 +298,7 @@ function checkParams(method: string, params: Record<string, unknown> | undefined
     }
   }
   if (method === 'elicitation/create' && params.mode === 'url') {
-    mark(ctx, ['ELIC-URL-01']);
+    mark(ctx, MARKS.elicitationUrl);
     if (typeof params.url === 'string' && !isAbsoluteUrl(params.url)) {
       findings.push(violation('ELIC-URL-01', `expected the url of a URL-mode elicitation to be a valid absolute URL; got ${show(params.url)}`, '/params/url'));
     }
@@ -282,14 +318,14 @@ const URL_ELICITATION_REQUIRED = -32042;
 /** Error responses: a short message (BASE-ERR-03), and −32042 only in its defined shape (ELIC-ERR-01). */
 function checkError(error: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
   if (!error) return;
-  mark(ctx, ['BASE-ERR-03']);
+  mark(ctx, MARKS.errorMessage);
   const message = error.message;
   if (typeof message === 'string' && (message.trim() === '' || /[\r\n]/.test(message.trim()) || message.length > 200)) {
     const why = message.trim() === '' ? 'it is empty' : message.length > 200 ? `it is ${message.length} characters long` : 'it spans several lines';
     findings.push(violation('BASE-ERR-03', `expected error.message to be one short sentence; ${why}: ${show(message, 100)}`, '/error/message'));
   }
   if (error.code === URL_ELICITATION_REQUIRED) {
-    mark(ctx, ['ELIC-ERR-01']);
+    mark(ctx, MARKS.urlElicitationError);
     const schema = schemaFor(ctx.revision);
     const errors = schema.has('URLElicitationRequiredError') ? schema.validate('URLElicitationRequiredError', { jsonrpc: '2.0', error }) : null;
     if (errors) findings.push(violation('ELIC-ERR-01', `expected a −32042 error to carry data.elicitations, each a URL-mode elicitation with an elicitationId; ${describeErrors(errors, '')}`, '/error'));
@@ -332,7 +368,7 @@ const EMPTY_PING = `an empty ping result ({} with at most _meta and resultType "
 
 /** PING-01: the answer to ping is an empty object. */
 function checkPingResult(result: unknown, ctx: MessageContext, findings: Finding[]): void {
-  mark(ctx, ['PING-01']);
+  mark(ctx, MARKS.ping);
   const members = obj(result);
   if (!members) {
     findings.push(violation('PING-01', `expected ${EMPTY_PING}; got ${show(result)}`, '/result'));
@@ -355,8 +391,8 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
       const name = obj(ctx.request?.params)?.name;
       const tool = typeof name === 'string' ? ctx.tools?.get(name) : undefined;
       // An isError result needs no structuredContent (ruling structured-content-on-errors), so it exercises nothing here.
-      if (tool?.outputSchema !== undefined && result.isError !== true) mark(ctx, ['TOOL-OUT-01']);
-      if (result.structuredContent !== undefined) mark(ctx, ['TOOL-OUT-03']);
+      if (tool?.outputSchema !== undefined && result.isError !== true) mark(ctx, MARKS.structuredOutput);
+      if (result.structuredContent !== undefined) mark(ctx, MARKS.structuredContent);
       findings.push(...checkCallToolResult(result, tool));
       break;
     }
@@ -409,7 +445,7 @@ function checkResult(method: string, result: Record<string, unknown>, ctx: Messa
 
 function checkElicitResult(result: Record<string, unknown>, params: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
   if (result.action !== 'accept') return;
-  mark(ctx, [params?.mode === 'url' ? 'ELIC-URL-03' : 'ELIC-RESP-02']);
+  mark(ctx, params?.mode === 'url' ? MARKS.urlAccept : MARKS.formAccept);
   if (params?.mode === 'url') {
     if ('content' in result) findings.push(violation('ELIC-URL-03', 'expected a URL-mode accept to carry no content (it only means the user agreed to open the URL); got content', '/result/content'));
     return;

@@ -3,9 +3,17 @@
  * scenario and the fuzzer's paginate step judge a walk by these predicates. Pure: the walk is
  * done by `walkList` (src/runner/discovery.ts).
  */
-import type { Reply } from '../harness/peer-session.js';
-import { LISTS, type ListMethod, type ListWalk } from '../runner/discovery.js';
 import { list, show } from './finding.js';
+
+/** The paginated lists: the result member holding each page's items, and the capability that offers it. */
+export const LISTS = {
+  'tools/list': { key: 'tools', capability: 'tools' },
+  'resources/list': { key: 'resources', capability: 'resources' },
+  'resources/templates/list': { key: 'resourceTemplates', capability: 'resources' },
+  'prompts/list': { key: 'prompts', capability: 'prompts' },
+} as const;
+
+export type ListMethod = keyof typeof LISTS;
 
 /** What identifies an item of each list. */
 export const ITEM_KEY: Record<ListMethod, string> = {
@@ -30,8 +38,22 @@ export interface WalkProblems {
   unstable: string[];
 }
 
+/**
+ * What walkProblems reads of a walk: runner/discovery.ts's ListWalk is one, with the session's
+ * reply type as `R` (declared here so the validator needs nothing from the layers that walk).
+ */
+export interface WalkSeen<R> {
+  method: string;
+  items: ReadonlyArray<Record<string, unknown>>;
+  pages: number;
+  cursors: readonly string[];
+  /** 'complete', 'loop', 'limit', 'invalid', or the kind of the reply that ended the walk. */
+  end: string;
+  lastReply?: R;
+}
+
 /** Judges one walk; `describe` renders the reply that ended it. */
-export function walkProblems(walk: ListWalk, describe: (reply: Reply) => string): WalkProblems {
+export function walkProblems<R>(walk: WalkSeen<R>, describe: (reply: R) => string): WalkProblems {
   const method = walk.method as ListMethod;
   const out: WalkProblems = { unstable: [] };
   switch (walk.end) {

@@ -1,7 +1,11 @@
 import { checkContentList } from './content.js';
 import { checkSchema, validateWithSchema } from './dialects.js';
 import { type Finding, ptr, show, violation } from './finding.js';
+import type { RuleTable } from './rule-table.js';
 import { obj } from '../json.js';
+
+/** The rules the tool checks judge a tools/list page and a tools/call result by. */
+export const TOOL_RULES: RuleTable = ['TOOL-SCHEMA-01', 'TOOL-NAME-01', 'TOOL-NAME-03', 'TOOL-CONT-01', 'TOOL-OUT-01', 'TOOL-OUT-03'];
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 

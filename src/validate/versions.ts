@@ -1,6 +1,10 @@
 import { ruling } from '../spec/rulings.js';
 import { type Finding, show, violation } from './finding.js';
 import { isRevision, LATEST_REVISION, REVISIONS } from './revisions.js';
+import type { RuleTable } from './rule-table.js';
+
+/** The version rules judged here: a version the server supports (LIFE-VER-04), and the same answer in every session (LIFE-VER-03). */
+export const VERSION_RULES: RuleTable = ['LIFE-VER-03', 'LIFE-VER-04'];
 
 const DATE_SHAPED = /^\d{4}-\d{2}-\d{2}$/;
 

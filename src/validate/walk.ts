@@ -1,6 +1,7 @@
 import { checkIcons } from './icons.js';
 import { checkMeta } from './meta.js';
 import { type Finding, ptr, show, violation } from './finding.js';
+import type { RuleTable } from './rule-table.js';
 
 /**
  * Members whose values are application data, not MCP objects: an `icons` or `_meta` member in
@@ -20,6 +21,8 @@ const MAX_DEPTH = 256;
  */
 const META_RULES = ['META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03'];
 const ICON_RULES = ['ICON-FMT-01', 'ICON-FMT-02', 'ICON-FMT-03'];
+/** Every rule the walk judges: _meta keys, icons, and resource annotations' timestamps. */
+export const WALK_RULES: RuleTable = [...META_RULES, ...ICON_RULES, 'RES-ANN-01'];
 
 /** The findings of a check run with pointers relative to the member, placed at the member's path (built only when there are any). */
 function placed(found: Finding[], path: ReadonlyArray<string | number>, findings: Finding[]): void {
