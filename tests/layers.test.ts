@@ -53,10 +53,6 @@ const PENDING: readonly string[] = [
   'src/spec/coverage.ts → src/validate/coverage.ts',
   'src/spec/coverage.ts → src/validate/revisions.ts',
   'src/spec/untested.ts → src/model.ts',
-  // validator: pagination.ts and client-http.ts stop reaching up.
-  'src/validate/client-http.ts → src/transport/server-channel.ts',
-  'src/validate/pagination.ts → src/harness/peer-session.ts',
-  'src/validate/pagination.ts → src/runner/discovery.ts',
 ];
 
 const rank = (layer: Layer): number => LAYERS.indexOf(layer);
