@@ -5,7 +5,21 @@ export { checkEnvelope, type Envelope, type MessageKind } from './validate/envel
 export { checkMeta } from './validate/meta.js';
 export { checkIcons } from './validate/icons.js';
 export { checkSchema, validateWithSchema, detectDialect, type Dialect } from './validate/dialects.js';
-export { REVISIONS, LATEST_REVISION, isRevision, type Revision } from './validate/revisions.js';
+export {
+  REVISIONS,
+  STATEFUL_REVISIONS,
+  STATELESS_REVISIONS,
+  ERAS,
+  eraOf,
+  LATEST_REVISION,
+  LATEST_STATEFUL_REVISION,
+  isRevision,
+  isStatefulRevision,
+  type Era,
+  type Revision,
+  type StatefulRevision,
+  type StatelessRevision,
+} from './spec/revisions.js';
 export type { Finding, Severity } from './validate/finding.js';
 export { VALIDATOR_RULES } from './validate/coverage.js';
 export {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { serverScenarios } from '../suites/server/index.js';
 import { absentIn, allRequirements, appliesIn, findRequirement, requirement } from '../src/spec/catalog.js';
 import { VALIDATOR_RULES } from '../src/validate/coverage.js';
-import { allowsBatches, REVISIONS, type Revision } from '../src/validate/revisions.js';
+import { allowsBatches } from '../src/validate/revisions.js';
+import { STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { BREAKS } from './fixtures/reference/breaks.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -11,8 +11,8 @@ import { grade } from '../src/grade/grade.js';
 import type { CheckResult } from '../src/model.js';
 import { renderConsole } from '../src/report/console.js';
 import { allRequirements, bindsRole, requirement } from '../src/spec/catalog.js';
-import { buildCoverage, type CoverageMatrix, type CoverageSources, scenarioRef, untestedContext } from '../src/spec/coverage.js';
-import { UNTESTED_AREAS } from '../src/spec/untested.js';
+import { buildCoverage, type CoverageMatrix, type CoverageSources, scenarioRef, untestedContext } from '../src/grade/coverage.js';
+import { UNTESTED_AREAS } from '../src/grade/untested.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../src/validate/coverage.js';
 import { requireBuild, ROOT } from './server-helpers.js';
 

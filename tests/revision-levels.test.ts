@@ -11,7 +11,7 @@ import type { PeerSession } from '../src/harness/peer-session.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import { levelIn } from '../src/spec/catalog.js';
 import type { Finding } from '../src/validate/finding.js';
-import type { Revision } from '../src/validate/revisions.js';
+import type { StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { SessionValidator } from '../src/validate/session.js';
 
 const tags = (findings: Finding[]) => findings.map((f) => `${f.requirements.join('+')}:${f.level}:${f.severity}`);

@@ -1,6 +1,6 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
 import { allRequirements, findRequirement, levelIn, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
-import { isRevision } from '../validate/revisions.js';
+import { isStatefulRevision as isRevision } from '../spec/revisions.js';
 
 /**
  * How bad each status is. error outranks fail because a requirement we could not test must

@@ -2,7 +2,7 @@ import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.
 import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
 import { isObject } from '../json.js';
-import { LATEST_REVISION } from '../validate/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { show } from '../validate/finding.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
 

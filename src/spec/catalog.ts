@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
-import { isRevision, LATEST_REVISION, REVISIONS, type Revision, revisionAtLeast } from '../validate/revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision, revisionAtLeast } from './revisions.js';
 
 /** Grading level: MUST NOT grades as MUST, SHOULD NOT as SHOULD (requirements.md, "How to read a row"). */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';

@@ -1,6 +1,6 @@
 import { appliesIn, levelIn, weakerLevel } from '../spec/catalog.js';
 import type { Finding } from './finding.js';
-import { isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
 
 /**
  * The revision a peer is judged by: the negotiated one, or 2025-11-25 while none is agreed (or when

@@ -7,7 +7,8 @@ import { excuseEchoedUris, suppliedArguments, withoutEchoedFormats } from './ech
 import { type Finding, note, ptr, show, unjudged, violation } from './finding.js';
 import { findingsIn } from './in-revision.js';
 import { checkSamplingMessages } from './sampling.js';
-import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
+import { allowsBatches, METHOD_SINCE } from './revisions.js';
+import { type StatefulRevision as Revision, revisionAtLeast } from '../spec/revisions.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';

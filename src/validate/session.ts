@@ -3,7 +3,9 @@ import { type Finding, note, show, violation } from './finding.js';
 import { findingsIn, RulesInRevision } from './in-revision.js';
 import { beyondParserLimits } from './parser-limits.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
-import { allowsBatches, hasCompletionsCapability, isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+import { allowsBatches, hasCompletionsCapability } from './revisions.js';
+// initialize negotiates only the stateful era's revisions: a 2026-07-28 answer is not one.
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
 import { RepeatedResults } from './repeats.js';
 import { type ToolInfo, toolsOf } from './tools.js';
 import { notAProtocolVersion, unsupportedVersionError } from './versions.js';

@@ -1,7 +1,7 @@
 import { isObject } from '../common.js';
 import { clientScenario, type ClientScenario } from '../../src/runner/client-scenario.js';
 import { show } from '../../src/validate/finding.js';
-import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATEFUL_REVISIONS as REVISIONS } from '../../src/spec/revisions.js';
 import { answerTo, handshake, methodOf, requestsSince, sleep, violations, WAIT_MS } from './helpers.js';
 
 export const clientHandshake = clientScenario({

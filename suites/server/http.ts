@@ -4,7 +4,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { scenario, type Scenario, type ScenarioContext, type ScenarioNeeds } from '../../src/runner/scenario.js';
 import type { HttpChannel, HttpSendResult, ProbeRequest, ProbeResponse } from '../../src/transport/http.js';
 import { show } from '../../src/validate/finding.js';
-import { LATEST_REVISION, revisionAtLeast, type Revision } from '../../src/validate/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION, revisionAtLeast, type StatefulRevision as Revision } from '../../src/spec/revisions.js';
 import { PRIMING_EXPECTED, primingProblem } from '../../src/validate/sse.js';
 import { clauseSince } from '../../src/spec/catalog.js';
 import { ruling } from '../../src/spec/rulings.js';

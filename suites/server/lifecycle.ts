@@ -6,7 +6,7 @@ import { completionTargets, type CompletionTarget, isEmptyResult, list, offersNo
 import type { CheckRecorder } from '../../src/runner/checks.js';
 import type { Discovery } from '../../src/runner/discovery.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
-import { isRevision, LATEST_REVISION, REVISIONS } from '../../src/validate/revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATEFUL_REVISIONS as REVISIONS } from '../../src/spec/revisions.js';
 import { notAProtocolVersion, unsupportedVersionErrorRuling } from '../../src/validate/versions.js';
 import { show } from '../../src/validate/finding.js';
 import { mayRequestBeforeInitialized } from '../../src/validate/session.js';

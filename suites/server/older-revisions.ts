@@ -4,7 +4,7 @@ import { describeReply, replyFrame } from '../../src/runner/checks.js';
 import { hasCapability, type Discovery } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
-import type { Revision } from '../../src/validate/revisions.js';
+import type { StatefulRevision as Revision } from '../../src/spec/revisions.js';
 import { levelIn } from '../../src/spec/catalog.js';
 import { ruling } from '../../src/spec/rulings.js';
 import { describeErrors, laterRevisionAccepting, schemaFor, type RevisionSchema } from '../../src/validate/schemas.js';
