@@ -8,6 +8,7 @@ import { VALIDATOR_RULES } from '../src/validate/coverage.js';
 import { allowsBatches } from '../src/validate/revisions.js';
 import { STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { BREAKS } from './fixtures/reference/breaks.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const ID = /['"`]([A-Z]+(?:-[A-Z]+)*-\d{2})['"`]/g;
@@ -73,7 +74,7 @@ describe('the revisions each rule exists in (src/spec/revisions.json)', () => {
     rules: Record<string, { since: string; notIn?: string[]; why?: string; note?: string }>;
   };
   const since = (prefix: string) => [...new Set(allRequirements().filter((r) => r.id.startsWith(prefix)).map((r) => r.since))];
-  const revisionsOf = (id: string) => REVISIONS.filter((rev) => appliesIn(id, rev));
+  const revisionsOf = (id: RequirementId) => REVISIONS.filter((rev) => appliesIn(id, rev));
 
   it('has exactly the catalog ids, each with a known first revision', () => {
     expect(Object.keys(data.rules)).toEqual(allRequirements().map((r) => r.id));
@@ -94,21 +95,21 @@ describe('the revisions each rule exists in (src/spec/revisions.json)', () => {
     expect(requirement('HTTP-SSE-01').since).toBe('2025-11-25');
     expect(revisionsOf('HTTP-SSE-01')).toEqual(['2025-11-25']);
     for (const prefix of ['ICON-', 'TASK-', 'JSCH-', 'TOOL-NAME-', 'ELIC-URL-', 'ELIC-URLSAFE-', 'ELIC-CMPL-', 'AUTH-CIMD-', 'AUTH-STEP-']) expect(since(prefix), prefix).toEqual(['2025-11-25']);
-    for (const id of ['CANCEL-03', 'PROG-05', 'TOOL-EXEC-01', 'SAMP-TOOLS-01', 'SAMP-MSG-01', 'SAMP-CTX-01', 'ELIC-FORM-04', 'HTTP-RESUME-02', 'ROBUST-08', 'META-KEY-03']) {
+    for (const id of ['CANCEL-03', 'PROG-05', 'TOOL-EXEC-01', 'SAMP-TOOLS-01', 'SAMP-MSG-01', 'SAMP-CTX-01', 'ELIC-FORM-04', 'HTTP-RESUME-02', 'ROBUST-08', 'META-KEY-03'] satisfies RequirementId[]) {
       expect(requirement(id).since, id).toBe('2025-11-25');
     }
     expect(since('ELIC-').sort()).toEqual(['2025-06-18', '2025-11-25']);
-    for (const id of ['ELIC-CAP-01', 'ELIC-FORM-02', 'ELIC-RESP-01', 'TOOL-OUT-01', 'TOOL-OUT-03', 'META-KEY-01', 'META-RSV-01', 'HTTP-POST-01', 'TOOL-ANN-03', 'COMP-REQ-02']) {
+    for (const id of ['ELIC-CAP-01', 'ELIC-FORM-02', 'ELIC-RESP-01', 'TOOL-OUT-01', 'TOOL-OUT-03', 'META-KEY-01', 'META-RSV-01', 'HTTP-POST-01', 'TOOL-ANN-03', 'COMP-REQ-02'] satisfies RequirementId[]) {
       expect(requirement(id).since, id).toBe('2025-06-18');
     }
     expect(since('HTTP-VER-')).toEqual(['2025-06-18']);
-    for (const id of ['TOOL-ANN-01', 'TOOL-ANN-02', 'COMP-CAP-01', 'PROG-03', 'LIFE-TIME-01', 'AUTH-GEN-01', 'ROBUST-06']) expect(requirement(id).since, id).toBe('2025-03-26');
+    for (const id of ['TOOL-ANN-01', 'TOOL-ANN-02', 'COMP-CAP-01', 'PROG-03', 'LIFE-TIME-01', 'AUTH-GEN-01', 'ROBUST-06'] satisfies RequirementId[]) expect(requirement(id).since, id).toBe('2025-03-26');
     expect(since('AUTH-').every((rev) => rev !== '2024-11-05')).toBe(true);
     // Streamable HTTP is 2025-03-26; only the two security rules were already in 2024-11-05's HTTP+SSE.
     for (const r of allRequirements().filter((x) => x.id.startsWith('HTTP-'))) {
       expect(r.since === '2024-11-05', r.id).toBe(r.id === 'HTTP-ORIGIN-01' || r.id === 'HTTP-BIND-01');
     }
-    for (const id of ['BASE-MSG-01', 'BASE-ID-02', 'LIFE-INIT-01', 'LIFE-VER-04', 'STDIO-OUT-01', 'PING-01', 'CANCEL-02', 'PROG-01', 'RES-SUB-02', 'LOG-LVL-01', 'ROOTS-LIST-01', 'SAMP-REQ-01']) {
+    for (const id of ['BASE-MSG-01', 'BASE-ID-02', 'LIFE-INIT-01', 'LIFE-VER-04', 'STDIO-OUT-01', 'PING-01', 'CANCEL-02', 'PROG-01', 'RES-SUB-02', 'LOG-LVL-01', 'ROOTS-LIST-01', 'SAMP-REQ-01'] satisfies RequirementId[]) {
       expect(revisionsOf(id), id).toEqual([...REVISIONS]);
     }
   });
@@ -184,7 +185,7 @@ describe('one catalog per revision, derived from ../shared/spec', () => {
     expect(appliesIn('DISC-RES-01', '2026-07-28')).toBe(true);
     expect(appliesIn('DISC-RES-01', '2025-11-25')).toBe(false);
     expect(absentIn('DISC-RES-01', '2025-11-25')).toBe('DISC-RES-01 is not a rule of revision 2025-11-25 (new in 2026-07-28)');
-    expect(() => appliesIn('NOPE-01', '2026-07-28')).toThrow(/unknown requirement id NOPE-01/);
+    expect(() => appliesIn('NOPE-01' as string as RequirementId, '2026-07-28')).toThrow(/unknown requirement id NOPE-01/);
     const carried = requirementIn('BASE-ID-01', '2026-07-28')!;
     expect([carried.binds, carried.since, carried.url]).toEqual(['client', '2024-11-05', 'https://modelcontextprotocol.io/specification/2026-07-28/basic#requests']);
     expect(requirement('BASE-ID-01').binds).toBe('both');

@@ -34,7 +34,7 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
   const known = findRequirement(id);
   if (!known) return undefined;
-  return isRevision(check.revision) ? levelIn(id, check.revision) : known.level;
+  return isRevision(check.revision) ? levelIn(known.id, check.revision) : known.level;
 }
 
 /**

@@ -127,10 +127,21 @@ export function findRequirement(id: string): StatefulRequirement | undefined {
  * The 2025-11-25 catalog's requirement with this id (the initialize era's rules; `requirementIn`
  * answers for any revision); an unknown id is a programming error in a check, so it throws.
  */
-export function requirement(id: string): StatefulRequirement {
+export function requirement(id: RequirementId): StatefulRequirement {
   const r = load().get(id);
   if (!r) throw new Error(`unknown requirement id ${id}`);
   return r;
+}
+
+/** Whether an id from run-time data (a baseline, --only, a set validators filled) is in some catalog. */
+export function isRequirementId(id: string): id is RequirementId {
+  return load().has(id) || loadStateless().has(id);
+}
+
+/** An id from run-time data, checked: one no catalog has is a programming error, so it throws. */
+export function requirementId(id: string): RequirementId {
+  if (!isRequirementId(id)) throw new Error(`unknown requirement id ${id}`);
+  return id;
 }
 
 function loadStateless(): Map<string, Requirement> {
@@ -148,7 +159,7 @@ export function catalogOf(revision: Revision): Requirement[] {
 }
 
 /** The rule as the catalog of this revision has it (its level in that revision), or undefined when the revision lacks it. */
-export function requirementIn(id: string, revision: Revision): Requirement | undefined {
+export function requirementIn(id: RequirementId, revision: Revision): Requirement | undefined {
   if (!isStatefulRevision(revision)) return loadStateless().get(id);
   const r = load().get(id);
   if (!r || !statefulApplies(r, revision)) return undefined;
@@ -156,7 +167,7 @@ export function requirementIn(id: string, revision: Revision): Requirement | und
 }
 
 /** The requirement of this id in some catalog; an id of none is a programming error in a check, so it throws. */
-function anyRequirement(id: string): Requirement {
+function anyRequirement(id: RequirementId): Requirement {
   const r = load().get(id) ?? loadStateless().get(id);
   if (!r) throw new Error(`unknown requirement id ${id}`);
   return r;
@@ -170,7 +181,7 @@ function statefulApplies(r: StatefulRequirement, revision: StatefulRevision): bo
  * Whether the rule exists in a protocol revision; sessions are judged by their negotiated
  * revision's rules. 2026-07-28 answers from its own catalog.
  */
-export function appliesIn(id: string, revision: Revision): boolean {
+export function appliesIn(id: RequirementId, revision: Revision): boolean {
   if (!isStatefulRevision(revision)) {
     anyRequirement(id);
     return loadStateless().has(id);
@@ -186,7 +197,7 @@ export function appliesIn(id: string, revision: Revision): boolean {
  * says (LIFE-OP-01 on a 2024-11-05 session is a SHOULD, "Both parties SHOULD"). The catalog's
  * level where the rule's level never changed.
  */
-export function levelIn(id: string, revision: Revision): Level {
+export function levelIn(id: RequirementId, revision: Revision): Level {
   if (!isStatefulRevision(revision)) {
     const r = loadStateless().get(id);
     if (!r) throw new Error(`${id} is not a rule of revision ${revision}`);
@@ -197,7 +208,7 @@ export function levelIn(id: string, revision: Revision): Level {
 }
 
 /** Why a rule is not judged in a revision (a skip reason), or undefined when the revision has it. */
-export function absentIn(id: string, revision: Revision): string | undefined {
+export function absentIn(id: RequirementId, revision: Revision): string | undefined {
   if (appliesIn(id, revision)) return undefined;
   // Every 2025-11-25 id missing from the 2026-07-28 catalog is in its §18 (tests/catalog.test.ts).
   if (!isStatefulRevision(revision)) return `${id} is not a rule of revision ${revision} (removed or superseded there)`;
@@ -212,7 +223,7 @@ export function absentIn(id: string, revision: Revision): string | undefined {
  * that clause judges it only on sessions of that revision or newer. An unknown clause is a
  * programming error in a check, so it throws.
  */
-export function clauseSince(id: string, clause: string): StatefulRevision {
+export function clauseSince(id: RequirementId, clause: string): StatefulRevision {
   load();
   const since = clauseRevisions!.get(`${id} ${clause}`);
   if (since === undefined) throw new Error(`src/spec/revisions.json: ${id} has no clause ${JSON.stringify(clause)}`);

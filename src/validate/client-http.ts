@@ -1,5 +1,6 @@
 import type { ClientExchange } from '../transport/server-channel.js';
 import { type Finding, show, violation } from './finding.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 /** What is known of the session when an exchange is judged. */
 export interface ExchangeContext {
@@ -13,7 +14,7 @@ export interface ExchangeContext {
 
 export interface ExchangeVerdict {
   /** Rules the exchange gave a chance to fail. */
-  applied: string[];
+  applied: RequirementId[];
   findings: Finding[];
 }
 
@@ -29,7 +30,7 @@ export function judgeClientExchange(e: ClientExchange, ctx: ExchangeContext): Ex
   const out: ExchangeVerdict = { applied: [], findings: [] };
   if (!e.toEndpoint) return out;
   const what = `${e.method} #${e.exchange}`;
-  const rule = (id: string, ok: boolean, message: () => string) => {
+  const rule = (id: RequirementId, ok: boolean, message: () => string) => {
     out.applied.push(id);
     if (!ok) out.findings.push(violation(id, `${what}: ${message()}`));
   };

@@ -1,9 +1,11 @@
+import type { RequirementId } from '../spec/requirement-id.js';
+
 /**
  * Every requirement the passive validators (message + session) can judge. `validate` reports
  * each as a check: pass when traffic exercised it without a violation, skip when nothing in the
  * transcript gave it a chance to fail.
  */
-export const VALIDATOR_RULES: readonly string[] = [
+export const VALIDATOR_RULES: readonly RequirementId[] = [
   'BASE-MSG-01', 'BASE-MSG-02', 'BASE-MSG-04', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02', 'BASE-ID-03', 'BASE-ID-04',
   'BASE-RES-01', 'BASE-RES-02', 'BASE-RES-03', 'BASE-ERR-01', 'BASE-ERR-02', 'BASE-NOTIF-01', 'BASE-SCHEMA-01', 'ROBUST-08',
   'META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03',
@@ -28,7 +30,7 @@ export const VALIDATOR_RULES: readonly string[] = [
  * the stdio relay (src/transport/stdio-relay.ts) how a client ends its server. No transcript holds
  * this (HTTP headers, process signals), so `validate` cannot judge them.
  */
-export const TRANSPORT_RULES: Readonly<Record<'stdio' | 'http', readonly string[]>> = {
+export const TRANSPORT_RULES: Readonly<Record<'stdio' | 'http', readonly RequirementId[]>> = {
   stdio: ['LIFE-SHUT-01'],
   http: ['HTTP-POST-05', 'HTTP-SSE-01', 'HTTP-RESUME-01', 'HTTP-GET-02', 'HTTP-POST-01', 'HTTP-POST-02', 'HTTP-GET-01', 'HTTP-VER-01', 'HTTP-VER-02', 'HTTP-SESS-04'],
 };

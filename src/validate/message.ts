@@ -14,6 +14,7 @@ import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js'
 import { checkCallToolResult, checkToolList, type ToolInfo } from './tools.js';
 import { mayHoldWalked, walkMessage } from './walk.js';
 import { obj, table } from '../json.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 export type Side = 'client' | 'server';
 
@@ -60,7 +61,7 @@ const BOTH_NOTIFICATIONS = new Set(['notifications/cancelled', 'notifications/pr
 const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
 
 /** The feature rule a schema failure also breaks, by method (results) — beside BASE-RES-03. */
-const RESULT_RULE: ReadonlyMap<string, string> = table({
+const RESULT_RULE: ReadonlyMap<string, RequirementId> = table({
   initialize: 'LIFE-INIT-02',
   ping: 'PING-01',
   'tools/list': 'TOOL-LIST-01',
@@ -80,7 +81,7 @@ const RESULT_RULE: ReadonlyMap<string, string> = table({
 });
 
 /** The feature rule a schema failure also breaks, by method (requests and notifications). */
-const PARAMS_RULE: ReadonlyMap<string, string> = table({
+const PARAMS_RULE: ReadonlyMap<string, RequirementId> = table({
   initialize: 'LIFE-INIT-01',
   'notifications/message': 'LOG-LVL-01',
   'notifications/cancelled': 'CANCEL-04',
@@ -95,7 +96,7 @@ const PARAMS_RULE: ReadonlyMap<string, string> = table({
 });
 
 /** What a request or notification with a schema definition is judged by: its schema and its method's rule. */
-const PARAMS_MARKS: ReadonlyMap<string, readonly string[]> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
+const PARAMS_MARKS: ReadonlyMap<string, readonly RequirementId[]> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
 const PARAMS_MARKS_OTHER = ['BASE-SCHEMA-01'];
 /** What a result with a schema definition is judged by: its schema, its method's rule, and for initialize the capabilities' shape. */
 const RESULT_MARKS: ReadonlyMap<string, readonly string[]> = new Map(
@@ -109,13 +110,13 @@ function depth(pointer: string): number {
   return n;
 }
 
-function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
+function paramsRule(method: string, errors: ErrorObject[]): RequirementId | undefined {
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath === '/params/url')) return 'ELIC-URL-01';
   return PARAMS_RULE.get(method);
 }
 
-function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
+function schemaFinding(base: RequirementId, rule: RequirementId | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
   const ids = rule ? [base, rule] : [base];
   // Under anyOf every branch reports; the deepest error is the one that names what is wrong.
   const errors = [...unsorted].sort((a, b) => depth(b.instancePath) - depth(a.instancePath));

@@ -7,6 +7,7 @@ import type { Finding } from '../../src/validate/finding.js';
 import type { Level } from '../../src/spec/catalog.js';
 import { ruling } from '../../src/spec/rulings.js';
 import { isObject } from '../common.js';
+import type { RequirementId } from '../../src/spec/requirement-id.js';
 
 /** How long a client gets for each thing a scenario waits for once it has connected. */
 export const WAIT_MS = 5_000;
@@ -33,7 +34,7 @@ export async function initialized(ctx: ClientScenarioContext): Promise<RecordedF
 }
 
 /** What live validation found against `rule` on the given frames (violations only, not notes). */
-export function violations(session: ServerSession, rule: string, frames: ReadonlyArray<number | undefined>): Finding[] {
+export function violations(session: ServerSession, rule: RequirementId, frames: ReadonlyArray<number | undefined>): Finding[] {
   const wanted = new Set(frames.filter((f): f is number => f !== undefined));
   return session.findings.filter((f) => f.severity !== 'info' && f.requirements.includes(rule) && f.frame !== undefined && wanted.has(f.frame));
 }
@@ -162,7 +163,7 @@ export type DeclaredMethod = keyof typeof SERVED;
  */
 export function refusedDeclared(ctx: ClientScenarioContext, method: DeclaredMethod, reply: Reply): boolean {
   if (reply.kind !== 'error' || reply.error.code !== -32601) return false;
-  const served: { requirements: readonly string[]; level?: Level } = SERVED[method];
+  const served: { requirements: readonly RequirementId[]; level?: Level } = SERVED[method];
   ctx.check.expect(false, {
     key: 'served',
     requirements: [...served.requirements],

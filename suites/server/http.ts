@@ -10,6 +10,7 @@ import { clauseSince } from '../../src/spec/catalog.js';
 import { ruling } from '../../src/spec/rulings.js';
 import { describeErrors, schemaFor } from '../../src/validate/schemas.js';
 import { isObject, isResponse } from './helpers.js';
+import type { RequirementId } from '../../src/spec/requirement-id.js';
 
 // Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
 // exchanges (`HttpChannel.request`): they are not frames of the session and leave its state alone,
@@ -96,7 +97,7 @@ async function initialized(ctx: ScenarioContext, capabilities: Record<string, un
  * a body that is not JSON is fine; a JSON body must be a JSONRPCErrorResponse without `id`.
  * `"id": null` (JSON-RPC 2.0 style) is a compatibility note, not a failure (ROBUST-08, ruling jsonrpc-null-id).
  */
-function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: string[], what: string): void {
+function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: RequirementId[], what: string): void {
   const text = res.body.trim();
   if (mediaOf(res.contentType) !== 'application/json' || text === '') {
     check.expect(true, { key, requirements, expected: `${what}: a body that is not JSON, or a JSON-RPC error response without id`, actual: `a body that is not JSON (${text ? show(text, 80) : 'empty'})` });

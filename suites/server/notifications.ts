@@ -5,6 +5,7 @@ import { walkList, type ListMethod } from '../../src/runner/discovery.js';
 import { scenario, type ToolPolicy } from '../../src/runner/scenario.js';
 import { show } from '../../src/validate/finding.js';
 import { isObject, list, notificationParams, planToolCall, quickArguments, type ToolPlan, watchWhile } from './helpers.js';
+import type { RequirementId } from '../../src/spec/requirement-id.js';
 
 // ---- Tools that change what the server serves, found by what they say about themselves ---------
 
@@ -156,7 +157,7 @@ export const resourceUpdates = scenario({
 
 // ---- list_changed, then a re-list -----------------------------------------------------------------
 
-const LIST_KINDS: Array<{ capability: string; method: ListMethod; notification: string; requirement: string }> = [
+const LIST_KINDS: Array<{ capability: string; method: ListMethod; notification: string; requirement: RequirementId }> = [
   { capability: 'tools', method: 'tools/list', notification: 'notifications/tools/list_changed', requirement: 'TOOL-LC-01' },
   { capability: 'resources', method: 'resources/list', notification: 'notifications/resources/list_changed', requirement: 'RES-LC-01' },
   { capability: 'prompts', method: 'prompts/list', notification: 'notifications/prompts/list_changed', requirement: 'PROMPT-LC-01' },
