@@ -1,4 +1,4 @@
-import { type Level, strongerLevel } from '../spec/catalog.js';
+import { type CatalogRow, type Level, strongerLevel } from '../spec/catalog.js';
 
 /**
  * How `src/spec/requirements*.json` are derived from the authoritative catalogs in `../shared/spec/`
@@ -19,18 +19,8 @@ export interface SharedRow {
   area: string;
 }
 
-export interface DerivedRow {
-  id: string;
-  keyword: string;
-  level: Level;
-  binds: string;
-  area: string;
-  source: string;
-  url: string;
-  title: string;
-  requirement: string;
-  blackbox: 'Y' | 'P' | 'N';
-}
+/** A derived row; its id is checked against the catalogs only once requirement-id.ts is regenerated. */
+export type DerivedRow = Omit<CatalogRow, 'id'> & { id: string };
 
 export interface CatalogSource {
   /** The revision the catalog is written for. */

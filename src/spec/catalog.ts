@@ -52,9 +52,12 @@ export interface Requirement {
 /** A row of the 2025-11-25 catalog, which judges the stateful revisions: it begins in one of them. */
 export type StatefulRequirement = Requirement & { since: StatefulRevision };
 
+/** A row as a derived catalog file (src/spec/requirements*.json) holds it. */
+export type CatalogRow = Omit<Requirement, 'since' | 'notIn' | 'levels'>;
+
 interface CatalogFile {
   spec: string;
-  requirements: Array<Omit<Requirement, 'since' | 'notIn' | 'levels'>>;
+  requirements: CatalogRow[];
 }
 
 interface RevisionsFile {
