@@ -33,7 +33,17 @@ export {
 } from './transcript/format.js';
 export { validateTranscript, type TranscriptValidation } from './transcript/validate.js';
 export { validateFiles, type ValidateOptions } from './commands/validate.js';
-export { allRequirements, findRequirement, requirement, type Requirement, type Level } from './spec/catalog.js';
+export {
+  allRequirements,
+  findRequirement,
+  requirement,
+  requirementIn,
+  catalogOf,
+  isRequirementId,
+  type Requirement,
+  type Level,
+} from './spec/catalog.js';
+export type { RequirementId } from './spec/requirement-id.js';
 export { grade, exitCode, loadBaseline, type Baseline } from './grade/index.js';
 export { renderConsole, renderGithub, renderHtml, renderJson, renderJunit, renderMarkdown, writeReports } from './report/index.js';
 export type * from './model.js';
