@@ -1,6 +1,7 @@
 import type { CheckResult, Evidence, Status } from './model.js';
-import { requirement, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
+import { requirement, requirementId, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
 import type { Finding } from './validate/finding.js';
+import type { RequirementId } from './spec/requirement-id.js';
 
 const MAX_EVIDENCE = 10;
 const MAX_LISTED = 5;
@@ -12,7 +13,7 @@ export interface FindingChecksInput {
   /** Requirement ids that the traffic gave a chance to fail. */
   applied: ReadonlySet<string>;
   /** Requirement ids to report even when not applied (they become skips). */
-  coverage: readonly string[];
+  coverage: readonly RequirementId[];
   /** Turns a finding into the frame evidence a reader needs. */
   evidence: (finding: Finding) => Evidence;
   skipReason: string;
@@ -54,7 +55,7 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
   }
   const ids = [...new Set([...input.coverage, ...input.applied, ...byId.keys()])];
   return ids.map((id) => {
-    const req = requirement(id);
+    const req = requirement(requirementId(id));
     const findings = byId.get(id) ?? [];
     const broken = statusOf(findings, req.level);
     const notes = findings.filter((f) => f.severity === 'info');

@@ -5,7 +5,21 @@ export { checkEnvelope, type Envelope, type MessageKind } from './validate/envel
 export { checkMeta } from './validate/meta.js';
 export { checkIcons } from './validate/icons.js';
 export { checkSchema, validateWithSchema, detectDialect, type Dialect } from './validate/dialects.js';
-export { REVISIONS, LATEST_REVISION, isRevision, type Revision } from './validate/revisions.js';
+export {
+  REVISIONS,
+  STATEFUL_REVISIONS,
+  STATELESS_REVISIONS,
+  ERAS,
+  eraOf,
+  LATEST_REVISION,
+  LATEST_STATEFUL_REVISION,
+  isRevision,
+  isStatefulRevision,
+  type Era,
+  type Revision,
+  type StatefulRevision,
+  type StatelessRevision,
+} from './spec/revisions.js';
 export type { Finding, Severity } from './validate/finding.js';
 export { VALIDATOR_RULES } from './validate/coverage.js';
 export {
@@ -19,7 +33,17 @@ export {
 } from './transcript/format.js';
 export { validateTranscript, type TranscriptValidation } from './transcript/validate.js';
 export { validateFiles, type ValidateOptions } from './commands/validate.js';
-export { allRequirements, findRequirement, requirement, type Requirement, type Level } from './spec/catalog.js';
+export {
+  allRequirements,
+  findRequirement,
+  requirement,
+  requirementIn,
+  catalogOf,
+  isRequirementId,
+  type Requirement,
+  type Level,
+} from './spec/catalog.js';
+export type { RequirementId } from './spec/requirement-id.js';
 export { grade, exitCode, loadBaseline, type Baseline } from './grade/index.js';
 export { renderConsole, renderGithub, renderHtml, renderJson, renderJunit, renderMarkdown, writeReports } from './report/index.js';
 export type * from './model.js';

@@ -39,7 +39,10 @@ export { planToolCall, type ToolPlan } from '../src/runner/tool-plan.js';
 export { inLanes } from '../src/runner/guard.js';
 
 // The spec: revisions, a requirement's level and clauses by revision, the rulings checks cite.
-export { allowsBatches, isRevision, LATEST_REVISION, REVISIONS, revisionAtLeast, type Revision } from '../src/validate/revisions.js';
+// These suites speak the initialize era: to them a revision is one initialize negotiates.
+export { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, revisionAtLeast, STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../src/spec/revisions.js';
+export { allowsBatches } from '../src/validate/revisions.js';
+export type { RequirementId } from '../src/spec/requirement-id.js';
 export { clauseSince, levelIn, type Level } from '../src/spec/catalog.js';
 export { ruling } from '../src/spec/rulings.js';
 

@@ -2,10 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverScenarios } from '../suites/server/index.js';
-import { absentIn, allRequirements, appliesIn, findRequirement, requirement } from '../src/spec/catalog.js';
+import { absentIn, allRequirements, appliesIn, catalogOf, findRequirement, levelIn, requirement, requirementIn } from '../src/spec/catalog.js';
+import { CATALOG_SOURCES, deriveCatalog, levelOfKeyword, requirementIdModule, type SharedRow, titleOf, urlOf } from '../src/build/spec-catalogs.js';
 import { VALIDATOR_RULES } from '../src/validate/coverage.js';
-import { allowsBatches, REVISIONS, type Revision } from '../src/validate/revisions.js';
+import { allowsBatches } from '../src/validate/revisions.js';
+import { STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { BREAKS } from './fixtures/reference/breaks.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const ID = /['"`]([A-Z]+(?:-[A-Z]+)*-\d{2})['"`]/g;
@@ -41,7 +44,8 @@ describe('the requirement catalog and the checks agree', () => {
 
   it('every requirement id written in src/ and suites/ is in the catalog', () => {
     const unknown: string[] = [];
-    for (const file of [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'suites'))]) {
+    // src/spec/requirement-id.ts is the ids of both catalogs, generated from them (tested below).
+    for (const file of [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'suites'))].filter((f) => !f.endsWith('src/spec/requirement-id.ts'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(ID)) {
         if (!findRequirement(m[1]!)) unknown.push(`${file.slice(ROOT.length + 1)}: ${m[1]}`);
       }
@@ -70,7 +74,7 @@ describe('the revisions each rule exists in (src/spec/revisions.json)', () => {
     rules: Record<string, { since: string; notIn?: string[]; why?: string; note?: string }>;
   };
   const since = (prefix: string) => [...new Set(allRequirements().filter((r) => r.id.startsWith(prefix)).map((r) => r.since))];
-  const revisionsOf = (id: string) => REVISIONS.filter((rev) => appliesIn(id, rev));
+  const revisionsOf = (id: RequirementId) => REVISIONS.filter((rev) => appliesIn(id, rev));
 
   it('has exactly the catalog ids, each with a known first revision', () => {
     expect(Object.keys(data.rules)).toEqual(allRequirements().map((r) => r.id));
@@ -91,21 +95,21 @@ describe('the revisions each rule exists in (src/spec/revisions.json)', () => {
     expect(requirement('HTTP-SSE-01').since).toBe('2025-11-25');
     expect(revisionsOf('HTTP-SSE-01')).toEqual(['2025-11-25']);
     for (const prefix of ['ICON-', 'TASK-', 'JSCH-', 'TOOL-NAME-', 'ELIC-URL-', 'ELIC-URLSAFE-', 'ELIC-CMPL-', 'AUTH-CIMD-', 'AUTH-STEP-']) expect(since(prefix), prefix).toEqual(['2025-11-25']);
-    for (const id of ['CANCEL-03', 'PROG-05', 'TOOL-EXEC-01', 'SAMP-TOOLS-01', 'SAMP-MSG-01', 'SAMP-CTX-01', 'ELIC-FORM-04', 'HTTP-RESUME-02', 'ROBUST-08', 'META-KEY-03']) {
+    for (const id of ['CANCEL-03', 'PROG-05', 'TOOL-EXEC-01', 'SAMP-TOOLS-01', 'SAMP-MSG-01', 'SAMP-CTX-01', 'ELIC-FORM-04', 'HTTP-RESUME-02', 'ROBUST-08', 'META-KEY-03'] satisfies RequirementId[]) {
       expect(requirement(id).since, id).toBe('2025-11-25');
     }
     expect(since('ELIC-').sort()).toEqual(['2025-06-18', '2025-11-25']);
-    for (const id of ['ELIC-CAP-01', 'ELIC-FORM-02', 'ELIC-RESP-01', 'TOOL-OUT-01', 'TOOL-OUT-03', 'META-KEY-01', 'META-RSV-01', 'HTTP-POST-01', 'TOOL-ANN-03', 'COMP-REQ-02']) {
+    for (const id of ['ELIC-CAP-01', 'ELIC-FORM-02', 'ELIC-RESP-01', 'TOOL-OUT-01', 'TOOL-OUT-03', 'META-KEY-01', 'META-RSV-01', 'HTTP-POST-01', 'TOOL-ANN-03', 'COMP-REQ-02'] satisfies RequirementId[]) {
       expect(requirement(id).since, id).toBe('2025-06-18');
     }
     expect(since('HTTP-VER-')).toEqual(['2025-06-18']);
-    for (const id of ['TOOL-ANN-01', 'TOOL-ANN-02', 'COMP-CAP-01', 'PROG-03', 'LIFE-TIME-01', 'AUTH-GEN-01', 'ROBUST-06']) expect(requirement(id).since, id).toBe('2025-03-26');
+    for (const id of ['TOOL-ANN-01', 'TOOL-ANN-02', 'COMP-CAP-01', 'PROG-03', 'LIFE-TIME-01', 'AUTH-GEN-01', 'ROBUST-06'] satisfies RequirementId[]) expect(requirement(id).since, id).toBe('2025-03-26');
     expect(since('AUTH-').every((rev) => rev !== '2024-11-05')).toBe(true);
     // Streamable HTTP is 2025-03-26; only the two security rules were already in 2024-11-05's HTTP+SSE.
     for (const r of allRequirements().filter((x) => x.id.startsWith('HTTP-'))) {
       expect(r.since === '2024-11-05', r.id).toBe(r.id === 'HTTP-ORIGIN-01' || r.id === 'HTTP-BIND-01');
     }
-    for (const id of ['BASE-MSG-01', 'BASE-ID-02', 'LIFE-INIT-01', 'LIFE-VER-04', 'STDIO-OUT-01', 'PING-01', 'CANCEL-02', 'PROG-01', 'RES-SUB-02', 'LOG-LVL-01', 'ROOTS-LIST-01', 'SAMP-REQ-01']) {
+    for (const id of ['BASE-MSG-01', 'BASE-ID-02', 'LIFE-INIT-01', 'LIFE-VER-04', 'STDIO-OUT-01', 'PING-01', 'CANCEL-02', 'PROG-01', 'RES-SUB-02', 'LOG-LVL-01', 'ROOTS-LIST-01', 'SAMP-REQ-01'] satisfies RequirementId[]) {
       expect(revisionsOf(id), id).toEqual([...REVISIONS]);
     }
   });
@@ -119,5 +123,80 @@ describe('the revisions each rule exists in (src/spec/revisions.json)', () => {
     expect(absentIn('HTTP-SSE-01', '2025-11-25')).toBeUndefined();
     expect(absentIn('HTTP-SSE-01', '2025-06-18')).toBe('HTTP-SSE-01 is not a rule of revision 2025-06-18 (new in 2025-11-25)');
     expect(absentIn('BASE-MSG-05', '2025-03-26')).toBe('BASE-MSG-05 is not a rule of revision 2025-03-26 (it holds from 2024-11-05 except in 2025-03-26)');
+  });
+});
+
+describe('one catalog per revision, derived from ../shared/spec', () => {
+  const committed = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+  const rowsOf = (file: string) => (JSON.parse(committed(file)) as { spec: string; requirements: Array<{ id: string; keyword: string; level: string; url: string; title: string; source: string; requirement: string }> });
+
+  it.each(CATALOG_SOURCES.map((s) => [s.file, s] as const))('%s is what src/build/spec-catalogs.ts derives from its source, where that is present', (_file, source) => {
+    const shared = join(ROOT, source.shared);
+    if (!existsSync(shared)) return;
+    const rows = (JSON.parse(readFileSync(shared, 'utf8')) as { spec: string; requirements: SharedRow[] });
+    expect(rows.spec).toBe(source.spec);
+    expect(committed(source.file)).toBe(deriveCatalog(rows.requirements, source));
+  });
+
+  it.each(CATALOG_SOURCES.map((s) => [s.file, s] as const))('%s: every level is its keyword\'s grading level, every url is built from the source for its revision, every title from the requirement', (_file, source) => {
+    const file = rowsOf(source.file);
+    expect(file.spec).toBe(source.spec);
+    for (const r of file.requirements) {
+      expect(r.level, r.id).toBe(levelOfKeyword(r.keyword));
+      expect(r.url, r.id).toBe(urlOf(r.source, source.spec));
+      expect(r.url, r.id).toMatch(new RegExp(`^https://modelcontextprotocol\\.io/(specification|docs)/${source.spec}(/|#|$)`));
+      expect(r.title, r.id).toBe(source.titles?.[r.id] ?? titleOf(r.requirement));
+    }
+  });
+
+  it('maps keywords to levels as "How to read a row" says, a joined row at its strongest clause', () => {
+    expect(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'].map(levelOfKeyword)).toEqual(['MUST', 'MUST', 'SHOULD', 'SHOULD', 'MAY']);
+    expect(['MUST NOT/SHOULD', 'SHOULD/MUST', 'SHOULD NOT/SHOULD', 'MAY/MUST'].map(levelOfKeyword)).toEqual(['MUST', 'MUST', 'SHOULD', 'MUST']);
+    expect(() => levelOfKeyword('OPTIONAL')).toThrow(/not a BCP 14 keyword/);
+  });
+
+  it('builds urls and titles the way the 2025-11-25 catalog was written', () => {
+    expect(urlOf('basic/index.mdx#messages', '2026-07-28')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic#messages');
+    expect(urlOf('index.mdx#extensions; changelog.mdx#major-changes', '2026-07-28')).toBe('https://modelcontextprotocol.io/specification/2026-07-28#extensions');
+    expect(urlOf('basic/patterns/mrtr.mdx (intro)', '2026-07-28')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr');
+    expect(urlOf('schema.ts:ServerResult; schema.ts:*ResultResponse', '2026-07-28')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/schema#serverresult');
+    expect(urlOf('sbp#state-handle-hijacking', '2026-07-28')).toBe('https://modelcontextprotocol.io/docs/2026-07-28/tutorials/security/security_best_practices');
+    expect(urlOf('sbp#session-hijacking', '2025-11-25')).toBe('https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices');
+    expect(titleOf('Use `x` here (e.g. a. b). Then more.')).toBe('Use x here (e.g. a. b)');
+    expect(titleOf('a'.repeat(200))).toBe(`${'a'.repeat(147)}…`);
+  });
+
+  it('the 2026-07-28 catalog holds every row of its source, and each 2025-11-25 id is carried or listed as not applying (§18), never both', () => {
+    const stateless = catalogOf('2026-07-28');
+    const ids = new Set(stateless.map((r) => r.id));
+    expect(stateless.length).toBe(417);
+    expect(ids.size).toBe(stateless.length);
+    const md = join(ROOT, '../shared/spec/requirements-2026-07-28.md');
+    if (!existsSync(md)) return;
+    const text = readFileSync(md, 'utf8');
+    const dropped = new Set([...text.slice(text.indexOf('## 18.'), text.indexOf('## 19.')).matchAll(/^\| `([A-Z]+(?:-[A-Z]+)*-\d{2})`/gm)].map((m) => m[1]!));
+    expect(dropped.size).toBe(132);
+    for (const r of allRequirements()) expect(ids.has(r.id) !== dropped.has(r.id), r.id).toBe(true);
+  });
+
+  it('answers per revision: the 2026-07-28 row with its own binds and URL, carried ids keeping their id and first revision', () => {
+    expect(appliesIn('LIFE-INIT-01', '2026-07-28')).toBe(false);
+    expect(absentIn('LIFE-INIT-01', '2026-07-28')).toBe('LIFE-INIT-01 is not a rule of revision 2026-07-28 (removed or superseded there)');
+    expect(appliesIn('DISC-RES-01', '2026-07-28')).toBe(true);
+    expect(appliesIn('DISC-RES-01', '2025-11-25')).toBe(false);
+    expect(absentIn('DISC-RES-01', '2025-11-25')).toBe('DISC-RES-01 is not a rule of revision 2025-11-25 (new in 2026-07-28)');
+    expect(() => appliesIn('NOPE-01' as string as RequirementId, '2026-07-28')).toThrow(/unknown requirement id NOPE-01/);
+    const carried = requirementIn('BASE-ID-01', '2026-07-28')!;
+    expect([carried.binds, carried.since, carried.url]).toEqual(['client', '2024-11-05', 'https://modelcontextprotocol.io/specification/2026-07-28/basic#requests']);
+    expect(requirement('BASE-ID-01').binds).toBe('both');
+    expect(requirementIn('BASE-ID-01', '2025-11-25')).toBe(requirement('BASE-ID-01'));
+    expect(levelIn('BASE-ERR-06', '2026-07-28')).toBe('MUST');
+    expect(requirementIn('LIFE-OP-01', '2024-11-05')!.level).toBe(levelIn('LIFE-OP-01', '2024-11-05'));
+    for (const rev of REVISIONS) expect(catalogOf(rev).map((r) => r.id), rev).toEqual(allRequirements().filter((r) => appliesIn(r.id, rev)).map((r) => r.id));
+  });
+
+  it('src/spec/requirement-id.ts is the union of both catalogs\' ids, as src/build/generate-spec.ts writes it', () => {
+    const catalogs = CATALOG_SOURCES.map((s) => ({ file: s.file, ids: rowsOf(s.file).requirements.map((r) => r.id) }));
+    expect(committed('src/spec/requirement-id.ts'), 'stale: run `npm run build && node dist/src/build/generate-spec.js`').toBe(requirementIdModule(catalogs));
   });
 });

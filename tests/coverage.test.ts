@@ -11,10 +11,11 @@ import { grade } from '../src/grade/grade.js';
 import type { CheckResult } from '../src/model.js';
 import { renderConsole } from '../src/report/console.js';
 import { allRequirements, bindsRole, requirement } from '../src/spec/catalog.js';
-import { buildCoverage, type CoverageMatrix, type CoverageSources, scenarioRef, untestedContext } from '../src/spec/coverage.js';
-import { UNTESTED_AREAS } from '../src/spec/untested.js';
+import { buildCoverage, type CoverageMatrix, type CoverageSources, scenarioRef, untestedContext } from '../src/grade/coverage.js';
+import { UNTESTED_AREAS } from '../src/grade/untested.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../src/validate/coverage.js';
 import { requireBuild, ROOT } from './server-helpers.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 const ID = /['"`]([A-Z]+(?:-[A-Z]+)*-\d{2})['"`]/g;
@@ -55,7 +56,7 @@ describe('the requirement matrix', () => {
   it('covers exactly the bound rules some scenario, validator rule or fuzz oracle cites', () => {
     const cited = new Set([...serverScenarios, ...clientScenarios, ...ORACLES].flatMap((s) => s.requirements));
     for (const id of [...VALIDATOR_RULES, ...TRANSPORT_RULES.stdio, ...TRANSPORT_RULES.http]) cited.add(id);
-    const judgeable = (id: string) => cited.has(id) && (bindsRole(requirement(id), 'server') || bindsRole(requirement(id), 'client'));
+    const judgeable = (id: RequirementId) => cited.has(id) && (bindsRole(requirement(id), 'server') || bindsRole(requirement(id), 'client'));
     expect(all.rows.filter((r) => r.covered).map((r) => r.id)).toEqual(allRequirements().map((r) => r.id).filter(judgeable));
     expect(all.rows.filter((r) => r.id.startsWith('AUTH-') || r.id.startsWith('TASK-')).every((r) => !r.covered && r.coveredBy.length === 0)).toBe(true);
   });
@@ -91,7 +92,7 @@ describe('the requirement matrix', () => {
   });
 
   it('knows every rule the transports judge live', () => {
-    const known = new Set([...VALIDATOR_RULES, ...TRANSPORT_RULES.stdio, ...TRANSPORT_RULES.http]);
+    const known = new Set<string>([...VALIDATOR_RULES, ...TRANSPORT_RULES.stdio, ...TRANSPORT_RULES.http]);
     const cited = [...idsIn('src/transport'), ...[...readFileSync(join(ROOT, 'src/validate/client-http.ts'), 'utf8').matchAll(ID)].map((m) => m[1]!)];
     expect(cited.filter((id) => !known.has(id))).toEqual([]);
   });
@@ -133,7 +134,7 @@ describe('mcpcheck coverage', () => {
 });
 
 describe('what a run did not test', () => {
-  const check = (id: string, status: CheckResult['status'], req: string): CheckResult => ({ id, title: id, requirements: [req], level: requirement(req).level, status, message: '', area: requirement(req).area, evidence: [] });
+  const check = (id: string, status: CheckResult['status'], req: RequirementId): CheckResult => ({ id, title: id, requirements: [req], level: requirement(req).level, status, message: '', area: requirement(req).area, evidence: [] });
   const report = (checks: CheckResult[], selected: boolean) =>
     grade({ role: 'server', tool: { name: 'mcpcheck', version: '0' }, target: { kind: 'stdio', description: 'x' }, startedAt: 'x', durationMs: 0, checks, untested: untestedContext('server', { scenarios: SOURCES.server, role: 'server', selected }) });
 

@@ -7,8 +7,9 @@ import { requirement } from '../src/spec/catalog.js';
 import { checksFromFindings } from '../src/checks.js';
 import { renderConsole } from '../src/report/console.js';
 import { unsupportedVersionError } from '../src/validate/versions.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
 
-function check(id: string, status: Status, requirements: string[], extra: Partial<CheckResult> = {}): CheckResult {
+function check(id: string, status: Status, requirements: RequirementId[], extra: Partial<CheckResult> = {}): CheckResult {
   const first = requirement(requirements[0]!);
   return { id, title: `title of ${id}`, requirements, level: first.level, status, message: `${status} message`, area: first.area, evidence: [], ...extra };
 }

@@ -41,19 +41,6 @@ const TABLE: readonly (readonly [path: string, layer: Layer, why: string])[] = [
   ['src/build', 'entry', 'build steps that load what they bundle or index (suites included)'],
 ];
 
-/**
- * Imports that break the rule today and that other work under way removes: the lead empties this
- * list when merging it. An entry no longer a violation fails the test, so the list cannot rot.
- */
-const PENDING: readonly string[] = [
-  // catalog: src/spec becomes the bottom layer (revisions defined there); coverage.ts and
-  // untested.ts move next to grading (src/grade).
-  'src/spec/catalog.ts → src/validate/revisions.ts',
-  'src/spec/coverage.ts → src/fuzz/rules.ts',
-  'src/spec/coverage.ts → src/validate/coverage.ts',
-  'src/spec/coverage.ts → src/validate/revisions.ts',
-  'src/spec/untested.ts → src/model.ts',
-];
 
 const rank = (layer: Layer): number => LAYERS.indexOf(layer);
 
@@ -152,13 +139,8 @@ describe('the layering rule', () => {
     expect(TABLE.filter(([prefix]) => !files.some((f) => f === prefix || f.startsWith(`${prefix}/`))).map(([prefix]) => prefix)).toEqual([]);
   });
 
-  it('no module imports a higher layer (file → import), but for the pending ones', () => {
-    expect(violations().filter((v) => !PENDING.includes(v))).toEqual([]);
-  });
-
-  it('every pending entry is still a violation (else take it off the list)', () => {
-    const now = new Set(violations());
-    expect(PENDING.filter((p) => !now.has(p))).toEqual([]);
+  it('no module imports a higher layer (file → import)', () => {
+    expect(violations()).toEqual([]);
   });
 
   it('a suite file imports from src/ only through suites/kit.ts', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { listedToolResult } from '../src/harness/server-session.js';
 import { toolListArbitrary } from '../src/property/served-tools.js';
 import { validateMessage } from '../src/validate/message.js';
-import { REVISIONS } from '../src/validate/revisions.js';
+import { STATEFUL_REVISIONS as REVISIONS } from '../src/spec/revisions.js';
 
 /** Findings that are verdicts, not notes (info findings say something without judging). */
 const verdicts = (message: unknown, revision: (typeof REVISIONS)[number]) =>

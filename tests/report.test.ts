@@ -9,10 +9,11 @@ import type { CheckResult, RunReport, Status } from '../src/model.js';
 import { escapeTerminal, renderConsole, renderJson, renderJunit, writeReports, xmlSafe } from '../src/report/index.js';
 import { requirement } from '../src/spec/catalog.js';
 import { all, child, parseXml, type XmlNode } from './xml.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
 
 const BASE = 'Base protocol — JSON-RPC messages';
 
-function check(id: string, status: Status, requirements: string[], extra: Partial<CheckResult> = {}): CheckResult {
+function check(id: string, status: Status, requirements: RequirementId[], extra: Partial<CheckResult> = {}): CheckResult {
   const first = requirement(requirements[0]!);
   return { id, title: `title of ${id}`, requirements, level: first.level, status, message: `${status}: message of ${id}`, area: first.area, evidence: [], ...extra };
 }

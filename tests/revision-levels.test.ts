@@ -11,14 +11,15 @@ import type { PeerSession } from '../src/harness/peer-session.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import { levelIn } from '../src/spec/catalog.js';
 import type { Finding } from '../src/validate/finding.js';
-import type { Revision } from '../src/validate/revisions.js';
+import type { StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { SessionValidator } from '../src/validate/session.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
 
 const tags = (findings: Finding[]) => findings.map((f) => `${f.requirements.join('+')}:${f.level}:${f.severity}`);
 
 describe('levelIn', () => {
   it('gives LIFE-OP-01/02 the level each revision\'s lifecycle page states, and other rules the catalog\'s', () => {
-    for (const id of ['LIFE-OP-01', 'LIFE-OP-02']) {
+    for (const id of ['LIFE-OP-01', 'LIFE-OP-02'] satisfies RequirementId[]) {
       expect(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'].map((r) => levelIn(id, r as Revision)), id).toEqual(['SHOULD', 'SHOULD', 'MUST', 'MUST']);
     }
     expect(levelIn('TOOL-CALL-01', '2024-11-05')).toBe('MUST');

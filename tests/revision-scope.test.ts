@@ -10,7 +10,7 @@ import { HttpTarget } from '../src/harness/target.js';
 import { CheckRecorder } from '../src/runner/checks.js';
 import { type Finding, violation } from '../src/validate/finding.js';
 import { findingsIn } from '../src/validate/in-revision.js';
-import type { Revision } from '../src/validate/revisions.js';
+import type { StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { SessionValidator } from '../src/validate/session.js';
 import { freePort, REFERENCE, requireBuild } from './server-helpers.js';
 

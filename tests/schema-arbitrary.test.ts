@@ -9,7 +9,7 @@ import { metaKeyArbitrary } from '../src/schema/meta-key.js';
 import { validateWithSchema } from '../src/validate/dialects.js';
 import { checkMeta, isMetaName, isMetaPrefixLabel, isReservedMetaKey, isReverseDnsPrefix, metaKeyParts } from '../src/validate/meta.js';
 import { validateMessage } from '../src/validate/message.js';
-import { REVISIONS } from '../src/validate/revisions.js';
+import { STATEFUL_REVISIONS as REVISIONS } from '../src/spec/revisions.js';
 import { schemaFor } from '../src/validate/schemas.js';
 import { EVERYTHING, REFERENCE, requireBuild } from './server-helpers.js';
 

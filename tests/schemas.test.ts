@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../src/paths.js';
 import { applySchemaPatches } from '../src/spec/rulings.js';
-import { REVISIONS } from '../src/validate/revisions.js';
+import { STATEFUL_REVISIONS as REVISIONS } from '../src/spec/revisions.js';
 import { codeCachePath, FINGERPRINT_EXPORT, loadModuleAt, moduleScript, precompiledPath } from '../src/validate/precompiled.js';
 import { SCHEMA_GROUP, schemaFor } from '../src/validate/schemas.js';
 import { createAjv } from '../src/validate/dialects.js';

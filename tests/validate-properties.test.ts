@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../src/validate/finding.js';
 import { type MessageContext, validateMessage } from '../src/validate/message.js';
 import { checkMeta } from '../src/validate/meta.js';
-import { REVISIONS } from '../src/validate/revisions.js';
+import { STATEFUL_REVISIONS as REVISIONS } from '../src/spec/revisions.js';
 import { SessionValidator } from '../src/validate/session.js';
 
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'];

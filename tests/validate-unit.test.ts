@@ -9,7 +9,7 @@ import { checkEnvelope } from '../src/validate/envelope.js';
 import type { Finding } from '../src/validate/finding.js';
 import { type MessageContext, validateMessage } from '../src/validate/message.js';
 import { checkMeta } from '../src/validate/meta.js';
-import { type Revision } from '../src/validate/revisions.js';
+import { type StatefulRevision as Revision } from '../src/spec/revisions.js';
 import { schemaFor } from '../src/validate/schemas.js';
 import { SessionValidator } from '../src/validate/session.js';
 import { checkCallToolResult, checkToolList } from '../src/validate/tools.js';

@@ -22,7 +22,7 @@ function cited(file: string): Set<string> {
 }
 
 function outside(ids: Iterable<string>, table: RuleTable): string[] {
-  const listed = new Set(table);
+  const listed = new Set<string>(table);
   return [...ids].filter((id) => !listed.has(id));
 }
 

@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { clientScenarios } from '../../suites/client/index.js';
 import { serverScenarios } from '../../suites/server/index.js';
-import { type CoverageSources, scenarioRef } from '../spec/coverage.js';
-import { scenarioIndexPath } from '../spec/scenario-index.js';
+import { type CoverageSources, scenarioRef } from '../grade/coverage.js';
+import { scenarioIndexPath } from '../grade/scenario-index.js';
 
-/** Build step (`npm run build`): the scenario index `mcpcheck coverage` reads (src/spec/scenario-index.ts). */
+/** Build step (`npm run build`): the scenario index `mcpcheck coverage` reads (src/grade/scenario-index.ts). */
 const index: CoverageSources = { server: serverScenarios.map(scenarioRef), client: clientScenarios.map(scenarioRef) };
 const out = scenarioIndexPath();
 mkdirSync(dirname(out), { recursive: true });

@@ -7,7 +7,7 @@ import type { ClientScenario } from '../runner/client-scenario.js';
 import { clientScenarios } from '../../suites/client/index.js';
 import { openHttpEndpoint } from '../transport/http-endpoint.js';
 import { StdioRelayChannel } from '../transport/stdio-relay.js';
-import { scenarioRef, untestedContext } from '../spec/coverage.js';
+import { scenarioRef, untestedContext } from '../grade/coverage.js';
 import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';

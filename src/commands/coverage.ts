@@ -1,8 +1,8 @@
 import { SetupError } from '../errors.js';
 import { renderCoverageMarkdown, renderCoverageText } from '../report/coverage.js';
 import type { Role } from '../spec/catalog.js';
-import { buildCoverage, type CoverageFilter } from '../spec/coverage.js';
-import { readScenarioIndex } from '../spec/scenario-index.js';
+import { buildCoverage, type CoverageFilter } from '../grade/coverage.js';
+import { readScenarioIndex } from '../grade/scenario-index.js';
 
 export type CoverageFormat = 'text' | 'json' | 'markdown';
 

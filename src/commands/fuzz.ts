@@ -11,7 +11,7 @@ import { HttpTarget, type Target } from '../harness/target.js';
 import { isObject } from '../json.js';
 import type { CheckResult, RunReport, Status } from '../model.js';
 import { requirement } from '../spec/catalog.js';
-import { untestedContext } from '../spec/coverage.js';
+import { untestedContext } from '../grade/coverage.js';
 import { formatTranscript } from '../transcript/format.js';
 import { toolInfo } from '../version.js';
 import { describeCase, type FuzzCase } from '../fuzz/case.js';

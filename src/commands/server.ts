@@ -6,7 +6,7 @@ import type { RunReport, TargetInfo } from '../model.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
-import { scenarioRef, untestedContext } from '../spec/coverage.js';
+import { scenarioRef, untestedContext } from '../grade/coverage.js';
 import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';

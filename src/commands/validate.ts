@@ -6,7 +6,7 @@ import { type TranscriptFrame, TranscriptUnusable } from '../transcript/format.j
 import { startReads } from '../transcript/read-file.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
-import { untestedContext } from '../spec/coverage.js';
+import { untestedContext } from '../grade/coverage.js';
 import { VALIDATOR_RULES } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';

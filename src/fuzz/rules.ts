@@ -1,3 +1,5 @@
+import type { RequirementId } from '../spec/requirement-id.js';
+
 /**
  * The rules of `mcpcheck fuzz` as data: the oracles that judge one case and the invariants that
  * judge a sequence, each with the requirements it is tied to. Kept apart from their predicates
@@ -7,7 +9,7 @@ export interface FuzzRule {
   /** Stable check id. */
   id: string;
   title: string;
-  requirements: readonly string[];
+  requirements: readonly RequirementId[];
   /** The transports it can be exercised over, when not both. */
   transports?: readonly ('stdio' | 'http')[];
 }

@@ -14,7 +14,7 @@ import type { ToolPolicy } from '../runner/scenario.js';
 import { requestArbitrary, notificationArbitrary } from '../schema/index.js';
 import { isObject } from '../json.js';
 import { hasCapability } from '../runner/discovery.js';
-import type { Revision } from '../validate/revisions.js';
+import type { StatefulRevision as Revision } from '../spec/revisions.js';
 import type { FuzzCase } from './case.js';
 import { Lane } from './lane.js';
 import { type BaseRequest, DEFAULT_MUTATION_OPTIONS, mutationsOf, notificationCases, type MutationOptions } from './mutate.js';

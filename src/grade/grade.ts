@@ -1,6 +1,6 @@
 import type { CheckResult, RunReport, Status, TargetInfo, WireLog } from '../model.js';
 import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
-import { untestedAreas, type UntestedContext } from '../spec/untested.js';
+import { untestedAreas, type UntestedContext } from './untested.js';
 import { applyBaseline, type Baseline } from './baseline.js';
 import { headline, levelCounts } from './headline.js';
 import { requirementVerdicts } from './verdicts.js';

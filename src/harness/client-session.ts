@@ -1,6 +1,6 @@
 import type { HttpChannel } from '../transport/http.js';
 import type { StdioChannel } from '../transport/stdio.js';
-import { LATEST_REVISION } from '../validate/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
 import { PeerSession, type PeerSessionOptions, type Reply } from './peer-session.js';
 

@@ -1,7 +1,7 @@
 import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js';
 import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
-import { LATEST_REVISION, type Revision } from '../validate/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';

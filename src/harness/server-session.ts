@@ -2,7 +2,7 @@ import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ServerChannel } from '../transport/server-channel.js';
 import { judgeClientExchange } from '../validate/client-http.js';
-import { isRevision, LATEST_REVISION } from '../validate/revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { PeerSession, type PeerSessionOptions, type RecordedFrame } from './peer-session.js';
 
 /** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */

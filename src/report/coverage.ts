@@ -1,5 +1,5 @@
-import type { CoverageMatrix, CoverageRow, Coverer, Totals } from '../spec/coverage.js';
-import { REVISIONS } from '../validate/revisions.js';
+import type { CoverageMatrix, CoverageRow, Coverer, Totals } from '../grade/coverage.js';
+import { STATEFUL_REVISIONS as REVISIONS } from '../spec/revisions.js';
 
 // Views of the requirement matrix (`mcpcheck coverage`); JSON is the matrix itself.
 

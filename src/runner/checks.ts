@@ -2,9 +2,10 @@ import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.
 import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
 import { isObject } from '../json.js';
-import { LATEST_REVISION } from '../validate/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { show } from '../validate/finding.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 export interface CheckOptions {
   /**
@@ -13,7 +14,7 @@ export interface CheckOptions {
    */
   key?: string;
   /** Defaults to the scenario's requirements. */
-  requirements?: string[];
+  requirements?: RequirementId[];
   /** Defaults to the first requirement's level in the session's revision; a SHOULD-level failure is a warn. */
   level?: Level;
   /** Indices of frames (in `session`, default the scenario's session) that show what happened. */
@@ -95,7 +96,7 @@ export class CheckRecorder {
   constructor(
     private readonly scenarioId: string,
     private readonly scenarioTitle: string,
-    private readonly defaults: string[],
+    private readonly defaults: RequirementId[],
     private readonly sessionOf: () => PeerSession | undefined,
     private readonly reproduce: string,
     /** Where notes go (the report's notes); a note is never a verdict. */
@@ -291,7 +292,7 @@ export class CheckRecorder {
   }
 }
 
-type ScenarioHead = { id: string; title: string; requirements: string[]; level?: Level };
+type ScenarioHead = { id: string; title: string; requirements: RequirementId[]; level?: Level };
 
 function scenarioNotRun(s: ScenarioHead, id: string, status: Status, message: string): CheckResult {
   const first = requirement(s.requirements[0]!);

@@ -5,7 +5,7 @@ import { ServerSession } from '../harness/server-session.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
-import { LATEST_REVISION } from '../validate/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';

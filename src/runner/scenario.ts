@@ -4,6 +4,7 @@ import type { Level } from '../spec/catalog.js';
 import type { CheckRecorder } from './checks.js';
 import type { Discovery } from './discovery.js';
 import type { Target } from '../harness/target.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 /**
  * How much a scenario needs to itself: 'shared' runs on an initialized session that other
@@ -66,7 +67,7 @@ export interface ScenarioIdentity {
   /** The spec sentence it enforces, as `list` and reports show it. */
   title: string;
   /** Requirement ids the scenario's checks cite by default. */
-  requirements: string[];
+  requirements: RequirementId[];
   level?: Level;
   /** The official conformance suite's name for the same scenario, accepted by --only. */
   alias?: string;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../paths.js';
-import { isRevision, LATEST_REVISION, REVISIONS, type Revision, revisionAtLeast } from '../validate/revisions.js';
+import type { RequirementId } from './requirement-id.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION, type Revision, revisionAtLeast, STATEFUL_REVISIONS, type StatefulRevision } from './revisions.js';
 
 /** Grading level: MUST NOT grades as MUST, SHOULD NOT as SHOULD (requirements.md, "How to read a row"). */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -23,7 +24,7 @@ export function strongerLevel(a: Level, b: Level): Level {
 }
 
 export interface Requirement {
-  id: string;
+  id: RequirementId;
   /** The BCP 14 keyword(s) exactly as catalogued, e.g. "MUST NOT" or "SHOULD/MUST". */
   keyword: string;
   level: Level;
@@ -34,48 +35,59 @@ export interface Requirement {
   title: string;
   requirement: string;
   blackbox: 'Y' | 'P' | 'N';
-  /** The first protocol revision that has this rule (src/spec/revisions.json, REVISIONS.md). */
-  since: Revision;
-  /** Revisions after `since` that do not have it (JSON-RPC batches were legal in 2025-03-26 only). */
-  notIn?: Revision[];
   /**
-   * Where the rule's level changed between revisions: revision → the level from it on (LIFE-OP-01
-   * was a SHOULD until 2025-06-18). `level` is the 2025-11-25 one; `levelIn` reads both.
+   * The first protocol revision that has this rule (src/spec/revisions.json, REVISIONS.md); a row
+   * of the 2026-07-28 catalog carried over from 2025-11-25 keeps the carried rule's.
    */
-  levels?: Partial<Record<Revision, Level>>;
+  since: Revision;
+  /** Stateful revisions after `since` that do not have it (JSON-RPC batches were legal in 2025-03-26 only). */
+  notIn?: StatefulRevision[];
+  /**
+   * Where the rule's level changed between stateful revisions: revision → the level from it on
+   * (LIFE-OP-01 was a SHOULD until 2025-06-18). `level` is the 2025-11-25 one; `levelIn` reads both.
+   */
+  levels?: Partial<Record<StatefulRevision, Level>>;
 }
+
+/** A row of the 2025-11-25 catalog, which judges the stateful revisions: it begins in one of them. */
+export type StatefulRequirement = Requirement & { since: StatefulRevision };
+
+/** A row as a derived catalog file (src/spec/requirements*.json) holds it. */
+export type CatalogRow = Omit<Requirement, 'since' | 'notIn' | 'levels'>;
 
 interface CatalogFile {
   spec: string;
-  requirements: Array<Omit<Requirement, 'since' | 'notIn' | 'levels'>>;
+  requirements: CatalogRow[];
 }
 
 interface RevisionsFile {
   rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string>; levels?: Record<string, string> }>;
 }
 
-let byId: Map<string, Requirement> | undefined;
+let byId: Map<string, StatefulRequirement> | undefined;
+/** The 2026-07-28 catalog (src/spec/requirements-2026-07-28.json): the stateless era's rules. */
+let statelessById: Map<string, Requirement> | undefined;
 /** `<id> <clause>` → the first revision that has a clause a rule gained after its `since`. */
-let clauseRevisions: Map<string, Revision> | undefined;
+let clauseRevisions: Map<string, StatefulRevision> | undefined;
 
 function readJson<T>(name: string): T {
   return JSON.parse(readFileSync(join(packageRoot(), 'src/spec', name), 'utf8')) as T;
 }
 
-function load(): Map<string, Requirement> {
+function load(): Map<string, StatefulRequirement> {
   if (byId) return byId;
   const file = readJson<CatalogFile>('requirements.json');
   const { rules } = readJson<RevisionsFile>('revisions.json');
-  const map = new Map<string, Requirement>();
-  const clauses = new Map<string, Revision>();
+  const map = new Map<string, StatefulRequirement>();
+  const clauses = new Map<string, StatefulRevision>();
   for (const r of file.requirements) {
     const rev = rules[r.id];
     // A rule without revision data would be judged in every revision: refuse to start instead.
-    if (!rev || !isRevision(rev.since) || !(rev.notIn ?? []).every(isRevision)) throw new Error(`src/spec/revisions.json: no valid revision data for ${r.id}`);
+    if (!rev || !isStatefulRevision(rev.since) || !(rev.notIn ?? []).every(isStatefulRevision)) throw new Error(`src/spec/revisions.json: no valid revision data for ${r.id}`);
     const levels = rev.levels ? levelsOf(r.id, r.level, rev.levels) : undefined;
-    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isRevision) } : {}), ...(levels ? { levels } : {}) });
+    map.set(r.id, { ...r, since: rev.since, ...(rev.notIn ? { notIn: rev.notIn.filter(isStatefulRevision) } : {}), ...(levels ? { levels } : {}) });
     for (const [clause, since] of Object.entries(rev.clauses ?? {})) {
-      if (!isRevision(since)) throw new Error(`src/spec/revisions.json: clause ${JSON.stringify(clause)} of ${r.id} names no revision`);
+      if (!isStatefulRevision(since)) throw new Error(`src/spec/revisions.json: clause ${JSON.stringify(clause)} of ${r.id} names no revision`);
       clauses.set(`${r.id} ${clause}`, since);
     }
   }
@@ -88,43 +100,99 @@ function load(): Map<string, Requirement> {
  * A rule's `levels` (revisions.json): each key a revision, each value a level, and the level it
  * reaches in 2025-11-25 the catalog's own, so the two files cannot disagree unnoticed.
  */
-function levelsOf(id: string, catalogued: Level, raw: Record<string, string>): Partial<Record<Revision, Level>> {
-  const levels: Partial<Record<Revision, Level>> = {};
+function levelsOf(id: string, catalogued: Level, raw: Record<string, string>): Partial<Record<StatefulRevision, Level>> {
+  const levels: Partial<Record<StatefulRevision, Level>> = {};
   for (const [revision, level] of Object.entries(raw)) {
-    if (!isRevision(revision) || !isLevel(level)) throw new Error(`src/spec/revisions.json: levels of ${id} map ${JSON.stringify(revision)} to ${JSON.stringify(level)}, not a revision to a level`);
+    if (!isStatefulRevision(revision) || !isLevel(level)) throw new Error(`src/spec/revisions.json: levels of ${id} map ${JSON.stringify(revision)} to ${JSON.stringify(level)}, not a revision to a level`);
     levels[revision] = level;
   }
-  const latest = levelFrom(levels, LATEST_REVISION);
+  const latest = levelFrom(levels, LATEST_STATEFUL_REVISION);
   if (latest !== undefined && latest !== catalogued) throw new Error(`src/spec/revisions.json: levels of ${id} end at ${latest}, the catalog says ${catalogued}`);
   return levels;
 }
 
 /** The level a `levels` map gives a revision: that of the latest listed revision not after it. */
-function levelFrom(levels: Partial<Record<Revision, Level>>, revision: Revision): Level | undefined {
+function levelFrom(levels: Partial<Record<StatefulRevision, Level>>, revision: StatefulRevision): Level | undefined {
   let level: Level | undefined;
-  for (const r of REVISIONS) if (revisionAtLeast(revision, r) && levels[r] !== undefined) level = levels[r];
+  for (const r of STATEFUL_REVISIONS) if (revisionAtLeast(revision, r) && levels[r] !== undefined) level = levels[r];
   return level;
 }
 
-export function allRequirements(): Requirement[] {
+export function allRequirements(): StatefulRequirement[] {
   return [...load().values()];
 }
 
-export function findRequirement(id: string): Requirement | undefined {
+export function findRequirement(id: string): StatefulRequirement | undefined {
   return load().get(id);
 }
 
-/** The requirement with this id; an unknown id is a programming error in a check, so it throws. */
-export function requirement(id: string): Requirement {
+/**
+ * The 2025-11-25 catalog's requirement with this id (the initialize era's rules; `requirementIn`
+ * answers for any revision); an unknown id is a programming error in a check, so it throws.
+ */
+export function requirement(id: RequirementId): StatefulRequirement {
   const r = load().get(id);
   if (!r) throw new Error(`unknown requirement id ${id}`);
   return r;
 }
 
-/** Whether the rule exists in a protocol revision; sessions are judged by their negotiated revision's rules. */
-export function appliesIn(id: string, revision: Revision): boolean {
-  const r = requirement(id);
+/** Whether an id from run-time data (a baseline, --only, a set validators filled) is in some catalog. */
+export function isRequirementId(id: string): id is RequirementId {
+  return load().has(id) || loadStateless().has(id);
+}
+
+/** An id from run-time data, checked: one no catalog has is a programming error, so it throws. */
+export function requirementId(id: string): RequirementId {
+  if (!isRequirementId(id)) throw new Error(`unknown requirement id ${id}`);
+  return id;
+}
+
+function loadStateless(): Map<string, Requirement> {
+  if (statelessById) return statelessById;
+  const file = readJson<CatalogFile>('requirements-2026-07-28.json');
+  const carried = load();
+  statelessById = new Map(file.requirements.map((r) => [r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28' }]));
+  return statelessById;
+}
+
+/** The rules that judge a session of this revision, each with its level, binds and URL there. */
+export function catalogOf(revision: Revision): Requirement[] {
+  if (!isStatefulRevision(revision)) return [...loadStateless().values()];
+  return allRequirements().flatMap((r) => requirementIn(r.id, revision) ?? []);
+}
+
+/** The rule as the catalog of this revision has it (its level in that revision), or undefined when the revision lacks it. */
+export function requirementIn(id: RequirementId, revision: Revision): Requirement | undefined {
+  if (!isStatefulRevision(revision)) return loadStateless().get(id);
+  const r = load().get(id);
+  if (!r || !statefulApplies(r, revision)) return undefined;
+  return r.levels ? { ...r, level: levelFrom(r.levels, revision) ?? r.level } : r;
+}
+
+/** The requirement of this id in some catalog; an id of none is a programming error in a check, so it throws. */
+function anyRequirement(id: RequirementId): Requirement {
+  const r = load().get(id) ?? loadStateless().get(id);
+  if (!r) throw new Error(`unknown requirement id ${id}`);
+  return r;
+}
+
+function statefulApplies(r: StatefulRequirement, revision: StatefulRevision): boolean {
   return revisionAtLeast(revision, r.since) && !r.notIn?.includes(revision);
+}
+
+/**
+ * Whether the rule exists in a protocol revision; sessions are judged by their negotiated
+ * revision's rules. 2026-07-28 answers from its own catalog.
+ */
+export function appliesIn(id: RequirementId, revision: Revision): boolean {
+  if (!isStatefulRevision(revision)) {
+    anyRequirement(id);
+    return loadStateless().has(id);
+  }
+  const r = load().get(id);
+  if (r) return statefulApplies(r, revision);
+  anyRequirement(id);
+  return false;
 }
 
 /**
@@ -132,15 +200,22 @@ export function appliesIn(id: string, revision: Revision): boolean {
  * says (LIFE-OP-01 on a 2024-11-05 session is a SHOULD, "Both parties SHOULD"). The catalog's
  * level where the rule's level never changed.
  */
-export function levelIn(id: string, revision: Revision): Level {
+export function levelIn(id: RequirementId, revision: Revision): Level {
+  if (!isStatefulRevision(revision)) {
+    const r = loadStateless().get(id);
+    if (!r) throw new Error(`${id} is not a rule of revision ${revision}`);
+    return r.level;
+  }
   const r = requirement(id);
   return (r.levels && levelFrom(r.levels, revision)) ?? r.level;
 }
 
 /** Why a rule is not judged in a revision (a skip reason), or undefined when the revision has it. */
-export function absentIn(id: string, revision: Revision): string | undefined {
+export function absentIn(id: RequirementId, revision: Revision): string | undefined {
   if (appliesIn(id, revision)) return undefined;
-  const r = requirement(id);
+  // Every 2025-11-25 id missing from the 2026-07-28 catalog is in its §18 (tests/catalog.test.ts).
+  if (!isStatefulRevision(revision)) return `${id} is not a rule of revision ${revision} (removed or superseded there)`;
+  const r = anyRequirement(id);
   return revisionAtLeast(revision, r.since)
     ? `${id} is not a rule of revision ${revision} (it holds from ${r.since} except in ${r.notIn!.join(', ')})`
     : `${id} is not a rule of revision ${revision} (new in ${r.since})`;
@@ -151,14 +226,15 @@ export function absentIn(id: string, revision: Revision): string | undefined {
  * that clause judges it only on sessions of that revision or newer. An unknown clause is a
  * programming error in a check, so it throws.
  */
-export function clauseSince(id: string, clause: string): Revision {
+export function clauseSince(id: RequirementId, clause: string): StatefulRevision {
   load();
   const since = clauseRevisions!.get(`${id} ${clause}`);
   if (since === undefined) throw new Error(`src/spec/revisions.json: ${id} has no clause ${JSON.stringify(clause)}`);
   return since;
 }
 
-export const SPEC_REVISION = '2025-11-25';
+/** The revision the 2025-11-25 catalog (requirements.json, revisions.json) is written for. */
+export const SPEC_REVISION: StatefulRevision = LATEST_STATEFUL_REVISION;
 
 /** The role a target plays; a grade counts only the rules that bind it. */
 export type Role = 'server' | 'client';

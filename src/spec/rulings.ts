@@ -1,3 +1,4 @@
+import type { RequirementId } from './requirement-id.js';
 import { requirement } from './catalog.js';
 
 /**
@@ -21,7 +22,7 @@ export interface Ruling {
   /** What mcpcheck does, in one line. */
   ruling: string;
   /** Requirement ids whose verdicts it changes. */
-  requirements: readonly string[];
+  requirements: readonly RequirementId[];
 }
 
 const RULING_LIST = [

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { checkEnvelope, type Envelope } from '../validate/envelope.js';
 import { show, violation } from '../validate/finding.js';
-import { isRevision } from '../validate/revisions.js';
+import { isStatefulRevision as isRevision } from '../spec/revisions.js';
 import { ChannelEvents } from './channel-base.js';
 import type { SendResult } from './channel.js';
 import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';

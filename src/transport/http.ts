@@ -6,6 +6,7 @@ import { note, violation } from '../validate/finding.js';
 import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
 import { HeaderList, httpExchange, type HttpResponse } from './http-client.js';
 import { describeNetworkError, mediaType, readBody, readSseBody, redactHeaders, redactUrl, type SseEvent } from './http-util.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 export { describeNetworkError, redactHeaders, redactUrl, type SseEvent };
 
@@ -501,7 +502,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     return end;
   }
 
-  private deliver(bytes: Uint8Array, via: string, exchange: number, notJson: string, what: string): void {
+  private deliver(bytes: Uint8Array, via: string, exchange: number, notJson: RequirementId, what: string): void {
     const decoded = decodeUtf8(bytes);
     if (decoded.invalid) {
       this.findings.emit(violation('BASE-MSG-02', `${what} is not valid UTF-8 (shown with U+FFFD replacements): ${quote(decoded.text)}`));
@@ -509,7 +510,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     this.deliverText(decoded.text, true, via, exchange, notJson, what);
   }
 
-  private deliverText(raw: string, bomCheck: boolean, via: string, exchange: number, notJson: string, what: string): void {
+  private deliverText(raw: string, bomCheck: boolean, via: string, exchange: number, notJson: RequirementId, what: string): void {
     let text = raw;
     if (bomCheck && text.startsWith('\uFEFF')) {
       this.findings.emit(violation('BASE-MSG-02', `${what} starts with a UTF-8 byte-order mark`, '', 'warn'));

@@ -1,4 +1,5 @@
 import { type Finding, show, violation } from './finding.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 /**
  * What the HTTP rules read of one request a client made: transport/server-channel.ts's
@@ -31,7 +32,7 @@ export interface ExchangeContext {
 
 export interface ExchangeVerdict {
   /** Rules the exchange gave a chance to fail. */
-  applied: string[];
+  applied: RequirementId[];
   findings: Finding[];
 }
 
@@ -47,7 +48,7 @@ export function judgeClientExchange(e: ExchangeSeen, ctx: ExchangeContext): Exch
   const out: ExchangeVerdict = { applied: [], findings: [] };
   if (!e.toEndpoint) return out;
   const what = `${e.method} #${e.exchange}`;
-  const rule = (id: string, ok: boolean, message: () => string) => {
+  const rule = (id: RequirementId, ok: boolean, message: () => string) => {
     out.applied.push(id);
     if (!ok) out.findings.push(violation(id, `${what}: ${message()}`));
   };

@@ -2,6 +2,7 @@ import { isStrictBase64 } from './base64.js';
 import { type Finding, ptr, show, violation } from './finding.js';
 import { obj } from '../json.js';
 import { ruling } from '../spec/rulings.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;.*)?$/;
@@ -22,7 +23,7 @@ export function checkResourceUri(uri: unknown, pointer: string): Finding[] {
 }
 
 /** Resource contents (text or base64 blob) inside resources/read results and embedded resources. */
-export function checkResourceContents(contents: unknown, pointer: string, rule: string): Finding[] {
+export function checkResourceContents(contents: unknown, pointer: string, rule: RequirementId): Finding[] {
   const c = obj(contents);
   if (!c) return [];
   const findings = checkResourceUri(c.uri, pointer + '/uri');
@@ -42,7 +43,7 @@ export function checkResourceContents(contents: unknown, pointer: string, rule: 
  * base64 with a MIME type of the right family; embedded resources are checked as contents.
  * `rule` names the requirement of the surrounding feature (TOOL-CONT-01, PROMPT-CONT-01, …).
  */
-export function checkContentBlock(block: unknown, pointer: string, rule: string, embeddedNeedsMime = false): Finding[] {
+export function checkContentBlock(block: unknown, pointer: string, rule: RequirementId, embeddedNeedsMime = false): Finding[] {
   const b = obj(block);
   if (!b) return [];
   const findings: Finding[] = [];
@@ -67,7 +68,7 @@ export function checkContentBlock(block: unknown, pointer: string, rule: string,
 }
 
 /** A tool result's content blocks: each of a known type with its fields, then checkContentBlock. */
-export function checkContentList(content: unknown, pointer: string, rule: string): Finding[] {
+export function checkContentList(content: unknown, pointer: string, rule: RequirementId): Finding[] {
   if (!Array.isArray(content)) return [];
   const findings: Finding[] = [];
   content.forEach((block, i) => {

@@ -1,10 +1,11 @@
+import type { RequirementId } from '../spec/requirement-id.js';
 import { allRequirements } from '../spec/catalog.js';
 import { MESSAGE_RULES } from './message.js';
 import { SESSION_RULES } from './session.js';
 import { VERSION_RULES } from './versions.js';
 
 /** The ids once each, in the catalog's order (an id the catalog lacks last, for the test that forbids it to find). */
-function inCatalogOrder(ids: Iterable<string>): string[] {
+function inCatalogOrder(ids: Iterable<RequirementId>): RequirementId[] {
   const rank = new Map(allRequirements().map((r, i) => [r.id, i]));
   return [...new Set(ids)].sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity));
 }
@@ -14,7 +15,7 @@ function inCatalogOrder(ids: Iterable<string>): string[] {
  * tables. `validate` reports each as a check: pass when traffic exercised it without a violation,
  * skip when nothing in the transcript gave it a chance to fail.
  */
-export const VALIDATOR_RULES: readonly string[] = inCatalogOrder([...MESSAGE_RULES, ...SESSION_RULES, ...VERSION_RULES]);
+export const VALIDATOR_RULES: readonly RequirementId[] = inCatalogOrder([...MESSAGE_RULES, ...SESSION_RULES, ...VERSION_RULES]);
 
 /**
  * Rules the transports judge live on the bytes a target sends, beyond VALIDATOR_RULES (a
@@ -23,7 +24,7 @@ export const VALIDATOR_RULES: readonly string[] = inCatalogOrder([...MESSAGE_RUL
  * the stdio relay (src/transport/stdio-relay.ts) how a client ends its server. No transcript holds
  * this (HTTP headers, process signals), so `validate` cannot judge them.
  */
-export const TRANSPORT_RULES: Readonly<Record<'stdio' | 'http', readonly string[]>> = {
+export const TRANSPORT_RULES: Readonly<Record<'stdio' | 'http', readonly RequirementId[]>> = {
   stdio: ['LIFE-SHUT-01'],
   http: ['HTTP-POST-05', 'HTTP-SSE-01', 'HTTP-RESUME-01', 'HTTP-GET-02', 'HTTP-POST-01', 'HTTP-POST-02', 'HTTP-GET-01', 'HTTP-VER-01', 'HTTP-VER-02', 'HTTP-SESS-04'],
 };

@@ -1,10 +1,11 @@
 import { requirement, type Level } from '../spec/catalog.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 /** fail: a MUST is broken; warn: a SHOULD is broken, or a heuristic suspects a MUST; info: a note. */
 export type Severity = 'fail' | 'warn' | 'info';
 
 export interface Finding {
-  requirements: string[];
+  requirements: RequirementId[];
   level: Level;
   severity: Severity;
   /** What was expected and what came instead. */
@@ -24,20 +25,20 @@ export interface Finding {
  * A broken rule. The severity follows the level of the first requirement: MUST → fail,
  * SHOULD/MAY → warn. Pass `severity` only to soften a heuristic.
  */
-export function violation(ids: string | string[], message: string, pointer = '', severity?: Severity): Finding {
+export function violation(ids: RequirementId | RequirementId[], message: string, pointer = '', severity?: Severity): Finding {
   const list = Array.isArray(ids) ? ids : [ids];
   const level = requirement(list[0]!).level;
   return { requirements: list, level, severity: severity ?? (level === 'MUST' ? 'fail' : 'warn'), message, pointer };
 }
 
 /** An observation that breaks nothing but is worth reporting (a compatibility note, a ruling applied). */
-export function note(ids: string | string[], message: string, pointer = ''): Finding {
+export function note(ids: RequirementId | RequirementId[], message: string, pointer = ''): Finding {
   const list = Array.isArray(ids) ? ids : [ids];
   return { requirements: list, level: requirement(list[0]!).level, severity: 'info', message, pointer };
 }
 
 /** A value the rule cannot be judged on, reported instead of the violation it seemed to be. */
-export function unjudged(ids: string | string[], message: string, pointer = ''): Finding {
+export function unjudged(ids: RequirementId | RequirementId[], message: string, pointer = ''): Finding {
   return { ...note(ids, message, pointer), unjudged: true };
 }
 

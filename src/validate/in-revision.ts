@@ -1,6 +1,7 @@
 import { appliesIn, levelIn, weakerLevel } from '../spec/catalog.js';
 import type { Finding } from './finding.js';
-import { isRevision, LATEST_REVISION, type Revision } from './revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 /**
  * The revision a peer is judged by: the negotiated one, or 2025-11-25 while none is agreed (or when
@@ -37,12 +38,12 @@ export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
  * The rules a session gave a chance to fail. add() keeps only rules of the session's revision at
  * that moment, so every validator that marks a rule applied is scoped without knowing it.
  */
-export class RulesInRevision extends Set<string> {
+export class RulesInRevision extends Set<RequirementId> {
   constructor(private readonly revision: () => Revision) {
     super();
   }
 
-  override add(id: string): this {
+  override add(id: RequirementId): this {
     // Most ids are marked again on every frame: only a new one needs the catalog.
     if (!this.has(id) && appliesIn(id, this.revision())) super.add(id);
     return this;

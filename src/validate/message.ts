@@ -8,12 +8,14 @@ import { type Finding, note, ptr, show, unjudged, violation } from './finding.js
 import { findingsIn } from './in-revision.js';
 import type { RuleTable } from './rule-table.js';
 import { checkSamplingMessages } from './sampling.js';
-import { allowsBatches, METHOD_SINCE, type Revision, revisionAtLeast } from './revisions.js';
+import { allowsBatches, METHOD_SINCE } from './revisions.js';
+import { type StatefulRevision as Revision, revisionAtLeast } from '../spec/revisions.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
 import { mayHoldWalked, WALK_RULES, walkMessage } from './walk.js';
 import { obj, table } from '../json.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 export type Side = 'client' | 'server';
 
@@ -33,7 +35,7 @@ export interface MessageContext {
 }
 
 /** Rules every frame of a kind exercises in checkEnvelope (ENVELOPE_RULES lists all it cites). */
-const ENVELOPE_MARKS: ReadonlyMap<string, readonly string[]> = table({
+const ENVELOPE_MARKS: ReadonlyMap<string, RuleTable> = table({
   request: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-ID-01', 'BASE-ID-02'],
   notification: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-NOTIF-01'],
   result: ['BASE-MSG-01', 'BASE-MSG-05', 'BASE-MSG-04', 'BASE-RES-02'],
@@ -42,7 +44,7 @@ const ENVELOPE_MARKS: ReadonlyMap<string, readonly string[]> = table({
 });
 
 /** Rules a result of a method is judged by beyond its schema (checkResult). */
-const RESULT_EXTRA_RULES: ReadonlyMap<string, readonly string[]> = table({
+const RESULT_EXTRA_RULES: ReadonlyMap<string, RuleTable> = table({
   'tools/list': ['TOOL-NAME-01', 'TOOL-SCHEMA-01', 'JSCH-VAL-03', 'JSCH-VAL-02'],
   'tools/call': ['TOOL-CONT-01'],
   'resources/list': ['RES-URI-02'],
@@ -63,7 +65,7 @@ const MARKS = {
   structuredContent: ['TOOL-OUT-03'],
   urlAccept: ['ELIC-URL-03'],
   formAccept: ['ELIC-RESP-02'],
-} satisfies Record<string, RuleTable>;
+} as const satisfies Record<string, RuleTable>;
 
 function mark(ctx: MessageContext, ids: readonly string[] | undefined): void {
   if (ctx.applied && ids) for (const id of ids) ctx.applied.add(id);
@@ -75,7 +77,7 @@ const BOTH_NOTIFICATIONS = new Set(['notifications/cancelled', 'notifications/pr
 const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
 
 /** The feature rule a schema failure also breaks, by method (results) — beside BASE-RES-03. */
-const RESULT_RULE: ReadonlyMap<string, string> = table({
+const RESULT_RULE: ReadonlyMap<string, RequirementId> = table({
   initialize: 'LIFE-INIT-02',
   ping: 'PING-01',
   'tools/list': 'TOOL-LIST-01',
@@ -95,7 +97,7 @@ const RESULT_RULE: ReadonlyMap<string, string> = table({
 });
 
 /** The feature rule a schema failure also breaks, by method (requests and notifications). */
-const PARAMS_RULE: ReadonlyMap<string, string> = table({
+const PARAMS_RULE: ReadonlyMap<string, RequirementId> = table({
   initialize: 'LIFE-INIT-01',
   'notifications/message': 'LOG-LVL-01',
   'notifications/cancelled': 'CANCEL-04',
@@ -110,13 +112,13 @@ const PARAMS_RULE: ReadonlyMap<string, string> = table({
 });
 
 /** What a request or notification with a schema definition is judged by: its schema and its method's rule. */
-const PARAMS_MARKS: ReadonlyMap<string, readonly string[]> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
-const PARAMS_MARKS_OTHER = ['BASE-SCHEMA-01'];
+const PARAMS_MARKS: ReadonlyMap<string, readonly RequirementId[]> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
+const PARAMS_MARKS_OTHER: RuleTable = ['BASE-SCHEMA-01'];
 /** What a result with a schema definition is judged by: its schema, its method's rule, and for initialize the capabilities' shape. */
-const RESULT_MARKS: ReadonlyMap<string, readonly string[]> = new Map(
-  [...RESULT_RULE].map(([method, rule]) => [method, ['BASE-RES-03', rule, ...(method === 'initialize' ? ['LIFE-CAP-01'] : [])]]),
+const RESULT_MARKS: ReadonlyMap<string, RuleTable> = new Map(
+  [...RESULT_RULE].map(([method, rule]): [string, RuleTable] => [method, ['BASE-RES-03', rule, ...(method === 'initialize' ? (['LIFE-CAP-01'] as const) : [])]]),
 );
-const RESULT_MARKS_OTHER = ['BASE-RES-03'];
+const RESULT_MARKS_OTHER: RuleTable = ['BASE-RES-03'];
 
 /**
  * Every rule validateMessage judges: the tables above, the departures from the negotiated revision
@@ -144,13 +146,13 @@ function depth(pointer: string): number {
   return n;
 }
 
-function paramsRule(method: string, errors: ErrorObject[]): string | undefined {
+function paramsRule(method: string, errors: ErrorObject[]): RequirementId | undefined {
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
   if (method === 'elicitation/create' && errors.some((e) => e.instancePath === '/params/url')) return 'ELIC-URL-01';
   return PARAMS_RULE.get(method);
 }
 
-function schemaFinding(base: string, rule: string | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
+function schemaFinding(base: RequirementId, rule: RequirementId | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
   const ids = rule ? [base, rule] : [base];
   // Under anyOf every branch reports; the deepest error is the one that names what is wrong.
   const errors = [...unsorted].sort((a, b) => depth(b.instancePath) - depth(a.instancePath));

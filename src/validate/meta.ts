@@ -1,5 +1,6 @@
 import { type Finding, ptr, show, violation } from './finding.js';
 import { ruling } from '../spec/rulings.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
@@ -41,7 +42,7 @@ export function isReservedMetaKey(key: string): boolean {
   return labels !== undefined && labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS.has(key);
 }
 
-type KeyVerdict = Array<{ id: string; message: string; soft?: boolean }>;
+type KeyVerdict = Array<{ id: RequirementId; message: string; soft?: boolean }>;
 const verdicts = new Map<string, KeyVerdict>();
 const MAX_CACHED = 10_000;
 

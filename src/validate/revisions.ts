@@ -1,12 +1,5 @@
 import { table } from '../json.js';
-/** Protocol revisions mcpcheck knows, oldest first. */
-export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-export type Revision = (typeof REVISIONS)[number];
-export const LATEST_REVISION: Revision = '2025-11-25';
-
-export function isRevision(value: unknown): value is Revision {
-  return typeof value === 'string' && (REVISIONS as readonly string[]).includes(value);
-}
+import { type Revision, revisionAtLeast } from '../spec/revisions.js';
 
 /** Methods that exist only from a given revision on (LIFE-OP-01: keep to the negotiated version). */
 export const METHOD_SINCE: ReadonlyMap<string, Revision> = table({
@@ -18,10 +11,6 @@ export const METHOD_SINCE: ReadonlyMap<string, Revision> = table({
   'notifications/tasks/status': '2025-11-25',
   'notifications/elicitation/complete': '2025-11-25',
 });
-
-export function revisionAtLeast(rev: Revision, min: Revision): boolean {
-  return REVISIONS.indexOf(rev) >= REVISIONS.indexOf(min);
-}
 
 /** Revisions whose JSON-RPC allowed batches (2025-03-26 added them, 2025-06-18 dropped them again). */
 export function allowsBatches(rev: Revision): boolean {

@@ -2,7 +2,9 @@ import { checkEnvelope } from './envelope.js';
 import { type Finding, note } from './finding.js';
 import { findingsIn } from './in-revision.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
-import { allowsBatches, type Revision } from './revisions.js';
+import { allowsBatches } from './revisions.js';
+// initialize negotiates only the stateful era's revisions: a 2026-07-28 answer is not one.
+import type { StatefulRevision as Revision } from '../spec/revisions.js';
 import { RepeatedResults } from './repeats.js';
 import type { RuleTable } from './rule-table.js';
 import type { Concern } from './session/concern.js';

@@ -1,6 +1,6 @@
 import { ruling } from '../spec/rulings.js';
 import { type Finding, show, violation } from './finding.js';
-import { isRevision, LATEST_REVISION, REVISIONS } from './revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATEFUL_REVISIONS as REVISIONS } from '../spec/revisions.js';
 import type { RuleTable } from './rule-table.js';
 
 /** The version rules judged here: a version the server supports (LIFE-VER-04), and the same answer in every session (LIFE-VER-03). */

@@ -19,8 +19,8 @@ const MAX_DEPTH = 256;
  * `_meta` objects at any depth (META-*) and `icons` arrays (ICON-*). The path is kept as a stack
  * and turned into a pointer only when there is something to report.
  */
-const META_RULES = ['META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03'];
-const ICON_RULES = ['ICON-FMT-01', 'ICON-FMT-02', 'ICON-FMT-03'];
+const META_RULES: RuleTable = ['META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03'];
+const ICON_RULES: RuleTable = ['ICON-FMT-01', 'ICON-FMT-02', 'ICON-FMT-03'];
 /** Every rule the walk judges: _meta keys, icons, and resource annotations' timestamps. */
 export const WALK_RULES: RuleTable = [...META_RULES, ...ICON_RULES, 'RES-ANN-01'];
 

@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type ServerSession } from '../kit.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type ServerSession, type RequirementId } from '../kit.js';
 import { ask, ASKED, type DeclaredMethod, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**
@@ -7,7 +7,7 @@ import { ask, ASKED, type DeclaredMethod, formOnly, initialized, refusedDeclared
  * make (a user may deny sampling or decline a form), so the result rule was not exercised; a
  * result is judged by live validation's predicate for `rule` (the same one `validate` applies).
  */
-function judgeResult(ctx: ClientScenarioContext, method: DeclaredMethod, reply: Reply, rule: string, what: string): void {
+function judgeResult(ctx: ClientScenarioContext, method: DeclaredMethod, reply: Reply, rule: RequirementId, what: string): void {
   if (refusedDeclared(ctx, method, reply)) return;
   if (reply.kind === 'error') return ctx.check.skip(`the client refused the request (${describeReply(reply)}), as it may; ${rule} was not exercised`, { key: 'result', requirements: [rule] });
   const broken = reply.kind === 'result' ? violations(ctx.session, rule, [reply.frame]) : [];
@@ -44,7 +44,7 @@ export const clientRootsUndeclared = clientScenario({
     const needs = (caps: Record<string, unknown>) => (declared('roots')(caps) === undefined ? 'the client declared roots (client.roots.list judges its answer)' : undefined);
     const reply = await ask(ctx, needs, 'roots/list', {});
     if (!reply) return;
-    const declaredCheck = { key: 'declared', requirements: ['ROOTS-CAP-01'] };
+    const declaredCheck: { key: string; requirements: RequirementId[] } = { key: 'declared', requirements: ['ROOTS-CAP-01'] };
     if (reply.kind === 'result' || reply.kind === 'error') {
       ctx.check.expect(reply.kind === 'error', {
         ...declaredCheck,

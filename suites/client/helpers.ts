@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { type ClientScenarioContext, DEFAULT_TOOLS, describeReply, type Finding, isObject, type Level, type RecordedFrame, type Reply, replyFrame, ruling, type ServerSession } from '../kit.js';
+import { type ClientScenarioContext, DEFAULT_TOOLS, describeReply, type Finding, isObject, type Level, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, type ServerSession } from '../kit.js';
 
 /** How long a client gets for each thing a scenario waits for once it has connected. */
 export const WAIT_MS = 5_000;
@@ -26,7 +26,7 @@ export async function initialized(ctx: ClientScenarioContext): Promise<RecordedF
 }
 
 /** What live validation found against `rule` on the given frames (violations only, not notes). */
-export function violations(session: ServerSession, rule: string, frames: ReadonlyArray<number | undefined>): Finding[] {
+export function violations(session: ServerSession, rule: RequirementId, frames: ReadonlyArray<number | undefined>): Finding[] {
   const wanted = new Set(frames.filter((f): f is number => f !== undefined));
   return session.findings.filter((f) => f.severity !== 'info' && f.requirements.includes(rule) && f.frame !== undefined && wanted.has(f.frame));
 }
@@ -153,7 +153,7 @@ export type DeclaredMethod = keyof typeof SERVED;
  */
 export function refusedDeclared(ctx: ClientScenarioContext, method: DeclaredMethod, reply: Reply): boolean {
   if (reply.kind !== 'error' || reply.error.code !== -32601) return false;
-  const served: { requirements: readonly string[]; level?: Level } = SERVED[method];
+  const served: { requirements: readonly RequirementId[]; level?: Level } = SERVED[method];
   ctx.check.expect(false, {
     key: 'served',
     requirements: [...served.requirements],

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type RecordedFrame, replyFrame, type ServerSession } from '../kit.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type RecordedFrame, replyFrame, type ServerSession, type RequirementId } from '../kit.js';
 import { isAnswer, timedPing } from '../common.js';
 import { ASKED, callOf, formOnly, initialized, refusedDeclared, WAIT_MS, whileAsking } from './helpers.js';
 
@@ -26,7 +26,7 @@ function serveProbeTool(session: ServerSession, tool: ProbeTool): void {
 /** What a scenario that serves a probe schema in tools/list looks for once the client listed it. */
 interface AfterListing {
   /** What a client that broke down after listing (exited, crashed, fell silent) violates. */
-  broken: string[];
+  broken: RequirementId[];
   /** What mcpcheck served, in words. */
   served: string;
   /** What the client was asked to do after listing, in words. */
@@ -81,7 +81,7 @@ async function judgeAfterListing(ctx: ClientScenarioContext, p: AfterListing): P
 }
 
 /** A scenario that serves `tool` and asks the client to list the tools and call it with `args`, which its schema's dialect accepts. */
-function callScenario(o: { id: string; title: string; rule: string; broken: string[]; tool: ProbeTool; args: Record<string, unknown>; served: string; meaning: string }): ClientScenario {
+function callScenario(o: { id: string; title: string; rule: RequirementId; broken: RequirementId[]; tool: ProbeTool; args: Record<string, unknown>; served: string; meaning: string }): ClientScenario {
   return clientScenario({
     id: o.id,
     title: o.title,

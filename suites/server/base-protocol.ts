@@ -1,4 +1,4 @@
-import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, type RecordedFrame, type Reply, replyFrame, ruling, scenario, type SendResult, show } from '../kit.js';
+import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type SendResult, show } from '../kit.js';
 import { DERIVED, isResponse, ourRequestIds, stillAnswers, strayResponses, unansweredErrorSkip } from './helpers.js';
 
 export const nullIdRejected = scenario({
@@ -125,7 +125,7 @@ export const invalidParams = scenario({
 });
 
 /** Each probe notification, the rules an answer to it would break, and why it must be ignored. */
-const NOTIFICATION_PROBES: Array<{ key: string; what: string; message: Record<string, unknown>; requirements: string[] }> = [
+const NOTIFICATION_PROBES: Array<{ key: string; what: string; message: Record<string, unknown>; requirements: RequirementId[] }> = [
   { key: 'unknown', what: 'an unknown notification', message: { jsonrpc: '2.0', method: 'notifications/mcpcheck_unknown', params: { hello: 'world' } }, requirements: ['BASE-NOTIF-02', 'ROBUST-04'] },
   { key: 'cancel-never-sent', what: 'a cancellation of a request never sent', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpcheck-never-sent', reason: 'probe' } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },
   { key: 'cancel-malformed-id', what: 'a cancellation with a malformed requestId', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } }, requirements: ['BASE-NOTIF-02', 'CANCEL-08'] },

@@ -1,4 +1,4 @@
-import { type ArgumentContext, type CheckRecorder, type ClientSession, describeReply, type Discovery, isAbsoluteUri, isObject, parseUriTemplate, planToolCall, type RecordedFrame, type Reply, ruling, stretched, timedArguments, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { type ArgumentContext, type CheckRecorder, type ClientSession, describeReply, type Discovery, isAbsoluteUri, isObject, parseUriTemplate, planToolCall, type RecordedFrame, type Reply, type RequirementId, ruling, stretched, timedArguments, type ToolPlan, type ToolPolicy } from '../kit.js';
 
 import { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, timedPing } from '../common.js';
 
@@ -66,7 +66,7 @@ export function sessionless(session: ClientSession): boolean {
  * One defect, one finding: a call the target never answered has no error to judge, and its
  * `answeredKey` check (BASE-ID-04) holds the failure. Records the skip of the error check `o.key`.
  */
-export function unansweredErrorSkip(check: CheckRecorder, what: string, answeredKey: string, o: { key: string; requirements: string[] }): void {
+export function unansweredErrorSkip(check: CheckRecorder, what: string, answeredKey: string, o: { key: string; requirements: RequirementId[] }): void {
   check.skip(`not judged: ${what} was never answered (a ping sent after it was), so there is no error to judge; the missing response fails ${answeredKey} (BASE-ID-04)`, o);
 }
 
@@ -76,7 +76,7 @@ export const DERIVED = `derived robustness check, no spec keyword; ${ruling('der
  * ROBUST-05 and friends: after a probe, the target must still answer ping. `readMs`: how long the
  * target took to read the probe in (its send), which the wait for the ping scales with.
  */
-export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements = ['ROBUST-05'], readMs = 0): Promise<boolean> {
+export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements: RequirementId[] = ['ROBUST-05'], readMs = 0): Promise<boolean> {
   const reply = await session.request('ping', undefined, stretched(STILL_ANSWERS_MS, readMs, PROBE_READ_SLACK));
   return check.expect(reply.kind === 'result', {
     key,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
+import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
 import { isResponse } from './helpers.js';
 
 // Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
@@ -87,7 +87,7 @@ async function initialized(ctx: ScenarioContext, capabilities: Record<string, un
  * a body that is not JSON is fine; a JSON body must be a JSONRPCErrorResponse without `id`.
  * `"id": null` (JSON-RPC 2.0 style) is a compatibility note, not a failure (ROBUST-08, ruling jsonrpc-null-id).
  */
-function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: string[], what: string): void {
+function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: RequirementId[], what: string): void {
   const text = res.body.trim();
   if (mediaOf(res.contentType) !== 'application/json' || text === '') {
     check.expect(true, { key, requirements, expected: `${what}: a body that is not JSON, or a JSON-RPC error response without id`, actual: `a body that is not JSON (${text ? show(text, 80) : 'empty'})` });

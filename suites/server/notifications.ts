@@ -1,4 +1,4 @@
-import { type ClientSession, describeReply, isObject, list, type ListMethod, planToolCall, type RecordedFrame, type Reply, replyFrame, scenario, show, type ToolPlan, type ToolPolicy, walkList } from '../kit.js';
+import { type ClientSession, describeReply, isObject, list, type ListMethod, planToolCall, type RecordedFrame, type Reply, replyFrame, type RequirementId, scenario, show, type ToolPlan, type ToolPolicy, walkList } from '../kit.js';
 import { notificationParams, quickArguments, watchWhile } from './helpers.js';
 
 // ---- Tools that change what the server serves, found by what they say about themselves ---------
@@ -151,7 +151,7 @@ export const resourceUpdates = scenario({
 
 // ---- list_changed, then a re-list -----------------------------------------------------------------
 
-const LIST_KINDS: Array<{ capability: string; method: ListMethod; notification: string; requirement: string }> = [
+const LIST_KINDS: Array<{ capability: string; method: ListMethod; notification: string; requirement: RequirementId }> = [
   { capability: 'tools', method: 'tools/list', notification: 'notifications/tools/list_changed', requirement: 'TOOL-LC-01' },
   { capability: 'resources', method: 'resources/list', notification: 'notifications/resources/list_changed', requirement: 'RES-LC-01' },
   { capability: 'prompts', method: 'prompts/list', notification: 'notifications/prompts/list_changed', requirement: 'PROMPT-LC-01' },

@@ -1,10 +1,11 @@
+import type { RuleTable } from '../rule-table.js';
 import { note, show, violation } from '../finding.js';
 import type { Concern, NotificationHook, Routes } from './concern.js';
 import type { SessionState } from './state.js';
 
 /** notifications/cancelled names one of the sender's own earlier requests, never initialize, and carries its id. */
 export class Cancellation implements Concern {
-  static readonly rules = ['CANCEL-01', 'CANCEL-02', 'CANCEL-04'];
+  static readonly rules: RuleTable = ['CANCEL-01', 'CANCEL-02', 'CANCEL-04'];
 
   constructor(private readonly s: SessionState) {}
 

@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import type { Side } from '../message.js';
 import { hasCompletionsCapability } from '../revisions.js';
@@ -55,7 +56,7 @@ const LIST_CHANGED: ReadonlyMap<string, [Side, string[]]> = table({
  * that hang on a declared capability (sampling, elicitation …) are their own concerns'.
  */
 export class Capabilities implements Concern {
-  static readonly rules = ['LIFE-OP-02'];
+  static readonly rules: RuleTable = ['LIFE-OP-02'];
 
   constructor(private readonly s: SessionState) {}
 

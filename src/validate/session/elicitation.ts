@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import { obj } from '../../json.js';
 import { declared } from './capabilities.js';
@@ -6,7 +7,7 @@ import type { SessionState } from './state.js';
 
 /** Elicitations in the modes the client declared, and completion notices only for URL-mode ones the server sent. */
 export class Elicitation implements Concern {
-  static readonly rules = ['ELIC-CAP-02', 'ELIC-CMPL-01'];
+  static readonly rules: RuleTable = ['ELIC-CAP-02', 'ELIC-CMPL-01'];
   /** elicitationIds of URL-mode elicitations the server sent (ELIC-CMPL-01). */
   private readonly sent = new Set<string>();
 

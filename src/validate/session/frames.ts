@@ -1,8 +1,9 @@
+import type { RuleTable } from '../rule-table.js';
 import { type Finding, show, violation } from '../finding.js';
 import type { SessionState } from './state.js';
 
 /** What a frame's text shows, whatever it holds: its framing on stdio, its encoding, whether it is JSON at all. */
-export const FRAME_RULES = ['STDIO-FRAME-01', 'BASE-MSG-02', 'BASE-MSG-01', 'STDIO-OUT-01', 'STDIO-IN-01'];
+export const FRAME_RULES: RuleTable = ['STDIO-FRAME-01', 'BASE-MSG-02', 'BASE-MSG-01', 'STDIO-OUT-01', 'STDIO-IN-01'];
 
 /** STDIO-FRAME-01 and BASE-MSG-02 on the exact text of the frame's sender. */
 export function checkFrameText(s: SessionState, raw: string, findings: Finding[]): void {

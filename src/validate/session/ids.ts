@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { type Finding, note, show, violation } from '../finding.js';
 import type { Side } from '../message.js';
 import { beyondParserLimits } from '../parser-limits.js';
@@ -13,7 +14,7 @@ import type { SessionState } from './state.js';
  * and their reactions. Every era has these; the session consults it before any other concern.
  */
 export class Ids implements Concern {
-  static readonly rules = ['BASE-ID-03', 'BASE-ID-04', 'BASE-RES-01', 'BASE-ERR-01', 'BASE-MSG-05'];
+  static readonly rules: RuleTable = ['BASE-ID-03', 'BASE-ID-04', 'BASE-RES-01', 'BASE-ERR-01', 'BASE-MSG-05'];
 
   constructor(private readonly s: SessionState) {}
 

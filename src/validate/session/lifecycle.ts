@@ -1,5 +1,6 @@
+import type { RuleTable } from '../rule-table.js';
 import { type Finding, note, show, violation } from '../finding.js';
-import { isRevision } from '../revisions.js';
+import { isStatefulRevision as isRevision } from '../../spec/revisions.js';
 import { notAProtocolVersion, unsupportedVersionError } from '../versions.js';
 import { obj } from '../../json.js';
 import { type AnswerHook, type Concern, type NotificationHook, type RequestHook, resultOf, type Routes } from './concern.js';
@@ -16,7 +17,7 @@ export function mayRequestBeforeInitialized(method: string): boolean {
  * sides' capabilities).
  */
 export class Lifecycle implements Concern {
-  static readonly rules = ['LIFE-INIT-01', 'LIFE-INIT-03', 'LIFE-INIT-04', 'LIFE-INIT-05', 'LIFE-VER-01', 'LIFE-VER-04', 'LIFE-OP-01'];
+  static readonly rules: RuleTable = ['LIFE-INIT-01', 'LIFE-INIT-03', 'LIFE-INIT-04', 'LIFE-INIT-05', 'LIFE-VER-01', 'LIFE-VER-04', 'LIFE-OP-01'];
   private clientSpoke = false;
   /** notifications/initialized came. */
   private initialized = false;

@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import { type AnswerHook, type Concern, type NotificationHook, resultOf, type Routes } from './concern.js';
 import { declared } from './capabilities.js';
@@ -7,7 +8,7 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 
 /** Log messages only from a server that declared logging, and none below the level the client set. */
 export class Logging implements Concern {
-  static readonly rules = ['LOG-CAP-01', 'LOG-SET-02'];
+  static readonly rules: RuleTable = ['LOG-CAP-01', 'LOG-SET-02'];
   /** The index in LOG_LEVELS of the level the client last set. */
   private level?: number;
 

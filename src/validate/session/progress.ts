@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import type { Side } from '../message.js';
 import { obj } from '../../json.js';
@@ -14,7 +15,7 @@ interface TokenUse {
 
 /** Progress tokens unique among a side's active requests, progress only for an active one, and always increasing. */
 export class Progress implements Concern {
-  static readonly rules = ['PROG-01', 'PROG-02', 'PROG-04'];
+  static readonly rules: RuleTable = ['PROG-01', 'PROG-02', 'PROG-04'];
   /** The tokens of each side's requests. */
   private readonly client = new Map<Key, TokenUse>();
   private readonly server = new Map<Key, TokenUse>();

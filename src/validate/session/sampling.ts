@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { note, show, violation } from '../finding.js';
 import { declared } from './capabilities.js';
 import type { Concern, RequestHook, Routes } from './concern.js';
@@ -5,7 +6,7 @@ import type { SessionState } from './state.js';
 
 /** A sampling request asks only for what the client's sampling capability declared: context inclusion, tools. */
 export class Sampling implements Concern {
-  static readonly rules = ['SAMP-CTX-01', 'SAMP-TOOLS-01'];
+  static readonly rules: RuleTable = ['SAMP-CTX-01', 'SAMP-TOOLS-01'];
 
   constructor(private readonly s: SessionState) {}
 

@@ -1,6 +1,7 @@
 import { RulesInRevision } from '../in-revision.js';
 import type { Side } from '../message.js';
-import { LATEST_REVISION, type Revision } from '../revisions.js';
+// initialize negotiates only the stateful era's revisions.
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../../spec/revisions.js';
 import type { ToolInfo } from '../tools.js';
 import { type Key, Ledger } from './ledger.js';
 

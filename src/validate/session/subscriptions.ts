@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import { type AnswerHook, type Concern, type NotificationHook, resultOf, type Routes } from './concern.js';
 import { declared } from './capabilities.js';
@@ -5,7 +6,7 @@ import type { SessionState } from './state.js';
 
 /** RES-SUB-02: resources/updated only for URIs the client subscribed to (or resources beneath one). */
 export class Subscriptions implements Concern {
-  static readonly rules = ['RES-SUB-02'];
+  static readonly rules: RuleTable = ['RES-SUB-02'];
   /** URIs the client subscribed to (and the server accepted). */
   private readonly uris = new Set<string>();
 

@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { obj } from '../../json.js';
 import type { Concern, JudgedRequest } from './concern.js';
 import type { Pending } from './ledger.js';
@@ -9,7 +10,7 @@ export function createsTask(request: Pending): boolean {
 
 /** Task-augmented requests, so that a tasks/result payload is judged as the result of the request that made the task. */
 export class Tasks implements Concern {
-  static readonly rules = [];
+  static readonly rules: RuleTable = [];
   /** Task id → the task-augmented request. */
   private readonly tasks = new Map<string, JudgedRequest>();
 

@@ -1,3 +1,4 @@
+import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import { toolsOf } from '../tools.js';
 import { obj } from '../../json.js';
@@ -34,7 +35,7 @@ class Pages {
  * from a server that declared resources (TOOL-CONT-02).
  */
 export class Tools implements Concern {
-  static readonly rules = ['TOOL-NAME-03', 'TOOL-CONT-02'];
+  static readonly rules: RuleTable = ['TOOL-NAME-03', 'TOOL-CONT-02'];
   private walk = new Set<string>();
   private pages = new Pages();
 

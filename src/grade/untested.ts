@@ -1,5 +1,5 @@
 import type { CheckResult, UntestedArea } from '../model.js';
-import { allRequirements, bindsRole, findRequirement, type Role } from './catalog.js';
+import { allRequirements, bindsRole, findRequirement, type Role } from '../spec/catalog.js';
 
 /**
  * What a run did not test. Every report lists it, so a clean report is never read as "the whole
@@ -29,7 +29,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
 /** What a run could have tested, beside the checks it reports. */
 export interface UntestedContext {
   run: RunKind;
-  /** The catalog areas some check of this command judges for the role (`coverableAreas`, src/spec/coverage.ts). */
+  /** The catalog areas some check of this command judges for the role (`coverableAreas`, src/grade/coverage.ts). */
   coverable: ReadonlySet<string>;
   /** --only/--skip left checks of the command out. */
   selected: boolean;

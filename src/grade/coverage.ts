@@ -1,7 +1,7 @@
 import { FUZZ_RULES } from '../fuzz/rules.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../validate/coverage.js';
-import { REVISIONS, type Revision } from '../validate/revisions.js';
-import { allRequirements, appliesIn, bindsRole, SPEC_REVISION, type Level, type Requirement, type Role } from './catalog.js';
+import { STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { allRequirements, appliesIn, bindsRole, SPEC_REVISION, type Level, type Requirement, type Role } from '../spec/catalog.js';
 import type { RunKind, UntestedContext } from './untested.js';
 
 /**
