@@ -10,6 +10,7 @@ import { testClient, type ClientCommandOptions } from '../src/commands/client.js
 import type { RunReport } from '../src/model.js';
 import { CLIENT_BREAKS as BREAKS } from './fixtures/client/breaks.js';
 import { brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
+import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
 
@@ -120,6 +121,7 @@ describe('the correct client fixture', () => {
       expect(report.target.role).toBe('client');
       // Scenarios of the other transport are skipped, the rest judged.
       expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(25);
+      expect(verdictLines(report)).toMatchSnapshot();
     });
   }
 });
@@ -130,6 +132,7 @@ describe('a conforming variant', () => {
     expect(harnessErrors(report)).toEqual([]);
     expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
     expect(report.checks.find((c) => c.id === 'client.elicitation.url-undeclared')?.status).toBe('pass');
+    expect(verdictLines(report)).toMatchSnapshot();
   });
 
   it('no-roots declares no roots and refuses roots/list with −32601: client.roots.undeclared passes', async () => {
@@ -137,6 +140,7 @@ describe('a conforming variant', () => {
     expect(harnessErrors(report)).toEqual([]);
     expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
     expect(report.checks.filter((c) => c.id.startsWith('client.roots.')).map((c) => `${c.status} ${c.id}`)).toEqual(['skip client.roots.list', 'pass client.roots.undeclared/declared', 'pass client.roots.undeclared/refused']);
+    expect(verdictLines(report)).toMatchSnapshot();
   });
 });
 
@@ -156,6 +160,7 @@ describe.concurrent('each broken client fixture fails its rule', () => {
         expect(broken, [describeFailures(report), ...about].join('\n')).toContain(b.requirement);
         const allowed = new Set([b.requirement, ...(ALSO[b.name] ?? [])]);
         expect(broken.filter((id) => !allowed.has(id)), describeFailures(report)).toEqual([]);
+        expect(verdictLines(report)).toMatchSnapshot();
       });
     }
   }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BREAKS, VARIANTS } from './fixtures/reference/breaks.js';
 import type { ServerCommandOptions } from '../src/commands/server.js';
 import { brokenRequirements, describeFailures, harnessErrors, REFERENCE, requireBuild, runHttp, runStdio } from './server-helpers.js';
+import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
 
@@ -72,6 +73,7 @@ describe('the reference server', () => {
     const report = await runStdio(`node ${REFERENCE}`);
     expect(describeFailures(report)).toBe('');
     expect(report.summary.checks.pass).toBeGreaterThan(40);
+    expect(verdictLines(report)).toMatchSnapshot();
   });
 
   for (const transport of ['stdio', 'http'] as const) {
@@ -80,6 +82,7 @@ describe('the reference server', () => {
       const report =
         transport === 'http' ? await runHttp((port) => `node ${REFERENCE} --http --port ${port}`, { callTools: 'all' }) : await runStdio(`node ${REFERENCE}`, { callTools: 'all' });
       expect(describeFailures(report)).toBe('');
+      expect(verdictLines(report)).toMatchSnapshot();
       const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id);
       expect(passed.filter((id) => /^server\.(resources\.updates|notifications\.list-changed|lifecycle\.client-capabilities)\//.test(id)).sort()).toEqual([
         'server.lifecycle.client-capabilities/roots',
@@ -95,6 +98,7 @@ describe('the reference server', () => {
     const report = await runHttp((port) => `node ${REFERENCE} --http --port ${port}`);
     expect(describeFailures(report)).toBe('');
     expect(report.summary.checks.pass).toBeGreaterThan(40);
+    expect(verdictLines(report)).toMatchSnapshot();
     // Its resumed stream redelivers the dropped request's response: what the spec allows (MAY), passed as such.
     expect(report.checks.find((c) => c.id === 'server.http.resume/not-cancelled')).toMatchObject({ status: 'pass', level: 'MAY' });
   });
@@ -118,6 +122,7 @@ describe.concurrent('each broken variant fails exactly its rule', () => {
       expect(broken.filter((id) => !allowed.has(id)), describeFailures(report)).toEqual([]);
       // A MUST graded as a warning counts under SHOULD, never against the MUSTs.
       if (b.verdict) expect(report.requirements.find((r) => r.id === b.requirement), describeFailures(report)).toMatchObject({ status: b.verdict, level: 'SHOULD' });
+      expect(verdictLines(report)).toMatchSnapshot();
     });
   }
 });
@@ -152,6 +157,7 @@ describe('each conforming variant gets exactly its verdicts and no failure', () 
       for (const [id, status] of Object.entries(v.verdicts)) {
         expect(report.requirements.find((r) => r.id === id)?.status, `${id}: ${describeFailures(report)}`).toBe(status);
       }
+      expect(verdictLines(report)).toMatchSnapshot();
     });
   }
 });

@@ -15,6 +15,7 @@ import { findRequirement } from '../src/spec/catalog.js';
 import { parseTranscript } from '../src/transcript/format.js';
 import { validateTranscript } from '../src/transcript/validate.js';
 import type { Finding } from '../src/validate/finding.js';
+import { findingLines } from './verdict-snapshot.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = join(ROOT, 'tests/fixtures/transcripts');
@@ -154,9 +155,10 @@ describe('valid transcripts', () => {
   for (const file of files) {
     const bug = KNOWN_BUGS[file];
     (bug ? it.fails : it)(`${file}: no fail or warn finding${bug ? ` (known bug: ${bug})` : ''}`, () => {
-      const { transcript, findings } = run(join(VALID, file));
+      const { transcript, findings, appliedBy } = run(join(VALID, file));
       expect(transcript.problems).toEqual([]);
       expect(render(blocking(findings))).toEqual([]);
+      expect(findingLines(findings, appliedBy)).toMatchSnapshot();
     });
 
     it(`${file}: is judged against the negotiated revision`, () => {
@@ -239,10 +241,11 @@ describe('broken transcripts', () => {
 
     const bug = KNOWN_BUGS[file];
     (bug ? it.fails : it)(`${file}: reports nothing else${bug ? ` (known bug: ${bug})` : ''}`, () => {
-      const { findings } = run(join(BROKEN, file));
+      const { findings, appliedBy } = run(join(BROKEN, file));
       const allowed = new Set([target, ...(CO_FINDINGS[name]?.ids ?? [])]);
       const extra = blocking(findings).filter((f) => f.requirements.some((id) => !allowed.has(id)));
       expect(render(extra)).toEqual([]);
+      expect(findingLines(findings, appliedBy)).toMatchSnapshot();
     });
   }
 });
