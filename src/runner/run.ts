@@ -99,7 +99,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   };
 
   /**
-   * Opens a second session beside the first (discovery's, still open) and initializes it: what
+   * Opens a second session beside the first (discovery's, still open) and connects it: what
    * the server said when it refused, or undefined when it served both. Its traffic is judged
    * live like any other and has a wire log of its own.
    */

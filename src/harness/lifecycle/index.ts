@@ -16,7 +16,8 @@ export type { AcceptedConversation, ConnectOptions, ConnectOutcome, Conversation
  * Starts a conversation on `session` (opened, not yet started) and, when it began, keeps what was
  * negotiated on the session (`session.conversation`). Every revision mcpcheck speaks today opens
  * with initialize; the 2026-07-28 era (server/discover, per-request _meta, no session) becomes a
- * module beside the stateful one, chosen here by the revision asked for.
+ * module beside the stateful one, chosen here by the revision the run is to speak (an option of
+ * ConnectOptions then).
  */
 export async function connect(session: ClientSession, options: ConnectOptions = {}): Promise<ConnectOutcome> {
   const outcome = await connectStateful(session, options);
