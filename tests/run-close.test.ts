@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ClientTarget } from '../src/harness/client-target.js';
 import { StdioTarget, type Target } from '../src/harness/target.js';
 import { runClientScenarios } from '../src/runner/client-run.js';
+import { discoverServer } from '../src/runner/discovery.js';
 import { runScenarios } from '../src/runner/run.js';
 import { openHttpEndpoint } from '../src/transport/http-endpoint.js';
 import { clientScenarios } from '../suites/client/index.js';
@@ -41,6 +42,7 @@ describe('closing sessions and the target', () => {
     const out = await runScenarios({
       target: failingToClose(),
       scenarios: serverScenarios.filter((s) => s.id === 'server.utilities.ping'),
+      discover: discoverServer,
       options: { callTools: { mode: 'readonly' }, originProbe: 'http://mcpcheck-evil.example', requestTimeoutMs: 10_000, seed: 1, cases: 0 },
       concurrency: 1,
       scenarioTimeoutMs: 30_000,

@@ -3,6 +3,7 @@ import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
 import type { RunReport, TargetInfo } from '../model.js';
+import { discoverServer } from '../runner/discovery.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
@@ -113,6 +114,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       ...o.control,
       target,
       scenarios: selection.scenarios,
+      discover: discoverServer,
       options,
       // An HTTP lane mostly waits on the network; a stdio one also starts server processes.
       concurrency: o.concurrency ?? (target.kind === 'http' ? 2 : 1) * availableParallelism(),

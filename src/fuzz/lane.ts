@@ -1,10 +1,11 @@
 /**
- * The session a fuzz run sends its cases on: opened and initialized on demand, replaced by a
+ * The session a fuzz run sends its cases on: opened and connected on demand, replaced by a
  * fresh one (over stdio a fresh process) after the target crashed or hung, and keeping the ids
  * it sent so a generated id is never reused within a session (BASE-ID-03 binds mcpcheck too).
  */
 import { SetupError } from '../errors.js';
 import { ClientSession } from '../harness/client-session.js';
+import { connect } from '../harness/lifecycle/index.js';
 import { type Pace, STARTUP_MS } from '../harness/pace.js';
 import { asSetupError, type Target } from '../harness/target.js';
 import { describeReply } from '../runner/checks.js';
@@ -31,7 +32,7 @@ export class Lane {
     return this.target.kind;
   }
 
-  /** The initialized session, a new one when the last is gone. The first that fails to initialize is a setup error. */
+  /** The connected session, a new one when the last is gone. The first that fails to connect is a setup error. */
   async session(): Promise<ClientSession> {
     if (this.current && !this.current.closed) return this.current;
     if (this.current) await this.discard();
@@ -66,13 +67,13 @@ export class Lane {
     // pace sets starts only: the waits that decide a finding are --case-timeout's, as given.
     const stdio = this.target.kind === 'stdio';
     const session = new ClientSession({ channel, transport: this.target.kind, requestTimeoutMs: this.requestTimeoutMs, startupMs: stdio ? this.pace.startupMs(1) : STARTUP_MS });
-    const init = await session.initialize().catch((e: unknown) => {
+    const outcome = await connect(session).catch((e: unknown) => {
       throw asSetupError(e);
     });
-    if (init.kind === 'result' && stdio && session.startedAfterMs !== undefined) this.pace.firstStart(session.startedAfterMs);
-    if (init.kind !== 'result') {
+    if (outcome.ok && stdio && session.startedAfterMs !== undefined) this.pace.firstStart(session.startedAfterMs);
+    if (!outcome.ok) {
       await session.close();
-      throw new SetupError(second ? `the initialize of a second session got ${describeReply(init)}` : `${this.target.description} is no MCP server: initialize got ${describeReply(init)}`);
+      throw new SetupError(second ? `the ${outcome.opening} of a second session got ${describeReply(outcome.reply)}` : `${this.target.description} is no MCP server: ${outcome.opening} got ${describeReply(outcome.reply)}`);
     }
     return session;
   }

@@ -120,8 +120,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const started = performance.now();
   const lane = new Lane(o.target, o.requestTimeoutMs, o.pace);
   const first = await lane.session();
-  const init = first.initializeResult ?? {};
-  const capabilities = isObject(init.capabilities) ? init.capabilities : {};
+  const capabilities = first.conversation?.capabilities ?? {};
   const revision = first.revision;
   const tools: Array<Record<string, unknown>> = [];
   if (hasCapability(capabilities, 'tools')) {
@@ -132,7 +131,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const arbitrary = caseArbitrary({ revision, capabilities, tools, callTools: o.callTools, mutation: { ...DEFAULT_MUTATION_OPTIONS, ...o.mutation, transport: o.target.kind } }, notes);
 
   const outcome: FuzzRunOutcome = { seed: o.seed, cases: 0, generated: 0, failures: [], exercised: new Map(), unexercised: new Map(), cutShort: false, restarts: 0, notes, protocolVersion: revision, durationMs: 0 };
-  if (isObject(init.serverInfo)) outcome.serverInfo = init.serverInfo;
+  if (first.conversation?.serverInfo) outcome.serverInfo = first.conversation.serverInfo;
   const found = new Set<string>();
   const maxShrinks = o.maxShrinks ?? 200;
 

@@ -62,7 +62,7 @@ const MAX_STEPS = 15;
 
 async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
   const session = await lane.session();
-  const caps = isObject(session.initializeResult?.capabilities) ? session.initializeResult.capabilities : {};
+  const caps = session.conversation?.capabilities ?? {};
   const listed = async (method: string, key: string) => {
     const reply = await session.request(method);
     return reply.kind === 'result' && Array.isArray(reply.result[key]) ? reply.result[key].filter(isObject) : [];

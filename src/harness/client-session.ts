@@ -2,6 +2,7 @@ import type { HttpChannel } from '../transport/http.js';
 import type { StdioChannel } from '../transport/stdio.js';
 import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
+import type { Conversation } from './lifecycle/conversation.js';
 import { PeerSession, type PeerSessionOptions, type Reply } from './peer-session.js';
 
 /** The channels towards a server: `kind` tells them apart, so transport probes need no cast. */
@@ -23,7 +24,8 @@ export interface InitializeOptions {
 /** A session with a server under test, mcpcheck playing the client: initialize, and canned answers to the server's requests. */
 export class ClientSession extends PeerSession<ChannelToServer> {
   private readonly canned: CannedAnswers;
-  initializeResult?: Record<string, unknown>;
+  /** What the conversation began with, once `connect()` started it: read this, not the opening answer. */
+  conversation?: Conversation;
   clientCapabilities: Record<string, unknown> = {};
 
   constructor(options: ClientSessionOptions) {
@@ -43,7 +45,6 @@ export class ClientSession extends PeerSession<ChannelToServer> {
       options.timeoutMs,
     );
     if (reply.kind === 'result') {
-      this.initializeResult = reply.result;
       const version = reply.result.protocolVersion;
       if (typeof version === 'string') this.channel.setProtocolVersion(version);
       if (!options.withholdInitialized) await this.notify('notifications/initialized');

@@ -3,6 +3,7 @@ import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ServerChannel } from '../transport/server-channel.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import type { AcceptedConversation } from './lifecycle/conversation.js';
 import { PeerSession, type PeerSessionOptions, type RecordedFrame } from './peer-session.js';
 
 /** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */
@@ -25,7 +26,8 @@ function pageSize(list: Paged, page: number): number {
   return typeof size === 'number' ? size : size[Math.min(page, size.length - 1)]!;
 }
 
-const VERSION = '0.1.0';
+/** The version mcpcheck gives as a server's (serverInfo). */
+export const SERVER_VERSION = '0.1.0';
 
 /** The tools every client scenario offers unless it says otherwise: one that echoes, one that adds. */
 export const DEFAULT_TOOLS = [
@@ -45,14 +47,16 @@ export const DEFAULT_TOOLS = [
 
 /**
  * A session with a client under test, mcpcheck playing the server: it answers the client's
- * requests from its handlers (initialize, ping, tools, and whatever a scenario installs), and
+ * requests from its handlers (the era's opening, ping, tools, and whatever a scenario installs), and
  * records what the client asked for.
  */
 export class ServerSession extends PeerSession<ServerChannel> {
   private readonly handlers = new Map<string, Handler>();
-  /** The params of the client's latest initialize request, once one came. */
-  initializeParams?: Record<string, unknown>;
-  /** The version mcpcheck answered initialize with. */
+  /** What the client's latest conversation began with, once it began (see lifecycle's `accept()`): read this, not the opening request. */
+  conversation?: AcceptedConversation;
+  /** The request that opens a conversation in the era mcpcheck serves (set by `accept()`): over HTTP a second one begins a new session. */
+  opening?: string;
+  /** The version mcpcheck answered initialize with (the stateful era's HTTP rules judge the client's header by it). */
   negotiated?: string;
   capabilities: Record<string, unknown> = { tools: { listChanged: true } };
   tools: unknown[] = DEFAULT_TOOLS;
@@ -62,7 +66,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
   private nextCursor = 1;
   /** Every tool a listing has shown the client in this session, by name: a call of one is served even after the list changed. */
   private readonly shown = new Map<string, Record<string, unknown>>();
-  private initializeSeen = false;
+  private openingSeen = false;
 
   constructor(options: PeerSessionOptions<ServerChannel>) {
     super('server', options);
@@ -78,7 +82,6 @@ export class ServerSession extends PeerSession<ServerChannel> {
       this.judgedOutside('client', applied, findings);
       if (e.initialized && e.status < 300) initializedAt ??= e.at;
     });
-    this.handle('initialize', (params) => this.initialize(params));
     this.handle('ping', () => ({ result: {} }));
     this.handle('tools/list', (params) => this.listTools(params));
     this.handle('tools/call', (params) => this.callTool(params));
@@ -129,11 +132,11 @@ export class ServerSession extends PeerSession<ServerChannel> {
     return { result };
   }
 
-  /** Over HTTP a second initialize starts a new MCP session (after a 404, say): its ids begin afresh. */
+  /** Over HTTP a second opening request (initialize) starts a new MCP session (after a 404, say): its ids begin afresh. */
   protected override beforeValidating(message: unknown): void {
-    if (!isObject(message) || message.method !== 'initialize' || !('id' in message)) return;
-    if (this.initializeSeen && this.transport === 'http') this.newSession();
-    this.initializeSeen = true;
+    if (this.opening === undefined || !isObject(message) || message.method !== this.opening || !('id' in message)) return;
+    if (this.openingSeen && this.transport === 'http') this.newSession();
+    this.openingSeen = true;
   }
 
   protected override async answer(request: Record<string, unknown>): Promise<void> {
@@ -142,15 +145,6 @@ export class ServerSession extends PeerSession<ServerChannel> {
     const outcome = await this.handler(method)(params, request);
     if ('hold' in outcome) return;
     await this.send({ jsonrpc: '2.0', id: request.id, ...outcome });
-  }
-
-  private initialize(params: Record<string, unknown>): Outcome {
-    // The current session's: a client may open another (a connection test first, a new one after a 404).
-    this.initializeParams = params;
-    const version = this.chooseVersion(params.protocolVersion);
-    this.negotiated = version;
-    this.channel.setProtocolVersion(version);
-    return { result: { protocolVersion: version, capabilities: this.capabilities, serverInfo: { name: 'mcpcheck', version: VERSION } } };
   }
 
   private listTools(params: Record<string, unknown>): Outcome {

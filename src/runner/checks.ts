@@ -3,9 +3,12 @@ import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
 import { isObject } from '../json.js';
 import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
-import { show } from '../validate/finding.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import { describeReply } from '../harness/describe-reply.js';
+
+// Suites and commands name it from here; it lives in the harness, which describes its own replies.
+export { describeReply };
 
 export interface CheckOptions {
   /**
@@ -39,30 +42,6 @@ const EXCERPT = 500;
 function excerptOf(frame: RecordedFrame): string {
   const text = frame.raw ?? JSON.stringify(frame.message) ?? 'undefined';
   return text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text;
-}
-
-/** One line describing a reply, for "got …" in messages. */
-export function describeReply(reply: Reply): string {
-  switch (reply.kind) {
-    case 'result':
-      return `a result ${show(reply.result, 160)}`;
-    case 'malformed-result':
-      return `a response whose result is not an object: ${show(reply.value, 160)}`;
-    case 'error':
-      return `error ${show(reply.error.code)} ${show(reply.error.message, 100)}`;
-    case 'timeout':
-      return reply.strays.length > 0
-        ? `no response with its id within ${reply.waitedMs} ms; meanwhile the server sent ${reply.strays.length} response(s) that answer no request (frame ${reply.strays.slice(0, 3).join(', ')})`
-        : `no response within ${reply.waitedMs} ms${reply.pingedAfter ? ', nor to a ping sent after it' : ''}`;
-    case 'closed':
-      return `the connection closed (${reply.detail})`;
-    case 'unanswered':
-      return `no response within ${reply.waitedMs} ms, while a ping sent after it was answered in ${reply.pingMs} ms`;
-    case 'rejected':
-      return reply.error
-        ? `HTTP ${reply.status} with error ${show(reply.error.code)} ${show(reply.error.message, 100)} (no id)`
-        : `HTTP ${reply.status} with no JSON-RPC response${reply.body ? `: ${show(reply.body, 100)}` : ''}`;
-  }
 }
 
 /** An error response without an id (or with the JSON-RPC 2.0 null id): the answer to a request whose id could not be read. */

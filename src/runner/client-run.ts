@@ -1,6 +1,7 @@
 import { SetupError } from '../errors.js';
 import type { ClientTarget } from '../harness/client-target.js';
 import type { RecordedFrame } from '../harness/peer-session.js';
+import { accept } from '../harness/lifecycle/index.js';
 import { ServerSession } from '../harness/server-session.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
@@ -33,7 +34,7 @@ export interface ClientRunInput extends RunControl {
 export interface ClientRunOutput {
   checks: CheckResult[];
   notes: string[];
-  /** What the client said about itself in its first initialize. */
+  /** What the client said about itself when it began its first conversation. */
   clientInfo?: Record<string, unknown>;
   protocolVersion?: string;
   /** The wire logs the checks refer to. */
@@ -96,6 +97,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         requestTimeoutMs: input.requestTimeoutMs,
         onFinding: ledger.sink(() => s.id, () => session),
       });
+      accept(session);
       const attempt: Attempt = { session };
       attempts.push(attempt);
       ledger.track(session, s.id);
@@ -147,8 +149,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       } else {
         await runGuarded(recorder, input.scenarioTimeoutMs, () => s.run(ctx), signal);
         if (first) {
-          out.clientInfo = ctx.session.initializeParams?.clientInfo as Record<string, unknown> | undefined;
-          out.protocolVersion = ctx.session.negotiated;
+          const conversation = ctx.session.conversation;
+          if (conversation?.clientInfo) out.clientInfo = conversation.clientInfo;
+          if (conversation) out.protocolVersion = conversation.revision;
         }
       }
     } finally {

@@ -1,8 +1,12 @@
+import { SetupError } from '../errors.js';
 import type { ClientSession } from '../harness/client-session.js';
+import { connect, type Conversation } from '../harness/lifecycle/index.js';
+import { type Pace, STARTUP_MS } from '../harness/pace.js';
 import type { Reply } from '../harness/peer-session.js';
 import { LISTS, type ListMethod } from '../validate/pagination.js';
 
 export { LISTS, type ListMethod };
+import type { Target } from '../harness/target.js';
 
 /** What the server declares and offers, learned once before the scenarios run. */
 export interface Discovery {
@@ -94,16 +98,15 @@ export function emptyDiscovery(): Discovery {
   return { capabilities: {}, tools: [], resources: [], resourceTemplates: [], prompts: [], walks: {} };
 }
 
-/** Walks every list the server declared, on a session that has been initialized. */
-export async function discover(session: ClientSession): Promise<Discovery> {
-  const init = session.initializeResult;
-  const capabilities = (init?.capabilities ?? {}) as Record<string, unknown>;
+/** Walks every list the server declared, in the conversation `conversation` began on `session`. */
+export async function discover(session: ClientSession, conversation: Conversation): Promise<Discovery> {
+  const { capabilities } = conversation;
   const discovery: Discovery = {
     ...emptyDiscovery(),
     capabilities,
-    ...(typeof init?.protocolVersion === 'string' ? { protocolVersion: init.protocolVersion } : {}),
-    ...(init?.serverInfo && typeof init.serverInfo === 'object' ? { serverInfo: init.serverInfo as Record<string, unknown> } : {}),
-    ...(typeof init?.instructions === 'string' ? { instructions: init.instructions } : {}),
+    protocolVersion: conversation.revision,
+    ...(conversation.serverInfo ? { serverInfo: conversation.serverInfo } : {}),
+    ...(conversation.instructions !== undefined ? { instructions: conversation.instructions } : {}),
   };
   for (const method of Object.keys(LISTS) as ListMethod[]) {
     if (!hasCapability(capabilities, LISTS[method].capability)) continue;
@@ -113,3 +116,30 @@ export async function discover(session: ClientSession): Promise<Discovery> {
   }
   return discovery;
 }
+
+/** What the discovery step gets from the run it starts: the session to open (the run tracks and labels it), the run's pace and wait. */
+export interface DiscoveryRun {
+  /** Opens the session discovery runs on; the run keeps it for lane 0's shared scenarios afterwards. */
+  open(): Promise<ClientSession>;
+  target: Target;
+  pace: Pace;
+  requestTimeoutMs: number;
+}
+
+/** How a run learns what the server declares and offers before the scenarios that need it start. */
+export type DiscoveryStep = (run: DiscoveryRun) => Promise<Discovery>;
+
+/**
+ * The server command's discovery: connects (in whichever era the run speaks) and lists everything
+ * the server declared. A target whose first conversation cannot start is no MCP peer to grade: a
+ * setup error, with what it answered.
+ */
+export const discoverServer: DiscoveryStep = async ({ open, target, pace, requestTimeoutMs }) => {
+  const session = await open();
+  // A process's start is waited for up to the pace's ceiling, and measured: the later starts
+  // are waited for by it. A server behind a URL gets at least STARTUP_MS for its first answer.
+  const outcome = await connect(session, { timeoutMs: Math.max(requestTimeoutMs, STARTUP_MS) });
+  if (!outcome.ok) throw new SetupError(`${target.description} ${outcome.why}`);
+  if (session.startedAfterMs !== undefined && target.kind === 'stdio') pace.firstStart(session.startedAfterMs);
+  return discover(session, outcome.conversation);
+};

@@ -1,22 +1,24 @@
-import { SetupError } from '../errors.js';
 import { ClientSession } from '../harness/client-session.js';
-import { type PeerSession, type RecordedFrame, type Reply } from '../harness/peer-session.js';
+import { connect } from '../harness/lifecycle/index.js';
+import type { PeerSession } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
 import type { CheckResult, WireLog } from '../model.js';
-import { show } from '../validate/finding.js';
 import { nextIndex, WireLogs } from '../wire.js';
 import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, describeReply, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import { budgetMs, inLanes, runGuarded } from './guard.js';
-import { Pace, STARTUP_MS } from '../harness/pace.js';
+import { Pace } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
-import { type Discovery, discover, emptyDiscovery, hasCapability } from './discovery.js';
+import { type Discovery, type DiscoveryStep, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunControl } from './observer.js';
-import type { RunOptions, Scenario } from './scenario.js';
+import { outsideRevisions, type RunOptions, type Scenario } from './scenario.js';
+import type { StatefulRevision as Revision } from '../spec/revisions.js';
 
 export interface RunInput extends RunControl {
   target: Target;
   scenarios: Scenario[];
+  /** What the run learns of the server before the scenarios that need it start (the server command's: discoverServer). */
+  discover: DiscoveryStep;
   options: RunOptions;
   concurrency: number;
   scenarioTimeoutMs: number;
@@ -41,9 +43,10 @@ const DISCOVERY = 'discovery';
 const SECOND_SESSION = 'second-session';
 
 /**
- * Runs scenarios against a target: one discovery session first, then the scenarios on `concurrency`
- * lanes. 'shared' scenarios take turns on their lane's initialized session; the others get a
- * session (and, over stdio, a process) of their own. Every frame of every session is validated
+ * Runs scenarios against a target: the discovery step the caller gives (its session then serves
+ * lane 0; waiting scenarios that need nothing it learns start beside it), then the scenarios on
+ * `concurrency` lanes. 'shared' scenarios take turns on their lane's connected session; the others
+ * get a session (and, over stdio, a process) of their own. Every frame of every session is validated
  * live, and what the validators find is attributed to the scenario whose traffic it was.
  */
 export async function runScenarios(input: RunInput): Promise<RunOutput> {
@@ -96,7 +99,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
   };
 
   /**
-   * Opens a second session beside the first (discovery's, still open) and initializes it: what
+   * Opens a second session beside the first (discovery's, still open) and connects it: what
    * the server said when it refused, or undefined when it served both. Its traffic is judged
    * live like any other and has a wire log of its own.
    */
@@ -104,8 +107,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     let second: ClientSession | undefined;
     try {
       second = await openSession(SECOND_SESSION, () => SECOND_SESSION);
-      const reply = await second.initialize({ capabilities: {} });
-      return reply.kind === 'result' ? undefined : describeReply(reply);
+      const outcome = await connect(second);
+      return outcome.ok ? undefined : describeReply(outcome.reply);
     } catch (e) {
       return (e as Error).message;
     } finally {
@@ -126,6 +129,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const checks: CheckResult[] = [];
     // Filled in place once discovery is done; the early scenarios below must not rely on it.
     const discovery = emptyDiscovery();
+    // The revision discovery's conversation runs under, the one the scenarios are chosen by.
+    let negotiated: Revision | undefined;
     const settle = (s: Scenario, results: CheckResult[]) => {
       checks.push(...results);
       observer?.finished(s.id, results);
@@ -152,8 +157,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           if (!session || session.closed) {
             stalledBefore = 0;
             session = await openSession(`lane-${lane}`, () => laneScenario[lane] ?? s.id);
-            const reply = await session.initialize({ capabilities: {} });
-            if (reply.kind !== 'result') throw new Error(`initialize for a shared session failed: ${describeReply(reply)}`);
+            const outcome = await connect(session);
+            if (!outcome.ok) throw new Error(`${outcome.opening} for a shared session failed: ${describeReply(outcome.reply)}`);
             lanes[lane] = session;
           } else since = nextIndex(session.frames);
           laneScenario[lane] = s.id;
@@ -170,6 +175,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           target,
           check: recorder,
           discovery,
+          connect,
           options,
           note: (text) => recorder.note(text),
           timeLeft: () => started + budgetMs(budget) - performance.now(),
@@ -201,28 +207,26 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     };
 
     // Scenarios that wait on purpose hold no lane. Those that need nothing discovery finds out
-    // start at once, beside discovery itself; the others once it is done.
+    // (neither what the server declares nor the revision it negotiates) start at once, beside
+    // discovery itself; the others once it is done.
     const waiting = (s: Scenario) => s.waits === true && s.isolation !== 'shared';
     // A URL target cannot be restarted: what may break it runs after everything else.
     const breaksTarget = (s: Scenario) => s.isolation === 'process' && target.kind === 'http';
     const lingering = (s: Scenario) => s.lingers === true && waiting(s);
-    const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && !s.needs?.discovery && unmet(s, discovery, target.kind) === undefined);
+    const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && !s.needs?.discovery && !s.revisions && unmet(s, discovery, target.kind) === undefined);
     const earlyRuns = early.map((s) => ({ s, run: runOne(-1, s) }));
     earlyRun = Promise.all(earlyRuns.map((r) => r.run));
     earlyRun.catch(() => undefined);
 
-    // Discovery: the first session initializes, lists everything, then serves as lane 0's shared session.
+    // Discovery's session serves as lane 0's shared session once it is done.
     try {
-      const first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY);
-      lanes[0] = first;
-      // A process's start is waited for up to the pace's ceiling, and measured: the later starts
-      // are waited for by it. A server behind a URL gets at least STARTUP_MS for its first answer.
-      const init = await first.initialize({ capabilities: {}, timeoutMs: Math.max(options.requestTimeoutMs, STARTUP_MS) });
-      const notPeer = notAnInitializeResult(init, first.peerFrames());
-      if (notPeer) throw new SetupError(`${target.description} ${notPeer}`);
-      if (first.startedAfterMs !== undefined && target.kind === 'stdio') pace.firstStart(first.startedAfterMs);
-      Object.assign(discovery, await discover(first));
-      wireOf.set(DISCOVERY, [wire.mark(DISCOVERY, first.frames)]);
+      let first: ClientSession | undefined;
+      const open = async () => (lanes[0] = first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY));
+      Object.assign(discovery, await input.discover({ open, target, pace, requestTimeoutMs: options.requestTimeoutMs }));
+      if (first) {
+        wireOf.set(DISCOVERY, [wire.mark(DISCOVERY, first.frames)]);
+        negotiated = first.revision;
+      }
     } catch (e) {
       // Ctrl-C during discovery: what it left undone is no fault of the target.
       if (!interrupted()) throw e;
@@ -239,7 +243,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of input.scenarios) {
       if (early.includes(s)) continue;
       // Interrupted before discovery was done, what the server declares is not known.
-      const missing = interrupted() ? undefined : unmet(s, discovery, target.kind);
+      const missing = interrupted() ? undefined : (unmet(s, discovery, target.kind) ?? (negotiated && outsideRevisions(s.revisions, negotiated)));
       if (missing) settle(s, [scenarioSkipped(s, missing)]);
       else if (refused !== undefined && s.isolation !== 'shared') {
         settle(s, [scenarioSkipped(s, `needs a session of its own beside the run's first one, and the server refused a second session at once (${refused}), which the spec allows`)]);
@@ -272,29 +276,6 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     await Promise.allSettled([earlyRun]);
     await Promise.allSettled(ledger.tracked.map((session) => session.close()));
     await closeQuietly(notes, 'the target', () => target.close());
-  }
-}
-
-/**
- * Why the answer to the first initialize shows the target is no MCP server (undefined: it is one).
- * Nothing is graded then: a grade of something that is not an MCP peer would be meaningless.
- */
-function notAnInitializeResult(reply: Reply, received: RecordedFrame[]): string | undefined {
-  const noise = received.find((f) => f.raw !== undefined);
-  if (reply.kind === 'timeout' && noise) return `is not an MCP server: it wrote ${show(noise.raw, 80)} where a JSON-RPC answer to initialize belongs`;
-  switch (reply.kind) {
-    case 'result':
-      return typeof reply.result.protocolVersion === 'string' ? undefined : `is not an MCP server: initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
-    case 'error':
-      return `refused initialize (${describeReply(reply)}); nothing can be tested without a session`;
-    case 'timeout':
-      return reply.strays.length > 0 ? `is not an MCP server: ${describeReply(reply)}` : `did not answer initialize within ${reply.waitedMs} ms (if it is slow to start, raise --request-timeout)`;
-    case 'unanswered':
-      return `left initialize unanswered: ${describeReply(reply)}; nothing can be tested without a session`;
-    case 'closed':
-      return `closed the connection before answering initialize: ${describeReply(reply)}`;
-    default:
-      return `is not an MCP server: initialize got ${describeReply(reply)}`;
   }
 }
 

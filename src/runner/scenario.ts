@@ -1,14 +1,16 @@
 import type { ClientSession } from '../harness/client-session.js';
+import type { ConnectOptions, ConnectOutcome } from '../harness/lifecycle/index.js';
 import type { Reply } from '../harness/peer-session.js';
 import type { Level } from '../spec/catalog.js';
 import type { CheckRecorder } from './checks.js';
 import type { Discovery } from './discovery.js';
 import type { Target } from '../harness/target.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import { revisionAtLeast, type StatefulRevision as Revision } from '../spec/revisions.js';
 
 /**
- * How much a scenario needs to itself: 'shared' runs on an initialized session that other
- * scenarios also use (one after another); 'session' gets a session of its own and initializes it
+ * How much a scenario needs to itself: 'shared' runs on a connected session that other
+ * scenarios also use (one after another); 'session' gets a session of its own and connects it
  * itself; 'process' may break the target, so it gets a fresh process where mcpcheck starts one.
  */
 export type Isolation = 'shared' | 'session' | 'process';
@@ -41,8 +43,14 @@ export interface RunOptions {
 }
 
 export interface ScenarioContext {
-  /** For 'shared' scenarios: initialized. For 'session'/'process': opened, not initialized. */
+  /** For 'shared' scenarios: connected. For 'session'/'process': opened, not connected. */
   session: ClientSession;
+  /**
+   * Starts a conversation on a session of the scenario's (its own, or one openSession gave), in
+   * whichever era the run speaks: for scenarios that need a working conversation, not for those
+   * that test how one starts (they drive the era's opening requests themselves).
+   */
+  connect(session: ClientSession, options?: ConnectOptions): Promise<ConnectOutcome>;
   /** Opens another session on the same target (counts against nothing; close it when done). */
   openSession(): Promise<ClientSession>;
   target: Target;
@@ -73,9 +81,28 @@ export interface ScenarioIdentity {
   alias?: string;
 }
 
+/**
+ * The revisions a scenario applies to: from `introduced` on, up to the one that `removed` what it
+ * tests (every revision when absent). A scenario declares them instead of branching on the
+ * session's revision; one that judges two rules that differ by revision branches per check.
+ */
+export interface RevisionSpan {
+  introduced?: Revision;
+  removed?: Revision;
+}
+
+/** Why a scenario of `span` does not apply to a conversation on `revision` (undefined: it does). */
+export function outsideRevisions(span: RevisionSpan | undefined, revision: Revision): string | undefined {
+  if (span?.introduced && !revisionAtLeast(revision, span.introduced)) return `applies from revision ${span.introduced} on; the server negotiated ${revision}`;
+  if (span?.removed && revisionAtLeast(revision, span.removed)) return `applies to revisions before ${span.removed}, which removed what it tests; the server negotiated ${revision}`;
+  return undefined;
+}
+
 /** A scenario against a server under test (mcpcheck plays the client). */
 export interface Scenario extends ScenarioIdentity {
   isolation: Isolation;
+  /** The revisions it applies to; on another the runner skips it, naming the negotiated one. */
+  revisions?: RevisionSpan;
   /**
    * The scenario spends most of its time waiting on purpose (for a hang, a timeout, a process to
    * exit, a slow tool): with a session or process of its own it runs beside the lanes instead of

@@ -31,10 +31,9 @@ export function violations(session: ServerSession, rule: RequirementId, frames: 
   return session.findings.filter((f) => f.severity !== 'info' && f.requirements.includes(rule) && f.frame !== undefined && wanted.has(f.frame));
 }
 
-/** The client's declared capabilities (from its initialize request). */
+/** The client's declared capabilities, in the conversation it began last. */
 export function clientCapabilities(session: ServerSession): Record<string, unknown> {
-  const caps = session.initializeParams?.capabilities;
-  return isObject(caps) ? caps : {};
+  return session.conversation?.capabilities ?? {};
 }
 
 /** Requests (with an id) the client sent from frame `since` on, other than ping. */

@@ -66,12 +66,12 @@ export const capabilityGatedRequests = scenario({
   // Most of its time goes on the window after initialize in which a server may ask by itself.
   waits: true,
   needs: { discovery: true },
-  async run({ session: declaring, openSession, check, discovery, options, note }) {
+  async run({ session: declaring, openSession, connect, check, discovery, options, note }) {
     const plain = await openSession();
-    const [initD, initP] = await Promise.all([declaring.initialize({ capabilities: cannedCapabilities() }), plain.initialize({ capabilities: {} })]);
-    if (initD.kind !== 'result' || initP.kind !== 'result') {
-      const bad = initD.kind !== 'result' ? initD : initP;
-      for (const g of GATED) check.skip(`not exercised: initialize got ${describeReply(bad)}`, { key: g.capability });
+    const [initD, initP] = await Promise.all([connect(declaring, { capabilities: cannedCapabilities() }), connect(plain)]);
+    if (!initD.ok || !initP.ok) {
+      const bad = !initD.ok ? initD : initP;
+      for (const g of GATED) check.skip(`not exercised: ${bad.opening} got ${describeReply(bad.reply)}`, { key: g.capability });
       return;
     }
     // Over HTTP, requests tied to no tool call (roots/list after initialized) come on the GET stream.
@@ -141,7 +141,7 @@ export const capabilityGatedRequests = scenario({
         key: g.capability,
         expected: `no ${g.method} to a client that did not declare ${g.capability}${causes.length ? `, although ${list(causes.map((c) => c.what))} made the server send it to one that did; repeated towards it: ${list(causes.map((c) => repeated.get(c) ?? `${c.what} (not repeated: out of time)`))}` : ''}`,
         actual: `${wrong.length} sent to it`,
-        frames: wrong.length ? wrong.map((f) => f.index) : [replyFrame(initP), ...replies.map(replyFrame)],
+        frames: wrong.length ? wrong.map((f) => f.index) : [replyFrame(initP.reply), ...replies.map(replyFrame)],
         session: plain,
         replies,
       });

@@ -426,7 +426,8 @@ export const originValidated = scenario({
     // A session the server opened for the probe is closed again.
     if (is2xx(res.status) && accepted !== undefined) await probe(probeChannel, { method: 'DELETE', sessionIdOverride: accepted, omitProtocolVersion: true });
 
-    // Judged once the session has negotiated the revision the probe asked for too.
+    // Judged once the session has negotiated the revision the probe asked for too. The scenario
+    // applies to every revision and judges by it per check (any refusal, or 403 from 2025-11-25).
     const channel = await initialized(ctx);
     const refusal = originRefusal(ctx.session.revision);
     const refused = check.expect(refusal.ok(res.status), {

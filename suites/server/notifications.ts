@@ -74,9 +74,9 @@ export const resourceUpdates = scenario({
   waits: true,
   lingers: true,
   needs: { capabilities: ['resources.subscribe'] },
-  async run({ session, check, discovery, options, note, restOfRun }) {
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.skip(`not exercised: initialize got ${describeReply(init)}`, { key: 'subscribed' });
+  async run({ session, connect, check, discovery, options, note, restOfRun }) {
+    const init = await connect(session);
+    if (!init.ok) return check.skip(`not exercised: ${init.opening} got ${describeReply(init.reply)}`, { key: 'subscribed' });
     await session.listen();
     const listed = discovery.resources.map((r) => r.uri).filter((u): u is string => typeof u === 'string');
     const updaters = mutatingPlans(discovery.tools, options.callTools, (text) => UPDATER.test(text) && ABOUT_RESOURCES.test(text));
@@ -178,14 +178,14 @@ export const listChanged = scenario({
   title: 'A server that declared listChanged notifies when a list changes; the re-list after a notification shows the change',
   requirements: ['TOOL-LC-01', 'RES-LC-01', 'PROMPT-LC-01'],
   isolation: 'session',
-  async run({ session, check, discovery, options, note }) {
+  async run({ session, connect, check, discovery, options, note }) {
     const kinds = LIST_KINDS.filter((k) => {
       const cap = discovery.capabilities[k.capability];
       return isObject(cap) && cap.listChanged === true;
     });
     if (kinds.length === 0) return check.skip('not exercised: the server declares listChanged for none of tools, resources, prompts', { key: 'tools' });
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.skip(`not exercised: initialize got ${describeReply(init)}`, { key: kinds[0]!.capability });
+    const init = await connect(session);
+    if (!init.ok) return check.skip(`not exercised: ${init.opening} got ${describeReply(init.reply)}`, { key: kinds[0]!.capability });
     await session.listen();
     const before = new Map<string, string[] | undefined>();
     for (const k of kinds) before.set(k.capability, await snapshot(session, k.method));

@@ -43,7 +43,7 @@ export const toolArgumentsProperty = scenario({
   requirements: ['BASE-ID-04'],
   isolation: 'session',
   needs: { capabilities: ['tools'] },
-  async run({ session, openSession, check, discovery, options, timeLeft }) {
+  async run({ session, openSession, connect, check, discovery, options, timeLeft }) {
     if (options.cases === 0) return check.skip('the property tier is off (--properties 0)');
     const context = argumentContext(discovery);
     const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call);
@@ -59,15 +59,14 @@ export const toolArgumentsProperty = scenario({
     if (ungenerable.length) check.note(`no arguments generated for ${ungenerable.join('; ')}`);
     if (arbitraries.length === 0) return check.skip(`no permitted tool's inputSchema could be generated from: ${ungenerable.join('; ')}`);
 
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const init = await connect(session);
+    if (!init.ok) return check.error(`${init.opening} failed: ${describeReply(init.reply)}`);
     let live: ClientSession | undefined = session;
     // A server that went away is started afresh for the next case (stdio: a new process).
     const alive = async (): Promise<ClientSession | undefined> => {
       if (live && !live.closed) return live;
       const next = await openSession();
-      const reply = await next.initialize({ capabilities: {} });
-      live = reply.kind === 'result' ? next : undefined;
+      live = (await connect(next)).ok ? next : undefined;
       return live;
     };
     const judge = async (call: Call): Promise<CaseVerdict> => {

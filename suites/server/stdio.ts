@@ -66,11 +66,11 @@ export const exitOnStdinClose = scenario({
   isolation: 'process',
   waits: true,
   needs: { transport: 'stdio' },
-  async run({ session, check }) {
+  async run({ session, connect, check }) {
     const channel = session.channel;
     if (channel.kind !== 'stdio') return check.error('needs the stdio transport');
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+    const init = await connect(session);
+    if (!init.ok) return check.error(`${init.opening} failed: ${describeReply(init.reply)}`);
     const started = performance.now();
     channel.process.closeStdin();
     // Stretched by the server's measured pace and start: a busy machine's slow exit is no refusal to exit.

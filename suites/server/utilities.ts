@@ -369,9 +369,9 @@ export const cancelInFlight = scenario({
   isolation: 'session',
   waits: true,
   needs: { capabilities: ['tools'] },
-  async run({ session, check, discovery, options }) {
-    const init = await session.initialize({ capabilities: {} });
-    if (init.kind !== 'result') return check.error(`initialize failed: ${describeReply(init)}`);
+  async run({ session, connect, check, discovery, options }) {
+    const init = await connect(session);
+    if (!init.ok) return check.error(`${init.opening} failed: ${describeReply(init.reply)}`);
     // Else a permitted tool that reports progress, with the duration its first call took.
     const first = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS) ?? (await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS));
     // The tool must outlast the cancel yet finish soon enough that a server ignoring the cancel is seen answering.

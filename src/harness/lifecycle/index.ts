@@ -1,0 +1,35 @@
+/**
+ * How a conversation with a server starts, per protocol era, behind one `connect()`: the only
+ * place that knows which request opens it and what carries the negotiated revision and
+ * capabilities. Callers that want a working conversation connect; scenarios that test the
+ * opening itself (a chosen protocolVersion, a withheld notifications/initialized) drive the
+ * era's requests by hand.
+ */
+import type { ClientSession } from '../client-session.js';
+import type { ServerSession } from '../server-session.js';
+import type { ConnectOptions, ConnectOutcome } from './conversation.js';
+import { acceptStateful, connectStateful } from './stateful.js';
+
+export type { AcceptedConversation, ConnectOptions, ConnectOutcome, Conversation } from './conversation.js';
+
+/**
+ * Starts a conversation on `session` (opened, not yet started) and, when it began, keeps what was
+ * negotiated on the session (`session.conversation`). Every revision mcpcheck speaks today opens
+ * with initialize; the 2026-07-28 era (server/discover, per-request _meta, no session) becomes a
+ * module beside the stateful one, chosen here by the revision the run is to speak (an option of
+ * ConnectOptions then).
+ */
+export async function connect(session: ClientSession, options: ConnectOptions = {}): Promise<ConnectOutcome> {
+  const outcome = await connectStateful(session, options);
+  if (outcome.ok) session.conversation = outcome.conversation;
+  return outcome;
+}
+
+/**
+ * Makes `session` (mcpcheck playing the server) take in the conversations a client begins: it
+ * answers the era's opening request and keeps what the client declared (`session.conversation`).
+ * Every revision mcpcheck serves today opens with initialize.
+ */
+export function accept(session: ServerSession): void {
+  acceptStateful(session);
+}

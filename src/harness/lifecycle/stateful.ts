@@ -1,0 +1,74 @@
+import type { ClientSession } from '../client-session.js';
+import { SERVER_VERSION, type ServerSession } from '../server-session.js';
+import { describeReply } from '../describe-reply.js';
+import type { RecordedFrame, Reply } from '../peer-session.js';
+import { show } from '../../validate/finding.js';
+import { isObject } from '../../json.js';
+import type { ConnectOptions, ConnectOutcome } from './conversation.js';
+
+const OPENING = 'initialize';
+
+/**
+ * The initialize-based era (2024-11-05 … 2025-11-25): initialize, then notifications/initialized;
+ * the session it opens (over HTTP the session id and MCP-Protocol-Version the channel carries from
+ * then on) is the one to send on.
+ */
+export async function connectStateful(session: ClientSession, options: ConnectOptions): Promise<ConnectOutcome> {
+  const reply = await session.initialize({ capabilities: options.capabilities ?? {}, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const why = notAConversation(reply, session.peerFrames());
+  if (why !== undefined || reply.kind !== 'result') return { ok: false, reply, opening: OPENING, why: why ?? describeReply(reply) };
+  const { result } = reply;
+  return {
+    ok: true,
+    opening: OPENING,
+    reply,
+    conversation: {
+      revision: result.protocolVersion as string,
+      capabilities: isObject(result.capabilities) ? result.capabilities : {},
+      ...(isObject(result.serverInfo) ? { serverInfo: result.serverInfo } : {}),
+      ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
+      established: reply,
+    },
+  };
+}
+
+/**
+ * Why the answer to initialize began no conversation (undefined: it did), as a sentence after the
+ * target's name. A result without protocolVersion shows the target is no MCP server: nothing is
+ * graded then, as a grade of something that is not an MCP peer would be meaningless.
+ */
+function notAConversation(reply: Reply, received: RecordedFrame[]): string | undefined {
+  const noise = received.find((f) => f.raw !== undefined);
+  if (reply.kind === 'timeout' && noise) return `is not an MCP server: it wrote ${show(noise.raw, 80)} where a JSON-RPC answer to initialize belongs`;
+  switch (reply.kind) {
+    case 'result':
+      return typeof reply.result.protocolVersion === 'string' ? undefined : `is not an MCP server: initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
+    case 'error':
+      return `refused initialize (${describeReply(reply)}); nothing can be tested without a session`;
+    case 'timeout':
+      return reply.strays.length > 0 ? `is not an MCP server: ${describeReply(reply)}` : `did not answer initialize within ${reply.waitedMs} ms (if it is slow to start, raise --request-timeout)`;
+    case 'unanswered':
+      return `left initialize unanswered: ${describeReply(reply)}; nothing can be tested without a session`;
+    case 'closed':
+      return `closed the connection before answering initialize: ${describeReply(reply)}`;
+    default:
+      return `is not an MCP server: initialize got ${describeReply(reply)}`;
+  }
+}
+
+/**
+ * mcpcheck as the server in the stateful era: the client's initialize is answered with the
+ * version the session chooses (a scenario may choose another), and each one begins the
+ * session's current conversation (a client may open another: a connection test first, a new one
+ * after a 404).
+ */
+export function acceptStateful(session: ServerSession): void {
+  session.opening = OPENING;
+  session.handle(OPENING, (params) => {
+    const revision = session.chooseVersion(params.protocolVersion);
+    session.negotiated = revision;
+    session.channel.setProtocolVersion(revision);
+    session.conversation = { revision, capabilities: isObject(params.capabilities) ? params.capabilities : {}, ...(isObject(params.clientInfo) ? { clientInfo: params.clientInfo } : {}) };
+    return { result: { protocolVersion: revision, capabilities: session.capabilities, serverInfo: { name: 'mcpcheck', version: SERVER_VERSION } } };
+  });
+}
