@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type ServerSession, type RequirementId } from '../kit.js';
+import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type RequirementId, type ServerSession } from '../kit.js';
 import { ask, ASKED, type DeclaredMethod, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**
@@ -44,7 +44,7 @@ export const clientRootsUndeclared = clientScenario({
     const needs = (caps: Record<string, unknown>) => (declared('roots')(caps) === undefined ? 'the client declared roots (client.roots.list judges its answer)' : undefined);
     const reply = await ask(ctx, needs, 'roots/list', {});
     if (!reply) return;
-    const declaredCheck: { key: string; requirements: RequirementId[] } = { key: 'declared', requirements: ['ROOTS-CAP-01'] };
+    const declaredCheck: CheckOptions = { key: 'declared', requirements: ['ROOTS-CAP-01'] };
     if (reply.kind === 'result' || reply.kind === 'error') {
       ctx.check.expect(reply.kind === 'error', {
         ...declaredCheck,

@@ -1,4 +1,4 @@
-import { type ArgumentContext, type CheckRecorder, type ClientSession, describeReply, type Discovery, isAbsoluteUri, isObject, parseUriTemplate, planToolCall, type RecordedFrame, type Reply, type RequirementId, ruling, stretched, timedArguments, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { type ArgumentContext, type CheckOptions, type CheckRecorder, type ClientSession, describeReply, type Discovery, isAbsoluteUri, isObject, parseUriTemplate, planToolCall, type RecordedFrame, type Reply, type RequirementId, ruling, stretched, timedArguments, type ToolPlan, type ToolPolicy } from '../kit.js';
 
 import { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, timedPing } from '../common.js';
 
@@ -61,15 +61,15 @@ export function sessionless(session: ClientSession): boolean {
   return session.channel.kind === 'http' && session.channel.sessionId === undefined;
 }
 
-/** What the message of a check of the catalog's "Derived robustness checks" (ROBUST-*) says it is. */
 /**
  * One defect, one finding: a call the target never answered has no error to judge, and its
  * `answeredKey` check (BASE-ID-04) holds the failure. Records the skip of the error check `o.key`.
  */
-export function unansweredErrorSkip(check: CheckRecorder, what: string, answeredKey: string, o: { key: string; requirements: RequirementId[] }): void {
+export function unansweredErrorSkip(check: CheckRecorder, what: string, answeredKey: string, o: CheckOptions): void {
   check.skip(`not judged: ${what} was never answered (a ping sent after it was), so there is no error to judge; the missing response fails ${answeredKey} (BASE-ID-04)`, o);
 }
 
+/** What the message of a check of the catalog's "Derived robustness checks" (ROBUST-*) says it is. */
 export const DERIVED = `derived robustness check, no spec keyword; ${ruling('derived-robustness').cite}`;
 
 /**

@@ -1,4 +1,4 @@
-import { type CheckRecorder, groupListeners, type HttpChannel, isLoopback, isObject, isPrimingEvent, type ProbeResponse, scenario, type ScenarioContext, show, showSocket, type SseEvent, type RequirementId } from '../kit.js';
+import { type CheckOptions, type CheckRecorder, groupListeners, type HttpChannel, isLoopback, isObject, isPrimingEvent, type ProbeResponse, scenario, type ScenarioContext, show, showSocket, type SseEvent } from '../kit.js';
 import { answerSlackMs, findSlowTool } from './helpers.js';
 import { describeProbe, httpScenario, is2xx, mediaOf, probe, rpc } from './http.js';
 
@@ -105,7 +105,7 @@ const KEYS = {
   notCancelled: { key: 'not-cancelled', requirements: ['HTTP-SSE-07'] },
   ends: { key: 'ends-after-response', requirements: ['HTTP-SSE-05'] },
   retry: { key: 'retry-before-close', requirements: ['HTTP-SSE-03'] },
-} satisfies Record<string, { key: string; requirements: RequirementId[] }>;
+} satisfies Record<string, CheckOptions>;
 type Key = keyof typeof KEYS;
 const ALL_KEYS = Object.keys(KEYS) as Key[];
 
@@ -331,7 +331,7 @@ function endedWithoutResponse(polls: Poll[], a: Outgoing, plainGet: ProbeRespons
 
 /** HTTP-MULTI-01: while a GET stream and two POST streams were open, no message went out on two of them. */
 function judgeOneStream(check: CheckRecorder, s: { get: ProbeResponse; cut: Delivered[]; other: Delivered[]; b: Outgoing }): void {
-  const o: { key: string; requirements: RequirementId[] } = { key: 'one-stream', requirements: ['HTTP-MULTI-01'] };
+  const o: CheckOptions = { key: 'one-stream', requirements: ['HTTP-MULTI-01'] };
   if (!is2xx(s.get.status) || !s.get.sseEvents) return check.skip(`no listening GET stream was open (GET → ${describeProbe(s.get)}), so only one stream at a time carried messages`, o);
   const streams = [s.get.sseEvents.map((event) => ({ event, ...parsed(event.data) })), s.cut, s.other];
   const count = new Map<string, number>();
