@@ -5,20 +5,12 @@ export { checkEnvelope, type Envelope, type MessageKind } from './validate/envel
 export { checkMeta } from './validate/meta.js';
 export { checkIcons } from './validate/icons.js';
 export { checkSchema, validateWithSchema, detectDialect, type Dialect } from './validate/dialects.js';
+// What the API has always meant by a revision: one initialize negotiates (2026-07-28 is no such revision).
 export {
-  REVISIONS,
-  STATEFUL_REVISIONS,
-  STATELESS_REVISIONS,
-  ERAS,
-  eraOf,
-  LATEST_REVISION,
-  LATEST_STATEFUL_REVISION,
-  isRevision,
-  isStatefulRevision,
-  type Era,
-  type Revision,
-  type StatefulRevision,
-  type StatelessRevision,
+  STATEFUL_REVISIONS as REVISIONS,
+  LATEST_STATEFUL_REVISION as LATEST_REVISION,
+  isStatefulRevision as isRevision,
+  type StatefulRevision as Revision,
 } from './spec/revisions.js';
 export type { Finding, Severity } from './validate/finding.js';
 export { VALIDATOR_RULES } from './validate/coverage.js';

@@ -35,13 +35,6 @@ describe('the requirement catalog and the checks agree', () => {
     }
   });
 
-  it('matches ../shared/spec/requirements.json where that is present', () => {
-    const shared = join(ROOT, '../shared/spec/requirements.json');
-    if (!existsSync(shared)) return;
-    const rows = (JSON.parse(readFileSync(shared, 'utf8')) as { requirements: Array<{ id: string; level: string }> }).requirements;
-    expect(rows.map((r) => [r.id, r.level])).toEqual(allRequirements().map((r) => [r.id, r.keyword]));
-  });
-
   it('every requirement id written in src/ and suites/ is in the catalog', () => {
     const unknown: string[] = [];
     // src/spec/requirement-id.ts is the ids of both catalogs, generated from them (tested below).
@@ -130,9 +123,10 @@ describe('one catalog per revision, derived from ../shared/spec', () => {
   const committed = (file: string) => readFileSync(join(ROOT, file), 'utf8');
   const rowsOf = (file: string) => (JSON.parse(committed(file)) as { spec: string; requirements: Array<{ id: string; keyword: string; level: string; url: string; title: string; source: string; requirement: string }> });
 
-  it.each(CATALOG_SOURCES.map((s) => [s.file, s] as const))('%s is what src/build/spec-catalogs.ts derives from its source, where that is present', (_file, source) => {
+  // The sources lie outside the repository: where they are absent, these are reported skipped, not passed.
+  const sourcesPresent = CATALOG_SOURCES.every((s) => existsSync(join(ROOT, s.shared)));
+  it.skipIf(!sourcesPresent).each(CATALOG_SOURCES.map((s) => [s.file, s] as const))('%s is what src/build/spec-catalogs.ts derives from its source', (_file, source) => {
     const shared = join(ROOT, source.shared);
-    if (!existsSync(shared)) return;
     const rows = (JSON.parse(readFileSync(shared, 'utf8')) as { spec: string; requirements: SharedRow[] });
     expect(rows.spec).toBe(source.spec);
     expect(committed(source.file)).toBe(deriveCatalog(rows.requirements, source));
@@ -166,13 +160,15 @@ describe('one catalog per revision, derived from ../shared/spec', () => {
     expect(titleOf('a'.repeat(200))).toBe(`${'a'.repeat(147)}…`);
   });
 
-  it('the 2026-07-28 catalog holds every row of its source, and each 2025-11-25 id is carried or listed as not applying (§18), never both', () => {
+  it('the 2026-07-28 catalog holds every row of its source, each id once', () => {
     const stateless = catalogOf('2026-07-28');
-    const ids = new Set(stateless.map((r) => r.id));
     expect(stateless.length).toBe(417);
-    expect(ids.size).toBe(stateless.length);
-    const md = join(ROOT, '../shared/spec/requirements-2026-07-28.md');
-    if (!existsSync(md)) return;
+    expect(new Set(stateless.map((r) => r.id)).size).toBe(stateless.length);
+  });
+
+  const md = join(ROOT, '../shared/spec/requirements-2026-07-28.md');
+  it.skipIf(!existsSync(md))('each 2025-11-25 id is carried into 2026-07-28 or listed as not applying (§18), never both', () => {
+    const ids = new Set(catalogOf('2026-07-28').map((r) => r.id));
     const text = readFileSync(md, 'utf8');
     const dropped = new Set([...text.slice(text.indexOf('## 18.'), text.indexOf('## 19.')).matchAll(/^\| `([A-Z]+(?:-[A-Z]+)*-\d{2})`/gm)].map((m) => m[1]!));
     expect(dropped.size).toBe(132);

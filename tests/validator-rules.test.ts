@@ -10,7 +10,9 @@ import { findRequirement } from '../src/spec/catalog.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../src/validate/coverage.js';
 import { MESSAGE_RULES } from '../src/validate/message.js';
 import type { RuleTable } from '../src/validate/rule-table.js';
-import { SESSION_RULES } from '../src/validate/session.js';
+import { DISPATCH_RULES } from '../src/validate/session.js';
+import { FRAME_RULES } from '../src/validate/session/frames.js';
+import { Ids } from '../src/validate/session/ids.js';
 import { ERA_CONCERNS } from '../src/validate/session/eras.js';
 
 const VALIDATE = join(import.meta.dirname, '../src/validate');
@@ -50,7 +52,8 @@ describe('VALIDATOR_RULES, derived from the rule tables', () => {
         expect(outside(cited(join(session, file!)), kind.rules), file).toEqual([]);
       }
     }
-    for (const name of ['ids.ts', 'frames.ts', 'capabilities.ts']) expect(outside(cited(join(session, name)), SESSION_RULES), name).toEqual([]);
+    const own: Array<[string, RuleTable]> = [[join(session, 'ids.ts'), Ids.rules], [join(session, 'frames.ts'), FRAME_RULES], [join(VALIDATE, 'session.ts'), DISPATCH_RULES]];
+    for (const [file, table] of own) expect(outside(cited(file), table), file).toEqual([]);
     const messageModules = ['message.ts', 'envelope.ts', 'walk.ts', 'meta.ts', 'icons.ts', 'dialects.ts', 'content.ts', 'tools.ts', 'uri-template.ts', 'sampling.ts', 'echo.ts'];
     for (const name of messageModules) expect(outside(cited(join(VALIDATE, name)), MESSAGE_RULES), name).toEqual([]);
   });

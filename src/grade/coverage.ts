@@ -1,6 +1,6 @@
 import { FUZZ_RULES } from '../fuzz/rules.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../validate/coverage.js';
-import { STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { STATEFUL_REVISIONS, type StatefulRevision } from '../spec/revisions.js';
 import { allRequirements, appliesIn, bindsRole, SPEC_REVISION, type Level, type Requirement, type Role } from '../spec/catalog.js';
 import type { RunKind, UntestedContext } from './untested.js';
 
@@ -52,7 +52,7 @@ export interface CoverageRow {
   title: string;
   url: string;
   /** The protocol revisions the rule exists in; a session is judged by its negotiated revision's rules. */
-  revisions: Revision[];
+  revisions: StatefulRevision[];
   covered: boolean;
   /** The roles some check judges it for, and over which transports. */
   roles: Role[];
@@ -157,7 +157,7 @@ export function buildCoverage(sources: CoverageSources, filter: CoverageFilter =
       area: r.area,
       title: r.title,
       url: r.url,
-      revisions: REVISIONS.filter((rev) => appliesIn(r.id, rev)),
+      revisions: STATEFUL_REVISIONS.filter((rev) => appliesIn(r.id, rev)),
       covered: coveredBy.length > 0,
       roles: ROLES.filter((role) => coveredBy.some((c) => c.roles.includes(role))),
       transports: TRANSPORTS.filter((t) => coveredBy.some((c) => c.transports.includes(t))),

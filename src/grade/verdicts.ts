@@ -1,6 +1,6 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
 import { allRequirements, findRequirement, levelIn, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
-import { isStatefulRevision as isRevision } from '../spec/revisions.js';
+import { isStatefulRevision } from '../spec/revisions.js';
 
 /**
  * How bad each status is. error outranks fail because a requirement we could not test must
@@ -34,7 +34,7 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
   const known = findRequirement(id);
   if (!known) return undefined;
-  return isRevision(check.revision) ? levelIn(known.id, check.revision) : known.level;
+  return isStatefulRevision(check.revision) ? levelIn(known.id, check.revision) : known.level;
 }
 
 /**

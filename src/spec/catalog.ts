@@ -169,13 +169,6 @@ export function requirementIn(id: RequirementId, revision: Revision): Requiremen
   return r.levels ? { ...r, level: levelFrom(r.levels, revision) ?? r.level } : r;
 }
 
-/** The requirement of this id in some catalog; an id of none is a programming error in a check, so it throws. */
-function anyRequirement(id: RequirementId): Requirement {
-  const r = load().get(id) ?? loadStateless().get(id);
-  if (!r) throw new Error(`unknown requirement id ${id}`);
-  return r;
-}
-
 function statefulApplies(r: StatefulRequirement, revision: StatefulRevision): boolean {
   return revisionAtLeast(revision, r.since) && !r.notIn?.includes(revision);
 }
@@ -185,14 +178,10 @@ function statefulApplies(r: StatefulRequirement, revision: StatefulRevision): bo
  * revision's rules. 2026-07-28 answers from its own catalog.
  */
 export function appliesIn(id: RequirementId, revision: Revision): boolean {
-  if (!isStatefulRevision(revision)) {
-    anyRequirement(id);
-    return loadStateless().has(id);
-  }
+  requirementId(id);
+  if (!isStatefulRevision(revision)) return loadStateless().has(id);
   const r = load().get(id);
-  if (r) return statefulApplies(r, revision);
-  anyRequirement(id);
-  return false;
+  return r !== undefined && statefulApplies(r, revision);
 }
 
 /**
@@ -215,7 +204,8 @@ export function absentIn(id: RequirementId, revision: Revision): string | undefi
   if (appliesIn(id, revision)) return undefined;
   // Every 2025-11-25 id missing from the 2026-07-28 catalog is in its §18 (tests/catalog.test.ts).
   if (!isStatefulRevision(revision)) return `${id} is not a rule of revision ${revision} (removed or superseded there)`;
-  const r = anyRequirement(id);
+  // A rule new in 2026-07-28 is in its catalog only (appliesIn threw for an id of none).
+  const r = load().get(id) ?? loadStateless().get(id)!;
   return revisionAtLeast(revision, r.since)
     ? `${id} is not a rule of revision ${revision} (it holds from ${r.since} except in ${r.notIn!.join(', ')})`
     : `${id} is not a rule of revision ${revision} (new in ${r.since})`;

@@ -14,28 +14,14 @@ export type StatelessRevision = (typeof STATELESS_REVISIONS)[number];
 export const REVISIONS = [...STATEFUL_REVISIONS, ...STATELESS_REVISIONS] as const;
 export type Revision = (typeof REVISIONS)[number];
 
-export type Era = 'stateful' | 'stateless';
-export const ERAS: { readonly stateful: readonly StatefulRevision[]; readonly stateless: readonly StatelessRevision[] } = {
-  stateful: STATEFUL_REVISIONS,
-  stateless: STATELESS_REVISIONS,
-};
-
 /** The newest revision of all (a literal type, so it cannot stand where a stateful revision is meant). */
 export const LATEST_REVISION = '2026-07-28' satisfies Revision;
 /** The newest revision initialize can negotiate: what mcpcheck offers, and what the 2025-11-25 catalog is written for. */
 export const LATEST_STATEFUL_REVISION: StatefulRevision = '2025-11-25';
 
-export function isRevision(value: unknown): value is Revision {
-  return typeof value === 'string' && (REVISIONS as readonly string[]).includes(value);
-}
-
 /** Whether a value names a revision initialize can negotiate (2026-07-28 is not one). */
 export function isStatefulRevision(value: unknown): value is StatefulRevision {
   return typeof value === 'string' && (STATEFUL_REVISIONS as readonly string[]).includes(value);
-}
-
-export function eraOf(revision: Revision): Era {
-  return isStatefulRevision(revision) ? 'stateful' : 'stateless';
 }
 
 export function revisionAtLeast(rev: Revision, min: Revision): boolean {

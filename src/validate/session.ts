@@ -21,8 +21,11 @@ import { ruling } from '../spec/rulings.js';
 export { mayRequestBeforeInitialized } from './session/lifecycle.js';
 export type { SessionValidatorOptions } from './session/state.js';
 
-/** Every rule a session judges, in any era: what its frames' text shows, its ids, and every era's concerns. */
-export const SESSION_RULES: RuleTable = [...FRAME_RULES, ...Ids.rules, ...Object.values(ERA_CONCERNS).flatMap((kinds) => kinds.flatMap((k) => k.rules))];
+/** What the dispatcher judges itself: an array of answers to a batch mcpcheck sent is no batch of the peer's. */
+export const DISPATCH_RULES: RuleTable = ['BASE-MSG-05'];
+
+/** Every rule a session judges, in any era: its own, what its frames' text shows, its ids, and every era's concerns. */
+export const SESSION_RULES: RuleTable = [...DISPATCH_RULES, ...FRAME_RULES, ...Ids.rules, ...Object.values(ERA_CONCERNS).flatMap((kinds) => kinds.flatMap((k) => k.rules))];
 
 /**
  * The rules that need a whole session, judged by small concerns (src/validate/session/: lifecycle,

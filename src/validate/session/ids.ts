@@ -14,7 +14,7 @@ import type { SessionState } from './state.js';
  * and their reactions. Every era has these; the session consults it before any other concern.
  */
 export class Ids implements Concern {
-  static readonly rules: RuleTable = ['BASE-ID-03', 'BASE-ID-04', 'BASE-RES-01', 'BASE-ERR-01', 'BASE-MSG-05'];
+  static readonly rules: RuleTable = ['BASE-ID-03', 'BASE-ID-04', 'BASE-RES-01', 'BASE-ERR-01'];
 
   constructor(private readonly s: SessionState) {}
 
