@@ -10,7 +10,8 @@ export { scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, type
 export { clientScenario, type ClientScenario, type ClientScenarioContext } from '../src/runner/client-scenario.js';
 
 // Recording checks, and how a reply or a value reads in a check's message.
-export { describeReply, isAnonymousError, replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner/checks.js';
+export { isAnonymousError, replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner/checks.js';
+export { describeReply } from '../src/harness/describe-reply.js';
 export { list, show, type Finding } from '../src/validate/finding.js';
 
 // Sessions: mcpcheck as the client of a server under test, as the server of a client under test,

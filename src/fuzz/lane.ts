@@ -8,7 +8,7 @@ import { ClientSession } from '../harness/client-session.js';
 import { connect } from '../harness/lifecycle/index.js';
 import { type Pace, STARTUP_MS } from '../harness/pace.js';
 import { asSetupError, type Target } from '../harness/target.js';
-import { describeReply } from '../runner/checks.js';
+import { describeReply } from '../harness/describe-reply.js';
 import { isObject } from '../json.js';
 import { caseId, type FuzzCase } from './case.js';
 

@@ -13,7 +13,7 @@ import { walkList, type ListMethod, type ListWalk } from '../runner/discovery.js
 import type { Finding } from '../validate/finding.js';
 import { walkProblems } from '../validate/pagination.js';
 import { isObject } from '../json.js';
-import { describeReply } from '../runner/checks.js';
+import { describeReply } from '../harness/describe-reply.js';
 import { schemaViolation } from './oracles.js';
 import { type FuzzRule, SEQUENCE_RULES } from './rules.js';
 import { allowed, advance, describeStep, LOG_LEVELS, type LogLevel, type Model, type Step } from './steps.js';

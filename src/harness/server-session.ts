@@ -26,9 +26,6 @@ function pageSize(list: Paged, page: number): number {
   return typeof size === 'number' ? size : size[Math.min(page, size.length - 1)]!;
 }
 
-/** The version mcpcheck gives as a server's (serverInfo). */
-export const SERVER_VERSION = '0.1.0';
-
 /** The tools every client scenario offers unless it says otherwise: one that echoes, one that adds. */
 export const DEFAULT_TOOLS = [
   {
@@ -56,8 +53,10 @@ export class ServerSession extends PeerSession<ServerChannel> {
   conversation?: AcceptedConversation;
   /** The request that opens a conversation in the era mcpcheck serves (set by `accept()`): over HTTP a second one begins a new session. */
   opening?: string;
-  /** The version mcpcheck answered initialize with (the stateful era's HTTP rules judge the client's header by it). */
-  negotiated?: string;
+  /** The revision mcpcheck answered the client's latest conversation with (the HTTP rules judge the client's version header by it). */
+  get negotiated(): string | undefined {
+    return this.conversation?.revision;
+  }
   capabilities: Record<string, unknown> = { tools: { listChanged: true } };
   tools: unknown[] = DEFAULT_TOOLS;
   toolsPageSize: number | readonly number[] | undefined;

@@ -7,9 +7,6 @@ import { INTERRUPTED_BEFORE_START } from './observer.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import { describeReply } from '../harness/describe-reply.js';
 
-// Suites and commands name it from here; it lives in the harness, which describes its own replies.
-export { describeReply };
-
 export interface CheckOptions {
   /**
    * Names the check within its scenario: the id becomes `<scenario>/<key>`. Required as soon as a

@@ -3,10 +3,10 @@ import type { ClientSession } from '../harness/client-session.js';
 import { connect, type Conversation } from '../harness/lifecycle/index.js';
 import { type Pace, STARTUP_MS } from '../harness/pace.js';
 import type { Reply } from '../harness/peer-session.js';
+import type { Target } from '../harness/target.js';
 import { LISTS, type ListMethod } from '../validate/pagination.js';
 
-export { LISTS, type ListMethod };
-import type { Target } from '../harness/target.js';
+export type { ListMethod };
 
 /** What the server declares and offers, learned once before the scenarios run. */
 export interface Discovery {
@@ -99,7 +99,7 @@ export function emptyDiscovery(): Discovery {
 }
 
 /** Walks every list the server declared, in the conversation `conversation` began on `session`. */
-export async function discover(session: ClientSession, conversation: Conversation): Promise<Discovery> {
+async function discover(session: ClientSession, conversation: Conversation): Promise<Discovery> {
   const { capabilities } = conversation;
   const discovery: Discovery = {
     ...emptyDiscovery(),

@@ -5,7 +5,8 @@ import type { Target } from '../harness/target.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { nextIndex, WireLogs } from '../wire.js';
 import { closeQuietly } from './close-quietly.js';
-import { CheckRecorder, describeReply, scenarioInterrupted, scenarioSkipped } from './checks.js';
+import { describeReply } from '../harness/describe-reply.js';
+import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import { budgetMs, inLanes, runGuarded } from './guard.js';
 import { Pace } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
@@ -243,7 +244,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of input.scenarios) {
       if (early.includes(s)) continue;
       // Interrupted before discovery was done, what the server declares is not known.
-      const missing = interrupted() ? undefined : (unmet(s, discovery, target.kind) ?? (negotiated && outsideRevisions(s.revisions, negotiated)));
+      const missing = interrupted() ? undefined : unmet(s, discovery, target.kind, negotiated);
       if (missing) settle(s, [scenarioSkipped(s, missing)]);
       else if (refused !== undefined && s.isolation !== 'shared') {
         settle(s, [scenarioSkipped(s, `needs a session of its own beside the run's first one, and the server refused a second session at once (${refused}), which the spec allows`)]);
@@ -288,11 +289,11 @@ function weight(s: Scenario): number {
   return (s.isolation === 'process' ? 4 : s.isolation === 'session' ? 2 : 0) + (s.waits === true ? 3 : 0);
 }
 
-function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http'): string | undefined {
+function unmet(s: Scenario, discovery: Discovery, transport: 'stdio' | 'http', revision?: Revision): string | undefined {
   if (s.needs?.transport && s.needs.transport !== transport) return `needs the ${s.needs.transport} transport; the target uses ${transport}`;
   for (const cap of s.needs?.capabilities ?? []) {
     if (!hasCapability(discovery.capabilities, cap)) return `not declared: the server's capabilities have no ${cap}`;
   }
-  return undefined;
+  return revision === undefined ? undefined : outsideRevisions(s.revisions, revision);
 }
 

@@ -12,8 +12,6 @@ export interface Conversation {
   capabilities: Record<string, unknown>;
   serverInfo?: Record<string, unknown>;
   instructions?: string;
-  /** The answer that established them (the initialize result, in the stateful era). */
-  established: Extract<Reply, { kind: 'result' }>;
 }
 
 /** What a client starting a conversation says about itself, and how long it waits for the start. */

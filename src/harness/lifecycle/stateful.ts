@@ -1,5 +1,6 @@
 import type { ClientSession } from '../client-session.js';
-import { SERVER_VERSION, type ServerSession } from '../server-session.js';
+import type { ServerSession } from '../server-session.js';
+import { toolInfo } from '../../version.js';
 import { describeReply } from '../describe-reply.js';
 import type { RecordedFrame, Reply } from '../peer-session.js';
 import { show } from '../../validate/finding.js';
@@ -15,34 +16,32 @@ const OPENING = 'initialize';
  */
 export async function connectStateful(session: ClientSession, options: ConnectOptions): Promise<ConnectOutcome> {
   const reply = await session.initialize({ capabilities: options.capabilities ?? {}, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
-  const why = notAConversation(reply, session.peerFrames());
-  if (why !== undefined || reply.kind !== 'result') return { ok: false, reply, opening: OPENING, why: why ?? describeReply(reply) };
+  if (reply.kind !== 'result' || typeof reply.result.protocolVersion !== 'string') return { ok: false, reply, opening: OPENING, why: notAConversation(reply, session.peerFrames()) };
   const { result } = reply;
   return {
     ok: true,
     opening: OPENING,
     reply,
     conversation: {
-      revision: result.protocolVersion as string,
+      revision: reply.result.protocolVersion,
       capabilities: isObject(result.capabilities) ? result.capabilities : {},
       ...(isObject(result.serverInfo) ? { serverInfo: result.serverInfo } : {}),
       ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
-      established: reply,
     },
   };
 }
 
 /**
- * Why the answer to initialize began no conversation (undefined: it did), as a sentence after the
- * target's name. A result without protocolVersion shows the target is no MCP server: nothing is
- * graded then, as a grade of something that is not an MCP peer would be meaningless.
+ * Why the answer to initialize began no conversation, as a sentence after the target's name. A
+ * result without protocolVersion shows the target is no MCP server: nothing is graded then, as a
+ * grade of something that is not an MCP peer would be meaningless.
  */
-function notAConversation(reply: Reply, received: RecordedFrame[]): string | undefined {
+function notAConversation(reply: Reply, received: RecordedFrame[]): string {
   const noise = received.find((f) => f.raw !== undefined);
   if (reply.kind === 'timeout' && noise) return `is not an MCP server: it wrote ${show(noise.raw, 80)} where a JSON-RPC answer to initialize belongs`;
   switch (reply.kind) {
     case 'result':
-      return typeof reply.result.protocolVersion === 'string' ? undefined : `is not an MCP server: initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
+      return `is not an MCP server: initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
     case 'error':
       return `refused initialize (${describeReply(reply)}); nothing can be tested without a session`;
     case 'timeout':
@@ -66,9 +65,8 @@ export function acceptStateful(session: ServerSession): void {
   session.opening = OPENING;
   session.handle(OPENING, (params) => {
     const revision = session.chooseVersion(params.protocolVersion);
-    session.negotiated = revision;
     session.channel.setProtocolVersion(revision);
     session.conversation = { revision, capabilities: isObject(params.capabilities) ? params.capabilities : {}, ...(isObject(params.clientInfo) ? { clientInfo: params.clientInfo } : {}) };
-    return { result: { protocolVersion: revision, capabilities: session.capabilities, serverInfo: { name: 'mcpcheck', version: SERVER_VERSION } } };
+    return { result: { protocolVersion: revision, capabilities: session.capabilities, serverInfo: toolInfo() } };
   });
 }
