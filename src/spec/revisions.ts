@@ -24,6 +24,21 @@ export function isStatefulRevision(value: unknown): value is StatefulRevision {
   return typeof value === 'string' && (STATEFUL_REVISIONS as readonly string[]).includes(value);
 }
 
+/** Whether a value names any revision mcpcheck knows, of either era. */
+export function isRevision(value: unknown): value is Revision {
+  return typeof value === 'string' && (REVISIONS as readonly string[]).includes(value);
+}
+
+/**
+ * The two protocol eras: 'stateful', where initialize opens a session that fixes the revision and
+ * capabilities, and 'stateless' (2026-07-28 on), where every request carries them in its `_meta`.
+ */
+export type Era = 'stateful' | 'stateless';
+
+export function eraOf(revision: Revision): Era {
+  return isStatefulRevision(revision) ? 'stateful' : 'stateless';
+}
+
 export function revisionAtLeast(rev: Revision, min: Revision): boolean {
   return REVISIONS.indexOf(rev) >= REVISIONS.indexOf(min);
 }
