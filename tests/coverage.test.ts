@@ -10,6 +10,7 @@ import { ORACLES } from '../src/fuzz/oracles.js';
 import { grade } from '../src/grade/grade.js';
 import type { CheckResult } from '../src/model.js';
 import { renderConsole } from '../src/report/console.js';
+import { totalsLine } from '../src/report/coverage.js';
 import { allRequirements, bindsRole, requirement } from '../src/spec/catalog.js';
 import { buildCoverage, type CoverageMatrix, type CoverageSources, scenarioRef, untestedContext } from '../src/grade/coverage.js';
 import { UNTESTED_AREAS } from '../src/grade/untested.js';
@@ -106,7 +107,24 @@ describe('mcpcheck coverage', () => {
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hook).href)});\n`);
     const r = mcpcheck(['coverage', '--format', 'json'], ['--import', join(dir, 'register.mjs')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(buildCoverage(SOURCES))));
+    const both = [buildCoverage(SOURCES), buildCoverage(SOURCES, { revision: '2026-07-28' })];
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify({ catalogs: both })));
+    const one = mcpcheck(['coverage', '--format', 'json', '--spec-version', '2026-07-28']);
+    expect(JSON.parse(one.stdout)).toEqual(JSON.parse(JSON.stringify(both[1])));
+  });
+
+  it('lists the 2026-07-28 catalog from its own rows, and counts only scenarios whose revision span reaches it', () => {
+    const m = buildCoverage(SOURCES, { revision: '2026-07-28' });
+    expect(m.spec).toBe('2026-07-28');
+    expect(m.totals.all.total).toBe(417);
+    expect(m.rows.find((r) => r.id === 'LIFE-INIT-01')).toBeUndefined();
+    expect(m.rows.find((r) => r.id === 'DISC-IMPL-01')).toMatchObject({ revisions: ['2026-07-28'], url: 'https://modelcontextprotocol.io/specification/2026-07-28/server/discover' });
+    const spanned = (revisions: { introduced?: '2026-07-28'; removed?: '2026-07-28' }) =>
+      buildCoverage({ server: [{ id: 'server.x', requirements: ['TOOL-CAP-01'], revisions }], client: [] }, { revision: '2026-07-28' }).rows.find((r) => r.id === 'TOOL-CAP-01')!.coveredBy.map((c) => c.id);
+    expect(spanned({ introduced: '2026-07-28' })).toContain('server.x');
+    expect(spanned({ removed: '2026-07-28' })).not.toContain('server.x');
+    const old = buildCoverage({ server: [{ id: 'server.x', requirements: ['TOOL-CAP-01'], revisions: { introduced: '2026-07-28' } }], client: [] });
+    expect(old.rows.find((r) => r.id === 'TOOL-CAP-01')!.coveredBy.map((c) => c.id)).not.toContain('server.x');
   });
 
   it('text and Markdown show per-area totals, every row, and the total', () => {
@@ -115,6 +133,9 @@ describe('mcpcheck coverage', () => {
     const text = mcpcheck(['coverage']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`Total: ${total} covered`);
+    const modern = buildCoverage(SOURCES, { revision: '2026-07-28' });
+    expect(text.stdout).toMatch(/^mcpcheck coverage of the 2025-11-25 catalog: 344 requirements[^]*^mcpcheck coverage of the 2026-07-28 catalog: 417 requirements/m);
+    expect(text.stdout).toContain(`Total: ${totalsLine(modern.totals)} covered`);
     expect(text.stdout).toMatch(/^ {2}AUTH-GEN-01 +SHOULD +binds both +NOT COVERED \(since 2025-03-26\)$/m);
     expect(text.stdout).toMatch(/^ {2}HTTP-SSE-01 +SHOULD +binds server +server over http, since 2025-11-25: server\.http[^\n]*live\.HTTP-SSE-01$/m);
     for (const r of m.rows) expect(text.stdout).toContain(`  ${r.id} `);

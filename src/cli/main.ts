@@ -13,6 +13,7 @@ import type { WatchFlags } from './run-control.js';
 import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
 import { checkReportPaths, emitReport, REPORTERS, STDOUT, type ReportFlags } from './report-output.js';
 import { startReads } from '../transcript/read-file.js';
+import { CATALOG_REVISIONS } from '../spec/revisions.js';
 
 // Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
 // ajv, the schemas and every suite.
@@ -367,10 +368,20 @@ const coverageCommand = command({
     role: { choices: ['server', 'client'], describe: 'only the rules binding this role, judged for it' },
     area: { type: 'string', describe: 'only this catalog area (any part of its name) or id prefix (AUTH, HTTP-SSE)' },
     uncovered: { type: 'boolean', describe: 'list only the requirements no check judges (the totals still count all)' },
+    'spec-version': { choices: CATALOG_REVISIONS, describe: 'only this revision\'s catalog (default: both, 2025-11-25 then 2026-07-28)' },
   },
   async run(args) {
     const { coverage } = await import('../commands/coverage.js');
-    await write(process.stdout, coverage({ format: args.format, ...(args.role ? { role: args.role } : {}), ...(args.area !== undefined ? { area: args.area } : {}), ...(args.uncovered ? { uncovered: true } : {}) }));
+    await write(
+      process.stdout,
+      coverage({
+        format: args.format,
+        ...(args.role ? { role: args.role } : {}),
+        ...(args.area !== undefined ? { area: args.area } : {}),
+        ...(args.uncovered ? { uncovered: true } : {}),
+        ...(args['spec-version'] ? { revision: args['spec-version'] } : {}),
+      }),
+    );
   },
 });
 

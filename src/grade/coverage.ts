@@ -1,7 +1,7 @@
 import { FUZZ_RULES } from '../fuzz/rules.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../validate/coverage.js';
-import { STATEFUL_REVISIONS, type StatefulRevision } from '../spec/revisions.js';
-import { allRequirements, appliesIn, bindsRole, SPEC_REVISION, type Level, type Requirement, type Role } from '../spec/catalog.js';
+import { eraOf, type Revision, revisionAtLeast, STATEFUL_REVISIONS } from '../spec/revisions.js';
+import { allRequirements, appliesIn, bindsRole, catalogOf, SPEC_REVISION, type Level, type Requirement, type Role } from '../spec/catalog.js';
 import type { RunKind, UntestedContext } from './untested.js';
 
 /**
@@ -14,11 +14,18 @@ export type Transport = 'stdio' | 'http';
 const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
 const ROLES: readonly Role[] = ['server', 'client'];
 
-/** What a scenario declares: the requirement ids its checks cite, and the transport it needs. */
+/** The revisions a scenario applies to (runner/scenario.ts RevisionSpan): every one when absent. */
+export interface ScenarioSpan {
+  introduced?: Revision;
+  removed?: Revision;
+}
+
+/** What a scenario declares: the requirement ids its checks cite, the transport it needs, the revisions it runs in. */
 export interface ScenarioRef {
   id: string;
   requirements: readonly string[];
   transport?: Transport;
+  revisions?: ScenarioSpan;
 }
 
 export interface CoverageSources {
@@ -51,8 +58,11 @@ export interface CoverageRow {
   area: string;
   title: string;
   url: string;
-  /** The protocol revisions the rule exists in; a session is judged by its negotiated revision's rules. */
-  revisions: StatefulRevision[];
+  /**
+   * The protocol revisions the rule exists in, among those the matrix's catalog is written for
+   * (the 2025-11-25 catalog: every initialize-era revision; the 2026-07-28 one: itself).
+   */
+  revisions: Revision[];
   covered: boolean;
   /** The roles some check judges it for, and over which transports. */
   roles: Role[];
@@ -68,15 +78,18 @@ export interface Count {
 export type Totals = Record<Level | 'all', Count>;
 
 export interface CoverageMatrix {
-  spec: string;
+  /** The revision whose catalog the matrix lists. */
+  spec: Revision;
   /** The filters applied (totals count every requirement they keep; `uncovered` only hides rows). */
-  filter: CoverageFilter;
+  filter: Omit<CoverageFilter, 'revision'>;
   areas: Array<{ area: string; totals: Totals }>;
   totals: Totals;
   rows: CoverageRow[];
 }
 
 export interface CoverageFilter {
+  /** The catalog: 2025-11-25 (the initialize era's revisions) by default, or 2026-07-28. */
+  revision?: Revision;
   /** Only rules binding this role, judged for it. */
   role?: Role;
   /** A catalog area (any part of its name, any case) or an id prefix (`AUTH`, `HTTP-SSE`). */
@@ -99,8 +112,13 @@ function ruleTransports(id: string): Transport[] {
 
 type Candidate = Omit<Coverer, 'roles'> & { role?: Role };
 
-/** Every check of mcpcheck that can judge a requirement, before the requirement's own binding is applied. */
-function candidates(sources: CoverageSources): Map<string, Candidate[]> {
+/** Whether a scenario runs in some of a catalog's revisions: a span that ends before them or starts after them leaves it out. */
+function spansCatalog(span: ScenarioSpan | undefined, revisions: readonly Revision[]): boolean {
+  return revisions.some((rev) => !(span?.introduced && !revisionAtLeast(rev, span.introduced)) && !(span?.removed && revisionAtLeast(rev, span.removed)));
+}
+
+/** Every check of mcpcheck that can judge a requirement in the catalog's revisions, before the requirement's own binding is applied. */
+function candidates(sources: CoverageSources, revisions: readonly Revision[]): Map<string, Candidate[]> {
   const byId = new Map<string, Candidate[]>();
   const add = (id: string, c: Candidate) => {
     const list = byId.get(id);
@@ -109,6 +127,7 @@ function candidates(sources: CoverageSources): Map<string, Candidate[]> {
   };
   for (const [role, kind] of [['server', 'server-scenario'], ['client', 'client-scenario']] as const) {
     for (const s of sources[role]) {
+      if (!spansCatalog(s.revisions, revisions)) continue;
       for (const id of new Set(s.requirements)) add(id, { kind, id: s.id, role, transports: s.transport ? [s.transport] : [...TRANSPORTS] });
     }
   }
@@ -136,10 +155,19 @@ function count(totals: Totals, row: CoverageRow): void {
   }
 }
 
+/** The revisions a catalog is written for, and its requirements: 2025-11-25's spans the initialize era. */
+function catalogFor(revision: Revision): { revisions: readonly Revision[]; requirements: Requirement[] } {
+  return eraOf(revision) === 'stateful' ? { revisions: STATEFUL_REVISIONS, requirements: allRequirements() } : { revisions: [revision], requirements: catalogOf(revision) };
+}
+
 export function buildCoverage(sources: CoverageSources, filter: CoverageFilter = {}): CoverageMatrix {
-  const byId = candidates(sources);
+  // The revision is the matrix's `spec`, not one of the filters it lists.
+  const { revision, ...shown } = filter;
+  const spec = revision ?? SPEC_REVISION;
+  const catalog = catalogFor(spec);
+  const byId = candidates(sources, catalog.revisions);
   const rows: CoverageRow[] = [];
-  for (const r of allRequirements()) {
+  for (const r of catalog.requirements) {
     if (filter.role && !bindsRole(r, filter.role)) continue;
     if (filter.area !== undefined && !matchesArea(r, filter.area)) continue;
     // A check of a rule counts for a role only where the rule binds that role (a grade drops the rest).
@@ -157,7 +185,7 @@ export function buildCoverage(sources: CoverageSources, filter: CoverageFilter =
       area: r.area,
       title: r.title,
       url: r.url,
-      revisions: STATEFUL_REVISIONS.filter((rev) => appliesIn(r.id, rev)),
+      revisions: catalog.revisions.filter((rev) => appliesIn(r.id, rev)),
       covered: coveredBy.length > 0,
       roles: ROLES.filter((role) => coveredBy.some((c) => c.roles.includes(role))),
       transports: TRANSPORTS.filter((t) => coveredBy.some((c) => c.transports.includes(t))),
@@ -173,8 +201,8 @@ export function buildCoverage(sources: CoverageSources, filter: CoverageFilter =
     count(area, row);
   }
   return {
-    spec: SPEC_REVISION,
-    filter,
+    spec,
+    filter: shown,
     areas: [...areas].map(([area, t]) => ({ area, totals: t })),
     totals,
     rows: filter.uncovered ? rows.filter((row) => !row.covered) : rows,
@@ -196,6 +224,6 @@ export function untestedContext(run: RunKind, o: { scenarios?: readonly Scenario
 }
 
 /** A scenario as the matrix sees it. */
-export function scenarioRef(s: { id: string; requirements: readonly string[]; needs?: { transport?: Transport } }): ScenarioRef {
-  return { id: s.id, requirements: s.requirements, ...(s.needs?.transport ? { transport: s.needs.transport } : {}) };
+export function scenarioRef(s: { id: string; requirements: readonly string[]; needs?: { transport?: Transport }; revisions?: ScenarioSpan }): ScenarioRef {
+  return { id: s.id, requirements: s.requirements, ...(s.needs?.transport ? { transport: s.needs.transport } : {}), ...(s.revisions ? { revisions: s.revisions } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { CoverageMatrix, CoverageRow, Coverer, Totals } from '../grade/coverage.js';
-import { STATEFUL_REVISIONS as REVISIONS } from '../spec/revisions.js';
+import { eraOf, REVISIONS, STATEFUL_REVISIONS } from '../spec/revisions.js';
 
 // Views of the requirement matrix (`mcpcheck coverage`); JSON is the matrix itself.
 
@@ -13,8 +13,10 @@ export function totalsLine(t: Totals): string {
   return [...parts, `all ${t.all.covered}/${t.all.total}`].join(' · ');
 }
 
+/** The revisions of the 2025-11-25 catalog a rule holds in; a 2026-07-28 rule holds in its one revision. */
 function revisionsText(row: CoverageRow): string {
-  if (row.revisions.length === REVISIONS.length) return 'all revisions';
+  if (eraOf(row.revisions[0]!) === 'stateless') return row.revisions.join(', ');
+  if (row.revisions.length === STATEFUL_REVISIONS.length) return 'all revisions';
   const from = REVISIONS.indexOf(row.revisions[0]!);
   const contiguous = row.revisions.every((rev, i) => REVISIONS[from + i] === rev);
   return contiguous ? `since ${row.revisions[0]}` : row.revisions.join(', ');

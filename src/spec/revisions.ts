@@ -17,7 +17,13 @@ export type Revision = (typeof REVISIONS)[number];
 /** The newest revision of all (a literal type, so it cannot stand where a stateful revision is meant). */
 export const LATEST_REVISION = '2026-07-28' satisfies Revision;
 /** The newest revision initialize can negotiate: what mcpcheck offers, and what the 2025-11-25 catalog is written for. */
-export const LATEST_STATEFUL_REVISION: StatefulRevision = '2025-11-25';
+export const LATEST_STATEFUL_REVISION = '2025-11-25' satisfies StatefulRevision;
+
+/**
+ * The revisions with a catalog of their own, one per era: 2025-11-25's judges every initialize-era
+ * revision (with each rule's level there), 2026-07-28's the stateless era. What `--spec-version` takes.
+ */
+export const CATALOG_REVISIONS = [LATEST_STATEFUL_REVISION, LATEST_REVISION] as const;
 
 /** Whether a value names a revision initialize can negotiate (2026-07-28 is not one). */
 export function isStatefulRevision(value: unknown): value is StatefulRevision {
