@@ -355,6 +355,18 @@ describe('reference-2026 server over stdio (correct)', () => {
     }
   });
 
+  it('prints its break table with --list-breaks and refuses an unknown break', async () => {
+    const list = spawnServer(['--list-breaks']);
+    children.add(list);
+    let out = '';
+    list.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    expect(await waitExit(list, WAIT_MS)).toBe(0);
+    expect(JSON.parse(out)).toEqual(BREAKS);
+    const bad = spawnServer(['--break', 'no-such-break']);
+    children.add(bad);
+    expect(await waitExit(bad, WAIT_MS)).toBe(2);
+  });
+
   it('answers discover, the lists (paginated, one cacheScope), reads, completion and prompts with valid, cacheable results', async () => {
     const s = Stdio.start();
     const d = await s.result('server/discover');
@@ -823,12 +835,20 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await s.request('tools/call', params({ name: 'slow', arguments: { steps: 2, stepMs: 10 } }, {}, { progressToken: 'p' }));
     expect(s.notifications('notifications/progress').some((n) => n.params._meta?.[SUB_ID] === 'sub')).toBe(true);
   },
-  'listen-not-ended': async (t) => {
+  'listen-cancelled-at-shutdown': async (t) => {
     const s = t.stdio();
     await listenOn(s, 1, { toolsListChanged: true });
     s.child.stdin?.end();
     expect(await waitExit(s.child, WAIT_MS)).toBe(0);
     expect(s.frames.find((f) => f.id === 1)).toBeUndefined();
+    expect(s.notifications('notifications/cancelled')[0].params.requestId).toBe(1);
+  },
+  'listen-dropped-at-shutdown': async (t) => {
+    const s = t.stdio();
+    await listenOn(s, 1, { toolsListChanged: true });
+    s.child.stdin?.end();
+    expect(await waitExit(s.child, WAIT_MS)).toBe(0);
+    expect(s.frames.filter((f) => f.id === 1 || f.method === 'notifications/cancelled')).toEqual([]);
   },
   'logs-without-level': async (t) => {
     const s = t.stdio();
