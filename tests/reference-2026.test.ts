@@ -754,6 +754,62 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await s.request('tools/call', params({ name: 'log', arguments: {} }, {}, { 'io.modelcontextprotocol/logLevel': 'debug' }));
     expect(s.notifications('notifications/message').length).toBeGreaterThan(0);
   },
+  'reserved-meta-key': async (t) => {
+    expect((await t.stdio().result('tools/list'))._meta['io.modelcontextprotocol/mcpcheck-note']).toBeDefined();
+  },
+  'unknown-method-32600': async (t) => {
+    expect((await t.stdio().error('mcpcheck/nonexistent')).code).toBe(-32600);
+  },
+  'reserved-error-code': async (t) => {
+    expect((await t.stdio().error('tools/call', { name: 'mcpcheck_nonexistent', arguments: {} })).code).toBe(-32030);
+  },
+  'error-without-id': async (t) => {
+    const s = t.stdio();
+    s.begin('mcpcheck/nonexistent', params());
+    const e = await waitUntil(() => s.frames.find((f) => 'error' in f), 'an error response');
+    expect('id' in e).toBe(false);
+  },
+  'result-and-error': async (t) => {
+    const r = await t.stdio().request('mcpcheck/nonexistent', params());
+    expect('result' in r && 'error' in r).toBe(true);
+  },
+  'tool-name-with-space': async (t) => {
+    expect((await t.stdio().result('tools/list')).tools.map((x: AnyJson) => x.name)).toContain('shout loud');
+  },
+  'structured-mismatch': async (t) => {
+    expect((await t.stdio().result('tools/call', { name: 'stats', arguments: {} })).structuredContent.slowCompleted).toBe('0');
+  },
+  'completion-over-100': async (t) => {
+    const r = await t.stdio().result('completion/complete', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: '' } });
+    expect(r.completion.values.length).toBeGreaterThan(100);
+  },
+  'state-unbound': async (t) => {
+    const s = t.stdio();
+    const first = await s.result('tools/call', { name: 'greet', arguments: { greeting: 'Hi' } }, ELICIT);
+    const r = await s.result('tools/call', { name: 'greet', arguments: { greeting: 'Yo' }, requestState: first.requestState, inputResponses: nameAnswer('Eve') }, ELICIT);
+    expect(r.content[0].text).toBe('Yo, Eve!');
+  },
+  'progress-after-response': async (t) => {
+    const s = t.stdio();
+    await s.request('tools/call', params({ name: 'slow', arguments: { steps: 1, stepMs: 5 } }, {}, { progressToken: 'p' }));
+    await waitUntil(() => (s.notifications('notifications/progress').length === 2 ? true : undefined), 'a late progress notification');
+  },
+  'server-cancel': async (t) => {
+    const s = t.stdio();
+    const id = s.begin('tools/call', params({ name: 'slow', arguments: { steps: 20, stepMs: 20 } }));
+    await sleep(30);
+    s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+    expect((await waitUntil(() => s.notifications('notifications/cancelled')[0], 'a server cancel')).params.requestId).toBe(id);
+  },
+  'pretty-printed': async (t) => {
+    const s = t.stdio();
+    s.begin('server/discover', params());
+    await waitUntil(() => (s.nonJson.length > 3 ? true : undefined), 'a message over several lines');
+  },
+  'http-wrong-content-type': async (t) => {
+    const u = await t.http();
+    expect((await post(u, 'server/discover', params())).headers['content-type']).toBe('text/plain');
+  },
   'server-request': async (t) => {
     const s = t.stdio();
     await s.result('tools/call', { name: 'ask_llm', arguments: { question: 'q' } }, { sampling: {} });
