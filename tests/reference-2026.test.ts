@@ -434,6 +434,11 @@ describe('reference-2026 server over stdio (correct)', () => {
     expect(again.resultType).toBe('input_required');
     expect(again.inputRequests.user_name).toBeDefined();
     expect((await s.error('tools/call', { ...call, inputResponses: nameAnswer('Eve'), requestState: tamper(first.requestState) }, ELICIT)).code).toBe(-32602);
+    // Malformed answers are protocol errors (MRTR-ERR-01); answers nobody asked for are ignored (MRTR-ERR-02).
+    expect((await s.error('tools/call', { ...call, inputResponses: 5, requestState: first.requestState }, ELICIT)).code).toBe(-32602);
+    expect((await s.error('tools/call', { ...call, inputResponses: { user_name: { action: 'maybe' } }, requestState: first.requestState }, ELICIT)).code).toBe(-32602);
+    const extra = await s.result('tools/call', { ...call, inputResponses: { ...nameAnswer('Ada'), other: { action: 'maybe' } }, requestState: first.requestState }, ELICIT);
+    expect(extra.content[0].text).toBe('Hi, Ada!');
     // State bound to its arguments: another call's state does not complete this one.
     expect((await s.error('tools/call', { name: 'greet', arguments: { greeting: 'Yo' }, inputResponses: nameAnswer('Eve'), requestState: first.requestState }, ELICIT)).code).toBe(-32602);
     // Only form elicitation is asked for: a client declaring only URL mode cannot give it.
@@ -842,6 +847,12 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const state = await greetState(s);
     expect((await s.error('tools/call', { name: 'greet', arguments: {}, requestState: state, inputResponses: {} }, ELICIT)).code).toBe(-32602);
   },
+  'malformed-response-accepted': async (t) => {
+    const s = t.stdio();
+    const state = await greetState(s);
+    const r = await s.result('tools/call', { name: 'greet', arguments: {}, requestState: state, inputResponses: { user_name: { action: 'maybe' } } }, ELICIT);
+    expect(r.content[0].text).toBe('No name was given.');
+  },
   'input-required-cacheable': async (t) => {
     const r = await t.stdio().result('tools/call', { name: 'greet', arguments: {} }, ELICIT);
     expect(r).toMatchObject({ resultType: 'input_required', ttlMs: 0, cacheScope: 'private' });
@@ -1046,7 +1057,7 @@ describe('reference-2026 breaks: each one shows', () => {
 
 describe('reference-2026 breaks: no probe passes on the correct server (no break is inert)', () => {
   beforeAll(() => {
-    defaultWait = 1_000;
+    defaultWait = 500;
   });
   afterAll(() => {
     defaultWait = WAIT_MS;
