@@ -510,6 +510,18 @@ describe('reference-2026 server over stdio (correct)', () => {
     s.expectAllValid();
   });
 
+  it('survives hostile input (invalid UTF-8, deep nesting, a batch, wrong types) and answers server/discover afterwards', async () => {
+    const s = Stdio.start();
+    s.child.stdin?.write(Buffer.from([0xff, 0xfe, 0x0a]));
+    s.child.stdin?.write(`${'['.repeat(10_000)}${']'.repeat(10_000)}\n`);
+    s.send([{ jsonrpc: '2.0', id: 'b1', method: 'server/discover', params: params() }]);
+    s.send({ jsonrpc: '2.0', id: 'w', method: 'tools/call', params: { _meta: 5, name: ['x'] } });
+    expect((await s.response('w')).error.code).toBe(-32602);
+    expect((await s.result('server/discover')).resultType).toBe('complete');
+    expect(s.frames.filter((f) => 'error' in f && !('id' in f)).map((f) => f.error.code)).toEqual([-32700, -32600, -32600]);
+    s.expectAllValid();
+  });
+
   it('--dual-era hands an initialize to the 2025-11-25 reference server and serves modern requests otherwise', async () => {
     const legacy = Stdio.start(undefined, ['--dual-era']);
     const init = await legacy.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } });
@@ -603,6 +615,12 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     }
     const encoded = await post(url, 'tools/call', params({ name: 'forecast', arguments: { region: 'Zürich' } }), { 'Mcp-Param-Region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=` });
     expect(encoded.status).toBe(200);
+    // Raw non-ASCII bytes are invalid characters, whatever they spell.
+    const raw = await post(url, 'tools/call', params({ name: 'forecast', arguments: { region: 'Zürich' } }), { 'Mcp-Param-Region': 'Zürich' });
+    expect(raw.status).toBe(400);
+    expect(single(raw, 'tools/call').error.code).toBe(-32020);
+    // A null or absent argument needs no header.
+    expect((await post(url, 'tools/call', params({ name: 'forecast', arguments: { region: 'Nord', days: null } }), { 'Mcp-Param-Region': 'Nord' })).status).toBe(200);
   });
 
   it('streams progress over SSE (X-Accel-Buffering: no) and ends the stream with the response; closing the stream cancels', async () => {
