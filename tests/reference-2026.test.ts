@@ -310,12 +310,16 @@ function standardHeaders(method: string, p: AnyJson): Record<string, string> {
 }
 
 let httpIds = 1;
+/** Every POST of a modern request made with `post`, validated after each test of the correct server. */
+const httpExchanges: Array<{ reply: Reply; method: string }> = [];
+
 /** POSTs a modern request with matching headers (overridden or removed by `headers`; undefined removes) and waits for its end. */
 async function post(url: string, method: string, p: AnyJson, headers: Record<string, string | undefined> = {}, id: unknown = httpIds++): Promise<Reply> {
   const merged: Record<string, string | undefined> = { ...standardHeaders(method, p), ...headers };
   const h = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
   const reply = await send(url, 'POST', { jsonrpc: '2.0', id, method, params: p }, h);
   await waitUntil(() => (reply.ended ? true : undefined), `end of ${method}`);
+  httpExchanges.push({ reply, method });
   return reply;
 }
 
@@ -544,6 +548,9 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
   afterAll(() => {
     child?.kill('SIGKILL');
   });
+  afterEach(() => {
+    for (const { reply, method } of httpExchanges.splice(0)) for (const m of reply.messages) expectFrameValid(m, method);
+  });
 
   it('answers a modern POST with JSON and no session id; GET and DELETE 405; notifications 202; foreign Origin 403; unknown method 404 −32601', async () => {
     const d = await post(url, 'server/discover', params());
@@ -570,6 +577,7 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     await waitUntil(() => (init.ended ? true : undefined), 'initialize');
     expect(init.status).toBe(400);
     expect(init.messages[0].error).toMatchObject({ code: -32022, data: { supported: [VERSION] } });
+    expectFrameValid(init.messages[0], 'initialize');
   });
 
   it('validates headers against the body: mismatches and missing headers 400 −32020, names case-insensitive, values exact, Base64 sentinel decoded', async () => {
@@ -706,6 +714,7 @@ class BreakTarget {
 
   close(): void {
     for (const c of this.owned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    httpExchanges.length = 0; // a break's frames are not the correct server's
   }
 }
 
