@@ -805,6 +805,11 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const r = await t.stdio().request('mcpcheck/nonexistent', params());
     expect('result' in r && 'error' in r).toBe(true);
   },
+  'tools-order-rotates': async (t) => {
+    const s = t.stdio();
+    const names = async (): Promise<string[]> => (await s.result('tools/list')).tools.map((x: AnyJson) => x.name);
+    expect(await names()).not.toEqual(await names());
+  },
   'tool-name-with-space': async (t) => {
     expect((await t.stdio().result('tools/list')).tools.map((x: AnyJson) => x.name)).toContain('shout loud');
   },
@@ -912,6 +917,12 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await listenOn(s, 1, { toolsListChanged: true });
     expect(s.notifications('notifications/subscriptions/acknowledged')[0].params.notifications.promptsListChanged).toBe(true);
   },
+  'ack-undeclared-type': async (t) => {
+    const s = t.stdio();
+    expect((await s.result('server/discover')).capabilities.tools.listChanged).toBeUndefined();
+    await listenOn(s, 1, { toolsListChanged: true });
+    expect(s.notifications('notifications/subscriptions/acknowledged')[0].params.notifications.toolsListChanged).toBe(true);
+  },
   'wrong-subscription-id': async (t) => {
     const s = t.stdio();
     await listenOn(s, 7, { toolsListChanged: true });
@@ -965,6 +976,12 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await sleep(30);
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
     expect((await s.response(id)).result).toBeDefined();
+  },
+  'ignores-stdin-close': async (t) => {
+    const s = t.stdio();
+    await s.result('server/discover');
+    s.child.stdin?.end();
+    expect(await waitExit(s.child, 1_000)).toBe('timeout');
   },
   'answers-notifications': async (t) => {
     const s = t.stdio();
