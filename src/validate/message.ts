@@ -9,7 +9,7 @@ import { findingsIn } from './in-revision.js';
 import type { RuleTable } from './rule-table.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE } from './revisions.js';
-import { type StatefulRevision as Revision, revisionAtLeast } from '../spec/revisions.js';
+import { type Revision, revisionAtLeast } from '../spec/revisions.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
@@ -22,7 +22,10 @@ export type Side = 'client' | 'server';
 export interface MessageContext {
   /** Who sent the message. */
   from: Side;
-  /** The negotiated revision (or the one assumed before negotiation). */
+  /**
+   * The negotiated revision (or the one assumed before negotiation); for a modern (2026-07-28)
+   * exchange, the revision its request names in `_meta`.
+   */
   revision: Revision;
   /** For responses: the request they answer (method and params), when known. */
   request?: { method: string; params?: unknown } | undefined;
@@ -219,7 +222,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
   } else if (env.kind === 'result' && ctx.request) {
     const method = ctx.request.method;
     const task = obj(obj(ctx.request.params)?.task) !== undefined;
-    const def = schema.resultDef(method, task);
+    const def = schema.resultDef(method, task, obj(msg.result)!.resultType);
     // What the server echoes of the client's own arguments is not judged (echo.ts); the arguments
     // are read only when something failed, which most results do not.
     const request = ctx.request;
@@ -233,7 +236,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
         const { errors, echoes } = withoutEchoedFormats(msg.result, found, suppliedArguments(request), (data) => schema.validate(def, data));
         for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));
         if (errors) {
-          const later = laterRevisionAccepting(ctx.revision, (s) => s.resultDef(method, task), msg.result);
+          const later = laterRevisionAccepting(ctx.revision, (s) => s.resultDef(method, task, obj(msg.result)!.resultType), msg.result);
           findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision, later));
         }
       }
