@@ -7,7 +7,7 @@ import { startReads } from '../transcript/read-file.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedContext } from '../grade/coverage.js';
-import { VALIDATOR_RULES } from '../validate/coverage.js';
+import { validatorRulesOf } from '../validate/coverage.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
@@ -173,7 +173,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     idPrefix: 'validate.',
     findings,
     applied,
-    coverage: VALIDATOR_RULES,
+    coverage: validatorRulesOf('stateful'),
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
     wire: (cited) => [...new Set(cited.flatMap((f) => wireOf.get(f) ?? []))],
