@@ -187,6 +187,11 @@ export class SessionValidator {
     this.ids.leftUnanswered(requester, id, pingAnswer);
   }
 
+  /** Whether `requester` has a request with this id still awaiting its response. */
+  awaits(requester: Side, id: unknown): boolean {
+    return (typeof id === 'string' || typeof id === 'number') && this.state.ledger(requester).pending.has(id);
+  }
+
   /** Findings that only the end of the session shows. */
   end(): Finding[] {
     const findings: Finding[] = [];

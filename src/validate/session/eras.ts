@@ -1,11 +1,16 @@
+import { Caching } from './caching.js';
 import { Cancellation } from './cancellation.js';
 import { Capabilities } from './capabilities.js';
 import type { ConcernKind } from './concern.js';
 import type { Era } from '../../spec/revisions.js';
 import { Elicitation } from './elicitation.js';
 import { Lifecycle } from './lifecycle.js';
+import { Listen } from './listen.js';
 import { Logging } from './logging.js';
+import { Mrtr } from './mrtr.js';
 import { Progress } from './progress.js';
+import { RequestCancellation } from './request-cancellation.js';
+import { RequestLogging } from './request-logging.js';
 import { Sampling } from './sampling.js';
 import { Subscriptions } from './subscriptions.js';
 import { Tasks } from './tasks.js';
@@ -19,6 +24,6 @@ import { Tools } from './tools.js';
  * LIFE-OP-02 before the feature rules that hang on a declared capability.
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
-  stateless: [],
+  stateless: [Listen, Mrtr, Progress, RequestCancellation, RequestLogging, Caching],
   stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, Tasks],
 };
