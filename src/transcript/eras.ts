@@ -22,8 +22,10 @@ export function eraOfRequest(message: Record<string, unknown>): Era | undefined 
  * Judges a transcript exchange by exchange, each by its own era's validator: a dual-era transcript
  * (an initialize session and modern requests interleaved, e.g. two clients of one dual-era
  * server) gets the stateful rules on the one and the stateless rules on the other. A request that
- * says nothing of its era goes with the era of the client's previous request (stateful at first,
- * as every transcript was before 2026-07-28); a response goes with the era whose request it answers.
+ * says nothing of its era goes with an open stateful conversation, else with the era of the
+ * client's previous request (stateful at first, as every transcript was before 2026-07-28); a
+ * response goes with the era whose request it answers, a notification with the era it names (a
+ * subscription id, a cancelled request) or the client's last.
  */
 export class EraJudge {
   private readonly validators = new Map<Era, SessionValidator>();
@@ -69,14 +71,21 @@ export class EraJudge {
   private eraOf(from: Side, message: unknown): Era {
     const m = obj(message);
     if (!m) return this.last;
-    if (from === 'client' && typeof m.method === 'string' && 'id' in m) {
-      this.last = eraOfRequest(m) ?? this.last;
-      return this.last;
-    }
     if (!('method' in m) && ('result' in m || 'error' in m)) {
       const requester: Side = from === 'client' ? 'server' : 'client';
       for (const [era, v] of this.validators) if (v.awaits(requester, m.id)) return era;
+      return this.last;
     }
+    if (from === 'client' && typeof m.method === 'string' && 'id' in m) {
+      // A request that names no era belongs to the stateful conversation if one is open (a modern
+      // request always names its revision), else to the era of the client's traffic so far.
+      this.last = eraOfRequest(m) ?? (this.validators.get('stateful')?.negotiatedVersion !== undefined ? 'stateful' : this.last);
+      return this.last;
+    }
+    if (m.method === 'notifications/initialized') return 'stateful';
+    if (obj(obj(m.params)?._meta)?.[META.subscriptionId] !== undefined) return 'stateless';
+    const cancelled = m.method === 'notifications/cancelled' ? obj(m.params)?.requestId : undefined;
+    for (const [era, v] of this.validators) if (cancelled !== undefined && v.awaits(from, cancelled)) return era;
     return this.last;
   }
 }
