@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { type Finding, note, ptr, show, violation } from './finding.js';
+import { type Finding, ptr, show, violation } from './finding.js';
 import { isMetaName, isMetaPrefixLabel, metaKeyParts } from './meta.js';
 import type { RuleTable } from './rule-table.js';
 import { describeErrors, INPUT_REQUIRED, schemaFor } from './schemas.js';
@@ -55,7 +55,7 @@ const MODERN_ERROR_SHAPES: ReadonlyMap<number, { def: string; rule: RequirementI
 
 /** What each check below marks exercised, and every id it cites: the module's rule table is derived from it. */
 const MARKS = {
-  clientRequest: ['META-REQ-01', 'META-REQ-02', 'EXT-ID-01', 'DEPR-GEN-01', 'BASE-SCHEMA-01', 'EXT-NEG-02'],
+  clientRequest: ['META-REQ-01', 'META-REQ-02', 'EXT-ID-01', 'BASE-SCHEMA-01', 'EXT-NEG-02'],
   direction: ['BASE-DIR-01', 'MRTR-SRV-01'],
   notification: ['SUBS-SCOPE-01'],
   result: ['BASE-RES-04', 'BASE-RES-07', 'EXT-NEG-02'],
@@ -138,16 +138,6 @@ function advertises(params: unknown, extension: string): boolean {
   return obj(obj(declaredCapabilities(params).extensions)?.[extension]) !== undefined;
 }
 
-/** DEPR-GEN-01 (info): deprecated features a request uses — logLevel, the sampling and roots capabilities. */
-function noteDeprecated(params: unknown, findings: Finding[]): void {
-  const meta = requestMetaOf(params);
-  if (meta && META.logLevel in meta) findings.push(note('DEPR-GEN-01', `the request uses ${META.logLevel}: logging is deprecated at 2026-07-28 (still fully specified)`, `/params/_meta${ptr(META.logLevel)}`));
-  const capabilities = declaredCapabilities(params);
-  for (const deprecated of ['sampling', 'roots'] as const) {
-    if (deprecated in capabilities) findings.push(note('DEPR-GEN-01', `the request declares the ${deprecated} capability: ${deprecated} is deprecated at 2026-07-28 (still fully specified)`, `/params/_meta${ptr(META.clientCapabilities, deprecated)}`));
-  }
-}
-
 /** A request of a modern exchange: from the client its `_meta` and method; from the server it should not exist. */
 export function checkModernRequest(method: string, params: unknown, from: 'client' | 'server', findings: Finding[], applied?: Set<string>): void {
   if (from === 'server') {
@@ -159,7 +149,6 @@ export function checkModernRequest(method: string, params: unknown, from: 'clien
   mark(applied, MARKS.clientRequest);
   checkRequestMeta(params, findings);
   checkExtensionIds(declaredCapabilities(params), `/params/_meta${ptr(META.clientCapabilities)}`, findings);
-  noteDeprecated(params, findings);
   checkMethodExists(method, params, '/method', findings);
 }
 

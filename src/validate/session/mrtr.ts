@@ -91,7 +91,7 @@ export class Mrtr implements Concern {
    * requires), or failing that the one whose requestState it carries.
    */
   private retried(request: Pending): Open | undefined {
-    if (this.s.side !== 'client') return undefined;
+    if (this.s.side !== 'client' || this.open.length === 0) return undefined;
     const core = coreOf(request.params);
     const same = this.open.filter((o) => o.request.method === request.method && o.core === core);
     const state = request.params?.requestState;
