@@ -23,17 +23,26 @@ export class RequestLogging implements Concern {
     'notifications/message': (params, findings) => {
       if (this.s.side !== 'server') return;
       this.s.applied.add('LOG-REQ-01');
-      const asked = [...this.s.ledger('client').pending.values()].map((p) => obj(p.params?._meta)?.[META.logLevel]).filter((l): l is string => typeof l === 'string');
-      if (asked.length === 0) {
+      // The least severe level any request in flight asked for (−1: none asked), without allocating per message.
+      let lowest = -1;
+      let asked = '';
+      for (const p of this.s.ledger('client').pending.values()) {
+        const wanted = obj(p.params?._meta)?.[META.logLevel];
+        const i = typeof wanted === 'string' ? LEVELS.indexOf(wanted) : -1;
+        if (i >= 0 && (lowest < 0 || i < lowest)) {
+          lowest = i;
+          asked = wanted as string;
+        }
+      }
+      if (lowest < 0) {
         findings.push(violation('LOG-REQ-01', `expected no notifications/message unless a request in flight carries ${META.logLevel}; none does`, ''));
         return;
       }
       const level = LEVELS.indexOf(String(params?.level));
       if (level < 0) return;
       this.s.applied.add('LOG-REQ-02');
-      const lowest = Math.min(...asked.map((l) => LEVELS.indexOf(l)).filter((i) => i >= 0));
       if (level < lowest) {
-        findings.push(violation('LOG-REQ-02', `expected log messages at the requested level or more severe; got ${show(params?.level)} while the requests in flight asked for ${show(asked)}`, '/params/level'));
+        findings.push(violation('LOG-REQ-02', `expected log messages at the requested level or more severe; got ${show(params?.level)} while the least severe level a request in flight asked for is ${show(asked)}`, '/params/level'));
       }
     },
   };
