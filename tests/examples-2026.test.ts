@@ -173,8 +173,9 @@ describe('broken copies of the examples get exactly their rule', () => {
     expect(ids(judge(PLACEMENT.CallToolResult!(result)))).toEqual(['EXT-NEG-02+BASE-RES-07']);
   });
 
-  it('an extension identifier without a prefix: EXT-ID-01', () => {
+  it('an extension identifier without a prefix, from either side: EXT-ID-01', () => {
     expect(ids(judge(PLACEMENT.ClientCapabilities!({ extensions: { tasks: {} } })))).toEqual(['EXT-ID-01']);
+    expect(ids(judge(PLACEMENT.ServerCapabilities!({ extensions: { 'ui': {} } })))).toEqual(['EXT-ID-01']);
   });
 
   it('a removed method, and a server request: BASE-SCHEMA-01, MRTR-SRV-01', () => {

@@ -61,6 +61,7 @@ const MARKS = {
   result: ['BASE-RES-04', 'BASE-RES-07', 'EXT-NEG-02'],
   inputRequired: ['MRTR-SRV-02', 'MRTR-SRV-03', 'MRTR-SRV-04', 'MRTR-SRV-05', 'CACHE-RES-02'],
   cacheable: ['CACHE-RES-01', 'CACHE-TTL-01'],
+  serverExtensions: ['EXT-ID-01'],
   error: ['BASE-ERR-05', 'BASE-ERR-07', 'BASE-ERR-08', 'HDR-VAL-01', 'META-REQ-05', 'VER-NEG-01'],
 } as const satisfies Record<string, RuleTable>;
 
@@ -196,6 +197,10 @@ export function checkModernResult(result: Record<string, unknown>, request: Answ
     checkExtensionResultType(type, request, findings);
   }
   if (CACHEABLE_METHODS.has(request.method)) checkCachingHints(result, request.method, findings, applied);
+  if (request.method === 'server/discover' && obj(result.capabilities)) {
+    mark(applied, MARKS.serverExtensions);
+    checkExtensionIds(obj(result.capabilities)!, '/result/capabilities', findings);
+  }
 }
 
 /** BASE-RES-07, EXT-NEG-02: a resultType beyond the core ones only from an extension the request advertised. */
