@@ -19,9 +19,10 @@ export function eraOfRequest(message: Record<string, unknown>): Era | undefined 
 }
 
 /**
- * Judges a transcript exchange by exchange, each by its own era's validator: a dual-era transcript
- * (an initialize session and modern requests interleaved, e.g. two clients of one dual-era
- * server) gets the stateful rules on the one and the stateless rules on the other. A request that
+ * Judges a transcript exchange by exchange, each by its own era's validator: a dual-era HTTP
+ * transcript (an initialize session and modern requests interleaved, two clients of one dual-era
+ * server) gets the stateful rules on the one and the stateless rules on the other; on stdio an
+ * initialize turns the rest of the process stateful. A request that
  * says nothing of its era goes with an open stateful conversation, else with the era of the
  * client's previous request (stateful at first, as every transcript was before 2026-07-28); a
  * response goes with the era whose request it answers, a notification with the era it names (a
@@ -77,9 +78,13 @@ export class EraJudge {
       return this.last;
     }
     if (from === 'client' && typeof m.method === 'string' && 'id' in m) {
-      // A request that names no era belongs to the stateful conversation if one is open (a modern
+      const opened = this.validators.get('stateful')?.requestedVersion !== undefined;
+      // One stdio process has one client: initialize starts legacy semantics for the whole process
+      // (VER-BC-02), so what follows is judged as that conversation, modern-looking or not. Over
+      // HTTP a request that names no era belongs to an open initialize conversation (a modern
       // request always names its revision), else to the era of the client's traffic so far.
-      this.last = eraOfRequest(m) ?? (this.validators.get('stateful')?.negotiatedVersion !== undefined ? 'stateful' : this.last);
+      if (opened && this.options.transport !== 'http') this.last = 'stateful';
+      else this.last = eraOfRequest(m) ?? (opened ? 'stateful' : this.last);
       return this.last;
     }
     if (m.method === 'notifications/initialized') return 'stateful';
