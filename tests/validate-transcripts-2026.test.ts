@@ -40,8 +40,9 @@ const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
 describe('valid 2026-07-28 and dual-era transcripts', () => {
   const files = list(VALID);
 
-  it('cover stdio, HTTP and a dual-era transcript', () => {
-    expect(files).toEqual(['2026-07-28-http-session.jsonl', '2026-07-28-stdio-session.jsonl', 'dual-era-2025-11-25-and-2026-07-28.jsonl']);
+  it('cover stdio, HTTP, a dual-era transcript and recordings of real servers', () => {
+    // real-*: modern requests recorded over stdio against the fixtures built on @modelcontextprotocol/server 2.4.0 and tmcp 1.20.0.
+    expect(files).toEqual(['2026-07-28-http-session.jsonl', '2026-07-28-stdio-session.jsonl', 'dual-era-2025-11-25-and-2026-07-28.jsonl', 'real-sdk-v2-2.4.0-stdio.jsonl', 'real-tmcp-1.20.0-stdio.jsonl']);
   });
 
   for (const file of files) {
