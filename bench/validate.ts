@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseTranscript } from '../src/transcript/format.js';
 import { validateTranscript } from '../src/transcript/validate.js';
 import { packageRoot } from '../src/paths.js';
-import { generateTranscript } from './transcript.js';
+import { generateModernTranscript, generateTranscript } from './transcript.js';
 import { median } from './time.js';
 
 const FRAMES = 100_000;
@@ -51,7 +51,15 @@ function line(label: string, ms: number, mb: number, ratio?: number): string {
  * alone in memory (warm, no file, no report), which is what a long-running embedder sees.
  */
 export function benchValidate(): void {
-  const lines = generateTranscript(FRAMES);
+  benchValidateOf('2025-11-25', generateTranscript(FRAMES));
+}
+
+/** The same, on a 2026-07-28 transcript whose messages do not repeat (the issue's budget: within 2× of JSON.parse). */
+export function benchValidate2026(): void {
+  benchValidateOf('2026-07-28', generateModernTranscript(FRAMES));
+}
+
+function benchValidateOf(revision: string, lines: string[]): void {
   const text = lines.join('\n') + '\n';
   const mb = Buffer.byteLength(text) / 1e6;
   const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-bench-'));
@@ -62,7 +70,7 @@ export function benchValidate(): void {
     // The same session cut to its first 20 frames: what each process costs before the frames do.
     const small = join(dir, 'small.jsonl');
     writeFileSync(small, lines.slice(0, 21).join('\n') + '\n');
-    console.log(`validate: ${FRAMES.toLocaleString('en')} generated frames, ${mb.toFixed(1)} MB; median of ${RUNS} runs of each process (wall time, and CPU time of all its threads)`);
+    console.log(`validate (${revision}): ${FRAMES.toLocaleString('en')} generated frames, ${mb.toFixed(1)} MB; median of ${RUNS} runs of each process (wall time, and CPU time of all its threads)`);
     const cli: Usage[] = [];
     const parse: Usage[] = [];
     const cliStart: Usage[] = [];

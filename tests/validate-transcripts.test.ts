@@ -163,15 +163,15 @@ describe('valid transcripts', () => {
 
     it(`${file}: is judged against the negotiated revision`, () => {
       const { session } = run(join(VALID, file));
-      expect(session.revision).toBe(expectedRevision(file));
-      expect(session.negotiatedVersion).toBe(expectedRevision(file));
+      expect(session?.revision).toBe(expectedRevision(file));
+      expect(session?.negotiatedVersion).toBe(expectedRevision(file));
     });
   }
 
   it('the negotiation-down session asked for 2025-11-25 and got 2025-06-18', () => {
     const { session } = run(join(VALID, 'negotiated-down-2025-11-25-to-2025-06-18.jsonl'));
-    expect(session.requestedVersion).toBe('2025-11-25');
-    expect(session.negotiatedVersion).toBe('2025-06-18');
+    expect(session?.requestedVersion).toBe('2025-11-25');
+    expect(session?.negotiatedVersion).toBe('2025-06-18');
   });
 
   it('full sessions exercise the rules they are meant to, on the side whose frames exercised them', () => {

@@ -7,7 +7,7 @@ import { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { createAjv, DIALECTS, META_GROUP, metaFingerprint, metaSchemaRef } from '../validate/dialects.js';
 import { codeCachePath, FINGERPRINT_EXPORT, moduleScript, precompiledPath } from '../validate/precompiled.js';
-import { STATEFUL_REVISIONS as REVISIONS } from '../spec/revisions.js';
+import { REVISIONS } from '../spec/revisions.js';
 import { revisionAjv, revisionSource, SCHEMA_GROUP } from '../validate/schemas.js';
 
 // ajv's standalone module is CommonJS with `exports.default`, presented either way by loaders.

@@ -7,7 +7,8 @@ import { startReads } from '../transcript/read-file.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedContext } from '../grade/coverage.js';
-import { VALIDATOR_RULES } from '../validate/coverage.js';
+import { validatorRulesOf } from '../validate/coverage.js';
+import type { Era } from '../spec/revisions.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
@@ -106,6 +107,12 @@ function sourceFrames(transcript: ReadTranscript): FrameList {
   };
 }
 
+/** Which eras a validation judged, for the report's target line. */
+function describeEras(eras: ReadonlySet<Era>): string {
+  const names = [...eras].map((era) => (era === 'stateful' ? 'stateful era (initialize, 2024-11-05…2025-11-25)' : 'stateless era (per-request _meta, 2026-07-28)'));
+  return `judged in the ${names.join(' and the ')}`;
+}
+
 /** A session's negotiation, with where it was recorded. */
 interface Recorded extends Negotiation {
   transcript: ReadTranscript;
@@ -129,8 +136,10 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   const wireOf = new Map<Finding, string>();
   let protocolVersion: string | undefined;
   let serverInfo: { name?: string; version?: string } | undefined;
+  const eras = new Set<Era>();
   for (const { file, text } of texts) {
     const { transcript, validation: result } = judgeTranscript(file, text);
+    for (const era of result.eras) eras.add(era);
     const log = wire.mark(file, sourceFrames(transcript));
     for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);
     for (const f of result.findings) {
@@ -145,13 +154,14 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
       findings.push(f);
     }
     corrupt.push(...corruptLineChecks(file, transcript));
-    const { requestedVersion, negotiatedVersion, negotiationFrame } = result.session;
+    const stateful = result.session;
+    const { requestedVersion, negotiatedVersion, negotiationFrame } = stateful ?? {};
     if (requestedVersion !== undefined && negotiatedVersion !== undefined && negotiationFrame !== undefined) {
-      const name = result.session.serverInfo;
+      const name = stateful?.serverInfo;
       negotiations.push({ label: file, transcript, log, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
     }
-    protocolVersion ??= result.session.negotiatedVersion;
-    const info = result.session.serverInfo;
+    protocolVersion ??= stateful?.negotiatedVersion;
+    const info = stateful?.serverInfo;
     if (info && !serverInfo) {
       serverInfo = {
         ...(typeof info.name === 'string' ? { name: info.name } : {}),
@@ -173,7 +183,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     idPrefix: 'validate.',
     findings,
     applied,
-    coverage: VALIDATOR_RULES,
+    coverage: [...new Set([...eras].flatMap(validatorRulesOf))],
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
     wire: (cited) => [...new Set(cited.flatMap((f) => wireOf.get(f) ?? []))],
@@ -184,7 +194,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     tool: toolInfo(),
     target: {
       kind: 'transcript',
-      description: options.files.join(', '),
+      description: `${options.files.join(', ')} (${describeEras(eras)})`,
       ...(protocolVersion ? { protocolVersion } : {}),
       ...(serverInfo ? { serverInfo } : {}),
     },

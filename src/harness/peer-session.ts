@@ -1,7 +1,7 @@
 import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js';
 import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
-import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';
@@ -211,7 +211,9 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   get revision(): Revision {
-    return this.validator.revision ?? LATEST_REVISION;
+    // The validator judges either era; this session speaks the stateful one (harness2026 widens it).
+    const judged = this.validator.revision;
+    return isStatefulRevision(judged) ? judged : LATEST_REVISION;
   }
 
   /** Allocates the next request id (ids are never reused in a session). */

@@ -1,5 +1,5 @@
 import type { RequirementId } from './requirement-id.js';
-import { requirement } from './catalog.js';
+import { findRequirement, requirementIn } from './catalog.js';
 
 /**
  * mcpcheck's rulings on the places where the MCP specification contradicts itself or is silent
@@ -14,6 +14,8 @@ export interface Ruling {
   id: string;
   /** Its number in the catalog's list of doubts (§15.n); none for a ruling made after that list. */
   section?: number;
+  /** Its number in the 2026-07-28 catalog's list of doubts (§19.n of requirements-2026-07-28.md). */
+  section2026?: number;
   /**
    * On a rule mcpcheck derives because the spec binds only the other party: the sentence it is
    * derived from, and whom that sentence binds.
@@ -164,6 +166,33 @@ const RULING_LIST = [
       'A message with a readable id (a string or an integer) is a call, even when the rest of it is not a valid Request object: JSON-RPC 2.0 §5 requires a Response to every call and answers invalid Request objects with −32600 (its examples answer "method": 1 with an error), and MCP messages MUST follow JSON-RPC 2.0. Such a message left unanswered by a target that answers a ping sent after it fails BASE-ID-04; which error code it gets stays BASE-ERR-04 (SHOULD).',
     requirements: ['BASE-ID-04', 'BASE-ERR-04'],
   },
+  {
+    id: 'cacheable-discover',
+    section2026: 14,
+    ruling:
+      'The cacheable results are those of server/discover (schema.ts: DiscoverResult extends CacheableResult) besides the five list and read methods the changelog names; a complete result of any of them without ttlMs or cacheScope fails CACHE-RES-01 (the schema requires both for modern results, whatever caching.mdx says of older servers).',
+    requirements: ['CACHE-RES-01'],
+  },
+  {
+    id: 'ttl-integer',
+    section2026: 15,
+    ruling: 'ttlMs is an integer number of milliseconds, at least 0 (caching.mdx and schema.json; schema.ts says number): a fractional or negative value fails CACHE-TTL-01.',
+    requirements: ['CACHE-TTL-01'],
+  },
+  {
+    id: 'headers-on-notification-posts',
+    section2026: 6,
+    ruling:
+      'The standard request headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) are judged on request POSTs; a notification POST without them is a warning (HDR-VER-01), since the transport page leaves header requirements for notification POSTs undefined.',
+    requirements: ['HDR-VER-01', 'HDR-STD-01'],
+  },
+  {
+    id: 'header-integer-range',
+    section2026: 17,
+    ruling:
+      'The safe integer range of an x-mcp-header parameter is read as a constraint on the schema: a minimum or maximum beyond ±(2^53−1) is a warning under HDR-PARAM-02; an out-of-range integer sent in a header is judged under HDR-PARAM-04.',
+    requirements: ['HDR-PARAM-02', 'HDR-PARAM-04'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];
@@ -192,7 +221,7 @@ const BY_ID = new Map<string, Ruling>(RULINGS.map((r) => [r.id, r]));
 /** A ruling by name, with the citation a message carries. */
 export function ruling(id: RulingId): Ruling & { cite: string } {
   const r = BY_ID.get(id)!;
-  const kind = r.section !== undefined ? `, §15.${r.section}` : r.derivedFrom !== undefined ? ', a derived rule' : '';
+  const kind = r.section !== undefined ? `, §15.${r.section}` : r.section2026 !== undefined ? `, 2026-07-28 §19.${r.section2026}` : r.derivedFrom !== undefined ? ', a derived rule' : '';
   return { ...r, cite: `ruling ${r.id} (mcpcheck rulings${kind}: ${RULINGS_DOC}#${r.id} in the mcpcheck package)` };
 }
 
@@ -210,8 +239,8 @@ export function rulingsMarkdown(): string {
     '',
   ];
   for (const r of RULINGS) {
-    const pages = [...new Set(r.requirements.map((id) => requirement(id).url))].join(', ');
-    const origin = r.section !== undefined ? `§15.${r.section}` : r.derivedFrom !== undefined ? `derived from ${r.derivedFrom}` : 'ruled after the catalog';
+    const pages = [...new Set(r.requirements.map((id) => (findRequirement(id) ?? requirementIn(id, '2026-07-28'))!.url))].join(', ');
+    const origin = r.section !== undefined ? `§15.${r.section}` : r.section2026 !== undefined ? `§19.${r.section2026} of the 2026-07-28 catalog` : r.derivedFrom !== undefined ? `derived from ${r.derivedFrom}` : 'ruled after the catalog';
     lines.push(`## ${r.id}`, '', `${origin} · affects ${r.requirements.join(', ')} · spec: ${pages}`, '', r.ruling, '');
   }
   lines.push('## Doubts no check applies as a ruling', '');

@@ -1,21 +1,26 @@
 import type { Finding } from '../validate/finding.js';
-import { SessionValidator } from '../validate/session.js';
+import type { SessionValidator } from '../validate/session.js';
+import type { Era } from '../spec/revisions.js';
+import { EraJudge } from './eras.js';
 import { frameAt, type ParsedTranscript, readRecords, type TranscriptFrame, type TranscriptHeader, type TranscriptProblem } from './format.js';
 
 export interface TranscriptValidation {
   findings: Finding[];
   /** Requirement ids each side's traffic gave a chance to fail. */
   appliedBy: Readonly<Record<'client' | 'server', Set<string>>>;
-  session: SessionValidator;
+  /** The stateful exchange's session (its negotiation), when there was one. */
+  session: SessionValidator | undefined;
+  /** The eras the transcript's exchanges were judged in. */
+  eras: Era[];
 }
 
-function sessionFor(header: TranscriptHeader | undefined): SessionValidator {
+function sessionFor(header: TranscriptHeader | undefined): EraJudge {
   const transport = header?.transport;
-  return new SessionValidator(transport ? { transport, httpStatusUnknown: transport === 'http' } : {});
+  return new EraJudge(transport ? { transport, httpStatusUnknown: transport === 'http' } : {});
 }
 
 /** The findings of one frame; frame `i` of the transcript, read from the line `line` when it was read from one. */
-function judge(session: SessionValidator, frame: TranscriptFrame, i: number, line?: string): Finding[] {
+function judge(session: EraJudge, frame: TranscriptFrame, i: number, line?: string): Finding[] {
   if (frame.raw === undefined) return session.message(frame.from, frame.message, i, undefined, line);
   let parsed: unknown;
   try {
@@ -34,7 +39,7 @@ export function validateTranscript(transcript: ParsedTranscript): TranscriptVali
     for (const f of judge(session, frame, i)) findings.push(f);
   });
   for (const f of session.end()) findings.push(f);
-  return { findings, appliedBy: session.appliedBy, session };
+  return { findings, appliedBy: session.appliedBy, session: session.stateful, eras: session.eras };
 }
 
 /**
@@ -81,7 +86,7 @@ class FramesOfText implements ReadTranscript {
  */
 export function validateTranscriptText(text: string, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
   const transcript = new FramesOfText(text);
-  let session: SessionValidator | undefined;
+  let session: EraJudge | undefined;
   const findings: Finding[] = [];
   for (const record of readRecords(text, source)) {
     if (record.kind === 'header') transcript.header = record.header;
@@ -96,5 +101,5 @@ export function validateTranscriptText(text: string, source: string): { transcri
   // readRecords throws when there is no frame, so the session exists here.
   const judged = session!;
   for (const f of judged.end()) findings.push(f);
-  return { transcript, validation: { findings, appliedBy: judged.appliedBy, session: judged } };
+  return { transcript, validation: { findings, appliedBy: judged.appliedBy, session: judged.stateful, eras: judged.eras } };
 }

@@ -1,5 +1,6 @@
 import type { RequirementId } from '../spec/requirement-id.js';
-import { allRequirements } from '../spec/catalog.js';
+import { allRequirements, appliesIn, findRequirement } from '../spec/catalog.js';
+import { type Era, LATEST_REVISION } from '../spec/revisions.js';
 import { MESSAGE_RULES } from './message.js';
 import { SESSION_RULES } from './session.js';
 import { VERSION_RULES } from './versions.js';
@@ -16,6 +17,14 @@ function inCatalogOrder(ids: Iterable<RequirementId>): RequirementId[] {
  * skip when nothing in the transcript gave it a chance to fail.
  */
 export const VALIDATOR_RULES: readonly RequirementId[] = inCatalogOrder([...MESSAGE_RULES, ...SESSION_RULES, ...VERSION_RULES]);
+
+/**
+ * The validator's rules that judge traffic of an era: the 2025-11-25 catalog's for the stateful
+ * era, the 2026-07-28 catalog's for the stateless one (a carried-over id is in both).
+ */
+export function validatorRulesOf(era: Era): RequirementId[] {
+  return VALIDATOR_RULES.filter((id) => (era === 'stateful' ? findRequirement(id) !== undefined : appliesIn(id, LATEST_REVISION)));
+}
 
 /**
  * Rules the transports judge live on the bytes a target sends, beyond VALIDATOR_RULES (a

@@ -1,4 +1,5 @@
-import { requirement, type Level } from '../spec/catalog.js';
+import { findRequirement, type Level, levelIn } from '../spec/catalog.js';
+import { LATEST_REVISION } from '../spec/revisions.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 
 /** fail: a MUST is broken; warn: a SHOULD is broken, or a heuristic suspects a MUST; info: a note. */
@@ -22,19 +23,27 @@ export interface Finding {
 }
 
 /**
+ * A rule's level as found: the 2025-11-25 catalog's, or for a rule new in 2026-07-28 that
+ * catalog's. A session re-grades it by its own revision (findingsIn).
+ */
+function foundLevel(id: RequirementId): Level {
+  return findRequirement(id)?.level ?? levelIn(id, LATEST_REVISION);
+}
+
+/**
  * A broken rule. The severity follows the level of the first requirement: MUST → fail,
  * SHOULD/MAY → warn. Pass `severity` only to soften a heuristic.
  */
 export function violation(ids: RequirementId | RequirementId[], message: string, pointer = '', severity?: Severity): Finding {
   const list = Array.isArray(ids) ? ids : [ids];
-  const level = requirement(list[0]!).level;
+  const level = foundLevel(list[0]!);
   return { requirements: list, level, severity: severity ?? (level === 'MUST' ? 'fail' : 'warn'), message, pointer };
 }
 
 /** An observation that breaks nothing but is worth reporting (a compatibility note, a ruling applied). */
 export function note(ids: RequirementId | RequirementId[], message: string, pointer = ''): Finding {
   const list = Array.isArray(ids) ? ids : [ids];
-  return { requirements: list, level: requirement(list[0]!).level, severity: 'info', message, pointer };
+  return { requirements: list, level: foundLevel(list[0]!), severity: 'info', message, pointer };
 }
 
 /** A value the rule cannot be judged on, reported instead of the violation it seemed to be. */

@@ -1,14 +1,14 @@
 import { appliesIn, levelIn, weakerLevel } from '../spec/catalog.js';
 import type { Finding } from './finding.js';
-import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION, type Revision, type StatefulRevision } from '../spec/revisions.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 
 /**
  * The revision a peer is judged by: the negotiated one, or 2025-11-25 while none is agreed (or when
  * it is one mcpcheck does not know, as SessionValidator does).
  */
-export function judgedRevision(version: string | undefined): Revision {
-  return isRevision(version) ? version : LATEST_REVISION;
+export function judgedRevision(version: string | undefined): StatefulRevision {
+  return isStatefulRevision(version) ? version : LATEST_STATEFUL_REVISION;
 }
 
 /**

@@ -9,9 +9,11 @@ import { findingsIn } from './in-revision.js';
 import type { RuleTable } from './rule-table.js';
 import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE } from './revisions.js';
-import { type StatefulRevision as Revision, revisionAtLeast } from '../spec/revisions.js';
+import { eraOf, LATEST_REVISION, type Revision, revisionAtLeast } from '../spec/revisions.js';
+import { META } from '../spec/modern.js';
+import { checkModernError, checkModernNotification, checkModernRequest, checkModernResponseSide, checkModernResult, claimedByModernRule, MODERN_RULES } from './modern.js';
 import { ruling } from '../spec/rulings.js';
-import { describeErrors, laterRevisionAccepting, schemaFor } from './schemas.js';
+import { describeErrors, INPUT_REQUIRED, laterRevisionAccepting, type RevisionSchema, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
 import { mayHoldWalked, WALK_RULES, walkMessage } from './walk.js';
 import { obj, table } from '../json.js';
@@ -22,7 +24,10 @@ export type Side = 'client' | 'server';
 export interface MessageContext {
   /** Who sent the message. */
   from: Side;
-  /** The negotiated revision (or the one assumed before negotiation). */
+  /**
+   * The negotiated revision (or the one assumed before negotiation); for a modern (2026-07-28)
+   * exchange, the revision its request names in `_meta`.
+   */
   revision: Revision;
   /** For responses: the request they answer (method and params), when known. */
   request?: { method: string; params?: unknown } | undefined;
@@ -138,6 +143,7 @@ export const MESSAGE_RULES: RuleTable = [
   ...WALK_RULES,
   ...SCHEMA_RULES,
   ...TOOL_RULES,
+  ...MODERN_RULES,
 ];
 
 function depth(pointer: string): number {
@@ -193,18 +199,24 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
   mark(ctx, ENVELOPE_MARKS.get(env.kind));
   const msg = env.msg;
   if (!msg) return findings;
+  const modern = eraOf(ctx.revision) === 'stateless';
   const schema = schemaFor(ctx.revision);
   if ((env.kind === 'request' || env.kind === 'notification') && env.method !== undefined) {
     const method = env.method;
-    checkDirection(env.kind, method, ctx.from, findings);
-    const since = METHOD_SINCE.get(method);
-    if (since && !revisionAtLeast(ctx.revision, since)) {
-      findings.push(violation('LIFE-OP-01', `expected only methods of the negotiated revision ${ctx.revision}; ${show(method)} exists only from ${since}`, '/method'));
+    if (modern) {
+      if (env.kind === 'request') checkModernRequest(method, msg.params, ctx.from, findings, ctx.applied);
+      else checkModernNotification(method, msg.params, ctx.from, findings, ctx.applied);
+    } else {
+      checkDirection(env.kind, method, ctx.from, findings);
+      const since = METHOD_SINCE.get(method);
+      if (since && !revisionAtLeast(ctx.revision, since)) {
+        findings.push(violation('LIFE-OP-01', `expected only methods of the negotiated revision ${ctx.revision}; ${show(method)} exists only from ${since}`, '/method'));
+      }
     }
     const def = env.kind === 'request' ? schema.requestDef(method) : schema.notificationDef(method);
     if (def) {
       mark(ctx, PARAMS_MARKS.get(method) ?? PARAMS_MARKS_OTHER);
-      const errors = schema.validate(def, msg);
+      const errors = schemaErrors(schema, def, msg, modern, '');
       if (errors) {
         const later = laterRevisionAccepting(ctx.revision, (s) => (env.kind === 'request' ? s.requestDef(method) : s.notificationDef(method)), msg);
         findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision, later));
@@ -213,39 +225,74 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     checkParams(method, obj(msg.params), ctx, findings);
   } else if (env.kind === 'error') {
     checkError(obj(msg.error), ctx, findings);
+    if (modern && obj(msg.error) && checkModernResponseSide(ctx.from, findings, ctx.applied)) checkModernError(obj(msg.error)!, msg, findings, ctx.applied);
   } else if (env.kind === 'result' && ctx.request && !obj(msg.result)) {
     // BASE-RES-02 (the envelope) says the result is no object; only ping's own rule says more.
     if (ctx.request.method === 'ping') checkPingResult(msg.result, ctx, findings);
+  } else if (env.kind === 'result' && modern && !checkModernResponseSide(ctx.from, findings, ctx.applied)) {
+    // A client's response has no request of the server to be judged against.
   } else if (env.kind === 'result' && ctx.request) {
     const method = ctx.request.method;
+    const result = obj(msg.result)!;
     const task = obj(obj(ctx.request.params)?.task) !== undefined;
-    const def = schema.resultDef(method, task);
+    // An InputRequiredResult on a method that cannot ask for input is judged as what it is (MRTR-SRV-02 says where it went wrong).
+    const def = modern && result.resultType === INPUT_REQUIRED ? 'InputRequiredResult' : schema.resultDef(method, task, result.resultType);
     // What the server echoes of the client's own arguments is not judged (echo.ts); the arguments
     // are read only when something failed, which most results do not.
     const request = ctx.request;
+    if (modern) checkModernResult(result, request, findings, ctx.applied, ctx.source);
     if (def) {
       mark(ctx, RESULT_MARKS.get(method) ?? RESULT_MARKS_OTHER);
       mark(ctx, RESULT_EXTRA_RULES.get(method));
-      const found = schema.validate(def, msg.result);
+      const found = schemaErrors(schema, def, msg.result, modern, '/result');
       // A CreateTaskResult is not the method's own result: its shape is the base rule's alone.
       const rule = task ? undefined : RESULT_RULE.get(method);
       if (found) {
-        const { errors, echoes } = withoutEchoedFormats(msg.result, found, suppliedArguments(request), (data) => schema.validate(def, data));
+        const { errors, echoes } = withoutEchoedFormats(msg.result, found, suppliedArguments(request), (data) => schemaErrors(schema, def, data, modern, '/result'));
         for (const e of echoes) findings.push(unjudged(rule ? ['BASE-RES-03', rule] : ['BASE-RES-03'], e.message, '/result' + e.pointer));
         if (errors) {
-          const later = laterRevisionAccepting(ctx.revision, (s) => s.resultDef(method, task), msg.result);
+          const later = laterRevisionAccepting(ctx.revision, (s) => s.resultDef(method, task, result.resultType), msg.result);
           findings.push(schemaFinding('BASE-RES-03', rule, errors, '/result', `the ${task ? 'CreateTaskResult' : 'result'} of ${method}`, ctx.revision, later));
         }
       }
     }
-    if (!task) {
+    // An InputRequiredResult is not the method's own result: the method's rules wait for the retry's answer.
+    if (!task && !(modern && result.resultType === INPUT_REQUIRED)) {
       const own: Finding[] = [];
-      checkResult(method, obj(msg.result)!, ctx, own);
+      checkResult(method, result, ctx, own);
       if (own.length > 0) findings.push(...excuseEchoedUris(own, msg, suppliedArguments(request)));
     }
   }
-  if (ctx.source === undefined || mayHoldWalked(ctx.source)) walkMessage(message, findings, ctx.applied);
+  if (ctx.source === undefined || mayHoldWalked(ctx.source)) walkMessage(message, findings, ctx.applied, eraOf(ctx.revision));
   return findings;
+}
+
+/**
+ * The schema's errors for `data` as definition `def`; in a modern exchange without those a modern
+ * rule reports under its own id (modern.ts). Ajv stops at its first error, so a value whose first
+ * errors were all claimed is validated again with those members set right, to find any others.
+ */
+function schemaErrors(schema: RevisionSchema, def: string, data: unknown, modern: boolean, where: '' | '/result'): ErrorObject[] | null {
+  const errors = schema.validate(def, data);
+  if (!errors || !modern) return errors;
+  const rest = errors.filter((e) => !claimedByModernRule(e, where));
+  if (rest.length > 0) return rest;
+  const repaired = repairClaimed(data, where);
+  if (repaired === data) return null;
+  const again = schema.validate(def, repaired);
+  return again && again.filter((e) => !claimedByModernRule(e, where)).length > 0 ? again.filter((e) => !claimedByModernRule(e, where)) : null;
+}
+
+/** A copy of `data` with the members modern rules judge themselves set to valid values (or `data` when none is off). */
+function repairClaimed(data: unknown, where: '' | '/result'): unknown {
+  const o = obj(data);
+  if (!o) return data;
+  if (where === '/result') {
+    return { ...o, resultType: typeof o.resultType === 'string' ? o.resultType : 'complete', ttlMs: 0, cacheScope: 'private', ...(o.inputRequests !== undefined ? { inputRequests: {} } : {}) };
+  }
+  const params = obj(o.params) ?? {};
+  const meta = obj(params._meta) ?? {};
+  return { ...o, params: { ...params, _meta: { [META.protocolVersion]: LATEST_REVISION, [META.clientCapabilities]: {}, ...meta } } };
 }
 
 function checkDirection(kind: 'request' | 'notification', method: string, from: Side, findings: Finding[]): void {

@@ -1,12 +1,17 @@
 import { type Finding, ptr, show, violation } from './finding.js';
 import { ruling } from '../spec/rulings.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import { META } from '../spec/modern.js';
+import type { Era } from '../spec/revisions.js';
 
 const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
 const RESERVED_SECOND_LABELS = new Set(['modelcontextprotocol', 'mcp']);
-/** Keys the 2025-11-25 spec itself defines under the reserved prefixes (META-RSV-01). */
-const SPEC_DEFINED_KEYS = new Set(['io.modelcontextprotocol/related-task', 'io.modelcontextprotocol/model-immediate-response']);
+/** Keys each era's spec itself defines under the reserved prefixes (META-RSV-01): 2025-11-25's, and 2026-07-28's per-request keys. */
+const SPEC_DEFINED_KEYS: Readonly<Record<Era, ReadonlySet<string>>> = {
+  stateful: new Set(['io.modelcontextprotocol/related-task', 'io.modelcontextprotocol/model-immediate-response']),
+  stateless: new Set(Object.values(META)),
+};
 /** Enough top-level domains to tell `example.com/` from `com.example/` (META-KEY-03 heuristic). */
 const TLDS = new Set([
   'com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'info', 'biz', 'me', 'tech', 'cloud',
@@ -37,18 +42,18 @@ export function isMetaName(name: string): boolean {
 }
 
 /** META-RSV-01: a key under a prefix whose second label is `modelcontextprotocol` or `mcp` that the specification does not define. */
-export function isReservedMetaKey(key: string): boolean {
+export function isReservedMetaKey(key: string, era: Era = 'stateful'): boolean {
   const { labels } = metaKeyParts(key);
-  return labels !== undefined && labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS.has(key);
+  return labels !== undefined && labels.length > 1 && RESERVED_SECOND_LABELS.has(labels[1]!.toLowerCase()) && !SPEC_DEFINED_KEYS[era].has(key);
 }
 
 type KeyVerdict = Array<{ id: RequirementId; message: string; soft?: boolean }>;
-const verdicts = new Map<string, KeyVerdict>();
+const verdicts: Record<Era, Map<string, KeyVerdict>> = { stateful: new Map(), stateless: new Map() };
 const MAX_CACHED = 10_000;
 
 /** Judges one `_meta` key against the grammar; cached because the same few keys recur in every message. */
-function judgeKey(key: string): KeyVerdict {
-  const cached = verdicts.get(key);
+function judgeKey(key: string, era: Era): KeyVerdict {
+  const cached = verdicts[era].get(key);
   if (cached) return cached;
   const out: KeyVerdict = [];
   const { labels, name } = metaKeyParts(key);
@@ -61,7 +66,7 @@ function judgeKey(key: string): KeyVerdict {
         message: `expected each prefix label to start with a letter, end with a letter or digit and hold only letters, digits and hyphens; label ${bad.map((l) => show(l)).join(', ')} of key ${show(key)} does not`,
       });
     } else {
-      if (isReservedMetaKey(key)) {
+      if (isReservedMetaKey(key, era)) {
         out.push({
           id: 'META-RSV-01',
           message: `key ${show(key)} uses the MCP-reserved prefix ${show(prefix)} but is not a key the specification defines (graded MUST NOT: ${ruling('reserved-prefix-level').cite})`,
@@ -81,8 +86,8 @@ function judgeKey(key: string): KeyVerdict {
       message: `expected the name part of key ${show(key)} to be empty or to begin and end with an ASCII letter or digit with only letters, digits, "-", "_", "." between; got ${show(name)}`,
     });
   }
-  if (verdicts.size >= MAX_CACHED) verdicts.clear();
-  verdicts.set(key, out);
+  if (verdicts[era].size >= MAX_CACHED) verdicts[era].clear();
+  verdicts[era].set(key, out);
   return out;
 }
 
@@ -94,13 +99,13 @@ function isRequestId(v: unknown): boolean {
  * Checks one `_meta` member: it must be an object, its keys must follow the grammar, and the
  * values at keys the spec defines must have their defined shape.
  */
-export function checkMeta(meta: unknown, pointer: string): Finding[] {
+export function checkMeta(meta: unknown, pointer: string, era: Era = 'stateful'): Finding[] {
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
     return [violation('META-RSV-03', `expected _meta to be an object; got ${show(meta)}`, pointer)];
   }
   const findings: Finding[] = [];
   for (const key of Object.keys(meta)) {
-    for (const v of judgeKey(key)) findings.push(violation(v.id, v.message, pointer + ptr(key)));
+    for (const v of judgeKey(key, era)) findings.push(violation(v.id, v.message, pointer + ptr(key)));
     const value = (meta as Record<string, unknown>)[key];
     if (key === 'progressToken' && !isRequestId(value)) {
       findings.push(violation('META-RSV-03', `expected _meta.progressToken to be a string or an integer; got ${show(value)}`, pointer + ptr(key)));

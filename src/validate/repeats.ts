@@ -1,6 +1,6 @@
 import type { Finding } from './finding.js';
 import type { Side } from './message.js';
-import type { StatefulRevision as Revision } from '../spec/revisions.js';
+import type { Revision } from '../spec/revisions.js';
 import { sameJson } from '../json.js';
 
 /** Results a peer sends again unchanged whenever it is asked: each list page of a walk. */

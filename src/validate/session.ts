@@ -3,13 +3,12 @@ import { type Finding, note } from './finding.js';
 import { findingsIn } from './in-revision.js';
 import { type MessageContext, type Side, validateEnvelope } from './message.js';
 import { allowsBatches } from './revisions.js';
-// initialize negotiates only the stateful era's revisions: a 2026-07-28 answer is not one.
-import type { StatefulRevision as Revision } from '../spec/revisions.js';
+import type { Era, Revision } from '../spec/revisions.js';
 import { RepeatedResults } from './repeats.js';
 import type { RuleTable } from './rule-table.js';
 import type { Concern } from './session/concern.js';
 import { Dispatcher } from './session/dispatch.js';
-import { ERA_CONCERNS, type SessionEra } from './session/eras.js';
+import { ERA_CONCERNS } from './session/eras.js';
 import { checkFrameText, checkNotJson, FRAME_RULES } from './session/frames.js';
 import { Ids } from './session/ids.js';
 import { type Key, pending } from './session/ledger.js';
@@ -39,8 +38,13 @@ export class SessionValidator {
   private readonly concerns: Dispatcher;
   private readonly repeats = new RepeatedResults();
 
-  constructor(options: SessionValidatorOptions = {}, era: SessionEra = 'initialize') {
-    this.state = new SessionState(options);
+  /**
+   * `era` is the conversation's: 'stateful' opens with initialize and judges by the revision it
+   * negotiates; 'stateless' judges each request by the revision its `_meta` names (2026-07-28's
+   * rules for a version mcpcheck does not know).
+   */
+  constructor(options: SessionValidatorOptions = {}, readonly era: Era = 'stateful') {
+    this.state = new SessionState(options, era);
     this.ids = new Ids(this.state);
     const concerns: Concern[] = [this.ids, ...ERA_CONCERNS[era].map((Kind) => new Kind(this.state))];
     this.concerns = new Dispatcher(concerns);
@@ -181,6 +185,11 @@ export class SessionValidator {
    */
   leftUnanswered(requester: Side, id: unknown, pingAnswer: number): void {
     this.ids.leftUnanswered(requester, id, pingAnswer);
+  }
+
+  /** Whether `requester` has a request with this id still awaiting its response. */
+  awaits(requester: Side, id: unknown): boolean {
+    return (typeof id === 'string' || typeof id === 'number') && this.state.ledger(requester).pending.has(id);
   }
 
   /** Findings that only the end of the session shows. */

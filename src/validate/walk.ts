@@ -2,6 +2,7 @@ import { checkIcons } from './icons.js';
 import { checkMeta } from './meta.js';
 import { type Finding, ptr, show, violation } from './finding.js';
 import type { RuleTable } from './rule-table.js';
+import type { Era } from '../spec/revisions.js';
 
 /**
  * Members whose values are application data, not MCP objects: an `icons` or `_meta` member in
@@ -45,7 +46,8 @@ export function mayHoldWalked(text: string): boolean {
   return text.includes('_meta') || text.includes('icons') || text.includes('lastModified') || text.includes('\\u');
 }
 
-export function walkMessage(message: unknown, findings: Finding[], applied?: Set<string>): void {
+/** `era` picks the reserved `_meta` keys the spec defines (META-RSV-01). */
+export function walkMessage(message: unknown, findings: Finding[], applied?: Set<string>, era: Era = 'stateful'): void {
   const path: Array<string | number> = [];
   // Each rule family is marked once a message, however many members it judged.
   let metaSeen = false;
@@ -70,7 +72,7 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
         if (applied && !metaSeen) for (const id of META_RULES) applied.add(id);
         metaSeen = true;
         path.push(key);
-        placed(checkMeta(child, ''), path, findings);
+        placed(checkMeta(child, '', era), path, findings);
         path.pop();
         continue;
       }

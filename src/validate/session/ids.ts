@@ -14,13 +14,19 @@ import type { SessionState } from './state.js';
  * and their reactions. Every era has these; the session consults it before any other concern.
  */
 export class Ids implements Concern {
-  static readonly rules: RuleTable = ['BASE-ID-03', 'BASE-ID-04', 'BASE-RES-01', 'BASE-ERR-01'];
+  static readonly rules: RuleTable = ['BASE-ID-03', 'BASE-ID-05', 'BASE-ID-04', 'BASE-RES-01', 'BASE-ERR-01'];
 
   constructor(private readonly s: SessionState) {}
 
   readonly requests: Routes<RequestHook> = {
     '*': (request, findings) => {
       const ledger = this.s.ledger(this.s.side);
+      if (this.s.era === 'stateless') {
+        // No sessions: an id must only differ from those of the sender's requests still in flight.
+        this.s.applied.add('BASE-ID-05');
+        if (ledger.pending.has(request.id)) findings.push(violation('BASE-ID-05', `expected a request id other than those of the ${this.s.side}'s requests still in flight; id ${show(request.id)} is awaiting its response`, '/id'));
+        return;
+      }
       this.s.applied.add('BASE-ID-03');
       if (ledger.used.has(request.id)) {
         findings.push(violation('BASE-ID-03', `expected the ${this.s.side} never to reuse a request id in a session; id ${show(request.id)} was used before`, '/id'));

@@ -1,7 +1,6 @@
 import { RulesInRevision } from '../in-revision.js';
 import type { Side } from '../message.js';
-// initialize negotiates only the stateful era's revisions.
-import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../../spec/revisions.js';
+import { type Era, LATEST_REVISION, LATEST_STATEFUL_REVISION, type Revision } from '../../spec/revisions.js';
 import type { ToolInfo } from '../tools.js';
 import { type Key, Ledger } from './ledger.js';
 
@@ -30,7 +29,8 @@ export class SessionState {
   side: Side = 'client';
   /** The index of the frame being judged. */
   frame = 0;
-  revision: Revision = LATEST_REVISION;
+  /** The revision frames are judged by: the negotiated one (stateful), or the one the request names (stateless). */
+  revision: Revision;
   requestedVersion?: string;
   negotiatedVersion?: string;
   /** The frame of the InitializeResult that settled the version. */
@@ -47,7 +47,9 @@ export class SessionState {
   private readonly clientLedger = new Ledger();
   private readonly serverLedger = new Ledger();
 
-  constructor(readonly options: SessionValidatorOptions) {}
+  constructor(readonly options: SessionValidatorOptions, readonly era: Era = 'stateful') {
+    this.revision = era === 'stateful' ? LATEST_STATEFUL_REVISION : LATEST_REVISION;
+  }
 
   /** The ids the frame being judged exercises go to its sender's set. */
   get applied(): Set<string> {

@@ -1,0 +1,90 @@
+/**
+ * The 2026-07-28 transcript corpus (tests/fixtures/transcripts/valid-2026, broken-2026): modern
+ * sessions and a dual-era one (a 2025-11-25 initialize session and a modern client interleaved on
+ * one server) get no fail or warn finding; each broken transcript breaks exactly one rule, which is
+ * reported at its 2026-07-28 level, and no other rule is (but the co-findings listed with a reason).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { levelIn, requirementIn } from '../src/spec/catalog.js';
+import type { RequirementId } from '../src/spec/requirement-id.js';
+import { parseTranscript } from '../src/transcript/format.js';
+import { validateTranscript } from '../src/transcript/validate.js';
+import type { Finding } from '../src/validate/finding.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/transcripts');
+const VALID = join(FIXTURES, 'valid-2026');
+const BROKEN = join(FIXTURES, 'broken-2026');
+
+function list(dir: string): string[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+}
+
+function run(path: string) {
+  const transcript = parseTranscript(readFileSync(path, 'utf8'), path);
+  return { transcript, ...validateTranscript(transcript) };
+}
+
+function render(findings: Finding[]): string[] {
+  return findings.map((f) => `${f.severity} ${f.requirements.join('+')} @${f.frame ?? '-'}${f.pointer}: ${f.message.slice(0, 200)}`);
+}
+
+/** Rules a broken transcript's one violation necessarily implies, with the reason. */
+const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
+  'MRTR-SRV-01--server-sends-elicitation-request': { ids: ['BASE-DIR-01'], why: 'asking for input with a request of its own is a server sending a JSON-RPC request at all' },
+  'CACHE-TTL-01--fractional-ttl': { ids: [], why: 'the schema types ttlMs as integer: that error is CACHE-TTL-01\'s own, not a second schema finding' },
+};
+
+describe('valid 2026-07-28 and dual-era transcripts', () => {
+  const files = list(VALID);
+
+  it('cover stdio, HTTP, a dual-era transcript and recordings of real servers', () => {
+    // real-*: modern requests recorded over stdio against the fixtures built on @modelcontextprotocol/server 2.4.0 and tmcp 1.20.0.
+    expect(files).toEqual(['2026-07-28-http-session.jsonl', '2026-07-28-stdio-session.jsonl', 'dual-era-2025-11-25-and-2026-07-28.jsonl', 'real-sdk-v2-2.4.0-stdio.jsonl', 'real-tmcp-1.20.0-stdio.jsonl']);
+  });
+
+  for (const file of files) {
+    it(`${file}: no fail or warn finding, judged in its eras`, () => {
+      const { transcript, findings, eras, session } = run(join(VALID, file));
+      expect(transcript.problems).toEqual([]);
+      expect(render(findings.filter((f) => f.severity !== 'info'))).toEqual([]);
+      if (file.startsWith('dual-era')) {
+        expect(eras).toEqual(['stateful', 'stateless']);
+        expect(session?.negotiatedVersion).toBe('2025-11-25');
+      } else expect(eras).toEqual(['stateless']);
+    });
+  }
+
+  it('the modern session exercises its rules on the side whose frames did', () => {
+    const { appliedBy } = run(join(VALID, '2026-07-28-stdio-session.jsonl'));
+    for (const id of ['META-REQ-01', 'MRTR-CLI-02', 'MRTR-CLI-03', 'MRTR-CLI-05', 'BASE-ID-05', 'CANCEL-10']) expect(appliedBy.client.has(id), `client ${id}`).toBe(true);
+    for (const id of ['BASE-RES-04', 'MRTR-SRV-03', 'MRTR-SRV-05', 'SUBS-ID-01', 'SUBS-ACK-01', 'SUBS-ACK-02', 'SUBS-FILT-01', 'LOG-REQ-01', 'LOG-REQ-02', 'CACHE-RES-01', 'CACHE-SCOPE-02', 'PROG-04']) {
+      expect(appliedBy.server.has(id), `server ${id}`).toBe(true);
+    }
+  });
+});
+
+describe('broken 2026-07-28 transcripts', () => {
+  const files = list(BROKEN);
+
+  it('each is named after a rule of the 2026-07-28 catalog', () => {
+    expect(files.length).toBeGreaterThanOrEqual(25);
+    for (const file of files) expect(requirementIn(file.split('--')[0] as RequirementId, '2026-07-28'), file).toBeDefined();
+  });
+
+  for (const file of files) {
+    const name = file.replace(/\.jsonl$/, '');
+    const target = name.split('--')[0] as RequirementId;
+    const severity = levelIn(target, '2026-07-28') === 'MUST' ? 'fail' : 'warn';
+    it(`${file}: reports ${target} as ${severity}, and nothing else`, () => {
+      const { transcript, findings } = run(join(BROKEN, file));
+      expect(transcript.problems).toEqual([]);
+      expect(findings.some((f) => f.requirements.includes(target) && f.severity === severity), render(findings).join('\n')).toBe(true);
+      const allowed = new Set<string>([target, ...(CO_FINDINGS[name]?.ids ?? [])]);
+      const others = findings.filter((f) => f.severity !== 'info' && f.requirements.some((id) => !allowed.has(id)));
+      expect(render(others)).toEqual([]);
+    });
+  }
+});
