@@ -1,13 +1,21 @@
 import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
-import type { ServerChannel } from '../transport/server-channel.js';
+import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
+import { judgeModernPost } from './modern-post-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
-import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import type { AcceptedConversation } from './lifecycle/conversation.js';
-import { PeerSession, type PeerSessionOptions, type RecordedFrame } from './peer-session.js';
+import { carriesModernMeta } from './lifecycle/stateless.js';
+import { PeerSession, type PeerSessionOptions, type RecordedFrame, type Side } from './peer-session.js';
 
 /** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */
 export type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } | { hold: true };
+
+/** Serves one request of the stateless era: `serve` runs the method's handler once the request's `_meta` was taken in. */
+export type ModernServing = (request: Record<string, unknown>, serve: () => Promise<Outcome>) => Promise<Outcome>;
+
+/** Which eras mcpcheck serves a client in: both on one endpoint or process (VER-BC-01), or one alone (an older or a modern-only server). */
+export type ServedEras = 'both' | Era;
 
 export type Handler = (params: Record<string, unknown>, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
 
@@ -49,8 +57,22 @@ export const DEFAULT_TOOLS = [
  */
 export class ServerSession extends PeerSession<ServerChannel> {
   private readonly handlers = new Map<string, Handler>();
-  /** What the client's latest conversation began with, once it began (see lifecycle's `accept()`): read this, not the opening request. */
+  /**
+   * What the client's latest conversation began with, once it began (see lifecycle's `accept()`):
+   * read this, not the opening request. In the stateless era every request is a conversation of
+   * its own: this is what the latest one declared.
+   */
   conversation?: AcceptedConversation;
+  /** The eras mcpcheck serves; a scenario may narrow it before the client starts (then an initialize, or a modern request, is refused). */
+  serves: ServedEras = 'both';
+  /** The modern revisions mcpcheck accepts in a request's `_meta` and lists in server/discover and −32022. */
+  modernVersions: readonly string[] = STATELESS_REVISIONS;
+  /** How a modern request is served (set by `accept()`); absent, every request is served as the stateful era's. */
+  serveModern?: ModernServing;
+  /** Ids (keyed) of the client's requests served in the stateless era: mcpcheck's answers to them are of that era too. */
+  private readonly modernIds = new Set<string>();
+  /** An initialize was taken in: from then on a request without modern `_meta` belongs to that stateful conversation. */
+  private statefulOpened = false;
   /** The request that opens a conversation in the era mcpcheck serves (set by `accept()`): over HTTP a second one begins a new session. */
   opening?: string;
   /** The revision mcpcheck answered the client's latest conversation with (the HTTP rules judge the client's version header by it). */
@@ -73,6 +95,9 @@ export class ServerSession extends PeerSession<ServerChannel> {
     // that turned the chosen version down never got there, and owes no version header.
     let initializedAt: number | undefined;
     this.channel.onExchange?.((e) => {
+      // The stateful era's HTTP rules (session id, a version header matching initialize) say nothing
+      // of a modern POST: its headers are judged against its body instead.
+      if (e.modern) return this.judgeModernHeaders(e);
       const { applied, findings } = judgeClientExchange(e, {
         afterInitialize: initializedAt !== undefined && e.started > initializedAt,
         ...(this.negotiated ? { negotiated: this.negotiated } : {}),
@@ -84,6 +109,14 @@ export class ServerSession extends PeerSession<ServerChannel> {
     this.handle('ping', () => ({ result: {} }));
     this.handle('tools/list', (params) => this.listTools(params));
     this.handle('tools/call', (params) => this.callTool(params));
+  }
+
+  /** The seam where each modern POST's headers meet its body (validate2026's checkModernRequestHeaders at the merge). */
+  private judgeModernHeaders(e: ClientExchange): void {
+    for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
+      const { applied, findings } = judgeModernPost(e.headers, frame.message);
+      this.judgedOutside('client', applied, findings.map((f) => ({ ...f, frame: frame.index })));
+    }
   }
 
   /** Installs (or replaces) how a method is answered. */
@@ -141,9 +174,50 @@ export class ServerSession extends PeerSession<ServerChannel> {
   protected override async answer(request: Record<string, unknown>): Promise<void> {
     const method = String(request.method);
     const params = isObject(request.params) ? request.params : {};
-    const outcome = await this.handler(method)(params, request);
+    const serve = async () => this.handler(method)(params, request);
+    const outcome = this.isModern(request) ? await this.answerModern(request, serve) : await this.answerStateful(request, serve);
     if ('hold' in outcome) return;
     await this.send({ jsonrpc: '2.0', id: request.id, ...outcome });
+  }
+
+  /**
+   * Whether a request from the client belongs to the stateless era: it carries the per-request
+   * `_meta` fields, or it comes before any initialize (a modern request lacking them is malformed,
+   * META-REQ-03, not a stateful one: a stateful client opens with initialize). Remembered by id,
+   * so that mcpcheck's answer is judged in the same era.
+   */
+  private isModern(request: Record<string, unknown>): boolean {
+    if (this.serveModern === undefined || request.method === this.opening) return false;
+    const modern = carriesModernMeta(request.params) || !this.statefulOpened;
+    if (modern) this.modernIds.add(idKey(request.id));
+    return modern;
+  }
+
+  private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
+    // An older server knows nothing of server/discover or `_meta`: it answers as its era does.
+    if (this.serves === 'stateful') return serve();
+    return this.serveModern!(request, serve);
+  }
+
+  private async answerStateful(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
+    if (request.method !== this.opening) return serve();
+    // A modern-only server rejects initialize, naming the versions it serves (VER-BC-05, VER-BC-06).
+    if (this.serves === 'stateless') return { error: { code: -32602, message: `initialize is not served: this server speaks ${this.modernVersions.join(', ')} only`, data: { supported: [...this.modernVersions] } } };
+    this.statefulOpened = true;
+    return serve();
+  }
+
+  /** The era a frame belongs to: the client's modern requests and mcpcheck's answers to them are stateless. */
+  protected override eraOf(message: unknown, from: Side): Era {
+    if (!isObject(message) || !('id' in message)) return this.statefulOpened ? 'stateful' : 'stateless';
+    if (from === this.them && typeof message.method === 'string') return this.serveModern !== undefined && message.method !== this.opening && (carriesModernMeta(message.params) || !this.statefulOpened) ? 'stateless' : 'stateful';
+    return this.modernIds.has(idKey(message.id)) ? 'stateless' : 'stateful';
+  }
+
+  /** The revision checks are judged by: the latest conversation's, of either era. */
+  override get judgedIn(): Revision {
+    const revision = this.conversation?.revision;
+    return isAnyRevision(revision) && eraOf(revision) === 'stateless' ? revision : this.revision;
   }
 
   private listTools(params: Record<string, unknown>): Outcome {
@@ -167,6 +241,10 @@ export class ServerSession extends PeerSession<ServerChannel> {
     if (tool === DEFAULT_TOOLS[1]) return { result: { content: [{ type: 'text', text: typeof args.text === 'string' ? args.text : '' }] } };
     return listedToolResult(tool);
   }
+}
+
+function idKey(id: unknown): string {
+  return JSON.stringify(id ?? null);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { appliesIn, levelIn, weakerLevel } from '../spec/catalog.js';
 import type { Finding } from './finding.js';
-import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision as AnyRevision, type StatefulRevision as Revision } from '../spec/revisions.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 
 /**
@@ -19,7 +19,7 @@ export function judgedRevision(version: string | undefined): Revision {
  * leader went, the new leader's); a MUST failure whose level drops softens to warn (never the other
  * way: a softened heuristic stays soft).
  */
-export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
+export function findingsIn(findings: Finding[], revision: AnyRevision): Finding[] {
   if (findings.length === 0) return findings;
   const out: Finding[] = [];
   for (const f of findings) {
@@ -39,7 +39,7 @@ export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
  * that moment, so every validator that marks a rule applied is scoped without knowing it.
  */
 export class RulesInRevision extends Set<RequirementId> {
-  constructor(private readonly revision: () => Revision) {
+  constructor(private readonly revision: () => AnyRevision) {
     super();
   }
 
