@@ -1,6 +1,5 @@
 import type { CheckResult, Evidence, Status } from './model.js';
-import { findRequirement, requirement, requirementId, requirementIn, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
-import { LATEST_REVISION } from './spec/revisions.js';
+import { requirementId, requirementOfEither, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
 import type { Finding } from './validate/finding.js';
 import type { RequirementId } from './spec/requirement-id.js';
 
@@ -56,8 +55,7 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
   }
   const ids = [...new Set([...input.coverage, ...input.applied, ...byId.keys()])];
   return ids.map((id) => {
-    // A rule new in the stateless era is in the 2026-07-28 catalog only.
-    const req = findRequirement(id) ?? requirementIn(requirementId(id), LATEST_REVISION) ?? requirement(requirementId(id));
+    const req = requirementOfEither(requirementId(id));
     const findings = byId.get(id) ?? [];
     const broken = statusOf(findings, req.level);
     const notes = findings.filter((f) => f.severity === 'info');

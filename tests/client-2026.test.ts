@@ -1,4 +1,9 @@
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clientScenarios } from '../suites/client/index.js';
+import { testClient } from '../src/commands/client.js';
+import type { RunReport } from '../src/model.js';
+import { CLIENT_2026_BREAKS, type Client2026BreakName } from './fixtures/client-2026/breaks.js';
 import { accept } from '../src/harness/lifecycle/index.js';
 import { ServerSession } from '../src/harness/server-session.js';
 import { openHttpEndpoint, type HttpEndpoint } from '../src/transport/http-endpoint.js';
@@ -94,4 +99,57 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect(r.status).toBe(400);
     expect(r.json).toBeUndefined();
   });
+});
+
+const ROOT = resolve(import.meta.dirname, '..');
+const FIXTURE = `${process.execPath} ${join(ROOT, 'dist/tests/fixtures/client-2026/client.js')}`;
+const MODERN_SCENARIOS = clientScenarios.filter((s) => s.revisions?.introduced === '2026-07-28').map((s) => s.id);
+
+/** `mcpcheck client` against the 2026 fixture: the modern scenarios (and the handshake, which a modern client skips), graded. */
+async function judge(args: string, address: '{url}' | '{stdio}'): Promise<RunReport> {
+  const command = `${FIXTURE} ${args} ${address}`.replace(/\s+/g, ' ');
+  return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, only: ['client.lifecycle.handshake', ...MODERN_SCENARIOS] });
+}
+
+function unmet(report: RunReport): string[] {
+  return report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => c.id);
+}
+
+describe('mcpcheck client against the 2026-07-28 reference client (needs npm run build)', () => {
+  for (const address of ['{url}', '{stdio}'] as const) {
+    it(`grades the correct client clean over ${address === '{url}' ? 'HTTP' : 'stdio'}: every modern scenario passes or is skipped with its reason, the initialize-era ones do not apply`, async () => {
+      const report = await judge('', address);
+      expect(unmet(report)).toEqual([]);
+      const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen']) expect(passed).toContain(id);
+      expect(report.checks.find((c) => c.scenario === 'client.lifecycle.handshake')?.message).toMatch(/before 2026-07-28.*the client spoke 2026-07-28/);
+      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
+    }, 120_000);
+  }
+
+  it('sees a dual-era client fall back to initialize after a 400 with an empty body (HTTP-BC-03)', async () => {
+    const report = await judge('--dual', '{url}');
+    expect(report.checks.find((c) => c.id === 'client.modern.legacy-fallback')?.status).toBe('pass');
+    expect(unmet(report)).toEqual([]);
+  }, 120_000);
+
+  // Each break fails its own rule, caught by the scenario (or live check) named in breaks.ts.
+  const caught: Array<[Client2026BreakName, '{url}' | '{stdio}', string]> = [
+    ['retry-reuses-id', '{url}', 'client.mrtr.new-id'],
+    ['alters-request-state', '{url}', 'client.mrtr.request-state/echoed'],
+    ['leaks-request-state', '{url}', 'client.mrtr.no-leak'],
+    ['no-protocol-version', '{stdio}', 'client.modern.request-meta/required'],
+    ['header-version-mismatch', '{url}', 'live.HDR-VER-02'],
+    ['no-mcp-name', '{url}', 'live.HDR-STD-01'],
+    ['initialize-after-unsupported', '{url}', 'client.modern.unsupported-version/no-fallback'],
+  ];
+  it('has a test for every break of the fixture', () => {
+    expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());
+  });
+  for (const [brk, address, check] of caught) {
+    it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async () => {
+      const report = await judge(`--break ${brk}`, address);
+      expect(unmet(report)).toEqual([check]);
+    }, 120_000);
+  }
 });

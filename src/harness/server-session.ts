@@ -3,7 +3,8 @@ import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
 import { judgeModernPost } from './modern-post-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
-import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
+import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
+import { META } from '../spec/modern.js';
 import type { AcceptedConversation } from './lifecycle/conversation.js';
 import { carriesModernMeta } from './lifecycle/stateless.js';
 import { PeerSession, type PeerSessionOptions, type RecordedFrame, type Side } from './peer-session.js';
@@ -71,6 +72,8 @@ export class ServerSession extends PeerSession<ServerChannel> {
   serveModern?: ModernServing;
   /** Ids (keyed) of the client's requests served in the stateless era: mcpcheck's answers to them are of that era too. */
   private readonly modernIds = new Set<string>();
+  /** The revision of the client's latest modern request (see `judgedIn`). */
+  private modernRevision: Revision | undefined;
   /** An initialize was taken in: from then on a request without modern `_meta` belongs to that stateful conversation. */
   private statefulOpened = false;
   /** The request that opens a conversation in the era mcpcheck serves (set by `accept()`): over HTTP a second one begins a new session. */
@@ -113,6 +116,8 @@ export class ServerSession extends PeerSession<ServerChannel> {
 
   /** The seam where each modern POST's headers meet its body (validate2026's checkModernRequestHeaders at the merge). */
   private judgeModernHeaders(e: ClientExchange): void {
+    // A modern POST refused before it was read (by an endpoint serving the stateful era alone) still shows the client speaks 2026-07-28.
+    this.modernRevision ??= LATEST_ANY_REVISION;
     for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
       const { applied, findings } = judgeModernPost(e.headers, frame.message);
       this.judgedOutside('client', applied, findings.map((f) => ({ ...f, frame: frame.index })));
@@ -189,8 +194,11 @@ export class ServerSession extends PeerSession<ServerChannel> {
   private isModern(request: Record<string, unknown>): boolean {
     if (this.serveModern === undefined || request.method === this.opening) return false;
     const modern = carriesModernMeta(request.params) || !this.statefulOpened;
-    if (modern) this.modernIds.add(idKey(request.id));
-    return modern;
+    if (!modern) return false;
+    this.modernIds.add(idKey(request.id));
+    const asked = isObject(request.params) && isObject(request.params._meta) ? request.params._meta[META.protocolVersion] : undefined;
+    this.modernRevision = isAnyRevision(asked) && eraOf(asked) === 'stateless' ? asked : LATEST_ANY_REVISION;
+    return true;
   }
 
   private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
@@ -214,10 +222,13 @@ export class ServerSession extends PeerSession<ServerChannel> {
     return this.modernIds.has(idKey(message.id)) ? 'stateless' : 'stateful';
   }
 
-  /** The revision checks are judged by: the latest conversation's, of either era. */
+  /**
+   * The revision checks are judged by: once the client sent a modern request, the modern revision
+   * (the one it asked for, when mcpcheck knows it), whatever came of it (a dual-era client may fall
+   * back to initialize: the rules of that switch are 2026-07-28's); else the stateful session's.
+   */
   override get judgedIn(): Revision {
-    const revision = this.conversation?.revision;
-    return isAnyRevision(revision) && eraOf(revision) === 'stateless' ? revision : this.revision;
+    return this.modernRevision ?? this.revision;
   }
 
   private listTools(params: Record<string, unknown>): Outcome {

@@ -1,6 +1,6 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { absentIn, levelIn, requirement, requirementIn, type Level } from '../spec/catalog.js';
+import { absentIn, levelIn, requirementIn, requirementOfEither, type Level } from '../spec/catalog.js';
 import { isObject } from '../json.js';
 import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
@@ -210,8 +210,7 @@ export class CheckRecorder {
       status = 'skip';
       message = absent[0]!;
     }
-    // A rule new in the stateless era is in its catalog only.
-    const first = (session ? requirementIn(requirements[0]!, session.judgedIn) : undefined) ?? requirement(requirements[0]!);
+    const first = (session ? requirementIn(requirements[0]!, session.judgedIn) : undefined) ?? requirementOfEither(requirements[0]!);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;
@@ -222,7 +221,7 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? (session ? levelIn(first.id, session.judgedIn) : first.level),
+      level: o.level ?? (session && judged.length > 0 ? levelIn(first.id, session.judgedIn) : first.level),
       status,
       message,
       area: first.area,
@@ -272,7 +271,7 @@ export class CheckRecorder {
 type ScenarioHead = { id: string; title: string; requirements: RequirementId[]; level?: Level };
 
 function scenarioNotRun(s: ScenarioHead, id: string, status: Status, message: string): CheckResult {
-  const first = requirement(s.requirements[0]!);
+  const first = requirementOfEither(s.requirements[0]!);
   return { id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status, message, area: first.area, evidence: [], scenario: s.id };
 }
 
