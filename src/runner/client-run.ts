@@ -174,25 +174,21 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       wireOf.set(s.id, logs);
       for (const r of recorder.results) r.wire = logs;
       // The first scenario learns the era the client speaks; if it is not one for that era, it did not apply.
-      const why = first ? outside(s) : undefined;
-      settle(s, why ? [scenarioSkipped(s, why)] : recorder.results);
+      settle(s, first && outside(s) ? [] : recorder.results);
     }
   };
 
   try {
-    const runnable: ClientScenario[] = [];
-    for (const s of input.scenarios) {
-      if (s.needs?.transport && s.needs.transport !== target.transport) settle(s, [scenarioSkipped(s, `needs the ${s.needs.transport} transport; the client uses ${target.transport}`)]);
-      else runnable.push(s);
-    }
-    const [head, ...others] = runnable;
+    const wrongTransport = input.scenarios.filter((s) => s.needs?.transport !== undefined && s.needs.transport !== target.transport);
+    const [head, ...others] = input.scenarios.filter((s) => !wrongTransport.includes(s));
     if (head) await runOne(head, true);
-    const rest: ClientScenario[] = [];
-    for (const s of others) {
-      const why = outside(s);
-      if (why) settle(s, [scenarioSkipped(s, why)]);
-      else rest.push(s);
-    }
+    // The era the client spoke in the first scenario decides the rest. Rules of another revision
+    // are not this client's: those scenarios leave no check, only a note.
+    const otherEra = [...(head && outside(head) ? [head] : []), ...[...others, ...wrongTransport].filter((s) => outside(s) !== undefined)];
+    for (const s of otherEra) settle(s, []);
+    if (otherEra.length > 0) notes.push(`${otherEra.length} scenario(s) of another protocol era did not apply (${outside(otherEra[0]!)}): ${otherEra.map((s) => s.id).join(', ')}`);
+    for (const s of wrongTransport.filter((w) => !otherEra.includes(w))) settle(s, [scenarioSkipped(s, `needs the ${s.needs!.transport} transport; the client uses ${target.transport}`)]);
+    const rest = others.filter((s) => !otherEra.includes(s));
     // Those that keep the client longest go first, so the quick ones fill the lanes at the end.
     rest.sort((x, y) => heldMs(y) - heldMs(x));
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
