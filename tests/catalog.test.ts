@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverScenarios } from '../suites/server/index.js';
-import { absentIn, allRequirements, appliesIn, catalogOf, findRequirement, levelIn, requirement, requirementIn } from '../src/spec/catalog.js';
+import { absentIn, allRequirements, appliesIn, catalogOf, findRequirement, isRequirementId, levelIn, requirement, requirementIn } from '../src/spec/catalog.js';
 import { CATALOG_SOURCES, deriveCatalog, levelOfKeyword, requirementIdModule, type SharedRow, titleOf, urlOf } from '../src/build/spec-catalogs.js';
 import { VALIDATOR_RULES } from '../src/validate/coverage.js';
 import { allowsBatches } from '../src/validate/revisions.js';
@@ -35,12 +35,12 @@ describe('the requirement catalog and the checks agree', () => {
     }
   });
 
-  it('every requirement id written in src/ and suites/ is in the catalog', () => {
+  it('every requirement id written in src/ and suites/ is in a catalog (2025-11-25 or 2026-07-28)', () => {
     const unknown: string[] = [];
     // src/spec/requirement-id.ts is the ids of both catalogs, generated from them (tested below).
     for (const file of [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'suites'))].filter((f) => !f.endsWith('src/spec/requirement-id.ts'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(ID)) {
-        if (!findRequirement(m[1]!)) unknown.push(`${file.slice(ROOT.length + 1)}: ${m[1]}`);
+        if (!isRequirementId(m[1]!)) unknown.push(`${file.slice(ROOT.length + 1)}: ${m[1]}`);
       }
     }
     expect(unknown).toEqual([]);
