@@ -92,6 +92,24 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect(init.json?.error).toMatchObject({ data: { supported: ['2026-07-28'] } });
   });
 
+  it('acknowledges a subscription on its SSE stream with what its capabilities honour, the listen id as subscriptionId (SUBS-ACK-01/02, SUBS-ID-01)', async () => {
+    const { endpoint } = await served();
+    const abort = new AbortController();
+    const res = await fetch(endpoint.address, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true, promptsListChanged: true } } }),
+      signal: abort.signal,
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('acknowledged')) text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    const data = text.split('\n').filter((l) => l.startsWith('data:') && l.includes('acknowledged'))[0]!.slice(5);
+    expect(JSON.parse(data)).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { toolsListChanged: true } } });
+  });
+
   it('as an initialize-era server refuses a modern request without a session with 400 and an empty body (HTTP-BC-03)', async () => {
     const { endpoint, session } = await served({ eras: 'stateful' });
     session.serves = 'stateful';

@@ -265,8 +265,9 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (initialize && this.policy.cookie !== undefined) headers['set-cookie'] = this.policy.cookie;
     const ids = requests.map((e) => idKey(e.id));
     let carrier: Carrier;
-    // A modern request's error needs its HTTP status, which an SSE stream opened at once could not carry.
-    if (this.policy.answerWith === 'sse' && !modern) {
+    // A modern request's error needs its HTTP status, which an SSE stream opened at once could not
+    // carry; but a subscription lives on its stream (the acknowledgment comes before any response).
+    if (requests.some((e) => e.method === 'subscriptions/listen') || (this.policy.answerWith === 'sse' && !modern)) {
       const stream = this.openStream('post', res, record, headers);
       if (!stream) return false;
       for (const id of ids) stream.awaiting.add(id);

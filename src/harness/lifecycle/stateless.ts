@@ -1,6 +1,5 @@
 import { isObject } from '../../json.js';
 import { META, MODERN_ERRORS } from '../../spec/modern.js';
-import { STATELESS_REVISIONS } from '../../spec/revisions.js';
 import { toolInfo } from '../../version.js';
 import type { Outcome, ServerSession } from '../server-session.js';
 import type { AcceptedConversation } from './conversation.js';
@@ -59,6 +58,13 @@ export function modernResult(method: string, result: Record<string, unknown>): R
  */
 export function acceptStateless(session: ServerSession): void {
   session.handle('server/discover', () => ({ result: { supportedVersions: [...session.modernVersions], capabilities: session.capabilities } }));
+  // A subscription is acknowledged with what mcpcheck's capabilities let it honour, then held open
+  // until the client ends it (SUBS-IMPL-01, SUBS-ACK-01/02, SUBS-ID-01): mcpcheck changes nothing, so nothing more comes.
+  session.handle('subscriptions/listen', (params, request) => {
+    const notifications = honoured(isObject(params.notifications) ? params.notifications : {}, session.capabilities);
+    void session.notify('notifications/subscriptions/acknowledged', { _meta: { [META.subscriptionId]: request.id }, notifications });
+    return { hold: true };
+  });
   session.serveModern = async (request, serve) => {
     const params = isObject(request.params) ? request.params : {};
     const conversation = conversationOf(params, session.modernVersions);
@@ -71,5 +77,11 @@ export function acceptStateless(session: ServerSession): void {
   };
 }
 
-/** The modern revisions mcpcheck serves unless a scenario says otherwise. */
-export const SERVED_MODERN_REVISIONS: readonly string[] = STATELESS_REVISIONS;
+/** The part of a requested subscription filter that the declared capabilities cover (SUBS-ACK-02, SUBS-CAP-01). */
+function honoured(asked: Record<string, unknown>, capabilities: Record<string, unknown>): Record<string, unknown> {
+  const declares = (feature: string, flag: string) => isObject(capabilities[feature]) && (capabilities[feature] as Record<string, unknown>)[flag] === true;
+  const out: Record<string, unknown> = {};
+  for (const [member, feature] of [['toolsListChanged', 'tools'], ['promptsListChanged', 'prompts'], ['resourcesListChanged', 'resources']] as const) if (asked[member] === true && declares(feature, 'listChanged')) out[member] = true;
+  if (Array.isArray(asked.resourceSubscriptions) && declares('resources', 'subscribe')) out.resourceSubscriptions = asked.resourceSubscriptions.filter((u) => typeof u === 'string');
+  return out;
+}
