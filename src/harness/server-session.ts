@@ -186,19 +186,25 @@ export class ServerSession extends PeerSession<ServerChannel> {
   }
 
   /**
-   * Whether a request from the client belongs to the stateless era: it carries the per-request
-   * `_meta` fields, or it comes before any initialize (a modern request lacking them is malformed,
-   * META-REQ-03, not a stateful one: a stateful client opens with initialize). Remembered by id,
-   * so that mcpcheck's answer is judged in the same era.
+   * Whether a request from the client is served in the stateless era (see `speaksModern`); such a
+   * request is remembered by id, so that mcpcheck's answer is judged in the same era, and its
+   * revision becomes the one checks are judged by.
    */
   private isModern(request: Record<string, unknown>): boolean {
-    if (this.serveModern === undefined || request.method === this.opening) return false;
-    const modern = carriesModernMeta(request.params) || !this.statefulOpened;
-    if (!modern) return false;
+    if (!this.speaksModern(request)) return false;
     this.modernIds.add(idKey(request.id));
     const asked = isObject(request.params) && isObject(request.params._meta) ? request.params._meta[META.protocolVersion] : undefined;
     this.modernRevision = isAnyRevision(asked) && eraOf(asked) === 'stateless' ? asked : LATEST_ANY_REVISION;
     return true;
+  }
+
+  /**
+   * Whether a request from the client belongs to the stateless era: it carries the per-request
+   * `_meta` fields, or it comes before any initialize (a modern request lacking them is malformed,
+   * META-REQ-03, not a stateful one: a stateful client opens with initialize).
+   */
+  private speaksModern(request: Record<string, unknown>): boolean {
+    return this.serveModern !== undefined && request.method !== this.opening && (carriesModernMeta(request.params) || !this.statefulOpened);
   }
 
   private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
@@ -218,7 +224,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
   /** The era a frame belongs to: the client's modern requests and mcpcheck's answers to them are stateless. */
   protected override eraOf(message: unknown, from: Side): Era {
     if (!isObject(message) || !('id' in message)) return this.statefulOpened ? 'stateful' : 'stateless';
-    if (from === this.them && typeof message.method === 'string') return this.serveModern !== undefined && message.method !== this.opening && (carriesModernMeta(message.params) || !this.statefulOpened) ? 'stateless' : 'stateful';
+    if (from === this.them && typeof message.method === 'string') return this.speaksModern(message) ? 'stateless' : 'stateful';
     return this.modernIds.has(idKey(message.id)) ? 'stateless' : 'stateful';
   }
 
