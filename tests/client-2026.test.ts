@@ -147,11 +147,13 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     }, 120_000);
   }
 
-  it('sees a dual-era client fall back to initialize after a 400 with an empty body (HTTP-BC-03)', async () => {
-    const report = await judge('--dual', '{url}');
-    expect(report.checks.find((c) => c.id === 'client.modern.legacy-fallback')?.status).toBe('pass');
-    expect(unmet(report)).toEqual([]);
-  }, 120_000);
+  for (const [address, rule] of [['{url}', 'HTTP-BC-03'], ['{stdio}', 'STDIO-BC-02']] as const) {
+    it(`sees a dual-era client fall back to initialize when an initialize-era server turns its modern request down (${rule})`, async () => {
+      const report = await judge('--dual', address);
+      expect(report.checks.find((c) => c.id === 'client.modern.legacy-fallback')).toMatchObject({ status: 'pass', requirements: [rule] });
+      expect(unmet(report)).toEqual([]);
+    }, 120_000);
+  }
 
   // Each break fails its own rule, caught by the scenario (or live check) named in breaks.ts.
   const caught: Array<[Client2026BreakName, '{url}' | '{stdio}', string]> = [

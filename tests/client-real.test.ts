@@ -100,7 +100,8 @@ describe('real clients', { timeout: 150_000 }, () => {
   // (it probes with server/discover). Every modern scenario it could be driven into passed, each
   // read against the spec: _meta on every request incl. the probe and retries (META-REQ-01/02),
   // −32022 → a retry of server/discover with the listed 2026-07-28, no initialize (VER-NEG-02,
-  // VER-BC-03), 400 with an empty body → initialize (HTTP-BC-03, over HTTP), retries under fresh
+  // VER-BC-03), a modern request turned down as an initialize-era server would → initialize
+  // (HTTP-BC-03: 400 with an empty body; STDIO-BC-02: −32601 to server/discover), retries under fresh
   // ids echoing the 8 KiB requestState exactly and none when none was given (MRTR-CLI-02/03), an
   // ElicitResult under the requested key with the original params (MRTR-CLI-01/05), state kept to
   // its request (MRTR-CLI-04), headers matching the body (HDR-VER-01/02, HDR-STD-01).
@@ -127,7 +128,7 @@ describe('real clients', { timeout: 150_000 }, () => {
           'client.mrtr.request-state/echoed',
           'client.mrtr.request-state/none-when-none',
           'client.mrtr.state-only',
-          ...(address === '{url}' ? ['client.modern.legacy-fallback'] : []),
+          'client.modern.legacy-fallback',
         ].sort(),
       );
       if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');

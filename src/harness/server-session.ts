@@ -6,7 +6,7 @@ import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
 import type { AcceptedConversation } from './lifecycle/conversation.js';
-import { carriesModernMeta } from './lifecycle/stateless.js';
+import { carriesModernMeta, STATELESS_ONLY } from './lifecycle/stateless.js';
 import { PeerSession, type PeerSessionOptions, type RecordedFrame, type Side } from './peer-session.js';
 
 /** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */
@@ -209,7 +209,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
 
   private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
     // An older server knows nothing of server/discover or `_meta`: it answers as its era does.
-    if (this.serves === 'stateful') return serve();
+    if (this.serves === 'stateful') return STATELESS_ONLY.has(String(request.method)) ? { error: { code: -32601, message: `${String(request.method)} is not served: this server speaks the initialize era only` } } : serve();
     return this.serveModern!(request, serve);
   }
 

@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, isObject, META, MODERN_ERRORS, type RecordedFrame, show } from '../kit.js';
+import { clientScenario, type ClientScenario, isObject, META, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
 import { requestsSince, WAIT_MS } from './helpers.js';
 import { firstRequest } from './modern-helpers.js';
 
@@ -84,24 +84,26 @@ export const clientRetriesAfterUnsupportedVersion = clientScenario({
   },
 });
 
-export const clientFallsBackOnEmpty400 = clientScenario({
+export const clientFallsBackToInitialize = clientScenario({
   id: 'client.modern.legacy-fallback',
-  title: 'A dual-era client whose modern request gets 400 with an empty body (an initialize-era server) falls back to initialize',
-  requirements: ['HTTP-BC-03'],
+  title: 'A dual-era client whose modern request an initialize-era server turns down (HTTP: 400 with an empty body; stdio: an error that is no modern one) falls back to initialize',
+  requirements: ['HTTP-BC-03', 'STDIO-BC-02'],
   revisions: MODERN,
-  needs: { transport: 'http' },
   steps: [{ do: 'list-tools' }],
   serve(session) {
     session.serves = 'stateful';
     if (session.channel.policy) session.channel.policy.eras = 'stateful';
   },
-  async run({ session, check, exchanges }) {
-    const refused = await session.waitForFrame(() => exchanges.some((e) => e.modern && e.status === 400), WAIT_MS);
-    if (!refused && !exchanges.some((e) => e.modern && e.status === 400)) return check.skip('the client sent no modern request that mcpcheck could refuse as an initialize-era server');
+  async run({ session, check, exchanges, transport }) {
+    // The rule of the switch on this transport: over HTTP the 400 is refused before it is read, so only the exchange shows it.
+    const requirements = transport === 'http' ? (['HTTP-BC-03'] as const) : (['STDIO-BC-02'] as const);
+    const first = transport === 'stdio' ? await firstRequest(session) : undefined;
+    const probed = transport === 'http' ? await waitUntil(() => exchanges.some((e) => e.modern), WAIT_MS) : first !== undefined && methodOf(first) !== 'initialize';
+    if (!probed) return check.skip('the client sent no modern request that mcpcheck could turn down as an initialize-era server', { requirements: [...requirements] });
     const init = await session.waitForMethod('initialize', WAIT_MS);
-    // A modern-only client cannot fall back: HTTP-BC-03 binds dual-era clients, which cannot be told apart on the wire.
-    if (!init) return check.skip(`no initialize within ${WAIT_MS} ms after the 400: the client may support 2026-07-28 only (HTTP-BC-03 binds dual-era clients)`);
-    check.expect(true, { expected: 'initialize after a 400 with an empty body', actual: 'initialize', frames: [init.index] });
+    // A modern-only client cannot fall back: these rules bind dual-era clients, which cannot be told apart on the wire.
+    if (!init) return check.skip(`no initialize within ${WAIT_MS} ms after the refusal: the client may support 2026-07-28 only (${requirements[0]} binds dual-era clients)`, { requirements: [...requirements] });
+    check.expect(true, { requirements: [...requirements], expected: 'initialize after the refusal of its modern request', actual: 'initialize', frames: [init.index] });
   },
 });
 
@@ -156,4 +158,4 @@ export const clientListens = clientScenario({
   },
 });
 
-export const clientModern: ClientScenario[] = [clientRequestMeta, clientRetriesAfterUnsupportedVersion, clientFallsBackOnEmpty400, clientTakesUntypedResultAsComplete, clientListens];
+export const clientModern: ClientScenario[] = [clientRequestMeta, clientRetriesAfterUnsupportedVersion, clientFallsBackToInitialize, clientTakesUntypedResultAsComplete, clientListens];

@@ -7,6 +7,9 @@ import type { AcceptedConversation } from './conversation.js';
 /** The methods whose complete results are cacheable (caching.mdx#cacheable-results, §19 item 14: server/discover too). */
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 
+/** Methods of the stateless era alone: an initialize-era server knows nothing of them (−32601). */
+export const STATELESS_ONLY: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen']);
+
 /** Methods of the stateful era alone: a modern request for one is an unknown method (ROBUST-10). */
 const STATEFUL_ONLY = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
