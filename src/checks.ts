@@ -1,6 +1,5 @@
 import type { CheckResult, Evidence, Status } from './model.js';
-import { findRequirement, requirementId, requirementIn, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
-import { LATEST_REVISION } from './spec/revisions.js';
+import { requirementId, requirementOfEither, strongerLevel, weakerLevel, type Level } from './spec/catalog.js';
 import type { Finding } from './validate/finding.js';
 import type { RequirementId } from './spec/requirement-id.js';
 
@@ -57,8 +56,7 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
   const ids = [...new Set([...input.coverage, ...input.applied, ...byId.keys()])];
   return ids.map((id) => {
     // A rule new in 2026-07-28 (a modern exchange's) is read from that catalog.
-    const rid = requirementId(id);
-    const req = findRequirement(rid) ?? requirementIn(rid, LATEST_REVISION)!;
+    const req = requirementOfEither(requirementId(id));
     const findings = byId.get(id) ?? [];
     const broken = statusOf(findings, req.level);
     const notes = findings.filter((f) => f.severity === 'info');

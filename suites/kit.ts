@@ -43,6 +43,7 @@ export { inLanes } from '../src/runner/guard.js';
 // These suites speak the initialize era: to them a revision is one initialize negotiates.
 export { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, revisionAtLeast, STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../src/spec/revisions.js';
 export { allowsBatches } from '../src/validate/revisions.js';
+export { META, MODERN_ERRORS } from '../src/spec/modern.js';
 export type { RequirementId } from '../src/spec/requirement-id.js';
 export { clauseSince, levelIn, type Level } from '../src/spec/catalog.js';
 export { ruling } from '../src/spec/rulings.js';

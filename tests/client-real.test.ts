@@ -16,6 +16,7 @@ const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
 const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
 const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
 const MCP_REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
+const SDK_V2 = join(ROOT, 'dist/tests/fixtures/client-2026/sdk-v2-client.js');
 
 function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
   return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, ...extra });
@@ -94,4 +95,43 @@ describe('real clients', { timeout: 150_000 }, () => {
     // It lists the probe schemas and exits 0 without calling: that shows nothing, so no pass.
     expect(report.checks.filter((c) => c.id.startsWith('client.schemas.')).map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip']);
   });
+
+  // @modelcontextprotocol/client 2.4.0 with versionNegotiation 'auto' speaks 2026-07-28 to mcpcheck
+  // (it probes with server/discover). Every modern scenario it could be driven into passed, each
+  // read against the spec: _meta on every request incl. the probe and retries (META-REQ-01/02),
+  // −32022 → a retry of server/discover with the listed 2026-07-28, no initialize (VER-NEG-02,
+  // VER-BC-03), a modern request turned down as an initialize-era server would → initialize
+  // (HTTP-BC-03: 400 with an empty body; STDIO-BC-02: −32601 to server/discover), retries under fresh
+  // ids echoing the 8 KiB requestState exactly and none when none was given (MRTR-CLI-02/03), an
+  // ElicitResult under the requested key with the original params (MRTR-CLI-01/05), state kept to
+  // its request (MRTR-CLI-04), headers matching the body (HDR-VER-01/02, HDR-STD-01).
+  for (const address of ['{url}', '{stdio}'] as const) {
+    it(`@modelcontextprotocol/client 2.4.0 (SDK v2, 2026-07-28) over ${address === '{url}' ? 'HTTP' : 'stdio'}: no finding`, async () => {
+      const report = await run(`node ${SDK_V2} ${address}`);
+      expect(harnessErrors(report)).toEqual([]);
+      expect(report.target.protocolVersion).toBe('2026-07-28');
+      expect(report.target.clientInfo?.name).toBe('mcpcheck-sdk-v2-client');
+      expect(findings(report), said(report)).toEqual([]);
+      const passed = report.checks.filter((c) => c.status === 'pass' && !c.id.startsWith('live.')).map((c) => c.id);
+      expect(passed.sort()).toEqual(
+        [
+          'client.modern.listen',
+          'client.modern.request-meta/client-info',
+          'client.modern.request-meta/required',
+          'client.modern.result-without-type',
+          'client.modern.unsupported-version/listed-version',
+          'client.modern.unsupported-version/no-fallback',
+          'client.mrtr.form-elicitation/answered',
+          'client.mrtr.form-elicitation/same-request',
+          'client.mrtr.new-id',
+          'client.mrtr.no-leak',
+          'client.mrtr.request-state/echoed',
+          'client.mrtr.request-state/none-when-none',
+          'client.mrtr.state-only',
+          'client.modern.legacy-fallback',
+        ].sort(),
+      );
+      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
-import { allRequirements, findRequirement, levelIn, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
-import { isStatefulRevision } from '../spec/revisions.js';
+import { allRequirements, appliesIn, isRequirementId, levelIn, requirementOfEither, strongerLevel, weakerLevel, type Level, type Requirement } from '../spec/catalog.js';
+import { isRevision, isStatefulRevision } from '../spec/revisions.js';
 
 /**
  * How bad each status is. error outranks fail because a requirement we could not test must
@@ -32,9 +32,11 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 
 /** The rule's level where the check was judged: in its session's revision, else the catalog's. */
 function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
-  const known = findRequirement(id);
+  const known = catalogued(id);
   if (!known) return undefined;
-  return isStatefulRevision(check.revision) ? levelIn(known.id, check.revision) : known.level;
+  if (isStatefulRevision(check.revision)) return levelIn(known.id, check.revision);
+  // A check judged in the stateless era grades the rule by that era's catalog.
+  return isRevision(check.revision) && appliesIn(known.id, check.revision) ? levelIn(known.id, check.revision) : known.level;
 }
 
 /**
@@ -66,7 +68,7 @@ export function requirementVerdicts(checks: readonly CheckResult[]): Requirement
 
   const verdicts: RequirementVerdict[] = [];
   for (const [id, cited] of byRequirement) {
-    const known = findRequirement(id);
+    const known = catalogued(id);
     const status = worstStatus(cited.map((c) => c.status));
     // An uncatalogued id is a bug in a check (a catalog test guards it), but losing a whole run's
     // grade to it would be worse, so it is graded at the level the check claims.
@@ -82,6 +84,11 @@ export function requirementVerdicts(checks: readonly CheckResult[]): Requirement
 
   const order = catalogOrder();
   return verdicts.sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity) || cmp(a.id, b.id));
+}
+
+/** The rule as its newest catalog has it (a rule new in 2026-07-28 is in that catalog only); undefined for an id of none. */
+function catalogued(id: string): Requirement | undefined {
+  return isRequirementId(id) ? requirementOfEither(id) : undefined;
 }
 
 let positions: Map<string, number> | undefined;

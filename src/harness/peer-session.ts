@@ -1,7 +1,7 @@
 import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js';
 import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
-import { isStatefulRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Era, type Revision as AnyRevision, type StatefulRevision as Revision } from '../spec/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';
@@ -103,7 +103,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Rules exercised in sessions that ended before the current one (see `newSession`). */
   private readonly earlierApplied: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
   /** Rules judged outside the message validator (on HTTP exchanges, say), for the session's revision. */
-  private readonly judgedApart: Record<Side, Set<string>> = { client: new RulesInRevision(() => this.revision), server: new RulesInRevision(() => this.revision) };
+  private readonly judgedApart: Record<Side, Set<string>> = { client: new RulesInRevision(() => this.judgedIn), server: new RulesInRevision(() => this.judgedIn) };
   private nextId = 1;
   private readonly waiting = new Map<string, Waiter>();
   private readonly frameWaiters = new Set<FrameWaiter>();
@@ -186,7 +186,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Takes in what a judge other than the message validator found about `side` (scoped to the session's revision). */
   protected judgedOutside(side: Side, applied: readonly string[], findings: Finding[]): void {
     for (const id of applied) this.judgedApart[side].add(id);
-    for (const f of findingsIn(findings, this.revision)) this.report(f);
+    for (const f of findingsIn(findings, this.judgedIn)) this.report(f);
   }
 
   /**
@@ -214,6 +214,26 @@ export abstract class PeerSession<C extends Channel = Channel> {
     // The validator judges either era; this session speaks the stateful one (harness2026 widens it).
     const judged = this.validator.revision;
     return isStatefulRevision(judged) ? judged : LATEST_REVISION;
+  }
+
+  /** The revision the session's checks are judged by (a role whose conversations may be stateless says which). */
+  get judgedIn(): AnyRevision {
+    return this.revision;
+  }
+
+  /** The era a frame belongs to, for its live validation; a role that serves the stateless era tells its frames apart. */
+  protected eraOf(_message: unknown, _from: Side): Era {
+    return 'stateful';
+  }
+
+  /**
+   * The validator that judges a frame of `era`. The stateless era's session rules are not on this
+   * branch yet (validate2026 adds the 'stateless' SessionValidator): until they are wired here, a
+   * modern frame is judged by no session rule rather than by the stateful era's, which would fail
+   * a modern client for not opening with initialize.
+   */
+  private validatorFor(message: unknown, from: Side): SessionValidator | undefined {
+    return this.eraOf(message, from) === 'stateful' ? this.validator : undefined;
   }
 
   /** Allocates the next request id (ids are never reused in a session). */
@@ -391,7 +411,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Sends any JSON value as one frame (for malformed-message probes); it is recorded but not validated. */
   async send(message: unknown): Promise<SendResult | undefined> {
     this.record({ from: this.role, message });
-    this.validator.message(this.role, message, this.frameCount - 1);
+    this.validatorFor(message, this.role)?.message(this.role, message, this.frameCount - 1);
     if (this.closedDetail) return undefined;
     try {
       return await this.timedSend(() => this.channel.send(message));
@@ -418,7 +438,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
       text.length <= MAX_RAW_KEPT ? { from: this.role, raw: text } : parsed !== undefined ? { from: this.role, message: elide(parsed, 0) } : { from: this.role, raw: text.slice(0, MAX_RAW_KEPT) + '…' },
     );
     // Keep the ledger true to what the target saw, so its answers to our probes are judged fairly.
-    if (parsed !== undefined) this.validator.message(this.role, parsed, frame.index);
+    if (parsed !== undefined) this.validatorFor(parsed, this.role)?.message(this.role, parsed, frame.index);
     else this.validator.unreadableFrame(this.role);
     if (this.closedDetail) return undefined;
     try {
@@ -533,7 +553,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
     else {
       this.beforeValidating(incoming.message);
-      for (const f of this.validator.message(this.them, incoming.message, frame.index)) this.report(f);
+      for (const f of this.validatorFor(incoming.message, this.them)?.message(this.them, incoming.message, frame.index) ?? []) this.report(f);
     }
     for (const w of this.frameWaiters) {
       if (w.match(frame)) {

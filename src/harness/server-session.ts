@@ -1,13 +1,22 @@
 import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
-import type { ServerChannel } from '../transport/server-channel.js';
+import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
+import { judgeModernPost } from './modern-post-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
-import { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
+import { META } from '../spec/modern.js';
 import type { AcceptedConversation } from './lifecycle/conversation.js';
-import { PeerSession, type PeerSessionOptions, type RecordedFrame } from './peer-session.js';
+import { carriesModernMeta, STATELESS_ONLY } from './lifecycle/stateless.js';
+import { PeerSession, type PeerSessionOptions, type RecordedFrame, type Side } from './peer-session.js';
 
 /** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */
 export type Outcome = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } | { hold: true };
+
+/** Serves one request of the stateless era: `serve` runs the method's handler once the request's `_meta` was taken in. */
+export type ModernServing = (request: Record<string, unknown>, serve: () => Promise<Outcome>) => Promise<Outcome>;
+
+/** Which eras mcpcheck serves a client in: both on one endpoint or process (VER-BC-01), or one alone (an older or a modern-only server). */
+export type ServedEras = 'both' | Era;
 
 export type Handler = (params: Record<string, unknown>, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
 
@@ -49,8 +58,24 @@ export const DEFAULT_TOOLS = [
  */
 export class ServerSession extends PeerSession<ServerChannel> {
   private readonly handlers = new Map<string, Handler>();
-  /** What the client's latest conversation began with, once it began (see lifecycle's `accept()`): read this, not the opening request. */
+  /**
+   * What the client's latest conversation began with, once it began (see lifecycle's `accept()`):
+   * read this, not the opening request. In the stateless era every request is a conversation of
+   * its own: this is what the latest one declared.
+   */
   conversation?: AcceptedConversation;
+  /** The eras mcpcheck serves; a scenario may narrow it before the client starts (then an initialize, or a modern request, is refused). */
+  serves: ServedEras = 'both';
+  /** The modern revisions mcpcheck accepts in a request's `_meta` and lists in server/discover and −32022. */
+  modernVersions: readonly string[] = STATELESS_REVISIONS;
+  /** How a modern request is served (set by `accept()`); absent, every request is served as the stateful era's. */
+  serveModern?: ModernServing;
+  /** Ids (keyed) of the client's requests served in the stateless era: mcpcheck's answers to them are of that era too. */
+  private readonly modernIds = new Set<string>();
+  /** The revision of the client's latest modern request (see `judgedIn`). */
+  private modernRevision: Revision | undefined;
+  /** An initialize was taken in: from then on a request without modern `_meta` belongs to that stateful conversation. */
+  private statefulOpened = false;
   /** The request that opens a conversation in the era mcpcheck serves (set by `accept()`): over HTTP a second one begins a new session. */
   opening?: string;
   /** The revision mcpcheck answered the client's latest conversation with (the HTTP rules judge the client's version header by it). */
@@ -73,6 +98,9 @@ export class ServerSession extends PeerSession<ServerChannel> {
     // that turned the chosen version down never got there, and owes no version header.
     let initializedAt: number | undefined;
     this.channel.onExchange?.((e) => {
+      // The stateful era's HTTP rules (session id, a version header matching initialize) say nothing
+      // of a modern POST: its headers are judged against its body instead.
+      if (e.modern) return this.judgeModernHeaders(e);
       const { applied, findings } = judgeClientExchange(e, {
         afterInitialize: initializedAt !== undefined && e.started > initializedAt,
         ...(this.negotiated ? { negotiated: this.negotiated } : {}),
@@ -84,6 +112,16 @@ export class ServerSession extends PeerSession<ServerChannel> {
     this.handle('ping', () => ({ result: {} }));
     this.handle('tools/list', (params) => this.listTools(params));
     this.handle('tools/call', (params) => this.callTool(params));
+  }
+
+  /** The seam where each modern POST's headers meet its body (validate2026's checkModernRequestHeaders at the merge). */
+  private judgeModernHeaders(e: ClientExchange): void {
+    // A modern POST refused before it was read (by an endpoint serving the stateful era alone) still shows the client speaks 2026-07-28.
+    this.modernRevision ??= LATEST_ANY_REVISION;
+    for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
+      const { applied, findings } = judgeModernPost(e.headers, frame.message);
+      this.judgedOutside('client', applied, findings.map((f) => ({ ...f, frame: frame.index })));
+    }
   }
 
   /** Installs (or replaces) how a method is answered. */
@@ -141,9 +179,62 @@ export class ServerSession extends PeerSession<ServerChannel> {
   protected override async answer(request: Record<string, unknown>): Promise<void> {
     const method = String(request.method);
     const params = isObject(request.params) ? request.params : {};
-    const outcome = await this.handler(method)(params, request);
+    const serve = async () => this.handler(method)(params, request);
+    const outcome = this.isModern(request) ? await this.answerModern(request, serve) : await this.answerStateful(request, serve);
     if ('hold' in outcome) return;
     await this.send({ jsonrpc: '2.0', id: request.id, ...outcome });
+  }
+
+  /**
+   * Whether a request from the client is served in the stateless era (see `speaksModern`); such a
+   * request is remembered by id, so that mcpcheck's answer is judged in the same era, and its
+   * revision becomes the one checks are judged by.
+   */
+  private isModern(request: Record<string, unknown>): boolean {
+    if (!this.speaksModern(request)) return false;
+    this.modernIds.add(idKey(request.id));
+    const asked = isObject(request.params) && isObject(request.params._meta) ? request.params._meta[META.protocolVersion] : undefined;
+    this.modernRevision = isAnyRevision(asked) && eraOf(asked) === 'stateless' ? asked : LATEST_ANY_REVISION;
+    return true;
+  }
+
+  /**
+   * Whether a request from the client belongs to the stateless era: it carries the per-request
+   * `_meta` fields, or it comes before any initialize (a modern request lacking them is malformed,
+   * META-REQ-03, not a stateful one: a stateful client opens with initialize).
+   */
+  private speaksModern(request: Record<string, unknown>): boolean {
+    return this.serveModern !== undefined && request.method !== this.opening && (carriesModernMeta(request.params) || !this.statefulOpened);
+  }
+
+  private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
+    // An older server knows nothing of server/discover or `_meta`: it answers as its era does.
+    if (this.serves === 'stateful') return STATELESS_ONLY.has(String(request.method)) ? { error: { code: -32601, message: `${String(request.method)} is not served: this server speaks the initialize era only` } } : serve();
+    return this.serveModern!(request, serve);
+  }
+
+  private async answerStateful(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
+    if (request.method !== this.opening) return serve();
+    // A modern-only server rejects initialize, naming the versions it serves (VER-BC-05, VER-BC-06).
+    if (this.serves === 'stateless') return { error: { code: -32602, message: `initialize is not served: this server speaks ${this.modernVersions.join(', ')} only`, data: { supported: [...this.modernVersions] } } };
+    this.statefulOpened = true;
+    return serve();
+  }
+
+  /** The era a frame belongs to: the client's modern requests and mcpcheck's answers to them are stateless. */
+  protected override eraOf(message: unknown, from: Side): Era {
+    if (!isObject(message) || !('id' in message)) return this.statefulOpened ? 'stateful' : 'stateless';
+    if (from === this.them && typeof message.method === 'string') return this.speaksModern(message) ? 'stateless' : 'stateful';
+    return this.modernIds.has(idKey(message.id)) ? 'stateless' : 'stateful';
+  }
+
+  /**
+   * The revision checks are judged by: once the client sent a modern request, the modern revision
+   * (the one it asked for, when mcpcheck knows it), whatever came of it (a dual-era client may fall
+   * back to initialize: the rules of that switch are 2026-07-28's); else the stateful session's.
+   */
+  override get judgedIn(): Revision {
+    return this.modernRevision ?? this.revision;
   }
 
   private listTools(params: Record<string, unknown>): Outcome {
@@ -167,6 +258,10 @@ export class ServerSession extends PeerSession<ServerChannel> {
     if (tool === DEFAULT_TOOLS[1]) return { result: { content: [{ type: 'text', text: typeof args.text === 'string' ? args.text : '' }] } };
     return listedToolResult(tool);
   }
+}
+
+function idKey(id: unknown): string {
+  return JSON.stringify(id ?? null);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
+import { absentIn, levelIn, requirementIn, requirementOfEither, type Level } from '../spec/catalog.js';
 import { isObject } from '../json.js';
 import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
@@ -90,7 +90,7 @@ export class CheckRecorder {
       this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? ', nor to a ping sent after it' : ''}`, e);
       return false;
     }
-    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.revision ?? LATEST_REVISION);
+    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.judgedIn ?? LATEST_REVISION);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
     this.add(status, ok ? `as expected: ${e.expected}` : `expected ${e.expected}; got ${e.actual}`, e);
     return ok;
@@ -203,14 +203,14 @@ export class CheckRecorder {
     const id = fixedId ?? this.idFor(o.key);
     const session = o.session ?? this.sessionOf();
     // The session is judged by its negotiated revision's rules: a rule it lacks is not judged at all.
-    const absent = session ? cited.map((r) => absentIn(r, session.revision)) : [];
+    const absent = session ? cited.map((r) => absentIn(r, session.judgedIn)) : [];
     const judged = cited.filter((_, i) => absent[i] === undefined);
     const requirements = judged.length > 0 ? judged : cited;
     if (judged.length === 0) {
       status = 'skip';
       message = absent[0]!;
     }
-    const first = requirement(requirements[0]!);
+    const first = (session ? requirementIn(requirements[0]!, session.judgedIn) : undefined) ?? requirementOfEither(requirements[0]!);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;
@@ -221,14 +221,14 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? (session ? levelIn(first.id, session.revision) : first.level),
+      level: o.level ?? (session && judged.length > 0 ? levelIn(first.id, session.judgedIn) : first.level),
       status,
       message,
       area: first.area,
       evidence,
       scenario: this.scenarioId,
       durationMs: this.ownTime(),
-      ...(session ? { revision: session.revision } : {}),
+      ...(session ? { revision: session.judgedIn } : {}),
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);
@@ -271,7 +271,7 @@ export class CheckRecorder {
 type ScenarioHead = { id: string; title: string; requirements: RequirementId[]; level?: Level };
 
 function scenarioNotRun(s: ScenarioHead, id: string, status: Status, message: string): CheckResult {
-  const first = requirement(s.requirements[0]!);
+  const first = requirementOfEither(s.requirements[0]!);
   return { id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status, message, area: first.area, evidence: [], scenario: s.id };
 }
 

@@ -6,7 +6,8 @@ import { ServerSession } from '../harness/server-session.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
-import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { outsideRevisions } from './scenario.js';
 import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
@@ -77,6 +78,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     client?: TargetProcess;
   }
 
+  /** Why a scenario does not apply to the revision the client spoke in the run's first scenario (undefined: it does, or nothing was learnt). */
+  const outside = (s: ClientScenario): string | undefined => (isRevision(out.protocolVersion) ? outsideRevisions(s.revisions, out.protocolVersion, 'the client spoke') : undefined);
+
   const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
     if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
     observer?.started(s.id);
@@ -102,6 +106,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       attempts.push(attempt);
       ledger.track(session, s.id);
       const exchanges: ClientExchange[] = [];
+      // A POST the endpoint refused before reading it (as an initialize-era server does a modern one) is contact too.
+      const posted = new Promise<void>((resolve) => channel.onExchange?.((e) => e.toEndpoint && resolve()));
       const stdioEvents: StdioClientEvent[] = [];
       channel.onExchange?.((e) => exchanges.length < 10_000 && exchanges.push(e));
       channel.onStdioEvent?.((e) => {
@@ -114,7 +120,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       const launchedAt = performance.now();
       const client = target.launch(channel.address, scenarioEnv(s));
       attempt.client = client;
-      const contact = await firstContact(session, client, start, launchedAt).finally(() => start.done());
+      const contact = await firstContact(session, client, start, launchedAt, posted).finally(() => start.done());
       if (contact !== undefined) return contact;
       pace.firstStart(performance.now() - launchedAt);
       // Requests already on the wire may still land just after the process went.
@@ -151,7 +157,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         if (first) {
           const conversation = ctx.session.conversation;
           if (conversation?.clientInfo) out.clientInfo = conversation.clientInfo;
-          if (conversation) out.protocolVersion = conversation.revision;
+          // The era it speaks: 2026-07-28 once it sent a modern request, even if a scenario made it fall back.
+          if (conversation) out.protocolVersion = ctx.session.judgedIn;
         }
       }
     } finally {
@@ -166,18 +173,22 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       const logs = attempts.map(({ session }, i) => wire.mark(i === 0 ? s.id : `${s.id} (client ${i + 1})`, session.frames));
       wireOf.set(s.id, logs);
       for (const r of recorder.results) r.wire = logs;
-      settle(s, recorder.results);
+      // The first scenario learns the era the client speaks; if it is not one for that era, it did not apply.
+      settle(s, first && outside(s) ? [] : recorder.results);
     }
   };
 
   try {
-    const runnable: ClientScenario[] = [];
-    for (const s of input.scenarios) {
-      if (s.needs?.transport && s.needs.transport !== target.transport) settle(s, [scenarioSkipped(s, `needs the ${s.needs.transport} transport; the client uses ${target.transport}`)]);
-      else runnable.push(s);
-    }
-    const [head, ...rest] = runnable;
+    const wrongTransport = input.scenarios.filter((s) => s.needs?.transport !== undefined && s.needs.transport !== target.transport);
+    const [head, ...others] = input.scenarios.filter((s) => !wrongTransport.includes(s));
     if (head) await runOne(head, true);
+    // The era the client spoke in the first scenario decides the rest. Rules of another revision
+    // are not this client's: those scenarios leave no check, only a note.
+    const otherEra = [...(head && outside(head) ? [head] : []), ...[...others, ...wrongTransport].filter((s) => outside(s) !== undefined)];
+    for (const s of otherEra) settle(s, []);
+    if (otherEra.length > 0) notes.push(`${otherEra.length} scenario(s) of another protocol era did not apply (${outside(otherEra[0]!)}): ${otherEra.map((s) => s.id).join(', ')}`);
+    for (const s of wrongTransport.filter((w) => !otherEra.includes(w))) settle(s, [scenarioSkipped(s, `needs the ${s.needs!.transport} transport; the client uses ${target.transport}`)]);
+    const rest = others.filter((s) => !otherEra.includes(s));
     // Those that keep the client longest go first, so the quick ones fill the lanes at the end.
     rest.sort((x, y) => heldMs(y) - heldMs(x));
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
@@ -216,7 +227,7 @@ function heldMs(s: ClientScenario): number {
 }
 
 /** Why the client made no contact (undefined: it sent its first message). */
-async function firstContact(session: ServerSession, client: TargetProcess, start: Start, launchedAt: number): Promise<string | undefined> {
+async function firstContact(session: ServerSession, client: TargetProcess, start: Start, launchedAt: number, posted: Promise<void>): Promise<string | undefined> {
   const stderr = () => {
     const tail = client.stderr.text().trim().split('\n').slice(-3).join(' | ').slice(-500);
     return tail ? `; its stderr: ${tail}` : '';
@@ -229,7 +240,7 @@ async function firstContact(session: ServerSession, client: TargetProcess, start
     return e.exit ? `${how()} at once, without sending mcpcheck any message${stderr()}` : `could not be started: ${e.message}`;
   }
   const exited = new Promise<'exit'>((resolve) => client.onFinished(() => resolve('exit')));
-  const first = await Promise.race([firstFrame(session, start, launchedAt), exited]);
+  const first = await Promise.race([firstFrame(session, start, launchedAt), exited, posted.then(() => 'posted' as const)]);
   if (first !== 'exit' && first !== undefined) return undefined;
   if (first === 'exit') return `${how()} without sending mcpcheck any message${stderr()}`;
   return `sent mcpcheck no message within ${start.ms} ms of starting (${start.reason})${stderr()}`;

@@ -2,7 +2,7 @@ import type { ServerSession } from '../harness/server-session.js';
 import type { ExitInfo, TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import type { CheckRecorder } from './checks.js';
-import type { ScenarioIdentity } from './scenario.js';
+import type { RevisionSpan, ScenarioIdentity } from './scenario.js';
 
 /** One thing the client under test is asked to do (MCPCHECK_STEPS; the contract is in the README). */
 export type Step =
@@ -13,6 +13,8 @@ export type Step =
   | { do: 'list-prompts' }
   | { do: 'get-prompt'; name: string; arguments?: Record<string, string> }
   | { do: 'ping' }
+  /** 2026-07-28: hold a `subscriptions/listen` subscription to tools list changes for `ms`, then end it. */
+  | { do: 'listen'; ms: number }
   | { do: 'wait'; ms: number };
 
 export interface ClientScenarioContext {
@@ -48,6 +50,8 @@ export interface ClientScenario extends ScenarioIdentity {
   /** What the client is asked to do after connecting, before it ends the session and exits. */
   steps: Step[];
   needs?: { transport?: 'stdio' | 'http' };
+  /** The revisions it applies to; a client that spoke another one (in the run's first scenario) has it skipped, naming that revision. */
+  revisions?: RevisionSpan;
   /** How long the scenario may wait on a client that is doing nothing, beyond its steps' own waits (it starts early then). */
   waitsMs?: number;
   /** Shapes what mcpcheck serves, before the client starts. */
@@ -71,6 +75,8 @@ export function describeSteps(steps: readonly Step[]): string {
         return `get prompt ${s.name}`;
       case 'wait':
         return `stay connected ${s.ms} ms`;
+      case 'listen':
+        return `listen for tools list changes ${s.ms} ms`;
       default:
         return s.do.replace('-', ' ');
     }

@@ -6,7 +6,7 @@ import type { CheckRecorder } from './checks.js';
 import type { Discovery } from './discovery.js';
 import type { Target } from '../harness/target.js';
 import type { RequirementId } from '../spec/requirement-id.js';
-import { revisionAtLeast, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { revisionAtLeast, type Revision } from '../spec/revisions.js';
 
 /**
  * How much a scenario needs to itself: 'shared' runs on a connected session that other
@@ -91,10 +91,10 @@ export interface RevisionSpan {
   removed?: Revision;
 }
 
-/** Why a scenario of `span` does not apply to a conversation on `revision` (undefined: it does). */
-export function outsideRevisions(span: RevisionSpan | undefined, revision: Revision): string | undefined {
-  if (span?.introduced && !revisionAtLeast(revision, span.introduced)) return `applies from revision ${span.introduced} on; the server negotiated ${revision}`;
-  if (span?.removed && revisionAtLeast(revision, span.removed)) return `applies to revisions before ${span.removed}, which removed what it tests; the server negotiated ${revision}`;
+/** Why a scenario of `span` does not apply to a conversation on `revision` (undefined: it does); `spoke` says whose revision it is. */
+export function outsideRevisions(span: RevisionSpan | undefined, revision: Revision, spoke = 'the server negotiated'): string | undefined {
+  if (span?.introduced && !revisionAtLeast(revision, span.introduced)) return `applies from revision ${span.introduced} on; ${spoke} ${revision}`;
+  if (span?.removed && revisionAtLeast(revision, span.removed)) return `applies to revisions before ${span.removed}, which removed what it tests; ${spoke} ${revision}`;
   return undefined;
 }
 

@@ -136,6 +136,11 @@ export function requirement(id: RequirementId): StatefulRequirement {
   return r;
 }
 
+/** The rule as its newest catalog has it: the 2025-11-25 row, or for a rule new in 2026-07-28 the row of that catalog. */
+export function requirementOfEither(id: RequirementId): Requirement {
+  return load().get(id) ?? loadStateless().get(id) ?? requirement(id);
+}
+
 /** Whether an id from run-time data (a baseline, --only, a set validators filled) is in some catalog. */
 export function isRequirementId(id: string): id is RequirementId {
   return load().has(id) || loadStateless().has(id);

@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { checkEnvelope, type Envelope } from '../validate/envelope.js';
 import { show, violation } from '../validate/finding.js';
-import { isStatefulRevision as isRevision } from '../spec/revisions.js';
+import { isStatefulRevision as isRevision, STATELESS_REVISIONS } from '../spec/revisions.js';
+import { META, MODERN_ERRORS, MODERN_HEADERS } from '../spec/modern.js';
+import { isObject } from '../json.js';
 import { ChannelEvents } from './channel-base.js';
 import type { SendResult } from './channel.js';
 import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
@@ -26,6 +28,7 @@ export const DEFAULT_POLICY: Readonly<EndpointPolicy> = {
   priming: true,
   getStream: true,
   requireVersionHeader: false,
+  eras: 'both',
 };
 
 const PATH = '/mcp';
@@ -44,6 +47,8 @@ interface JsonAnswer {
   responses: Map<string, string | Uint8Array>;
   headers: Record<string, string>;
   done: boolean;
+  /** It answers a request of the stateless era: an error goes with its HTTP status (400, or 404 for an unknown method). */
+  modern: boolean;
 }
 
 type Carrier = { kind: 'json'; answer: JsonAnswer } | { kind: 'sse'; stream: EndpointStream };
@@ -62,6 +67,34 @@ function idKey(id: string | number): string {
 
 function isResponse(env: Envelope): env is Envelope & { id: string | number } {
   return (env.kind === 'result' || env.kind === 'error') && env.id !== undefined;
+}
+
+/**
+ * Whether a POST speaks the stateless era: a request whose `_meta` carries a per-request protocol
+ * field, or a modern MCP-Protocol-Version header (header names compare case-insensitively, Node
+ * lower-cases them: HDR-CASE-01).
+ */
+function isModernPost(req: IncomingMessage, envelopes: Envelope[]): boolean {
+  if ((STATELESS_REVISIONS as readonly string[]).includes(header(req, MODERN_HEADERS.protocolVersion.toLowerCase()))) return true;
+  return envelopes.some((e) => {
+    const meta = isObject(e.msg?.params) && isObject(e.msg.params._meta) ? e.msg.params._meta : undefined;
+    return meta !== undefined && (META.protocolVersion in meta || META.clientCapabilities in meta);
+  });
+}
+
+/** The HTTP status of a modern answer: 400 with the errors of a malformed or refused request, 404 with −32601 (HTTP-METHOD-01). */
+const MODERN_ERROR_STATUS = new Map<number, number>([
+  [-32601, 404],
+  [-32602, 400],
+  [MODERN_ERRORS.headerMismatch, 400],
+  [MODERN_ERRORS.missingClientCapability, 400],
+  [MODERN_ERRORS.unsupportedProtocolVersion, 400],
+]);
+
+function modernStatus(body: string | Uint8Array): number {
+  const parsed = parseJson(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+  const code = parsed.ok && isObject(parsed.value) && isObject(parsed.value.error) ? parsed.value.error.code : undefined;
+  return (typeof code === 'number' ? MODERN_ERROR_STATUS.get(code) : undefined) ?? 200;
 }
 
 /** Listens on 127.0.0.1 (never another address), on a fresh ephemeral port, at path /mcp. */
@@ -205,20 +238,24 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     const initialize = requests.some((e) => e.method === 'initialize');
     if (initialize) record.initialize = true;
     if (envelopes.some((e) => e.kind === 'notification' && e.method === 'notifications/initialized')) record.initialized = true;
-    const refused = this.refusal(req, initialize);
+    // A modern-only endpoint takes every POST as modern: an initialize too is refused with a status (VER-BC-06).
+    const modern = this.policy.eras === 'stateless' || (!initialize && isModernPost(req, envelopes));
+    if (modern) record.modern = true;
+    const refused = modern ? this.modernRefusal(req) : this.refusal(req, initialize);
     if (refused !== undefined) return this.answer(res, record, refused);
 
     if (requests.length === 0) {
       // Nothing to answer; a body of which nothing could be accepted is an HTTP error (HTTP-POST-04).
       const acceptable = members.length > 0 && envelopes.every((e) => e.kind !== 'invalid');
       this.answer(res, record, acceptable ? 202 : 400);
-    } else if (!this.openAnswer(res, record, batch, requests, initialize)) return;
+    } else if (!this.openAnswer(res, record, batch, requests, initialize && !modern, modern)) return;
     // A member of a batch has no exact text of its own: its raw is its re-serialisation.
     for (const m of members) this.frames.emit({ raw: batch ? JSON.stringify(m) : decoded.text, message: m, via: 'post', exchange: record.exchange, at: this.clock() });
   }
 
   /** Sets up the answer to a POST carrying requests, before its frames go out (a listener may answer at once). */
-  private openAnswer(res: ServerResponse, record: ExchangeStart, batch: boolean, requests: Array<Envelope & { id: string | number }>, initialize: boolean): boolean {
+  /** `initialize`: the POST opens a stateful session (a modern-only endpoint opens none). */
+  private openAnswer(res: ServerResponse, record: ExchangeStart, batch: boolean, requests: Array<Envelope & { id: string | number }>, initialize: boolean, modern: boolean): boolean {
     if (initialize && this.policy.sessions) {
       this.endSession();
       this.session = randomUUID();
@@ -228,13 +265,15 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (initialize && this.policy.cookie !== undefined) headers['set-cookie'] = this.policy.cookie;
     const ids = requests.map((e) => idKey(e.id));
     let carrier: Carrier;
-    if (this.policy.answerWith === 'sse') {
+    // A modern request's error needs its HTTP status, which an SSE stream opened at once could not
+    // carry; but a subscription lives on its stream (the acknowledgment comes before any response).
+    if (requests.some((e) => e.method === 'subscriptions/listen') || (this.policy.answerWith === 'sse' && !modern)) {
       const stream = this.openStream('post', res, record, headers);
       if (!stream) return false;
       for (const id of ids) stream.awaiting.add(id);
       carrier = { kind: 'sse', stream };
     } else {
-      const answer: JsonAnswer = { res, record, batch, ids, responses: new Map(), headers, done: false };
+      const answer: JsonAnswer = { res, record, batch, ids, responses: new Map(), headers, done: false, modern };
       this.jsonAnswers.add(answer);
       res.on('close', () => {
         this.jsonAnswers.delete(answer);
@@ -244,7 +283,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     }
     for (const e of requests) {
       const list = this.pending.get(idKey(e.id)) ?? [];
-      list.push({ carrier, initialize: e.method === 'initialize' });
+      list.push({ carrier, initialize: initialize && e.method === 'initialize' });
       this.pending.set(idKey(e.id), list);
     }
     if (carrier.kind === 'sse') this.flushQueue(carrier.stream);
@@ -252,6 +291,8 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   }
 
   private get(req: IncomingMessage, res: ServerResponse, record: ExchangeStart): void {
+    // The stateless era has no GET stream (HTTP-LEGACY-01).
+    if (this.policy.eras === 'stateless') return this.answer(res, record, 405, { allow: 'POST' });
     const refused = this.refusal(req, false);
     if (refused !== undefined) return this.answer(res, record, refused);
     // Resumption (HTTP-RESUME-03) works whatever getStream says: it continues a stream, it opens none.
@@ -271,6 +312,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   }
 
   private delete(req: IncomingMessage, res: ServerResponse, record: ExchangeStart): void {
+    if (this.policy.eras === 'stateless') return this.answer(res, record, 405, { allow: 'POST' });
     if (!this.policy.sessions || !this.sessionIssued) return this.answer(res, record, 405, { allow: 'GET, POST' });
     const refused = this.refusal(req, false);
     if (refused !== undefined) return this.answer(res, record, refused);
@@ -289,6 +331,16 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     }
     if (this.policy.requireVersionHeader && this.initialized && !isRevision(header(req, 'mcp-protocol-version'))) return 400;
     return undefined;
+  }
+
+  /**
+   * The status a modern request is refused with before it is read: an initialize-era server knows
+   * no `_meta` and, without a session id, answers 400 with an empty body (HTTP-BC-03). A modern
+   * server takes it whatever session id it carries (HTTP-LEGACY-01).
+   */
+  private modernRefusal(req: IncomingMessage): number | undefined {
+    if (this.policy.eras !== 'stateful') return undefined;
+    return header(req, 'mcp-session-id') === '' ? 400 : this.refusal(req, false);
   }
 
   // ---- messages to the client ----
@@ -313,7 +365,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (waiting) {
       this.forget((c) => c.kind === 'json' && c.answer === waiting);
       this.writeJson(waiting, data);
-      return { exchange: waiting.record.exchange, status: 200 };
+      return { exchange: waiting.record.exchange, status: waiting.res.statusCode };
     }
     if (this.queue.length >= MAX_QUEUED) return { error: `no stream is open and ${MAX_QUEUED} messages already wait for one` };
     this.queue.push(data);
@@ -338,13 +390,14 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (!answer.ids.every((id) => answer.responses.has(id))) return { exchange: answer.record.exchange };
     const parts = answer.ids.map((id) => Buffer.from(answer.responses.get(id)!));
     this.writeJson(answer, answer.batch ? Buffer.concat([Buffer.from('['), ...parts.flatMap((p, i) => (i ? [Buffer.from(','), p] : [p])), Buffer.from(']')]) : parts[0]!);
-    return { exchange: answer.record.exchange, status: 200 };
+    return { exchange: answer.record.exchange, status: answer.res.statusCode };
   }
 
   private writeJson(answer: JsonAnswer, body: string | Uint8Array): void {
     answer.done = true;
-    answer.res.writeHead(200, { 'content-type': 'application/json', ...answer.headers }).end(body);
-    this.report(answer.record, 200, 'json');
+    const status = answer.modern ? modernStatus(body) : 200;
+    answer.res.writeHead(status, { 'content-type': 'application/json', ...answer.headers }).end(body);
+    this.report(answer.record, status, 'json');
   }
 
   /** Where a request or notification goes: the latest open stream of a pending request, else the latest open GET stream. */

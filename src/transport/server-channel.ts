@@ -24,6 +24,8 @@ export interface ClientExchange {
   initialize?: true;
   /** POST: the body carried notifications/initialized (initialization is over once it is answered). */
   initialized?: true;
+  /** POST: it carried a request of the stateless era (2026-07-28), served without a session. */
+  modern?: true;
   /** POST: how many JSON-RPC messages the body held (each member of an array); absent when not JSON. */
   messages?: number;
   /** The status mcpcheck answered with. */
@@ -62,6 +64,12 @@ export interface EndpointPolicy {
   requireVersionHeader: boolean;
   /** A Set-Cookie the initialize response carries: a credential whose travels can be watched. */
   cookie?: string;
+  /**
+   * The eras served: 'stateful' as an initialize-era server (a modern request that carries no
+   * session id is refused 400 with an empty body, as such servers do: HTTP-BC-03), 'stateless' as
+   * a modern-only server (GET and DELETE 405), 'both' on one endpoint (VER-BC-01).
+   */
+  eras: 'both' | 'stateful' | 'stateless';
 }
 
 /**

@@ -3,6 +3,8 @@ import { clientFeatures } from './features.js';
 import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
 import { clientLifecycle } from './lifecycle.js';
+import { clientModern } from './modern.js';
+import { clientMrtr } from './mrtr.js';
 import { clientProperties } from './properties.js';
 import { clientRobust } from './robust.js';
 import { clientSchemas } from './schemas.js';
@@ -10,5 +12,14 @@ import { clientStdio } from './stdio.js';
 import { clientTools } from './tools.js';
 import { clientUtilities } from './utilities.js';
 
-/** Every client scenario, one spec area per file; the handshake first (it runs alone, and tells a client that never connects). */
-export const clientScenarios: ClientScenario[] = [...clientLifecycle, ...clientUtilities, ...clientTools, ...clientFeatures, ...clientSchemas, ...clientIcons, ...clientHttp, ...clientStdio, ...clientRobust, ...clientProperties];
+/**
+ * The scenarios of the initialize era: each presupposes the handshake, so none applies to a client
+ * that speaks 2026-07-28 (the run's first scenario tells which era the client speaks).
+ */
+const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, ...clientTools, ...clientFeatures, ...clientSchemas, ...clientIcons, ...clientHttp, ...clientStdio, ...clientRobust, ...clientProperties].map((s) => ({
+  ...s,
+  revisions: { removed: '2026-07-28' },
+}));
+
+/** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientMrtr];

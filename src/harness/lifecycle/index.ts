@@ -9,6 +9,7 @@ import type { ClientSession } from '../client-session.js';
 import type { ServerSession } from '../server-session.js';
 import type { ConnectOptions, ConnectOutcome } from './conversation.js';
 import { acceptStateful, connectStateful } from './stateful.js';
+import { acceptStateless } from './stateless.js';
 
 export type { AcceptedConversation, ConnectOptions, ConnectOutcome, Conversation } from './conversation.js';
 
@@ -26,10 +27,12 @@ export async function connect(session: ClientSession, options: ConnectOptions = 
 }
 
 /**
- * Makes `session` (mcpcheck playing the server) take in the conversations a client begins: it
- * answers the era's opening request and keeps what the client declared (`session.conversation`).
- * Every revision mcpcheck serves today opens with initialize.
+ * Makes `session` (mcpcheck playing the server) take in the conversations a client begins, in
+ * both eras on one endpoint or process (VER-BC-02): an initialize opens a stateful conversation;
+ * a modern request is one by itself, served statelessly. It keeps what the client declared
+ * (`session.conversation`); `session.serves` narrows the eras served.
  */
 export function accept(session: ServerSession): void {
   acceptStateful(session);
+  acceptStateless(session);
 }

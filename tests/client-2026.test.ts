@@ -1,0 +1,177 @@
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clientScenarios } from '../suites/client/index.js';
+import { testClient } from '../src/commands/client.js';
+import type { RunReport } from '../src/model.js';
+import { CLIENT_2026_BREAKS, type Client2026BreakName } from './fixtures/client-2026/breaks.js';
+import { accept } from '../src/harness/lifecycle/index.js';
+import { ServerSession } from '../src/harness/server-session.js';
+import { openHttpEndpoint, type HttpEndpoint } from '../src/transport/http-endpoint.js';
+import type { EndpointPolicy } from '../src/transport/server-channel.js';
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' };
+
+const sessions: ServerSession[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close();
+});
+
+/** mcpcheck serving a client over HTTP, as `mcpcheck client` does. */
+async function served(policy: Partial<EndpointPolicy> = {}): Promise<{ endpoint: HttpEndpoint; session: ServerSession }> {
+  const endpoint = await openHttpEndpoint({ policy: { answerWith: 'sse', priming: true, ...policy } });
+  const session = new ServerSession({ channel: endpoint, transport: 'http', requestTimeoutMs: 2000 });
+  sessions.push(session);
+  accept(session);
+  return { endpoint, session };
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> | undefined; headers: Headers }> {
+  const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined, headers: res.headers };
+}
+
+describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
+  it('answers server/discover with the versions, capabilities, serverInfo, resultType and caching fields, and no session id', async () => {
+    const { endpoint } = await served();
+    const r = await post(endpoint.address, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }, { 'mcp-method': 'server/discover' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('mcp-session-id')).toBeNull();
+    const result = r.json?.result as Record<string, unknown>;
+    expect(result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28'], ttlMs: 0, cacheScope: 'private', capabilities: { tools: { listChanged: true } } });
+    expect((result._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'mcpcheck' });
+  });
+
+  it('serves every modern request by its own _meta: resultType on results, −32022 (400) for an unsupported version, −32602 (400) for missing fields, 404 with −32601 for an unknown method', async () => {
+    const { endpoint, session } = await served();
+    const list = await post(endpoint.address, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } }, { 'mcp-method': 'tools/list' });
+    expect(list.status).toBe(200);
+    expect(list.json?.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+    expect(session.conversation).toMatchObject({ revision: '2026-07-28', clientInfo: { name: 't' } });
+    expect(session.judgedIn).toBe('2026-07-28');
+    const call = await post(endpoint.address, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { _meta: META, name: 'echo', arguments: { text: 'hi' } } });
+    expect(call.json?.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }] });
+    expect(call.json?.result).not.toHaveProperty('ttlMs');
+    const old = await post(endpoint.address, { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } } }, { 'mcp-protocol-version': '1999-01-01' });
+    expect(old.status).toBe(400);
+    expect(old.json?.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '1999-01-01' } });
+    const bare = await post(endpoint.address, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+    expect(bare.status).toBe(400);
+    expect(bare.json?.error).toMatchObject({ code: -32602 });
+    const nope = await post(endpoint.address, { jsonrpc: '2.0', id: 6, method: 'mcpcheck/nope', params: { _meta: META } });
+    expect(nope.status).toBe(404);
+    expect(nope.json?.error).toMatchObject({ code: -32601 });
+    const ping = await post(endpoint.address, { jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: META } });
+    expect(ping.json?.error).toMatchObject({ code: -32601 });
+    const note = await fetch(endpoint.address, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { _meta: META, requestId: 99 } }) });
+    expect(note.status).toBe(202);
+  });
+
+  it('still opens a stateful session with initialize on the same endpoint (dual-era, VER-BC-02)', async () => {
+    const { endpoint, session } = await served();
+    const init = await fetch(endpoint.address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+    });
+    expect(init.status).toBe(200);
+    expect(init.headers.get('mcp-session-id')).toBeTruthy();
+    await init.text();
+    expect(session.conversation?.revision).toBe('2025-11-25');
+    const modern = await post(endpoint.address, { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: META } });
+    expect(modern.json?.result).toMatchObject({ resultType: 'complete' });
+  });
+
+  it('as a modern-only server answers GET and DELETE 405, and refuses initialize naming its versions', async () => {
+    const { endpoint, session } = await served({ eras: 'stateless' });
+    session.serves = 'stateless';
+    expect((await fetch(endpoint.address, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+    expect((await fetch(endpoint.address, { method: 'DELETE' })).status).toBe(405);
+    const init = await post(endpoint.address, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, { 'mcp-protocol-version': '' });
+    expect(init.json?.error).toMatchObject({ data: { supported: ['2026-07-28'] } });
+  });
+
+  it('acknowledges a subscription on its SSE stream with what its capabilities honour, the listen id as subscriptionId (SUBS-ACK-01/02, SUBS-ID-01)', async () => {
+    const { endpoint } = await served();
+    const abort = new AbortController();
+    const res = await fetch(endpoint.address, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: META, notifications: { toolsListChanged: true, promptsListChanged: true } } }),
+      signal: abort.signal,
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('acknowledged')) text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    const data = text.split('\n').filter((l) => l.startsWith('data:') && l.includes('acknowledged'))[0]!.slice(5);
+    expect(JSON.parse(data)).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { toolsListChanged: true } } });
+  });
+
+  it('as an initialize-era server refuses a modern request without a session with 400 and an empty body (HTTP-BC-03)', async () => {
+    const { endpoint, session } = await served({ eras: 'stateful' });
+    session.serves = 'stateful';
+    const r = await post(endpoint.address, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+    expect(r.status).toBe(400);
+    expect(r.json).toBeUndefined();
+  });
+});
+
+const ROOT = resolve(import.meta.dirname, '..');
+const FIXTURE = `${process.execPath} ${join(ROOT, 'dist/tests/fixtures/client-2026/client.js')}`;
+const MODERN_SCENARIOS = clientScenarios.filter((s) => s.revisions?.introduced === '2026-07-28').map((s) => s.id);
+
+/** `mcpcheck client` against the 2026 fixture: the modern scenarios (and the handshake, which a modern client skips), graded. */
+async function judge(args: string, address: '{url}' | '{stdio}'): Promise<RunReport> {
+  const command = `${FIXTURE} ${args} ${address}`.replace(/\s+/g, ' ');
+  return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, only: ['client.lifecycle.handshake', ...MODERN_SCENARIOS] });
+}
+
+function unmet(report: RunReport): string[] {
+  return report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => c.id);
+}
+
+describe('mcpcheck client against the 2026-07-28 reference client (needs npm run build)', () => {
+  for (const address of ['{url}', '{stdio}'] as const) {
+    it(`grades the correct client clean over ${address === '{url}' ? 'HTTP' : 'stdio'}: every modern scenario passes or is skipped with its reason, the initialize-era ones do not apply`, async () => {
+      const report = await judge('', address);
+      expect(unmet(report)).toEqual([]);
+      const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen']) expect(passed).toContain(id);
+      // The initialize era's scenarios leave no check on a modern client, only a note.
+      expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
+      expect(report.notes.join('\n')).toMatch(/did not apply \(applies to revisions before 2026-07-28.*the client spoke 2026-07-28\): client.lifecycle.handshake/);
+      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
+    }, 120_000);
+  }
+
+  for (const [address, rule] of [['{url}', 'HTTP-BC-03'], ['{stdio}', 'STDIO-BC-02']] as const) {
+    it(`sees a dual-era client fall back to initialize when an initialize-era server turns its modern request down (${rule})`, async () => {
+      const report = await judge('--dual', address);
+      expect(report.checks.find((c) => c.id === 'client.modern.legacy-fallback')).toMatchObject({ status: 'pass', requirements: [rule] });
+      expect(unmet(report)).toEqual([]);
+    }, 120_000);
+  }
+
+  // Each break fails its own rule, caught by the scenario (or live check) named in breaks.ts.
+  const caught: Array<[Client2026BreakName, '{url}' | '{stdio}', string]> = [
+    ['retry-reuses-id', '{url}', 'client.mrtr.new-id'],
+    ['alters-request-state', '{url}', 'client.mrtr.request-state/echoed'],
+    ['leaks-request-state', '{url}', 'client.mrtr.no-leak'],
+    ['no-protocol-version', '{stdio}', 'client.modern.request-meta/required'],
+    ['header-version-mismatch', '{url}', 'live.HDR-VER-02'],
+    ['no-mcp-name', '{url}', 'live.HDR-STD-01'],
+    ['initialize-after-unsupported', '{url}', 'client.modern.unsupported-version/no-fallback'],
+  ];
+  it('has a test for every break of the fixture', () => {
+    expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());
+  });
+  for (const [brk, address, check] of caught) {
+    it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async () => {
+      const report = await judge(`--break ${brk}`, address);
+      expect(unmet(report)).toEqual([check]);
+    }, 120_000);
+  }
+});
