@@ -1,7 +1,7 @@
 import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
-import { judgeModernPost } from './modern-post-headers.js';
+import { checkModernRequestHeaders, modernHeaderRulesExercised } from '../validate/modern-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
@@ -114,13 +114,13 @@ export class ServerSession extends PeerSession<ServerChannel> {
     this.handle('tools/call', (params) => this.callTool(params));
   }
 
-  /** The seam where each modern POST's headers meet its body (validate2026's checkModernRequestHeaders at the merge). */
+  /** Each modern POST's headers judged against the body it carried. */
   private judgeModernHeaders(e: ClientExchange): void {
     // A modern POST refused before it was read (by an endpoint serving the stateful era alone) still shows the client speaks 2026-07-28.
     this.modernRevision ??= LATEST_ANY_REVISION;
     for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
-      const { applied, findings } = judgeModernPost(e.headers, frame.message);
-      this.judgedOutside('client', applied, findings.map((f) => ({ ...f, frame: frame.index })));
+      const findings = checkModernRequestHeaders(e.headers, frame.message);
+      this.judgedOutside('client', modernHeaderRulesExercised(frame.message), findings.map((f) => ({ ...f, frame: frame.index })));
     }
   }
 

@@ -144,6 +144,24 @@ export function checkModernRequestHeaders(headers: Readonly<Record<string, strin
   return findings;
 }
 
+/**
+ * The rules `checkModernRequestHeaders` gave a chance to fail on this POST: a pass of one of them
+ * means something only when its header had something to mirror (Mcp-Name only on the three named
+ * methods, the sentinel only for a value that needs it, Mcp-Param-* only for a listed tool).
+ */
+export function modernHeaderRulesExercised(message: unknown, tool?: { inputSchema?: unknown }): RuleTable {
+  const body = obj(message);
+  if (!body || typeof body.method !== 'string' || !('id' in body)) return [];
+  const params = obj(body.params);
+  const rules: Array<RuleTable[number]> = ['HDR-VER-01', 'HDR-STD-01'];
+  if (typeof obj(params?._meta)?.[META.protocolVersion] === 'string') rules.push('HDR-VER-02');
+  const member = NAMED.get(body.method);
+  const named = member === undefined ? undefined : params?.[member];
+  if (typeof named === 'string' && !isPlainHeaderValue(named)) rules.push('HDR-STD-02');
+  if (body.method === 'tools/call' && tool && headerParameters(tool.inputSchema).length > 0) rules.push('HDR-PARAM-01', 'HDR-PARAM-04');
+  return rules;
+}
+
 /** HDR-CASE-01 beside the mismatch when the two values differ only in case (a value was compared without its case). */
 function caseOnly(header: string, body: string): Array<'HDR-CASE-01'> {
   return header.toLowerCase() === body.toLowerCase() ? ['HDR-CASE-01'] : [];
