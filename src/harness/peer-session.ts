@@ -1,9 +1,11 @@
 import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js';
 import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
-import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { eraOf, type Era, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision as AnyRevision, type StatefulRevision as Revision } from '../spec/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
+import { ERA_CONCERNS } from '../validate/session/eras.js';
+import { UnjudgedValidator } from './unjudged-validator.js';
 import { isObject } from '../json.js';
 import type { Pace, Start } from './pace.js';
 
@@ -47,6 +49,11 @@ export type Reply =
 export interface PeerSessionOptions<C extends Channel = Channel> {
   channel: C;
   transport: 'stdio' | 'http';
+  /**
+   * The revision the session is to speak (2025-11-25 by default): its era decides how its frames
+   * are validated and how it tells a live target from a hung one (ping, or server/discover).
+   */
+  speaks?: AnyRevision;
   /** Per request, unless a call says otherwise. */
   requestTimeoutMs?: number;
   /**
@@ -142,7 +149,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     this.channel = options.channel;
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.maxFrames = options.maxFrames ?? 20_000;
-    this.validator = new SessionValidator({ transport: options.transport });
+    this.validator = this.newValidator();
     if (options.startsProcess) this.start = options.pace?.starting();
     this.channel.onFrame((f) => this.receive(f));
     // The transport reports a problem just before it delivers the frame it concerns.
@@ -196,7 +203,42 @@ export abstract class PeerSession<C extends Channel = Channel> {
   protected newSession(): void {
     for (const f of this.validator.end()) this.report(f);
     for (const side of ['client', 'server'] as const) for (const id of this.validator.appliedBy[side]) this.earlierApplied[side].add(id);
-    this.validator = new SessionValidator({ transport: this.options.transport });
+    this.validator = this.newValidator();
+  }
+
+  /**
+   * A validator for the session's era. The 'stateless' one comes with the validator of the
+   * 2026-07-28 era (src/validate/session/eras.ts); until it exists a stateless session's frames are
+   * judged by no session rules rather than by the initialize era's, which would fail every modern
+   * request as sent before initialize.
+   */
+  private newValidator(): SessionValidator {
+    const era: Era = this.era;
+    if (!(era in ERA_CONCERNS) && era === 'stateless') return new UnjudgedValidator();
+    // SessionValidator's era is `Era` once the stateless validator lands; until then the initialize era is 'initialize'.
+    const named = era in ERA_CONCERNS ? era : 'initialize';
+    return new SessionValidator({ transport: this.options.transport }, named as ConstructorParameters<typeof SessionValidator>[1]);
+  }
+
+  /** The era the session speaks in. */
+  get era(): Era {
+    return eraOf(this.options.speaks ?? LATEST_REVISION);
+  }
+
+  /**
+   * The revision the session speaks: in the stateful era the one its initialize negotiated, in the
+   * stateless era the one every request carries. Checks are graded by its catalog.
+   */
+  get speaks(): AnyRevision {
+    return this.era === 'stateless' ? (this.options.speaks ?? LATEST_REVISION) : this.revision;
+  }
+
+  /**
+   * The request that shows a target is alive and has read what came before: ping in the stateful
+   * era, server/discover in the stateless one (which has no ping).
+   */
+  protected get probeMethod(): string {
+    return this.era === 'stateless' ? 'server/discover' : 'ping';
   }
 
   /** Sees each message from the target before it is validated (a role may recognise a new session in it). */
@@ -281,7 +323,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     const sentAt = performance.now();
     // A ping costs a server nothing: waiting for one is waiting on its pace, which it measures once started.
     // (A "ping" with malformed params is a probe like any other, and its silence needs telling apart.)
-    const ping = message.method === 'ping' && (message.params === undefined || isObject(message.params));
+    const ping = message.method === this.probeMethod && (message.params === undefined || isObject(message.params));
     const measured = ping && this.heard;
     const reply = new Promise<Reply>((resolve) => {
       if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
@@ -356,7 +398,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
    */
   private async pingAfter(key: string, id: unknown, mark: number, waitedMs: () => number, timeoutMs?: number): Promise<boolean> {
     const pinged = performance.now();
-    const pong = await this.request('ping', undefined, timeoutMs);
+    const pong = await this.request(this.probeMethod, undefined, timeoutMs);
     const pingMs = Math.round(performance.now() - pinged);
     // An answer sent before the ping's may still be on its way (over HTTP, on another stream).
     await this.settle(20);
@@ -444,7 +486,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
    * a ping sent last is answered. Faster and surer than sleeping; peers answer in order.
    */
   async barrier(timeoutMs?: number): Promise<Reply> {
-    const reply = await this.request('ping', undefined, timeoutMs);
+    const reply = await this.request(this.probeMethod, undefined, timeoutMs);
     await this.settle(20);
     return reply;
   }
