@@ -76,5 +76,9 @@ export const loadPropertyCheck = () => import('../src/property/check.js');
 export const loadSchemaArbitrary = () => import('../src/schema/arbitrary.js');
 export const loadServedTools = () => import('../src/property/served-tools.js');
 
+// The stateless era (2026-07-28): its reserved _meta keys, error codes and request headers.
+export { META, MODERN_ERRORS, MODERN_HEADERS } from '../src/spec/modern.js';
+export { modernRequestHeaders } from '../src/transport/modern-request-headers.js';
+
 // JSON values.
 export { isObject } from '../src/json.js';

@@ -1,6 +1,6 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
-import { allRequirements, findRequirement, levelIn, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
-import { isStatefulRevision } from '../spec/revisions.js';
+import { allRequirements, findRequirement, isRequirementId, levelIn, requirementId, requirementIn, strongerLevel, weakerLevel, type Level } from '../spec/catalog.js';
+import { isRevision, isStatefulRevision, LATEST_REVISION } from '../spec/revisions.js';
 
 /**
  * How bad each status is. error outranks fail because a requirement we could not test must
@@ -32,6 +32,8 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 
 /** The rule's level where the check was judged: in its session's revision, else the catalog's. */
 function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
+  // A check of a 2026-07-28 session is graded by that revision's catalog, which has its own rows.
+  if (check.revision !== undefined && isRevision(check.revision) && !isStatefulRevision(check.revision)) return requirementIn(requirementId(id), check.revision)?.level;
   const known = findRequirement(id);
   if (!known) return undefined;
   return isStatefulRevision(check.revision) ? levelIn(known.id, check.revision) : known.level;
@@ -66,7 +68,8 @@ export function requirementVerdicts(checks: readonly CheckResult[]): Requirement
 
   const verdicts: RequirementVerdict[] = [];
   for (const [id, cited] of byRequirement) {
-    const known = findRequirement(id);
+    // A rule new in 2026-07-28 is in that revision's catalog alone.
+    const known = findRequirement(id) ?? (isRequirementId(id) ? requirementIn(id, LATEST_REVISION) : undefined);
     const status = worstStatus(cited.map((c) => c.status));
     // An uncatalogued id is a bug in a check (a catalog test guards it), but losing a whole run's
     // grade to it would be worse, so it is graded at the level the check claims.

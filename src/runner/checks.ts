@@ -1,8 +1,8 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { absentIn, levelIn, requirement, type Level } from '../spec/catalog.js';
+import { absentIn, findRequirement, levelIn, requirementIn, type Level, type Requirement } from '../spec/catalog.js';
 import { isObject } from '../json.js';
-import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { LATEST_REVISION as LATEST_STATELESS, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision } from '../spec/revisions.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import { describeReply } from '../harness/describe-reply.js';
@@ -90,7 +90,7 @@ export class CheckRecorder {
       this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? ', nor to a ping sent after it' : ''}`, e);
       return false;
     }
-    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.revision ?? LATEST_REVISION);
+    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.speaks ?? LATEST_REVISION);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
     this.add(status, ok ? `as expected: ${e.expected}` : `expected ${e.expected}; got ${e.actual}`, e);
     return ok;
@@ -203,14 +203,14 @@ export class CheckRecorder {
     const id = fixedId ?? this.idFor(o.key);
     const session = o.session ?? this.sessionOf();
     // The session is judged by its negotiated revision's rules: a rule it lacks is not judged at all.
-    const absent = session ? cited.map((r) => absentIn(r, session.revision)) : [];
+    const absent = session ? cited.map((r) => absentIn(r, session.speaks)) : [];
     const judged = cited.filter((_, i) => absent[i] === undefined);
     const requirements = judged.length > 0 ? judged : cited;
     if (judged.length === 0) {
       status = 'skip';
       message = absent[0]!;
     }
-    const first = requirement(requirements[0]!);
+    const first = catalogRow(requirements[0]!, session?.speaks);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;
@@ -221,14 +221,14 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? (session ? levelIn(first.id, session.revision) : first.level),
+      level: o.level ?? (session ? levelIn(first.id, session.speaks) : first.level),
       status,
       message,
       area: first.area,
       evidence,
       scenario: this.scenarioId,
       durationMs: this.ownTime(),
-      ...(session ? { revision: session.revision } : {}),
+      ...(session ? { revision: session.speaks } : {}),
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);
@@ -270,8 +270,16 @@ export class CheckRecorder {
 
 type ScenarioHead = { id: string; title: string; requirements: RequirementId[]; level?: Level };
 
+/**
+ * A rule's row as a check cites it: in the catalog of the revision its session speaks, else the
+ * 2025-11-25 catalog's, else (a rule new in 2026-07-28, cited with no session) the 2026-07-28 one.
+ */
+export function catalogRow(id: RequirementId, revision?: Revision): Requirement {
+  return (revision !== undefined ? requirementIn(id, revision) : undefined) ?? findRequirement(id) ?? requirementIn(id, LATEST_STATELESS)!;
+}
+
 function scenarioNotRun(s: ScenarioHead, id: string, status: Status, message: string): CheckResult {
-  const first = requirement(s.requirements[0]!);
+  const first = catalogRow(s.requirements[0]!);
   return { id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status, message, area: first.area, evidence: [], scenario: s.id };
 }
 

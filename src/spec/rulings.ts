@@ -164,6 +164,24 @@ const RULING_LIST = [
       'A message with a readable id (a string or an integer) is a call, even when the rest of it is not a valid Request object: JSON-RPC 2.0 §5 requires a Response to every call and answers invalid Request objects with −32600 (its examples answer "method": 1 with an error), and MCP messages MUST follow JSON-RPC 2.0. Such a message left unanswered by a target that answers a ping sent after it fails BASE-ID-04; which error code it gets stays BASE-ERR-04 (SHOULD).',
     requirements: ['BASE-ID-04', 'BASE-ERR-04'],
   },
+  {
+    id: 'modern-error',
+    ruling:
+      'MCP 2026-07-28 (its catalog\'s doubts, item 7): a "recognised modern error" is −32020, −32021 or −32022, and over Streamable HTTP also a 404 whose body is a −32601 JSON-RPC error; on stdio −32601 or −32602 to a modern server/discover means a legacy server. Era detection records what the probes showed (VER-BC-01), never a finding.',
+    requirements: ['VER-BC-01', 'VER-BC-03', 'HTTP-BC-03'],
+  },
+  {
+    id: 'missing-meta-error',
+    ruling:
+      'MCP 2026-07-28 (its catalog\'s doubts, item 4): over HTTP a request whose body lacks a required per-request _meta field may be refused with −32602 (basic/index.mdx#meta) or −32020 (the header then differs from the body); either with status 400 passes, −32602 is preferred.',
+    requirements: ['META-REQ-03', 'HDR-VAL-01'],
+  },
+  {
+    id: 'version-mismatch-error',
+    ruling:
+      'MCP 2026-07-28 (its catalog\'s doubts, item 5): a header/body protocol version mismatch always involves an unsupported version, so −32020 (HDR-VER-02) and −32022 (VER-NEG-01) both apply; either with status 400 passes, −32020 is preferred.',
+    requirements: ['HDR-VER-02', 'VER-NEG-01'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

@@ -1,0 +1,75 @@
+/**
+ * Which protocol eras a server serves, found out before any scenario runs
+ * (basic/versioning.mdx#backward-compatibility-with-initialization-based-versions, the stdio and
+ * Streamable HTTP backward-compatibility sections): a modern server/discover on one fresh
+ * connection, a legacy initialize on another. What they show is recorded (VER-BC-01), never a
+ * finding: the probes' traffic is judged by no validator, and the era suites judge the server.
+ */
+import { ClientSession } from '../harness/client-session.js';
+import { describeReply } from '../harness/describe-reply.js';
+import { connect } from '../harness/lifecycle/index.js';
+import type { Reply } from '../harness/peer-session.js';
+import type { Target } from '../harness/target.js';
+import { isObject } from '../json.js';
+import { MODERN_ERRORS } from '../spec/modern.js';
+import { type Era, LATEST_REVISION, LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
+import { ruling } from '../spec/rulings.js';
+import { closeQuietly } from './close-quietly.js';
+
+/** What one era's probe showed. */
+export interface EraProbe {
+  era: Era;
+  /** The revision the probe asked for. */
+  revision: Revision;
+  /** The era's conversation began (the server serves the revision). */
+  served: boolean;
+  /**
+   * Stateless probe only: the answer was a recognised modern error (−32020/−32021/−32022, or over
+   * HTTP 404 with a −32601 body, §19 item 7): a modern server, whatever else it refused.
+   */
+  modernServer?: boolean;
+  /** What the server answered, for the report. */
+  detail: string;
+}
+
+const MODERN_CODES: readonly unknown[] = Object.values(MODERN_ERRORS);
+
+/** Whether a reply to server/discover marks the server as modern (§19 item 7, ruling modern-error). */
+export function isModernError(reply: Reply, transport: 'stdio' | 'http'): boolean {
+  const code = reply.kind === 'error' || reply.kind === 'rejected' ? reply.error?.code : undefined;
+  if (MODERN_CODES.includes(code)) return true;
+  return transport === 'http' && reply.kind === 'rejected' && reply.status === 404 && code === -32601;
+}
+
+/** Probes one era on a connection of its own, judged by nobody; the connection is closed after. */
+async function probeEra(target: Target, revision: Revision, era: Era, timeoutMs: number, notes: string[]): Promise<EraProbe> {
+  const channel = await target.open();
+  const session = new ClientSession({ channel, transport: target.kind, requestTimeoutMs: timeoutMs, speaks: revision, startupMs: timeoutMs });
+  try {
+    const outcome = await connect(session, { timeoutMs });
+    if (outcome.ok) return { era, revision: outcome.conversation.revision as Revision, served: true, detail: `${outcome.opening} answered (${outcome.conversation.revision})` };
+    const modernServer = era === 'stateless' ? isModernError(outcome.reply, target.kind) : undefined;
+    return { era, revision, served: false, ...(modernServer !== undefined ? { modernServer } : {}), detail: `${outcome.opening} got ${describeReply(outcome.reply)}` };
+  } finally {
+    await closeQuietly(notes, `the ${era} era's probe`, () => session.close());
+  }
+}
+
+/**
+ * The eras `target` serves: the stateless probe (server/discover with 2026-07-28) and the stateful
+ * one (initialize with 2025-11-25), one after the other, each on a fresh connection (a fresh
+ * process over stdio).
+ */
+export async function detectEras(target: Target, timeoutMs: number, notes: string[]): Promise<EraProbe[]> {
+  const stateless = await probeEra(target, LATEST_REVISION, 'stateless', timeoutMs, notes);
+  const stateful = await probeEra(target, LATEST_STATEFUL_REVISION, 'stateful', timeoutMs, notes);
+  return [stateful, stateless];
+}
+
+/** The report's line about what the probes showed (VER-BC-01: a record, never a finding). */
+export function describeEras(probes: readonly EraProbe[]): string {
+  const parts = probes.map((p) => `${p.era} era (${p.revision}): ${p.served ? 'served' : 'not served'}: ${p.detail}${p.modernServer ? ` (a recognised modern error: ${ruling('modern-error').cite})` : ''}`);
+  return `era detection (VER-BC-01, recorded, never a finding): ${parts.join('; ')}`;
+}
+
+export { isObject };
