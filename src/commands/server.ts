@@ -12,7 +12,6 @@ import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revisions.js';
-import { STARTUP_MS } from '../harness/pace.js';
 import { join } from 'node:path';
 import { inEra } from '../runner/scenario.js';
 import { describeEras, detectEras, type EraProbe } from '../runner/eras.js';
@@ -156,6 +155,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   }
   for (const p of probes ?? []) if (!revisions.includes(p.revision)) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
   if (probes) notes.unshift(describeEras(probes));
+  sections.sort((a, b) => (a.revision < b.revision ? -1 : 1));
   const primary = runs[0];
   return grade({
     role: 'server',
@@ -182,7 +182,7 @@ async function probeEras(o: ServerCommandOptions, requestTimeoutMs: number, note
   const target = makeTarget(o);
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
-    const probes = await detectEras(target, Math.max(requestTimeoutMs, STARTUP_MS), notes);
+    const probes = await detectEras(target, requestTimeoutMs, notes);
     if (!probes.some((p) => p.served || p.modernServer)) throw new SetupError(`${target.description} answers neither era: ${probes.map((p) => `${p.detail}`).join('; ')}`);
     return probes;
   } catch (e) {

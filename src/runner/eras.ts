@@ -9,8 +9,8 @@ import { ClientSession } from '../harness/client-session.js';
 import { describeReply } from '../harness/describe-reply.js';
 import { connect } from '../harness/lifecycle/index.js';
 import type { Reply } from '../harness/peer-session.js';
+import { Pace, STARTUP_MS } from '../harness/pace.js';
 import type { Target } from '../harness/target.js';
-import { isObject } from '../json.js';
 import { MODERN_ERRORS } from '../spec/modern.js';
 import { type Era, LATEST_REVISION, LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
 import { ruling } from '../spec/rulings.js';
@@ -41,12 +41,17 @@ export function isModernError(reply: Reply, transport: 'stdio' | 'http'): boolea
   return transport === 'http' && reply.kind === 'rejected' && reply.status === 404 && code === -32601;
 }
 
-/** Probes one era on a connection of its own, judged by nobody; the connection is closed after. */
-async function probeEra(target: Target, revision: Revision, era: Era, timeoutMs: number, notes: string[]): Promise<EraProbe> {
+/**
+ * Probes one era on a connection of its own, judged by nobody; the connection is closed after. A
+ * process's start is waited for at the pace's measure (the first probe measures it).
+ */
+async function probeEra(target: Target, revision: Revision, era: Era, requestTimeoutMs: number, pace: Pace, notes: string[]): Promise<EraProbe> {
   const channel = await target.open();
-  const session = new ClientSession({ channel, transport: target.kind, requestTimeoutMs: timeoutMs, speaks: revision, startupMs: timeoutMs });
+  const stdio = target.kind === 'stdio';
+  const session = new ClientSession({ channel, transport: target.kind, requestTimeoutMs, speaks: revision, pace, startsProcess: stdio, startupMs: STARTUP_MS });
   try {
-    const outcome = await connect(session, { timeoutMs });
+    const outcome = await connect(session, { timeoutMs: requestTimeoutMs });
+    if (stdio && session.startedAfterMs !== undefined) pace.firstStart(session.startedAfterMs);
     if (outcome.ok) return { era, revision: outcome.conversation.revision as Revision, served: true, detail: `${outcome.opening} answered (${outcome.conversation.revision})` };
     const modernServer = era === 'stateless' ? isModernError(outcome.reply, target.kind) : undefined;
     return { era, revision, served: false, ...(modernServer !== undefined ? { modernServer } : {}), detail: `${outcome.opening} got ${describeReply(outcome.reply)}` };
@@ -60,9 +65,12 @@ async function probeEra(target: Target, revision: Revision, era: Era, timeoutMs:
  * one (initialize with 2025-11-25), one after the other, each on a fresh connection (a fresh
  * process over stdio).
  */
-export async function detectEras(target: Target, timeoutMs: number, notes: string[]): Promise<EraProbe[]> {
-  const stateless = await probeEra(target, LATEST_REVISION, 'stateless', timeoutMs, notes);
-  const stateful = await probeEra(target, LATEST_STATEFUL_REVISION, 'stateful', timeoutMs, notes);
+export async function detectEras(target: Target, requestTimeoutMs: number, notes: string[]): Promise<EraProbe[]> {
+  const pace = new Pace();
+  // The stateful probe first: every server before 2026-07-28 answers it, so it measures the start
+  // the stateless probe then waits for (a server silent to server/discover costs no fixed 30 s).
+  const stateful = await probeEra(target, LATEST_STATEFUL_REVISION, 'stateful', requestTimeoutMs, pace, notes);
+  const stateless = await probeEra(target, LATEST_REVISION, 'stateless', requestTimeoutMs, pace, notes);
   return [stateful, stateless];
 }
 
@@ -71,5 +79,3 @@ export function describeEras(probes: readonly EraProbe[]): string {
   const parts = probes.map((p) => `${p.era} era (${p.revision}): ${p.served ? 'served' : 'not served'}: ${p.detail}${p.modernServer ? ` (a recognised modern error: ${ruling('modern-error').cite})` : ''}`);
   return `era detection (VER-BC-01, recorded, never a finding): ${parts.join('; ')}`;
 }
-
-export { isObject };

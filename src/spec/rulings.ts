@@ -1,5 +1,6 @@
 import type { RequirementId } from './requirement-id.js';
-import { requirement } from './catalog.js';
+import { findRequirement, requirementIn } from './catalog.js';
+import { LATEST_REVISION } from './revisions.js';
 
 /**
  * mcpcheck's rulings on the places where the MCP specification contradicts itself or is silent
@@ -228,7 +229,8 @@ export function rulingsMarkdown(): string {
     '',
   ];
   for (const r of RULINGS) {
-    const pages = [...new Set(r.requirements.map((id) => requirement(id).url))].join(', ');
+    // A rule new in 2026-07-28 has its page in that revision's catalog alone.
+    const pages = [...new Set(r.requirements.map((id) => (findRequirement(id) ?? requirementIn(id, LATEST_REVISION))!.url))].join(', ');
     const origin = r.section !== undefined ? `§15.${r.section}` : r.derivedFrom !== undefined ? `derived from ${r.derivedFrom}` : 'ruled after the catalog';
     lines.push(`## ${r.id}`, '', `${origin} · affects ${r.requirements.join(', ')} · spec: ${pages}`, '', r.ruling, '');
   }

@@ -12,7 +12,7 @@ const UNSUPPORTED = '1999-01-01';
 export const discoverResult = scenario({
   id: 'server.modern.discover.result',
   title: 'Every server implements server/discover and answers it with a DiscoverResult: resultType "complete", supportedVersions, capabilities, ttlMs and cacheScope',
-  requirements: ['DISC-IMPL-01', 'DISC-RES-01'],
+  requirements: ['DISC-IMPL-01', 'DISC-RES-01', 'DISC-RES-02'],
   isolation: 'shared',
   revisions: MODERN,
   async run({ session, check }) {
@@ -47,36 +47,50 @@ export const discoverResult = scenario({
 
 export const unsupportedVersion = scenario({
   id: 'server.modern.version.unsupported',
-  title: 'A request for a protocol version the server does not implement gets −32022 with data.requested and data.supported (HTTP: status 400), and data.supported agrees with supportedVersions',
-  requirements: ['VER-NEG-01'],
-  isolation: 'shared',
+  title: 'A request for a protocol version the server does not implement gets −32022 with data.requested and data.supported (HTTP: status 400), first thing on a connection and after a valid request alike; data.supported agrees with supportedVersions',
+  requirements: ['VER-NEG-01', 'DISC-RES-03', 'BASE-STATE-01'],
+  // The unsupported version goes first on a connection of its own: a server that took the version
+  // from an earlier request would otherwise pass or fail by what ran before it on a shared one.
+  isolation: 'session',
   revisions: MODERN,
   async run({ session, check }) {
-    const discover = await session.request('server/discover', {});
-    const listed = discover.kind === 'result' && Array.isArray(discover.result.supportedVersions) ? discover.result.supportedVersions : undefined;
-    for (const [key, method] of [['discover', 'server/discover'], ['tools-list', 'tools/list']] as const) {
+    const unsupported = async (method: string) => {
       const answer = await exchange(session, modernRequest(session, method, {}, { [META.protocolVersion]: UNSUPPORTED }));
       const error = isObject(answer.response?.error) ? answer.response.error : undefined;
       const data = error && isObject(error.data) ? error.data : undefined;
-      const supported = data?.supported;
-      const wellFormed = refusedWith(answer, [MODERN_ERRORS.unsupportedProtocolVersion], 400) && data?.requested === UNSUPPORTED && Array.isArray(supported) && supported.length > 0 && supported.every((v) => typeof v === 'string');
-      check.expect(wellFormed, {
-        key,
-        expected: `${method} with protocolVersion ${UNSUPPORTED}${answer.status !== undefined ? ' (the same in MCP-Protocol-Version)' : ''}: error −32022 with data.requested "${UNSUPPORTED}" and data.supported a non-empty array of strings${answer.status !== undefined ? ', HTTP status 400' : ''}`,
-        actual: answer.shown,
-        frames: answer.frames,
-        replies: answer.replies,
-      });
-      if (key !== 'discover' || !Array.isArray(supported) || !listed) continue;
-      const same = supported.length === listed.length && supported.every((v) => listed.includes(v));
+      const supported = Array.isArray(data?.supported) && data.supported.length > 0 && data.supported.every((v) => typeof v === 'string') ? (data.supported as string[]) : undefined;
+      const ok = refusedWith(answer, [MODERN_ERRORS.unsupportedProtocolVersion], 400) && data?.requested === UNSUPPORTED && supported !== undefined;
+      const expected = `${method} with protocolVersion ${UNSUPPORTED}${answer.status !== undefined ? ' (the same in MCP-Protocol-Version)' : ''}: error −32022 with data.requested "${UNSUPPORTED}" and data.supported a non-empty array of strings${answer.status !== undefined ? ', HTTP status 400' : ''}`;
+      return { answer, supported, ok, expected };
+    };
+    const first = await unsupported('server/discover');
+    check.expect(first.ok, { key: 'discover', requirements: ['VER-NEG-01'], expected: `${first.expected}, as the first request on the connection`, actual: first.answer.shown, frames: first.answer.frames, replies: first.answer.replies });
+    const list = await unsupported('tools/list');
+    check.expect(list.ok, { key: 'tools-list', requirements: ['VER-NEG-01'], expected: list.expected, actual: list.answer.shown, frames: list.answer.frames, replies: list.answer.replies });
+    const valid = await exchange(session, modernRequest(session, 'server/discover'));
+    const listed = isObject(valid.response?.result) && Array.isArray(valid.response.result.supportedVersions) ? (valid.response.result.supportedVersions as unknown[]) : undefined;
+    if (first.supported && listed) {
+      const same = first.supported.length === listed.length && first.supported.every((v) => listed.includes(v));
       check.expect(same, {
         key: 'agrees-with-discover',
         requirements: ['DISC-RES-03'],
         expected: `data.supported of −32022 equal to supportedVersions of server/discover (${show(listed)})`,
-        actual: show(supported),
-        frames: [...answer.frames, discover.kind === 'result' ? discover.frame : undefined],
+        actual: show(first.supported),
+        frames: [...first.answer.frames, ...valid.frames],
       });
-    }
+    } else check.skip(`not exercised: ${first.supported ? `server/discover with 2026-07-28 got ${valid.shown}` : 'the −32022 error carried no data.supported to compare'}`, { key: 'agrees-with-discover', requirements: ['DISC-RES-03'] });
+    if (!listed) return check.skip(`not exercised: server/discover with 2026-07-28 got ${valid.shown}, so no valid request came before`, { key: 'after-valid-request', requirements: ['BASE-STATE-01'] });
+    // A valid request of another method first: the version must not carry over from it either.
+    const before = await exchange(session, modernRequest(session, 'tools/list'));
+    const again = await unsupported('server/discover');
+    check.expect(again.ok, {
+      key: 'after-valid-request',
+      requirements: ['BASE-STATE-01'],
+      expected: `${again.expected}, after valid 2026-07-28 requests (server/discover, tools/list) on the same connection (a request\'s protocol version comes from that request alone)`,
+      actual: again.answer.shown,
+      frames: [...before.frames, ...again.answer.frames],
+      replies: again.answer.replies,
+    });
   },
 });
 

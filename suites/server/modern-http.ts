@@ -13,7 +13,7 @@ const HEADER_MISMATCH = [MODERN_ERRORS.headerMismatch];
 export const headerValidation = scenario({
   id: 'server.modern.http.header-validation',
   title: 'A request whose required standard header is missing, differs from the body or differs in case of its value is rejected with 400 and −32020; header names match case-insensitively',
-  requirements: ['HDR-VAL-01'],
+  requirements: ['HDR-VAL-01', 'HDR-CASE-01', 'HDR-VER-03'],
   isolation: 'shared',
   revisions: MODERN,
   needs,
