@@ -36,12 +36,12 @@ export type Reply =
    * its own; without them the silence may be mcpcheck's timeout being too short for a slow or hung
    * target. `pingedAfter`: a ping sent after it went unanswered too.
    */
-  | { kind: 'timeout'; waitedMs: number; strays: number[]; pingedAfter?: true }
+  | { kind: 'timeout'; waitedMs: number; strays: number[]; pingedAfter?: true; probe?: string }
   /**
    * No response within `waitedMs`, while a ping sent after it was answered (in `pingMs`), and no
    * response that answers nothing came meanwhile: a live target left the request unanswered.
    */
-  | { kind: 'unanswered'; waitedMs: number; pingMs: number }
+  | { kind: 'unanswered'; waitedMs: number; pingMs: number; probe?: string }
   /** HTTP: the POST got an error status and no JSON-RPC response with the request's id (`error`: the id-less one its body held). */
   | { kind: 'rejected'; status: number; body: string; error?: { code?: unknown; message?: unknown }; frame?: number }
   | { kind: 'closed'; detail: string };
@@ -220,6 +220,11 @@ export abstract class PeerSession<C extends Channel = Channel> {
     return new SessionValidator({ transport: this.options.transport }, named as ConstructorParameters<typeof SessionValidator>[1]);
   }
 
+  /** The liveness probe's name for a reply, when it is not the ping replies are read with by default. */
+  private probeNamed(): { probe?: string } {
+    return this.probeMethod === 'ping' ? {} : { probe: this.probeMethod };
+  }
+
   /** The era the session speaks in. */
   get era(): Era {
     return eraOf(this.options.speaks ?? LATEST_REVISION);
@@ -350,7 +355,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
             // The ping may take as long as the request could, never longer than the session's usual wait.
             const pingWaitMs = Math.min(timeoutMs ?? this.timeoutMs, this.timeoutMs);
             void this.pingAfter(key, message.id, mark, () => waitedMs, pingWaitMs).then((settled) => {
-              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true });
+              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true, ...this.probeNamed() });
             });
             return;
           }
@@ -409,7 +414,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
       return true;
     }
     this.validator.leftUnanswered(this.role, id, pong.frame);
-    this.settleWaiting(key, { kind: 'unanswered', waitedMs: waitedMs(), pingMs });
+    this.settleWaiting(key, { kind: 'unanswered', waitedMs: waitedMs(), pingMs, ...this.probeNamed() });
     return true;
   }
 

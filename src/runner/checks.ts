@@ -87,7 +87,7 @@ export class CheckRecorder {
     // A server that answered, but with no id or the wrong one, is judged on that answer.
     const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout' && r.strays.length === 0);
     if (timedOut) {
-      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? ', nor to a ping sent after it' : ''}`, e);
+      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? `, nor to a ${timedOut.probe ?? 'ping'} sent after it` : ''}`, e);
       return false;
     }
     const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.speaks ?? LATEST_REVISION);
