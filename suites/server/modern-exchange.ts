@@ -1,4 +1,4 @@
-import { type ClientSession, describeReply, isObject, META, MODERN_HEADERS, modernRequestHeaders, type Reply, replyFrame } from '../kit.js';
+import { type ClientSession, describeReply, isObject, META, MODERN_HEADERS, modernRequestHeaders, type Reply, replyFrame, show } from '../kit.js';
 import { describeProbe, probe, responseIn } from './http.js';
 
 // A 2026-07-28 request sent exactly as a scenario shapes it: its body's `_meta` and, over
@@ -75,4 +75,59 @@ function idlessError(body: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a `subscriptions/listen` showed before mcpcheck stopped reading. */
+export interface ListenOutcome {
+  /**
+   * Over HTTP every message of the listen stream; over stdio the messages that carry the id as
+   * their subscriptionId, any acknowledgment, and a response to the listen request, in order.
+   */
+  messages: Array<Record<string, unknown>>;
+  shown: string;
+  frames: Array<number | undefined>;
+}
+
+/** Whether a message carries `id` as its subscriptionId, same JSON type and value (SUBS-ID-01). */
+export function ofSubscription(message: unknown, id: string | number): boolean {
+  return isObject(message) && isObject(message.params) && isObject(message.params._meta) && message.params._meta[META.subscriptionId] === id;
+}
+
+/**
+ * Opens a subscription with `id` and reads until its first message (or a response to it) has come,
+ * within `ms`; then ends it: over stdio with notifications/cancelled, over HTTP by closing the
+ * stream (the listen stream is long-lived and answered only when it ends).
+ */
+export async function listenOnce(session: ClientSession, id: string | number, notifications: Record<string, unknown>, ms: number): Promise<ListenOutcome> {
+  const message = { ...modernRequest(session, 'subscriptions/listen', { notifications }), id };
+  // An acknowledgment with another subscriptionId is still looked at: its id is then the finding.
+  const mine = (m: unknown) => ofSubscription(m, id) || (isObject(m) && (m.method === 'notifications/subscriptions/acknowledged' || (m.id === id && !('method' in m))));
+  if (session.channel.kind !== 'http') {
+    const mark = session.mark;
+    await session.send(message);
+    const first = await session.waitForFrame((f) => mine(f.message), session.answerMs(ms), mark);
+    await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck read the acknowledgment' });
+    const frames = session.peerFrames(mark).filter((f) => mine(f.message));
+    return { messages: frames.map((f) => f.message as Record<string, unknown>), shown: first ? show(first.message, 300) : `nothing carrying subscriptionId ${show(id)} within ${session.answerMs(ms)} ms`, frames: frames.map((f) => f.index) };
+  }
+  const res = await probe(session.channel, {
+    method: 'POST',
+    body: JSON.stringify(message),
+    omitProtocolVersion: true,
+    omitSessionId: true,
+    headers: { [MODERN_HEADERS.protocolVersion]: session.speaks, ...modernRequestHeaders(message) },
+    readMs: session.answerMs(ms),
+    // The stream is the subscription's: its first event is what SUBS-ACK-01 judges.
+    stopWhen: () => true,
+  });
+  const texts = res.sseEvents ? res.sseEvents.map((e) => e.data) : [res.body];
+  const messages = texts.flatMap((t) => {
+    try {
+      const value: unknown = JSON.parse(t);
+      return isObject(value) ? [value] : [];
+    } catch {
+      return [];
+    }
+  });
+  return { messages, shown: describeProbe(res), frames: [] };
 }
