@@ -1,6 +1,6 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { absentIn, findRequirement, levelIn, requirementIn, type Level, type Requirement } from '../spec/catalog.js';
+import { absentIn, appliesIn, findRequirement, levelIn, requirementIn, type Level, type Requirement } from '../spec/catalog.js';
 import { isObject } from '../json.js';
 import { LATEST_REVISION as LATEST_STATELESS, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision } from '../spec/revisions.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
@@ -90,7 +90,10 @@ export class CheckRecorder {
       this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? `, nor to a ${timedOut.probe ?? 'ping'} sent after it` : ''}`, e);
       return false;
     }
-    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.speaks ?? LATEST_REVISION);
+    const first = (e.requirements ?? this.defaults)[0]!;
+    const revision = (e.session ?? this.sessionOf())?.speaks ?? LATEST_REVISION;
+    // A rule the revision lacks is not judged (add() makes the check a skip): its level there is moot.
+    const level = e.level ?? (appliesIn(first, revision) ? levelIn(first, revision) : catalogRow(first).level);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
     this.add(status, ok ? `as expected: ${e.expected}` : `expected ${e.expected}; got ${e.actual}`, e);
     return ok;
@@ -221,7 +224,7 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? (session ? levelIn(first.id, session.speaks) : first.level),
+      level: o.level ?? (session && appliesIn(first.id, session.speaks) ? levelIn(first.id, session.speaks) : first.level),
       status,
       message,
       area: first.area,

@@ -8,6 +8,7 @@ import { modernDiscover } from './modern-discover.js';
 import { modernHttp } from './modern-http.js';
 import { modernLegacy } from './modern-legacy.js';
 import { modernMeta } from './modern-meta.js';
+import { modernMrtr } from './modern-mrtr.js';
 import { modernSubscriptions } from './modern-subscriptions.js';
 import { notifications } from './notifications.js';
 import { olderRevisions } from './older-revisions.js';
@@ -19,4 +20,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr];
