@@ -137,6 +137,13 @@ describe('bad input: one clear line or a finding, never a stack trace or a hang'
     expect(mcpcheck(['server', '--help']).stdout).toContain('--spec-version');
   });
 
+  it('--spec-version 2026-07-28 against a server that serves only initialize: one line naming what server/discover got, exit 2', () => {
+    const r = mcpcheck(['server', '--stdio', `node ${EVERYTHING} stdio`, '--spec-version', '2026-07-28']);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toMatch(/does not serve 2026-07-28: server\/discover got error -32601/);
+  });
+
   it('a server that answers neither era: one line naming both probes, exit 2', () => {
     const r = mcpcheck(['server', '--stdio', `node ${NEITHER_ERA}`, '--request-timeout', '2000']);
     expect(r.code).toBe(2);
