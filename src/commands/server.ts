@@ -149,7 +149,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       continue;
     }
     runs.push(run);
-    checks.push(...inEraSection(run.checks, revision).filter(selection.keep));
+    checks.push(...inEraSection(run.checks.filter(selection.keep), revision));
     sections.push({ revision, era: eraOf(revision), status: 'tested', detail: `${run.sessions} session(s)` });
     notes.push(...run.notes);
   }

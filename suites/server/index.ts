@@ -7,6 +7,7 @@ import { lifecycle } from './lifecycle.js';
 import { modernDiscover } from './modern-discover.js';
 import { modernHttp } from './modern-http.js';
 import { modernLegacy } from './modern-legacy.js';
+import { modernLogging } from './modern-logging.js';
 import { modernMeta } from './modern-meta.js';
 import { modernMrtr } from './modern-mrtr.js';
 import { modernSubscriptions } from './modern-subscriptions.js';
@@ -20,4 +21,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging];

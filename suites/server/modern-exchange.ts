@@ -131,3 +131,16 @@ export async function listenOnce(session: ClientSession, id: string | number, no
   });
   return { messages, shown: describeProbe(res), frames: [] };
 }
+
+/**
+ * Sends a legacy client's initialize (protocolVersion 2025-11-25, no _meta and, over HTTP, none of
+ * the modern headers) and reads the answer: an InitializeResult shows a dual-era server (VER-BC-01),
+ * which the rules for servers "supporting only this revision" exempt.
+ */
+export async function legacyInitialize(session: ClientSession): Promise<{ answer: ModernAnswer; dualEra: boolean; version?: unknown }> {
+  const message = { jsonrpc: '2.0', id: `mcpcheck-legacy-initialize-${++probeIds}`, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0' } } };
+  const answer = await exchange(session, message, { [MODERN_HEADERS.protocolVersion]: null, [MODERN_HEADERS.method]: null });
+  const result = answer.response?.result;
+  const dualEra = isObject(result) && typeof result.protocolVersion === 'string';
+  return { answer, dualEra, ...(dualEra ? { version: result.protocolVersion } : {}) };
+}

@@ -1,6 +1,6 @@
-import { MODERN_ERRORS, MODERN_HEADERS, type RequirementId, ruling, scenario, type Scenario } from '../kit.js';
+import { MODERN_ERRORS, MODERN_HEADERS, type RequirementId, ruling, scenario, type Scenario, show } from '../kit.js';
 import { describeProbe, probe } from './http.js';
-import { exchange, modernRequest, refusedWith } from './modern-exchange.js';
+import { exchange, legacyInitialize, modernRequest, refusedWith } from './modern-exchange.js';
 
 // Streamable HTTP in the stateless era (basic/transports/streamable-http.mdx): the standard
 // request headers mirror the body and are validated against it, unknown methods are 404, and
@@ -77,13 +77,19 @@ export const unknownMethod = scenario({
 
 export const noSessionMachinery = scenario({
   id: 'server.modern.http.no-sessions',
-  title: 'A server of this revision answers GET and DELETE on the MCP endpoint with 405 and mints no session id',
+  title: 'A server supporting only this revision answers GET and DELETE on the MCP endpoint with 405 and mints no session id; a dual-era server is exempt',
   requirements: ['HTTP-LEGACY-01'],
   isolation: 'shared',
   revisions: MODERN,
   needs,
   async run({ session, check }) {
     if (session.channel.kind !== 'http') return;
+    const { dualEra, version } = await legacyInitialize(session);
+    if (dualEra) {
+      const why = `a dual-era server is exempt (the rule binds a server "supporting only this revision"): initialize was answered with an InitializeResult (protocolVersion ${show(version)}), so it serves the initialize era's GET, DELETE and sessions too (VER-BC-01)`;
+      for (const key of ['get', 'delete', 'session-id-ignored']) check.skip(why, { key });
+      return;
+    }
     for (const method of ['GET', 'DELETE'] as const) {
       const res = await probe(session.channel, { method, omitProtocolVersion: true, omitSessionId: true, ...(method === 'GET' ? { headers: { Accept: 'text/event-stream' } } : {}), readMs: 200 });
       check.expect(res.status === 405, { key: method.toLowerCase(), expected: `${method} on the MCP endpoint: 405 Method Not Allowed`, actual: describeProbe(res) });

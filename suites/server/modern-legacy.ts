@@ -1,6 +1,6 @@
-import { isObject, scenario, type Scenario, show } from '../kit.js';
+import { scenario, type Scenario, show } from '../kit.js';
 import { DERIVED } from './helpers.js';
-import { exchange, errorCode, modernRequest, refusedWith } from './modern-exchange.js';
+import { errorCode, exchange, legacyInitialize, modernRequest, refusedWith } from './modern-exchange.js';
 
 // What is left of the initialize era when a client speaks 2026-07-28 (basic/versioning.mdx
 // #compatibility-matrix, changelog.mdx#major-changes): removed methods are unknown methods, and a
@@ -35,19 +35,16 @@ export const leftoverMethods = scenario({
   },
 });
 
-export const legacyInitialize = scenario({
+export const legacyInitializeRefused = scenario({
   id: 'server.modern.legacy.initialize',
   title: 'A modern-only server refuses a legacy initialize with an error (HTTP: status 400) that names the versions it supports; a dual-era server is exempt',
   requirements: ['VER-BC-06', 'VER-BC-05'],
   isolation: 'session',
   revisions: MODERN,
   async run({ session, check }) {
-    // A legacy client's initialize: no _meta and, over HTTP, none of the modern headers.
-    const message = { jsonrpc: '2.0', id: 'mcpcheck-legacy-initialize', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0' } } };
-    const answer = await exchange(session, message, { 'MCP-Protocol-Version': null, 'Mcp-Method': null });
-    const result = answer.response?.result;
-    if (isObject(result) && typeof result.protocolVersion === 'string') {
-      check.skip(`dual-era servers are exempt: initialize was answered with an InitializeResult (protocolVersion ${show(result.protocolVersion)}), so the server also serves the initialize era (VER-BC-01)`, { key: 'refused' });
+    const { answer, dualEra, version } = await legacyInitialize(session);
+    if (dualEra) {
+      check.skip(`dual-era servers are exempt: initialize was answered with an InitializeResult (protocolVersion ${show(version)}), so the server also serves the initialize era (VER-BC-01)`, { key: 'refused' });
       check.skip('dual-era servers are exempt (see the refused check)', { key: 'names-versions', requirements: ['VER-BC-05'] });
       return;
     }
@@ -72,4 +69,4 @@ export const legacyInitialize = scenario({
   },
 });
 
-export const modernLegacy: Scenario[] = [leftoverMethods, legacyInitialize];
+export const modernLegacy: Scenario[] = [leftoverMethods, legacyInitializeRefused];
