@@ -183,7 +183,11 @@ async function probeEras(o: ServerCommandOptions, requestTimeoutMs: number, note
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
     const probes = await detectEras(target, requestTimeoutMs, notes);
-    if (!probes.some((p) => p.served || p.modernServer)) throw new SetupError(`${target.description} answers neither era: ${probes.map((p) => `${p.detail}`).join('; ')}`);
+    if (!probes.some((p) => p.served || p.modernServer)) {
+      // A target that went away answered nothing: say why it went, as a run of one era would.
+      const gone = probes.find((p) => p.gone !== undefined)?.gone;
+      throw new SetupError(`${target.description} ${gone ?? `answers neither era: ${probes.map((p) => p.detail).join('; ')}`}`);
+    }
     return probes;
   } catch (e) {
     throw asSetupError(e);

@@ -30,6 +30,8 @@ export interface EraProbe {
   modernServer?: boolean;
   /** What the server answered, for the report. */
   detail: string;
+  /** The target went away before answering (a process that exited): why, as a sentence after its name. */
+  gone?: string;
 }
 
 const MODERN_CODES: readonly unknown[] = Object.values(MODERN_ERRORS);
@@ -54,7 +56,14 @@ async function probeEra(target: Target, revision: Revision, era: Era, requestTim
     if (stdio && session.startedAfterMs !== undefined) pace.firstStart(session.startedAfterMs);
     if (outcome.ok) return { era, revision: outcome.conversation.revision as Revision, served: true, detail: `${outcome.opening} answered (${outcome.conversation.revision})` };
     const modernServer = era === 'stateless' ? isModernError(outcome.reply, target.kind) : undefined;
-    return { era, revision, served: false, ...(modernServer !== undefined ? { modernServer } : {}), detail: `${outcome.opening} got ${describeReply(outcome.reply)}` };
+    return {
+      era,
+      revision,
+      served: false,
+      ...(modernServer !== undefined ? { modernServer } : {}),
+      detail: `${outcome.opening} got ${describeReply(outcome.reply)}`,
+      ...(outcome.reply.kind === 'closed' ? { gone: outcome.why } : {}),
+    };
   } finally {
     await closeQuietly(notes, `the ${era} era's probe`, () => session.close());
   }
