@@ -14,7 +14,7 @@ import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revisions.js';
 import { join } from 'node:path';
 import { inEra } from '../runner/scenario.js';
-import { describeEras, detectEras, type EraProbe } from '../runner/eras.js';
+import { describeEras, detectEras, type EraProbe, toTest } from '../runner/eras.js';
 import type { CheckResult, EraSection, RunReport, TargetInfo } from '../model.js';
 import { eraCheck, inEraSection } from '../runner/era-checks.js';
 
@@ -126,6 +126,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   const started = Date.now();
   const asked = parseSpecVersion(o.specVersion);
   const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
+  // The target flags are checked before anything starts.
   makeTarget(o);
   const options: RunOptions = {
     callTools: parseToolPolicy(o.callTools),
@@ -136,12 +137,16 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   };
   const notes: string[] = [];
   const probes = asked === undefined ? await probeEras(o, options.requestTimeoutMs, notes) : undefined;
-  const revisions = asked !== undefined ? [asked] : probes!.filter((p) => p.served || p.modernServer).map((p) => p.revision);
+  const revisions = asked !== undefined ? [asked] : probes!.filter(toTest).map((p) => p.revision);
   const dual = revisions.length > 1;
   const runs: EraRun[] = [];
   const sections: EraSection[] = [];
   const checks: CheckResult[] = [];
   for (const revision of revisions) {
+    if (o.control?.signal?.aborted) {
+      sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'interrupted (Ctrl-C) before this era ran' });
+      continue;
+    }
     const run = await runEra(o, revision, selection.scenarios.filter((s) => inEra(s, revision)), options, dual || eraOf(revision) === 'stateless', o.control?.signal);
     if ('unreachable' in run) {
       checks.push(eraCheck(revision, run.unreachable));
@@ -183,7 +188,7 @@ async function probeEras(o: ServerCommandOptions, requestTimeoutMs: number, note
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
     const probes = await detectEras(target, requestTimeoutMs, notes);
-    if (!probes.some((p) => p.served || p.modernServer)) {
+    if (!probes.some(toTest)) {
       // A target that went away answered nothing: say why it went, as a run of one era would.
       const gone = probes.find((p) => p.gone !== undefined)?.gone;
       throw new SetupError(`${target.description} ${gone ?? `answers neither era: ${probes.map((p) => p.detail).join('; ')}`}`);

@@ -30,6 +30,8 @@ export interface EraProbe {
   modernServer?: boolean;
   /** What the server answered, for the report. */
   detail: string;
+  /** The error code the probe got, if any. */
+  code?: unknown;
   /** The target went away before answering (a process that exited): why, as a sentence after its name. */
   gone?: string;
 }
@@ -61,6 +63,7 @@ async function probeEra(target: Target, revision: Revision, era: Era, requestTim
       revision,
       served: false,
       ...(modernServer !== undefined ? { modernServer } : {}),
+      ...(outcome.reply.kind === 'error' || outcome.reply.kind === 'rejected' ? { code: outcome.reply.error?.code } : {}),
       detail: `${outcome.opening} got ${describeReply(outcome.reply)}`,
       ...(outcome.reply.kind === 'closed' ? { gone: outcome.why } : {}),
     };
@@ -81,6 +84,15 @@ export async function detectEras(target: Target, requestTimeoutMs: number, notes
   const stateful = await probeEra(target, LATEST_STATEFUL_REVISION, 'stateful', requestTimeoutMs, pace, notes);
   const stateless = await probeEra(target, LATEST_REVISION, 'stateless', requestTimeoutMs, pace, notes);
   return [stateful, stateless];
+}
+
+/**
+ * Whether the era is to be tested: it was served, or the server is modern and refused the probe
+ * for a reason other than not speaking the revision (−32022 to server/discover means exactly that:
+ * DISC-IMPL-01 stops the modern suite there). Such an era then is "could not run", never a pass.
+ */
+export function toTest(p: EraProbe): boolean {
+  return p.served || (p.modernServer === true && p.code !== MODERN_ERRORS.unsupportedProtocolVersion);
 }
 
 /** The report's line about what the probes showed (VER-BC-01: a record, never a finding). */
