@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
+import { encodeHeaderValue, modernRequestHeaders } from '../src/transport/modern-request-headers.js';
 import { EVERYTHING, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
 beforeAll(requireBuild);
@@ -162,5 +163,23 @@ describe('bad input: one clear line or a finding, never a stack trace or a hang'
     ]);
     expect(report.checks.find((c) => c.id === 'server.modern.version.listed-served/accepted')?.status).toBe('warn');
     expect(report.requirements.find((r) => r.id === 'DISC-RES-03')?.status).toBe('warn');
+  });
+});
+
+describe('the request headers mcpcheck sends in the 2026-07-28 era mirror the body (HDR-STD-01, HDR-STD-02)', () => {
+  it('Mcp-Method on every request, Mcp-Name for tools/call, prompts/get and resources/read, none on a notification', () => {
+    expect(modernRequestHeaders({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).toEqual({ 'Mcp-Method': 'tools/list' });
+    expect(modernRequestHeaders({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo' } })).toEqual({ 'Mcp-Method': 'tools/call', 'Mcp-Name': 'echo' });
+    expect(modernRequestHeaders({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'file:///a b' } })).toEqual({ 'Mcp-Method': 'resources/read', 'Mcp-Name': 'file:///a b' });
+    expect(modernRequestHeaders({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).toEqual({});
+  });
+
+  it('a value that is not a safe plain header value travels as the Base64 sentinel', () => {
+    expect(encodeHeaderValue('get_weather')).toBe('get_weather');
+    expect(encodeHeaderValue('wétter')).toBe(`=?base64?${Buffer.from('wétter').toString('base64')}?=`);
+    expect(encodeHeaderValue(' padded ')).toBe(`=?base64?${Buffer.from(' padded ').toString('base64')}?=`);
+    expect(encodeHeaderValue('a\nb')).toMatch(/^=\?base64\?/);
+    // A plain value shaped like the sentinel is encoded too, so it cannot be misread.
+    expect(encodeHeaderValue('=?base64?abc?=')).toBe(`=?base64?${Buffer.from('=?base64?abc?=').toString('base64')}?=`);
   });
 });
