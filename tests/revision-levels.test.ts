@@ -63,7 +63,8 @@ describe('the live validator on a 2024-11-05 session with a resource_link result
 });
 
 describe('scenario checks and the tally', () => {
-  const on = (revision: Revision) => ({ revision, frames: [] }) as unknown as PeerSession;
+  // A session's checks are graded by the revision it speaks (the negotiated one, in the initialize era).
+  const on = (revision: Revision) => ({ revision, speaks: revision, frames: [] }) as unknown as PeerSession;
 
   it('record a LIFE-OP-01 check on a 2024-11-05 session at SHOULD (a warn) and stamp its revision', () => {
     const check = new CheckRecorder('s', 'older', ['LIFE-OP-01'], () => on('2024-11-05'), 'reproduce');
