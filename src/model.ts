@@ -146,6 +146,23 @@ export interface RunReport {
   wire?: WireLog[];
   /** What this run did not test, so that silence is never read as a pass. */
   untested: UntestedArea[];
+  /**
+   * Server runs: the protocol eras, each with what became of it (tested, not served, could not
+   * run) and, when tested, its own grade: the checks whose `revision` is the section's.
+   */
+  eras?: EraSection[];
+}
+
+/** One protocol era of a server run. */
+export interface EraSection {
+  revision: string;
+  era: 'stateful' | 'stateless';
+  status: 'tested' | 'not served' | 'could not run';
+  /** What the era's probe or run showed. */
+  detail: string;
+  /** When tested: the era's own grade, over its checks alone. */
+  headline?: string;
+  summary?: Pick<Summary, 'checks' | 'requirements' | 'mustFailures' | 'incomplete'>;
 }
 
 /** A part of the specification a run did not test: a catalog area no check of the run cites, or a known gap. */

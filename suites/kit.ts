@@ -19,7 +19,7 @@ export { list, show, type Finding } from '../src/validate/finding.js';
 export type { PeerSession, RecordedFrame, Reply } from '../src/harness/peer-session.js';
 export type { ClientSession } from '../src/harness/client-session.js';
 export { DEFAULT_TOOLS, type ServerSession } from '../src/harness/server-session.js';
-export { cannedCapabilities } from '../src/harness/canned.js';
+export { cannedCapabilities, DEFAULT_CANNED } from '../src/harness/canned.js';
 export { stretched } from '../src/harness/pace.js';
 
 // The transport under a session, for transport-level rules: what a send or an HTTP exchange gave
@@ -43,7 +43,6 @@ export { inLanes } from '../src/runner/guard.js';
 // These suites speak the initialize era: to them a revision is one initialize negotiates.
 export { isStatefulRevision as isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, revisionAtLeast, STATEFUL_REVISIONS as REVISIONS, type StatefulRevision as Revision } from '../src/spec/revisions.js';
 export { allowsBatches } from '../src/validate/revisions.js';
-export { META, MODERN_ERRORS } from '../src/spec/modern.js';
 export type { RequirementId } from '../src/spec/requirement-id.js';
 export { clauseSince, levelIn, type Level } from '../src/spec/catalog.js';
 export { ruling } from '../src/spec/rulings.js';
@@ -76,6 +75,10 @@ export type { schemaArbitrary } from '../src/schema/arbitrary.js';
 export const loadPropertyCheck = () => import('../src/property/check.js');
 export const loadSchemaArbitrary = () => import('../src/schema/arbitrary.js');
 export const loadServedTools = () => import('../src/property/served-tools.js');
+
+// The stateless era (2026-07-28): its reserved _meta keys, error codes and request headers.
+export { META, MODERN_ERRORS, MODERN_HEADERS } from '../src/spec/modern.js';
+export { modernRequestHeaders } from '../src/transport/modern-request-headers.js';
 
 // JSON values.
 export { isObject } from '../src/json.js';

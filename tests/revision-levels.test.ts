@@ -63,7 +63,7 @@ describe('the live validator on a 2024-11-05 session with a resource_link result
 });
 
 describe('scenario checks and the tally', () => {
-  const on = (revision: Revision) => ({ revision, judgedIn: revision, frames: [] }) as unknown as PeerSession;
+  const on = (revision: Revision) => ({ revision, judgedIn: revision, speaks: revision, frames: [] }) as unknown as PeerSession;
 
   it('record a LIFE-OP-01 check on a 2024-11-05 session at SHOULD (a warn) and stamp its revision', () => {
     const check = new CheckRecorder('s', 'older', ['LIFE-OP-01'], () => on('2024-11-05'), 'reproduce');

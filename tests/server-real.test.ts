@@ -174,8 +174,10 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
 const SDK_V2_COMMON = SDK_COMMON.filter((f) => f !== 'server.tools.unknown-tool/unknown:warn');
 
 describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fixtures/sdk-v2)', () => {
+  // Its initialize era alone: the run of both eras, with its 2026-07-28 findings (META-REQ-03,
+  // BASE-STATE-01 over stdio), is pinned in tests/server-2026.test.ts.
   it('over stdio (serveStdio): findings as pinned', async () => {
-    const report = await runStdio(`node ${SDK_V2_FIXTURE}`);
+    const report = await runStdio(`node ${SDK_V2_FIXTURE}`, { specVersion: '2025-11-25' });
     expect(harnessErrors(report)).toEqual([]);
     // Its stdio transport is v1's: silent on unparsable and invalid frames, deaf after a 10 MB line.
     expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_V2_COMMON].sort());
@@ -251,9 +253,14 @@ describe('small apps on other MCP libraries', () => {
         'server.tools.unknown-tool/no-name:warn',
         // completion/complete, not declared, is answered with "result": null: no JSON object (BASE-RES-02, MUST).
         'live.BASE-RES-02:fail',
+        // It serves 2026-07-28 too (the run tests both eras): there a tools/list without params or
+        // without _meta is served with a result, where basic/index.mdx#meta requires −32602
+        // (META-REQ-03, MUST).
+        'server.modern.meta.missing/no-params:fail',
+        'server.modern.meta.missing/no-meta:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(4);
+    expect(report.summary.mustFailures).toBe(6);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {
@@ -308,9 +315,13 @@ describe('small apps on other MCP libraries', () => {
         // are served with 200, not refused with 400 (HTTP-VER-04, MUST).
         'server.http.bad-version-header/unsupported:fail',
         'server.http.bad-version-header/invalid:fail',
+        // It serves 2026-07-28 too (the run tests both eras): there a tools/list whose _meta lacks
+        // clientCapabilities is served with 200 and a result, where basic/index.mdx#meta requires
+        // −32602 with status 400 (META-REQ-03, MUST).
+        'server.modern.meta.missing/no-client-capabilities:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(6);
+    expect(report.summary.mustFailures).toBe(7);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async () => {

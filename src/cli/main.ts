@@ -6,6 +6,7 @@ import { command, type FlagSpec, parse } from './args.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
 import { STALLS_CEILING_MS } from '../runner/guard.js';
+import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import type { RunControl } from '../runner/observer.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
@@ -251,7 +252,15 @@ const validateCommand = command({
 const serverCommand = command({
   name: 'server',
   describe: 'test an MCP server over stdio or Streamable HTTP',
-  flags: { ...serverOptions, ...reportOptions },
+  flags: {
+    ...serverOptions,
+    'spec-version': {
+      choices: [LATEST_STATEFUL_REVISION, LATEST_REVISION],
+      arg: 'revision',
+      describe: `test this protocol revision alone: ${LATEST_STATEFUL_REVISION} (initialize, sessions) or ${LATEST_REVISION} (server/discover, per-request _meta). Default: find out which eras the server serves and test each, one report with a section per era, the exit code covering both`,
+    },
+    ...reportOptions,
+  },
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
   run: graded(async (args, baseline) => {
@@ -263,6 +272,7 @@ const serverCommand = command({
       ...runOptions(args, baseline),
       ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
       ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
+      ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
       targetFlags,
     }));
   }),

@@ -1,5 +1,6 @@
-import { requirement, type Level } from '../spec/catalog.js';
-import type { ScenarioIdentity } from '../runner/scenario.js';
+import type { Level } from '../spec/catalog.js';
+import type { RevisionSpan, ScenarioIdentity } from '../runner/scenario.js';
+import { catalogRow } from '../runner/checks.js';
 import type { Step } from '../runner/client-scenario.js';
 import { planSelection } from './selection.js';
 
@@ -25,6 +26,7 @@ export interface ListedScenario {
 
 interface Listable extends ScenarioIdentity {
   needs?: { transport?: 'stdio' | 'http' };
+  revisions?: RevisionSpan;
   steps?: Step[];
 }
 
@@ -36,7 +38,8 @@ export async function listScenarios(o: ListOptions): Promise<ListedScenario[]> {
     id: s.id,
     ...(s.alias !== undefined ? { alias: s.alias } : {}),
     title: s.title,
-    requirements: s.requirements.map((id) => ({ id, level: requirement(id).level })),
+    // A scenario of the 2026-07-28 era cites that catalog's rows, at their level there.
+    requirements: s.requirements.map((id) => ({ id, level: catalogRow(id, s.revisions?.introduced).level })),
     ...(s.level !== undefined ? { level: s.level } : {}),
     transports: s.needs?.transport ? [s.needs.transport] : ['stdio', 'http'],
     ...(s.steps !== undefined ? { steps: s.steps, asks: describeSteps(s.steps) } : {}),

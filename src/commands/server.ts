@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
-import type { RunReport, TargetInfo } from '../model.js';
 import { discoverServer } from '../runner/discovery.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
@@ -12,6 +11,12 @@ import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
+import { LATEST_REVISION, LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revisions.js';
+import { join } from 'node:path';
+import { inEra } from '../runner/scenario.js';
+import { describeEras, detectEras, type EraProbe, toTest } from '../runner/eras.js';
+import type { CheckResult, EraSection, RunReport, TargetInfo } from '../model.js';
+import { eraCheck, inEraSection } from '../runner/era-checks.js';
 
 export interface ServerCommandOptions {
   stdio?: string;
@@ -36,6 +41,18 @@ export interface ServerCommandOptions {
   control?: RunControl;
   /** The flags that name the target, for reproduce commands. */
   targetFlags: string;
+  /** The one revision to test (--spec-version); none: every era the server serves, each in its own section. */
+  specVersion?: string;
+}
+
+/** The revisions --spec-version takes: the newest of each era. */
+export const SPEC_VERSIONS = [LATEST_STATEFUL_REVISION, LATEST_REVISION] as const;
+
+/** The revision --spec-version names, checked: an unknown one is the user's mistake, said in one line. */
+export function parseSpecVersion(value: string | undefined): Revision | undefined {
+  if (value === undefined) return undefined;
+  if (!(SPEC_VERSIONS as readonly string[]).includes(value)) throw new SetupError(`--spec-version takes one of ${SPEC_VERSIONS.join(', ')} (got ${JSON.stringify(value)})`);
+  return value as Revision;
 }
 
 export function parseHeaders(lines: string[]): Record<string, string> {
@@ -96,11 +113,21 @@ export function serverTargetInfo(target: Target, seen: { protocolVersion?: strin
   };
 }
 
-/** `mcpcheck server`: runs the server suite against one target and grades it. */
+/** What one era's run gave: its checks, what discovery found, notes and wire logs. */
+type EraRun = Awaited<ReturnType<typeof runScenarios>> & { revision: Revision };
+
+/**
+ * `mcpcheck server`: runs the server suite against one target and grades it. With --spec-version
+ * it speaks that revision alone; without, it finds out which eras the server serves and tests each
+ * in one report, a section per era (a check's id and revision say its era; the exit code covers
+ * both). An era the probes found but whose run could not start is "could not run" there.
+ */
 export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] = serverScenarios): Promise<RunReport> {
   const started = Date.now();
+  const asked = parseSpecVersion(o.specVersion);
   const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
-  const target = makeTarget(o);
+  // The target flags are checked before anything starts.
+  makeTarget(o);
   const options: RunOptions = {
     callTools: parseToolPolicy(o.callTools),
     originProbe: o.originProbe ?? 'http://mcpcheck-evil.example',
@@ -108,36 +135,99 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     seed: o.seed ?? freshSeed(),
     cases: o.properties ?? PROPERTY_CASES,
   };
+  const notes: string[] = [];
+  const probes = asked === undefined ? await probeEras(o, options.requestTimeoutMs, notes) : undefined;
+  const revisions = asked !== undefined ? [asked] : probes!.filter(toTest).map((p) => p.revision);
+  const dual = revisions.length > 1;
+  const runs: EraRun[] = [];
+  const sections: EraSection[] = [];
+  const checks: CheckResult[] = [];
+  for (const revision of revisions) {
+    if (o.control?.signal?.aborted) {
+      sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'interrupted (Ctrl-C) before this era ran' });
+      continue;
+    }
+    const run = await runEra(o, revision, selection.scenarios.filter((s) => inEra(s, revision)), options, dual || eraOf(revision) === 'stateless', o.control?.signal);
+    if ('unreachable' in run) {
+      checks.push(eraCheck(revision, run.unreachable));
+      sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: run.unreachable });
+      continue;
+    }
+    runs.push(run);
+    checks.push(...inEraSection(run.checks.filter(selection.keep), revision));
+    sections.push({ revision, era: eraOf(revision), status: 'tested', detail: `${run.sessions} session(s)` });
+    notes.push(...run.notes);
+  }
+  for (const p of probes ?? []) if (!revisions.includes(p.revision)) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
+  if (probes) notes.unshift(describeEras(probes));
+  sections.sort((a, b) => (a.revision < b.revision ? -1 : 1));
+  const primary = runs[0];
+  return grade({
+    role: 'server',
+    tool: toolInfo(),
+    target: serverTargetInfo(makeTarget(o), primary?.discovery ?? {}),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    seed: options.seed,
+    checks,
+    notes,
+    untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
+    wire: runs.flatMap((r) => r.wire),
+    ...(probes || asked !== undefined ? { eras: sections } : {}),
+    ...(o.baseline ? { baseline: o.baseline } : {}),
+    ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
+  });
+}
+
+/**
+ * Which eras the server serves, each probed on a fresh connection and judged by nobody. A server
+ * that serves neither is no MCP server to grade: a setup error, with what each probe got.
+ */
+async function probeEras(o: ServerCommandOptions, requestTimeoutMs: number, notes: string[]): Promise<EraProbe[]> {
+  const target = makeTarget(o);
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
+    const probes = await detectEras(target, requestTimeoutMs, notes);
+    if (!probes.some(toTest)) {
+      // A target that went away answered nothing: say why it went, as a run of one era would.
+      const gone = probes.find((p) => p.gone !== undefined)?.gone;
+      throw new SetupError(`${target.description} ${gone ?? `answers neither era: ${probes.map((p) => p.detail).join('; ')}`}`);
+    }
+    return probes;
+  } catch (e) {
+    throw asSetupError(e);
+  } finally {
+    await target.close();
+  }
+}
+
+/**
+ * One era's run, on a target of its own (the previous era's run stopped what it started). A run
+ * whose first conversation cannot start in an era the probes found is that era's "could not run".
+ */
+async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Scenario[], options: RunOptions, namesRevision: boolean, signal?: AbortSignal): Promise<EraRun | { unreachable: string }> {
+  const target = makeTarget(o);
+  try {
+    if (target instanceof HttpTarget) await target.prepare(signal);
     const out = await runScenarios({
       ...o.control,
       target,
-      scenarios: selection.scenarios,
+      scenarios,
       discover: discoverServer,
       options,
+      speaks: revision,
       // An HTTP lane mostly waits on the network; a stdio one also starts server processes.
       concurrency: o.concurrency ?? (target.kind === 'http' ? 2 : 1) * availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
-      ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
-      reproduce: `mcpcheck server ${o.targetFlags} --only {scenario} --seed ${options.seed}`,
+      ...(o.transcriptDir ? { transcriptDir: join(o.transcriptDir, namesRevision ? revision : '') } : {}),
+      reproduce: `mcpcheck server ${o.targetFlags}${namesRevision ? ` --spec-version ${revision}` : ''} --only {scenario} --seed ${options.seed}`,
     });
-    return grade({
-      role: 'server',
-      tool: toolInfo(),
-      target: serverTargetInfo(target, out.discovery),
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      seed: options.seed,
-      checks: out.checks.filter(selection.keep),
-      notes: out.notes,
-      untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
-      wire: out.wire,
-      ...(o.baseline ? { baseline: o.baseline } : {}),
-      ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
-    });
+    return { ...out, revision };
   } catch (e) {
     await target.close();
-    throw asSetupError(e);
+    const setup = asSetupError(e);
+    // --spec-version named the era: a server that does not serve it is the user's setup to fix.
+    if (o.specVersion !== undefined || !(setup instanceof SetupError)) throw setup;
+    return { unreachable: setup.message };
   }
 }

@@ -1,6 +1,7 @@
 import { FUZZ_RULES } from '../fuzz/rules.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../validate/coverage.js';
-import { eraOf, type Revision, revisionAtLeast, STATEFUL_REVISIONS } from '../spec/revisions.js';
+import { eraOf, type Revision, STATEFUL_REVISIONS } from '../spec/revisions.js';
+import { inEra, outsideRevisions, type RevisionSpan } from '../runner/scenario.js';
 import { allRequirements, appliesIn, bindsRole, catalogOf, SPEC_REVISION, type Level, type Requirement, type Role } from '../spec/catalog.js';
 import type { RunKind, UntestedContext } from './untested.js';
 
@@ -14,18 +15,13 @@ export type Transport = 'stdio' | 'http';
 const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
 const ROLES: readonly Role[] = ['server', 'client'];
 
-/** The revisions a scenario applies to (runner/scenario.ts RevisionSpan): every one when absent. */
-export interface ScenarioSpan {
-  introduced?: Revision;
-  removed?: Revision;
-}
-
-/** What a scenario declares: the requirement ids its checks cite, the transport it needs, the revisions it runs in. */
+/** What a scenario declares: the requirement ids its checks cite, the transport it needs, the revisions and era it runs in. */
 export interface ScenarioRef {
   id: string;
   requirements: readonly string[];
   transport?: Transport;
-  revisions?: ScenarioSpan;
+  revisions?: RevisionSpan;
+  carriedOver?: true;
 }
 
 export interface CoverageSources {
@@ -112,9 +108,9 @@ function ruleTransports(id: string): Transport[] {
 
 type Candidate = Omit<Coverer, 'roles'> & { role?: Role };
 
-/** Whether a scenario runs in some of a catalog's revisions: a span that ends before them or starts after them leaves it out. */
-function spansCatalog(span: ScenarioSpan | undefined, revisions: readonly Revision[]): boolean {
-  return revisions.some((rev) => !(span?.introduced && !revisionAtLeast(rev, span.introduced)) && !(span?.removed && revisionAtLeast(rev, span.removed)));
+/** Whether a scenario runs in some of a catalog's revisions, by the runner's own rules (its era, then its span). */
+function runsIn(s: ScenarioRef, revisions: readonly Revision[]): boolean {
+  return revisions.some((rev) => inEra(s, rev) && outsideRevisions(s.revisions, rev) === undefined);
 }
 
 /** Every check of mcpcheck that can judge a requirement in the catalog's revisions, before the requirement's own binding is applied. */
@@ -127,7 +123,7 @@ function candidates(sources: CoverageSources, revisions: readonly Revision[]): M
   };
   for (const [role, kind] of [['server', 'server-scenario'], ['client', 'client-scenario']] as const) {
     for (const s of sources[role]) {
-      if (!spansCatalog(s.revisions, revisions)) continue;
+      if (!runsIn(s, revisions)) continue;
       for (const id of new Set(s.requirements)) add(id, { kind, id: s.id, role, transports: s.transport ? [s.transport] : [...TRANSPORTS] });
     }
   }
@@ -224,6 +220,12 @@ export function untestedContext(run: RunKind, o: { scenarios?: readonly Scenario
 }
 
 /** A scenario as the matrix sees it. */
-export function scenarioRef(s: { id: string; requirements: readonly string[]; needs?: { transport?: Transport }; revisions?: ScenarioSpan }): ScenarioRef {
-  return { id: s.id, requirements: s.requirements, ...(s.needs?.transport ? { transport: s.needs.transport } : {}), ...(s.revisions ? { revisions: s.revisions } : {}) };
+export function scenarioRef(s: { id: string; requirements: readonly string[]; needs?: { transport?: Transport }; revisions?: RevisionSpan; carriedOver?: true }): ScenarioRef {
+  return {
+    id: s.id,
+    requirements: s.requirements,
+    ...(s.needs?.transport ? { transport: s.needs.transport } : {}),
+    ...(s.revisions ? { revisions: s.revisions } : {}),
+    ...(s.carriedOver ? { carriedOver: true } : {}),
+  };
 }

@@ -1,4 +1,5 @@
-import type { CheckResult, RunReport, Status, TargetInfo, WireLog } from '../model.js';
+import type { CheckResult, EraSection, RequirementVerdict, RunReport, Status, TargetInfo, WireLog } from '../model.js';
+import { eraOf, isRevision } from '../spec/revisions.js';
 import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
 import { untestedAreas, type UntestedContext } from './untested.js';
 import { applyBaseline, type Baseline } from './baseline.js';
@@ -25,6 +26,8 @@ export interface GradeInput {
   interrupted?: boolean;
   /** Wire logs the checks refer to; those no graded check cites are left out. */
   wire?: WireLog[];
+  /** Server runs: the protocol eras; each tested one is graded again over its own checks (those whose revision is of its era). */
+  eras?: EraSection[];
 }
 
 /**
@@ -52,18 +55,11 @@ export function grade(input: GradeInput): RunReport {
   const { checks, honoured, stale } = applyBaseline(kept, input.baseline);
   const requirements = requirementVerdicts(checks);
 
-  const perStatus: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
-  for (const c of checks) perStatus[c.status]++;
-  const perRequirement: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
-  for (const v of requirements) perRequirement[v.status]++;
+  const { checks: perStatus, requirements: perRequirement, mustFailures, incomplete } = tally(checks, requirements);
   const notes = [...(input.notes ?? [])];
   if (dropped > 0) notes.push(`${dropped} check(s) cite only rules that do not bind a ${input.role}; they are not part of its report`);
   if (input.interrupted) notes.unshift('interrupted (Ctrl-C): this report is partial; what had not finished could not run');
 
-  // Only `fail` at MUST level breaks the build: `warn` is a SHOULD/heuristic, and `error` means the
-  // harness could not test (reported as "could not run", not as the target's fault).
-  const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && !c.expected).length;
-  const incomplete = checks.filter((c) => c.status === 'error' && !c.expected).length;
   const cited = new Set(checks.flatMap((c) => c.wire ?? []));
   const wire = (input.wire ?? []).filter((log) => cited.has(log.id));
 
@@ -89,6 +85,35 @@ export function grade(input: GradeInput): RunReport {
     notes,
     untested: input.untested ? untestedAreas(checks, input.role, input.untested) : [],
     ...(wire.length > 0 ? { wire } : {}),
+    ...(input.eras ? { eras: input.eras.map((section) => (section.status === 'tested' ? { ...section, ...eraGrade(checks.filter((c) => inSection(c, section))) } : section)) } : {}),
+  };
+}
+
+/** Whether a check belongs to an era's section: judged on a session of that era (a check with no revision: of the stateful era, as before 2026-07-28). */
+function inSection(check: CheckResult, section: EraSection): boolean {
+  const era = check.revision !== undefined && isRevision(check.revision) ? eraOf(check.revision) : 'stateful';
+  return era === section.era;
+}
+
+/** An era's own grade: its headline and counts, over its checks alone. */
+function eraGrade(checks: CheckResult[]): Pick<EraSection, 'headline' | 'summary'> {
+  const requirements = requirementVerdicts(checks);
+  return { headline: headline(requirements), summary: tally(checks, requirements) };
+}
+
+/** Checks and verdicts per status, and what decides the exit code. */
+function tally(checks: readonly CheckResult[], requirements: readonly RequirementVerdict[]): NonNullable<EraSection['summary']> {
+  const perStatus: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  for (const c of checks) perStatus[c.status]++;
+  const perRequirement: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  for (const v of requirements) perRequirement[v.status]++;
+  return {
+    checks: perStatus,
+    requirements: perRequirement,
+    // Only `fail` at MUST level breaks the build: `warn` is a SHOULD/heuristic, and `error` means the
+    // harness could not test (reported as "could not run", not as the target's fault).
+    mustFailures: checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && !c.expected).length,
+    incomplete: checks.filter((c) => c.status === 'error' && !c.expected).length,
   };
 }
 

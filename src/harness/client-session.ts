@@ -4,6 +4,19 @@ import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.j
 import { type CannedAnswers, DEFAULT_CANNED } from './canned.js';
 import type { Conversation } from './lifecycle/conversation.js';
 import { PeerSession, type PeerSessionOptions, type Reply } from './peer-session.js';
+import { META } from '../spec/modern.js';
+import { toolInfo } from '../version.js';
+import { isObject } from '../json.js';
+
+/**
+ * `params` with `meta` under its `_meta` (the caller's keys win). Params that are no object (a
+ * probe of malformed params) are sent as given.
+ */
+function withRequestMeta(params: unknown, meta: Record<string, unknown>): unknown {
+  if (params === undefined) return { _meta: meta };
+  if (!isObject(params)) return params;
+  return { ...params, _meta: { ...meta, ...(isObject(params._meta) ? params._meta : {}) } };
+}
 
 /** The channels towards a server: `kind` tells them apart, so transport probes need no cast. */
 export type ChannelToServer = HttpChannel | StdioChannel;
@@ -31,6 +44,22 @@ export class ClientSession extends PeerSession<ChannelToServer> {
   constructor(options: ClientSessionOptions) {
     super('client', options);
     this.canned = options.canned ?? DEFAULT_CANNED;
+  }
+
+  /**
+   * Sends a request and waits for its answer. In the stateless era every request carries the
+   * per-request `_meta` (protocol version, the capabilities `connect()` declared, mcpcheck's
+   * clientInfo), merged under any `_meta` the caller gave, which wins: a scenario that sends a
+   * chosen version or withholds a field says so in its params. A message sent as given
+   * (`requestMessage`, `send`) is untouched.
+   */
+  override request(method: string, params?: unknown, timeoutMs?: number): Promise<Reply> {
+    return super.request(method, this.era === 'stateless' ? withRequestMeta(params, this.requestMeta()) : params, timeoutMs);
+  }
+
+  /** The per-request `_meta` of the stateless era (basic/index.mdx#meta, META-REQ-01/02). */
+  requestMeta(): Record<string, unknown> {
+    return { [META.protocolVersion]: this.speaks, [META.clientCapabilities]: this.clientCapabilities, [META.clientInfo]: toolInfo() };
   }
 
   async initialize(options: InitializeOptions = {}): Promise<Reply> {

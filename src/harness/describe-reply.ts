@@ -13,11 +13,11 @@ export function describeReply(reply: Reply): string {
     case 'timeout':
       return reply.strays.length > 0
         ? `no response with its id within ${reply.waitedMs} ms; meanwhile the server sent ${reply.strays.length} response(s) that answer no request (frame ${reply.strays.slice(0, 3).join(', ')})`
-        : `no response within ${reply.waitedMs} ms${reply.pingedAfter ? ', nor to a ping sent after it' : ''}`;
+        : `no response within ${reply.waitedMs} ms${reply.pingedAfter ? `, nor to a ${reply.probe ?? 'ping'} sent after it` : ''}`;
     case 'closed':
       return `the connection closed (${reply.detail})`;
     case 'unanswered':
-      return `no response within ${reply.waitedMs} ms, while a ping sent after it was answered in ${reply.pingMs} ms`;
+      return `no response within ${reply.waitedMs} ms, while a ${reply.probe ?? 'ping'} sent after it was answered in ${reply.pingMs} ms`;
     case 'rejected':
       return reply.error
         ? `HTTP ${reply.status} with error ${show(reply.error.code)} ${show(reply.error.message, 100)} (no id)`

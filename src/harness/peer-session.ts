@@ -1,7 +1,7 @@
 import type { Channel, IncomingFrame, SendResult } from '../transport/channel.js';
 import { TargetUnreachable } from '../transport/http.js';
 import type { Finding } from '../validate/finding.js';
-import { isStatefulRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Era, type Revision as AnyRevision, type StatefulRevision as Revision } from '../spec/revisions.js';
+import { eraOf, isStatefulRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Era, type Revision as AnyRevision, type StatefulRevision as Revision } from '../spec/revisions.js';
 import { findingsIn, RulesInRevision } from '../validate/in-revision.js';
 import { SessionValidator } from '../validate/session.js';
 import { isObject } from '../json.js';
@@ -34,12 +34,12 @@ export type Reply =
    * its own; without them the silence may be mcpcheck's timeout being too short for a slow or hung
    * target. `pingedAfter`: a ping sent after it went unanswered too.
    */
-  | { kind: 'timeout'; waitedMs: number; strays: number[]; pingedAfter?: true }
+  | { kind: 'timeout'; waitedMs: number; strays: number[]; pingedAfter?: true; probe?: string }
   /**
    * No response within `waitedMs`, while a ping sent after it was answered (in `pingMs`), and no
    * response that answers nothing came meanwhile: a live target left the request unanswered.
    */
-  | { kind: 'unanswered'; waitedMs: number; pingMs: number }
+  | { kind: 'unanswered'; waitedMs: number; pingMs: number; probe?: string }
   /** HTTP: the POST got an error status and no JSON-RPC response with the request's id (`error`: the id-less one its body held). */
   | { kind: 'rejected'; status: number; body: string; error?: { code?: unknown; message?: unknown }; frame?: number }
   | { kind: 'closed'; detail: string };
@@ -47,6 +47,11 @@ export type Reply =
 export interface PeerSessionOptions<C extends Channel = Channel> {
   channel: C;
   transport: 'stdio' | 'http';
+  /**
+   * The revision the session is to speak (2025-11-25 by default): its era decides how its frames
+   * are validated and how it tells a live target from a hung one (ping, or server/discover).
+   */
+  speaks?: AnyRevision;
   /** Per request, unless a call says otherwise. */
   requestTimeoutMs?: number;
   /**
@@ -100,6 +105,8 @@ function dropLeading<T>(list: T[], old: (item: T) => boolean): void {
 export abstract class PeerSession<C extends Channel = Channel> {
   readonly frames: RecordedFrame[] = [];
   private validator: SessionValidator;
+  /** The validator of the other era, for a connection that carries both (made on the first frame of it). */
+  private otherEra: SessionValidator | undefined;
   /** Rules exercised in sessions that ended before the current one (see `newSession`). */
   private readonly earlierApplied: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
   /** Rules judged outside the message validator (on HTTP exchanges, say), for the session's revision. */
@@ -142,7 +149,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     this.channel = options.channel;
     this.timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.maxFrames = options.maxFrames ?? 20_000;
-    this.validator = new SessionValidator({ transport: options.transport });
+    this.validator = this.newValidator();
     if (options.startsProcess) this.start = options.pace?.starting();
     this.channel.onFrame((f) => this.receive(f));
     // The transport reports a problem just before it delivers the frame it concerns.
@@ -180,7 +187,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /** The rules `side`'s frames gave a chance to fail, over every session this one carried. */
   appliedBy(side: Side): Set<string> {
-    return new Set([...this.earlierApplied[side], ...this.judgedApart[side], ...this.validator.appliedBy[side]]);
+    return new Set([...this.earlierApplied[side], ...this.judgedApart[side], ...this.validators.flatMap((v) => [...v.appliedBy[side]])]);
   }
 
   /** Takes in what a judge other than the message validator found about `side` (scoped to the session's revision). */
@@ -194,9 +201,48 @@ export abstract class PeerSession<C extends Channel = Channel> {
    * session ended): ids, lifecycle and negotiation start again; what was exercised is kept.
    */
   protected newSession(): void {
-    for (const f of this.validator.end()) this.report(f);
-    for (const side of ['client', 'server'] as const) for (const id of this.validator.appliedBy[side]) this.earlierApplied[side].add(id);
-    this.validator = new SessionValidator({ transport: this.options.transport });
+    for (const v of this.validators) {
+      for (const f of v.end()) this.report(f);
+      for (const side of ['client', 'server'] as const) for (const id of v.appliedBy[side]) this.earlierApplied[side].add(id);
+    }
+    this.validator = this.newValidator();
+    this.otherEra = undefined;
+  }
+
+  /** A validator of the session's era, or of another one whose frames come on the same connection. */
+  private newValidator(era: Era = this.era): SessionValidator {
+    return new SessionValidator({ transport: this.options.transport }, era);
+  }
+
+  /** The validators that judged the session: its own era's, and another era's once frames of it came. */
+  private get validators(): SessionValidator[] {
+    return this.otherEra ? [this.validator, this.otherEra] : [this.validator];
+  }
+
+  /** The liveness probe's name for a reply, when it is not the ping replies are read with by default. */
+  private probeNamed(): { probe?: string } {
+    return this.probeMethod === 'ping' ? {} : { probe: this.probeMethod };
+  }
+
+  /** The era the session speaks in. */
+  get era(): Era {
+    return eraOf(this.options.speaks ?? LATEST_REVISION);
+  }
+
+  /**
+   * The revision the session speaks: in the stateful era the one its initialize negotiated, in the
+   * stateless era the one every request carries. Checks are graded by its catalog.
+   */
+  get speaks(): AnyRevision {
+    return this.era === 'stateless' ? (this.options.speaks ?? LATEST_REVISION) : this.revision;
+  }
+
+  /**
+   * The request that shows a target is alive and has read what came before: ping in the stateful
+   * era, server/discover in the stateless one (which has no ping).
+   */
+  protected get probeMethod(): string {
+    return this.era === 'stateless' ? 'server/discover' : 'ping';
   }
 
   /** Sees each message from the target before it is validated (a role may recognise a new session in it). */
@@ -216,24 +262,21 @@ export abstract class PeerSession<C extends Channel = Channel> {
     return isStatefulRevision(judged) ? judged : LATEST_REVISION;
   }
 
-  /** The revision the session's checks are judged by (a role whose conversations may be stateless says which). */
+  /** The revision the session's checks are judged by (a role whose conversations may be of either era says which). */
   get judgedIn(): AnyRevision {
-    return this.revision;
+    return this.speaks;
   }
 
-  /** The era a frame belongs to, for its live validation; a role that serves the stateless era tells its frames apart. */
+  /** The era a frame belongs to, for its live validation; a role that serves both eras on one connection tells its frames apart. */
   protected eraOf(_message: unknown, _from: Side): Era {
-    return 'stateful';
+    return this.era;
   }
 
-  /**
-   * The validator that judges a frame of `era`. The stateless era's session rules are not on this
-   * branch yet (validate2026 adds the 'stateless' SessionValidator): until they are wired here, a
-   * modern frame is judged by no session rule rather than by the stateful era's, which would fail
-   * a modern client for not opening with initialize.
-   */
-  private validatorFor(message: unknown, from: Side): SessionValidator | undefined {
-    return this.eraOf(message, from) === 'stateful' ? this.validator : undefined;
+  /** The validator that judges a frame: the session's own, or the other era's for a frame of that era (a dual-era endpoint). */
+  private validatorFor(message: unknown, from: Side): SessionValidator {
+    const era = this.eraOf(message, from);
+    if (era === this.validator.era) return this.validator;
+    return (this.otherEra ??= this.newValidator(era));
   }
 
   /** Allocates the next request id (ids are never reused in a session). */
@@ -303,7 +346,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     const sentAt = performance.now();
     // A ping costs a server nothing: waiting for one is waiting on its pace, which it measures once started.
     // (A "ping" with malformed params is a probe like any other, and its silence needs telling apart.)
-    const ping = message.method === 'ping' && (message.params === undefined || isObject(message.params));
+    const ping = message.method === this.probeMethod && (message.params === undefined || isObject(message.params));
     const measured = ping && this.heard;
     const reply = new Promise<Reply>((resolve) => {
       if (this.closedDetail) return resolve({ kind: 'closed', detail: this.closedDetail });
@@ -330,7 +373,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
             // The ping may take as long as the request could, never longer than the session's usual wait.
             const pingWaitMs = Math.min(timeoutMs ?? this.timeoutMs, this.timeoutMs);
             void this.pingAfter(key, message.id, mark, () => waitedMs, pingWaitMs).then((settled) => {
-              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true });
+              if (!settled) this.settleWaiting(key, { kind: 'timeout', waitedMs, strays: this.strayResponses.filter((i) => i >= mark), pingedAfter: true, ...this.probeNamed() });
             });
             return;
           }
@@ -378,7 +421,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
    */
   private async pingAfter(key: string, id: unknown, mark: number, waitedMs: () => number, timeoutMs?: number): Promise<boolean> {
     const pinged = performance.now();
-    const pong = await this.request('ping', undefined, timeoutMs);
+    const pong = await this.request(this.probeMethod, undefined, timeoutMs);
     const pingMs = Math.round(performance.now() - pinged);
     // An answer sent before the ping's may still be on its way (over HTTP, on another stream).
     await this.settle(20);
@@ -388,8 +431,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
       this.settleWaiting(key, { kind: 'timeout', waitedMs: waitedMs(), strays });
       return true;
     }
-    this.validator.leftUnanswered(this.role, id, pong.frame);
-    this.settleWaiting(key, { kind: 'unanswered', waitedMs: waitedMs(), pingMs });
+    for (const v of this.validators) if (v.awaits(this.role, id)) v.leftUnanswered(this.role, id, pong.frame);
+    this.settleWaiting(key, { kind: 'unanswered', waitedMs: waitedMs(), pingMs, ...this.probeNamed() });
     return true;
   }
 
@@ -411,7 +454,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Sends any JSON value as one frame (for malformed-message probes); it is recorded but not validated. */
   async send(message: unknown): Promise<SendResult | undefined> {
     this.record({ from: this.role, message });
-    this.validatorFor(message, this.role)?.message(this.role, message, this.frameCount - 1);
+    this.validatorFor(message, this.role).message(this.role, message, this.frameCount - 1);
     if (this.closedDetail) return undefined;
     try {
       return await this.timedSend(() => this.channel.send(message));
@@ -438,7 +481,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
       text.length <= MAX_RAW_KEPT ? { from: this.role, raw: text } : parsed !== undefined ? { from: this.role, message: elide(parsed, 0) } : { from: this.role, raw: text.slice(0, MAX_RAW_KEPT) + '…' },
     );
     // Keep the ledger true to what the target saw, so its answers to our probes are judged fairly.
-    if (parsed !== undefined) this.validatorFor(parsed, this.role)?.message(this.role, parsed, frame.index);
+    if (parsed !== undefined) this.validatorFor(parsed, this.role).message(this.role, parsed, frame.index);
     else this.validator.unreadableFrame(this.role);
     if (this.closedDetail) return undefined;
     try {
@@ -466,7 +509,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
    * a ping sent last is answered. Faster and surer than sleeping; peers answer in order.
    */
   async barrier(timeoutMs?: number): Promise<Reply> {
-    const reply = await this.request('ping', undefined, timeoutMs);
+    const reply = await this.request(this.probeMethod, undefined, timeoutMs);
     await this.settle(20);
     return reply;
   }
@@ -523,7 +566,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /** Findings the end of the session shows (unanswered requests …). */
   end(): void {
-    for (const f of this.validator.end()) this.report(f);
+    for (const v of this.validators) for (const f of v.end()) this.report(f);
   }
 
   private record(frame: Omit<RecordedFrame, 'index' | 'at'>): RecordedFrame {
@@ -553,7 +596,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
     else {
       this.beforeValidating(incoming.message);
-      for (const f of this.validatorFor(incoming.message, this.them)?.message(this.them, incoming.message, frame.index) ?? []) this.report(f);
+      for (const f of this.validatorFor(incoming.message, this.them).message(this.them, incoming.message, frame.index)) this.report(f);
     }
     for (const w of this.frameWaiters) {
       if (w.match(frame)) {

@@ -6,7 +6,7 @@ import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
 import type { AcceptedConversation } from './lifecycle/conversation.js';
-import { carriesModernMeta, STATELESS_ONLY } from './lifecycle/stateless.js';
+import { carriesModernMeta, STATELESS_ONLY } from './lifecycle/stateless-accept.js';
 import { PeerSession, type PeerSessionOptions, type RecordedFrame, type Side } from './peer-session.js';
 
 /** How mcpcheck, playing the server, answers one request: a result, an error, or never (to see what the client does then). */

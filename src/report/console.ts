@@ -55,6 +55,10 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     for (const note of report.notes) out.push(`  - ${indentLines(escapeTerminal(note, { allowNewlines: true }), '    ')}`);
   }
 
+  if (report.eras) {
+    out.push('', paint('1', 'Protocol eras (each graded over its own checks; the exit code covers all):'));
+    for (const e of report.eras) out.push(`  ${esc(e.revision)} (${e.era}): ${e.status === 'tested' ? esc(e.headline ?? '') : `${e.status}: ${esc(e.detail)}`}`);
+  }
   const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0 && !report.summary.interrupted;
   out.push('', paint(ok ? '1;32' : '1;31', esc(report.summary.headline)));
   return out.join('\n') + '\n';

@@ -1,8 +1,8 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
-import { absentIn, levelIn, requirementIn, requirementOfEither, type Level } from '../spec/catalog.js';
+import { absentIn, appliesIn, levelIn, requirementIn, requirementOfEither, type Level, type Requirement } from '../spec/catalog.js';
 import { isObject } from '../json.js';
-import { LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision } from '../spec/revisions.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import { describeReply } from '../harness/describe-reply.js';
@@ -87,10 +87,13 @@ export class CheckRecorder {
     // A server that answered, but with no id or the wrong one, is judged on that answer.
     const timedOut = e.replies?.find((r): r is Extract<Reply, { kind: 'timeout' }> => r.kind === 'timeout' && r.strays.length === 0);
     if (timedOut) {
-      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? ', nor to a ping sent after it' : ''}`, e);
+      this.add('error', `could not judge: expected ${e.expected}; no response came within mcpcheck's request timeout (${timedOut.waitedMs} ms; see --request-timeout)${timedOut.pingedAfter ? `, nor to a ${timedOut.probe ?? 'ping'} sent after it` : ''}`, e);
       return false;
     }
-    const level = e.level ?? levelIn((e.requirements ?? this.defaults)[0]!, (e.session ?? this.sessionOf())?.judgedIn ?? LATEST_REVISION);
+    const first = (e.requirements ?? this.defaults)[0]!;
+    const revision = (e.session ?? this.sessionOf())?.judgedIn ?? LATEST_REVISION;
+    // A rule the revision lacks is not judged (add() makes the check a skip): its level there is moot.
+    const level = e.level ?? (appliesIn(first, revision) ? levelIn(first, revision) : catalogRow(first).level);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
     this.add(status, ok ? `as expected: ${e.expected}` : `expected ${e.expected}; got ${e.actual}`, e);
     return ok;
@@ -210,7 +213,7 @@ export class CheckRecorder {
       status = 'skip';
       message = absent[0]!;
     }
-    const first = (session ? requirementIn(requirements[0]!, session.judgedIn) : undefined) ?? requirementOfEither(requirements[0]!);
+    const first = catalogRow(requirements[0]!, session?.judgedIn);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;
@@ -221,7 +224,7 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? (session && judged.length > 0 ? levelIn(first.id, session.judgedIn) : first.level),
+      level: o.level ?? (session && appliesIn(first.id, session.judgedIn) ? levelIn(first.id, session.judgedIn) : first.level),
       status,
       message,
       area: first.area,
@@ -270,8 +273,16 @@ export class CheckRecorder {
 
 type ScenarioHead = { id: string; title: string; requirements: RequirementId[]; level?: Level };
 
+/**
+ * A rule's row as a check cites it: in the catalog of the revision its session speaks, else the
+ * 2025-11-25 catalog's, else (a rule new in 2026-07-28, cited with no session) the 2026-07-28 one.
+ */
+export function catalogRow(id: RequirementId, revision?: Revision): Requirement {
+  return (revision !== undefined ? requirementIn(id, revision) : undefined) ?? requirementOfEither(id);
+}
+
 function scenarioNotRun(s: ScenarioHead, id: string, status: Status, message: string): CheckResult {
-  const first = requirementOfEither(s.requirements[0]!);
+  const first = catalogRow(s.requirements[0]!);
   return { id, title: s.title, requirements: s.requirements, level: s.level ?? first.level, status, message, area: first.area, evidence: [], scenario: s.id };
 }
 

@@ -13,7 +13,7 @@ import { LiveLedger } from './live.js';
 import { type Discovery, type DiscoveryStep, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunControl } from './observer.js';
 import { outsideRevisions, type RunOptions, type Scenario } from './scenario.js';
-import type { StatefulRevision as Revision } from '../spec/revisions.js';
+import type { Revision } from '../spec/revisions.js';
 
 export interface RunInput extends RunControl {
   target: Target;
@@ -21,6 +21,8 @@ export interface RunInput extends RunControl {
   /** What the run learns of the server before the scenarios that need it start (the server command's: discoverServer). */
   discover: DiscoveryStep;
   options: RunOptions;
+  /** The revision every session of the run speaks (its era decides how conversations start); 2025-11-25 by default. */
+  speaks?: Revision;
   concurrency: number;
   scenarioTimeoutMs: number;
   /** Writes one transcript per session into this folder. */
@@ -84,6 +86,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       channel,
       transport: target.kind,
       requestTimeoutMs: options.requestTimeoutMs,
+      ...(input.speaks !== undefined ? { speaks: input.speaks } : {}),
       pace,
       // Each stdio session starts a process of its own.
       startsProcess: target.kind === 'stdio',
@@ -226,7 +229,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       Object.assign(discovery, await input.discover({ open, target, pace, requestTimeoutMs: options.requestTimeoutMs }));
       if (first) {
         wireOf.set(DISCOVERY, [wire.mark(DISCOVERY, first.frames)]);
-        negotiated = first.revision;
+        negotiated = first.speaks;
       }
     } catch (e) {
       // Ctrl-C during discovery: what it left undone is no fault of the target.

@@ -6,7 +6,7 @@ import type { CheckRecorder } from './checks.js';
 import type { Discovery } from './discovery.js';
 import type { Target } from '../harness/target.js';
 import type { RequirementId } from '../spec/requirement-id.js';
-import { revisionAtLeast, type Revision } from '../spec/revisions.js';
+import { eraOf, revisionAtLeast, type Revision } from '../spec/revisions.js';
 
 /**
  * How much a scenario needs to itself: 'shared' runs on a connected session that other
@@ -91,6 +91,19 @@ export interface RevisionSpan {
   removed?: Revision;
 }
 
+/**
+ * Whether a scenario of `span` belongs to the suite of `revision`'s era. A scenario without a
+ * span, or one introduced in the stateful era, was written for initialize-based conversations: it
+ * runs in the stateless era only once it is carried over (a span reaching into it, with
+ * `introduced` at a stateless revision, or `carriedOver`), so that no rule of one era is judged by
+ * a scenario written for the other.
+ */
+export function inEra(s: Pick<Scenario, 'revisions' | 'carriedOver'>, revision: Revision): boolean {
+  const introducedIn = s.revisions?.introduced ? eraOf(s.revisions.introduced) : 'stateful';
+  if (eraOf(revision) === 'stateful') return introducedIn === 'stateful';
+  return introducedIn === 'stateless' || s.carriedOver === true;
+}
+
 /** Why a scenario of `span` does not apply to a conversation on `revision` (undefined: it does); `spoke` says whose revision it is. */
 export function outsideRevisions(span: RevisionSpan | undefined, revision: Revision, spoke = 'the server negotiated'): string | undefined {
   if (span?.introduced && !revisionAtLeast(revision, span.introduced)) return `applies from revision ${span.introduced} on; ${spoke} ${revision}`;
@@ -103,6 +116,11 @@ export interface Scenario extends ScenarioIdentity {
   isolation: Isolation;
   /** The revisions it applies to; on another the runner skips it, naming the negotiated one. */
   revisions?: RevisionSpan;
+  /**
+   * Written for the stateful era and checked to hold in the stateless one too (it needs only a
+   * working conversation through `ctx.connect` and keeps to rules both eras share).
+   */
+  carriedOver?: true;
   /**
    * The scenario spends most of its time waiting on purpose (for a hang, a timeout, a process to
    * exit, a slow tool): with a session or process of its own it runs beside the lanes instead of

@@ -193,6 +193,27 @@ const RULING_LIST = [
       'The safe integer range of an x-mcp-header parameter is read as a constraint on the schema: a minimum or maximum beyond ±(2^53−1) is a warning under HDR-PARAM-02; an out-of-range integer sent in a header is judged under HDR-PARAM-04.',
     requirements: ['HDR-PARAM-02', 'HDR-PARAM-04'],
   },
+  {
+    id: 'modern-error',
+    section2026: 7,
+    ruling:
+      'A "recognised modern error" is −32020, −32021 or −32022, and over Streamable HTTP also a 404 whose body is a −32601 JSON-RPC error; on stdio −32601 or −32602 to a modern server/discover means a legacy server. Era detection records what the probes showed (VER-BC-01), never a finding.',
+    requirements: ['VER-BC-01', 'VER-BC-03', 'HTTP-BC-03'],
+  },
+  {
+    id: 'missing-meta-error',
+    section2026: 4,
+    ruling:
+      'Over HTTP a request whose body lacks a required per-request _meta field may be refused with −32602 (basic/index.mdx#meta) or −32020 (the header then differs from the body); either with status 400 passes, −32602 is preferred.',
+    requirements: ['META-REQ-03', 'HDR-VAL-01'],
+  },
+  {
+    id: 'version-mismatch-error',
+    section2026: 5,
+    ruling:
+      'A header/body protocol version mismatch always involves an unsupported version, so −32020 (HDR-VER-02) and −32022 (VER-NEG-01) both apply; either with status 400 passes, −32020 is preferred.',
+    requirements: ['HDR-VER-02', 'VER-NEG-01'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

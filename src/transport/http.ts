@@ -7,6 +7,8 @@ import { clockFrom, decodeUtf8, MiB, parseJson, quote } from './common.js';
 import { HeaderList, httpExchange, type HttpResponse } from './http-client.js';
 import { describeNetworkError, mediaType, readBody, readSseBody, redactHeaders, redactUrl, type SseEvent } from './http-util.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import { eraOf, isRevision } from '../spec/revisions.js';
+import { modernRequestHeaders } from './modern-request-headers.js';
 
 export { describeNetworkError, redactHeaders, redactUrl, type SseEvent };
 
@@ -196,23 +198,35 @@ export class HttpChannel extends ChannelEvents implements Channel {
    * Throws TargetUnreachable only when no request of this channel has ever got a response.
    */
   send(message: unknown): Promise<HttpSendResult> {
-    return this.post(JSON.stringify(message), isInitialize(message), isRequest(message));
+    return this.post(JSON.stringify(message), isInitialize(message), isRequest(message), this.bodyHeaders(message));
   }
 
   sendRaw(bytes: string | Uint8Array): Promise<HttpSendResult> {
     let init = false;
     let request = false;
+    let derived: Record<string, string> = {};
     if (typeof bytes === 'string' && bytes.length < 64 * 1024) {
       const parsed = parseJson(bytes);
       init = parsed.ok && isInitialize(parsed.value);
       request = parsed.ok && isRequest(parsed.value);
+      if (parsed.ok) derived = this.bodyHeaders(parsed.value);
     }
-    return this.post(bytes, init, request);
+    return this.post(bytes, init, request, derived);
   }
 
-  private async post(body: string | Uint8Array, initialize: boolean, request = false): Promise<HttpSendResult> {
+  /** Whether the channel speaks the stateless era: no session, and every request's headers mirror its body. */
+  private get modern(): boolean {
+    return isRevision(this.protocolVersion) && eraOf(this.protocolVersion) === 'stateless';
+  }
+
+  /** The headers a message's body calls for: in the stateless era Mcp-Method and Mcp-Name (HDR-STD-01), else none. */
+  private bodyHeaders(message: unknown): Record<string, string> {
+    return this.modern ? modernRequestHeaders(message) : {};
+  }
+
+  private async post(body: string | Uint8Array, initialize: boolean, request = false, derived: Record<string, string> = {}): Promise<HttpSendResult> {
     const exchange = ++this.exchanges;
-    const headers = this.headers({ Accept: ACCEPT_BOTH, 'Content-Type': 'application/json' });
+    const headers = this.headers({ Accept: ACCEPT_BOTH, 'Content-Type': 'application/json', ...derived });
     const opened = await this.open(exchange, 'POST', headers, body);
     if ('error' in opened) return opened.error;
     const { res } = opened;
@@ -442,7 +456,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
     const what = `the SSE stream of ${via === 'post-sse' ? 'POST' : 'GET'} #${exchange}`;
     // The answer to initialize comes before any version is agreed; which revisions have priming
     // (2025-11-25 on) is the catalog's to say, applied to every finding in ChannelEvents.onFinding.
-    const primingExpected = this.protocolVersion !== undefined;
+    // The stateless era has no resumable streams, so no priming event either.
+    const primingExpected = this.protocolVersion !== undefined && !this.modern;
     const timer = deadline(ctl, this.streamTimeoutMs, `stream still open after ${this.streamTimeoutMs} ms`);
     // SSE itself strips one leading BOM, which the default (ignoreBOM: false) decoder does too.
     let decoder = new TextDecoder('utf-8', { fatal: true });

@@ -4,6 +4,13 @@ import { clientFeatures } from './client-features.js';
 import { http } from './http.js';
 import { httpStreams } from './http-streams.js';
 import { lifecycle } from './lifecycle.js';
+import { modernDiscover } from './modern-discover.js';
+import { modernHttp } from './modern-http.js';
+import { modernLegacy } from './modern-legacy.js';
+import { modernLogging } from './modern-logging.js';
+import { modernMeta } from './modern-meta.js';
+import { modernMrtr } from './modern-mrtr.js';
+import { modernSubscriptions } from './modern-subscriptions.js';
 import { notifications } from './notifications.js';
 import { olderRevisions } from './older-revisions.js';
 import { prompts } from './prompts.js';
@@ -14,4 +21,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging];

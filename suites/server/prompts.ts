@@ -23,6 +23,8 @@ export const promptList = scenario({
   title: 'prompts/list lists prompts, each with a name and well-formed arguments',
   requirements: ['PROMPT-LIST-01'],
   isolation: 'shared',
+  // It judges what discovery listed, which both eras list alike.
+  carriedOver: true,
   needs: { capabilities: ['prompts'] },
   async run({ check, discovery }) {
     const walk = discovery.walks['prompts/list'];

@@ -10,6 +10,8 @@ export const resourceList = scenario({
   title: 'resources/list lists resources, each with a uri and a name',
   requirements: ['RES-LIST-01'],
   isolation: 'shared',
+  // It judges what discovery listed, which both eras list alike.
+  carriedOver: true,
   needs: { capabilities: ['resources'] },
   async run({ check, discovery }) {
     const walk = discovery.walks['resources/list'];
@@ -89,6 +91,8 @@ export const resourceTemplates = scenario({
   title: 'resources/templates/list gives templates with a name and an RFC 6570 uriTemplate',
   requirements: ['RES-TPL-01'],
   isolation: 'shared',
+  // It judges what discovery listed, which both eras list alike.
+  carriedOver: true,
   needs: { capabilities: ['resources'] },
   async run({ check, discovery }) {
     const walk = discovery.walks['resources/templates/list'];

@@ -21,6 +21,8 @@ export const toolList = scenario({
   title: 'tools/list lists well-formed tools: names, input/output schemas, annotations, execution',
   requirements: ['TOOL-LIST-01', 'TOOL-SCHEMA-01', 'TOOL-NAME-01', 'TOOL-NAME-03', 'TOOL-ANN-02', 'TOOL-EXEC-01'],
   isolation: 'shared',
+  // It judges what discovery listed, which both eras list alike.
+  carriedOver: true,
   needs: { capabilities: ['tools'] },
   async run({ check, discovery }) {
     const walk = discovery.walks['tools/list'];

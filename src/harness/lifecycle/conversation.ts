@@ -1,4 +1,5 @@
 import type { Reply } from '../peer-session.js';
+import type { Revision } from '../../spec/revisions.js';
 
 /**
  * What a conversation with a server began with, whichever era it runs in: the revision both sides
@@ -16,6 +17,8 @@ export interface Conversation {
 
 /** What a client starting a conversation says about itself, and how long it waits for the start. */
 export interface ConnectOptions {
+  /** The revision to speak (the session's, `speaks`, by default): its era picks how the conversation starts. */
+  revision?: Revision;
   /** The client capabilities mcpcheck declares (none by default). */
   capabilities?: Record<string, unknown>;
   /** The wait for the server's answer to the opening request (the session's usual wait by default). */

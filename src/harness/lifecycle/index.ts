@@ -9,19 +9,21 @@ import type { ClientSession } from '../client-session.js';
 import type { ServerSession } from '../server-session.js';
 import type { ConnectOptions, ConnectOutcome } from './conversation.js';
 import { acceptStateful, connectStateful } from './stateful.js';
-import { acceptStateless } from './stateless.js';
+import { acceptStateless } from './stateless-accept.js';
+import { connectStateless } from './stateless-connect.js';
+import { isStatefulRevision } from '../../spec/revisions.js';
 
 export type { AcceptedConversation, ConnectOptions, ConnectOutcome, Conversation } from './conversation.js';
 
 /**
  * Starts a conversation on `session` (opened, not yet started) and, when it began, keeps what was
- * negotiated on the session (`session.conversation`). Every revision mcpcheck speaks today opens
- * with initialize; the 2026-07-28 era (server/discover, per-request _meta, no session) becomes a
- * module beside the stateful one, chosen here by the revision the run is to speak (an option of
- * ConnectOptions then).
+ * negotiated on the session (`session.conversation`). The era of the revision to speak (the
+ * option, else the session's) picks the module: initialize and a session, or server/discover and
+ * per-request `_meta`.
  */
 export async function connect(session: ClientSession, options: ConnectOptions = {}): Promise<ConnectOutcome> {
-  const outcome = await connectStateful(session, options);
+  const revision = options.revision ?? session.speaks;
+  const outcome = isStatefulRevision(revision) ? await connectStateful(session, options) : await connectStateless(session, revision, options);
   if (outcome.ok) session.conversation = outcome.conversation;
   return outcome;
 }

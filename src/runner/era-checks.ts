@@ -1,0 +1,44 @@
+/**
+ * How the checks of one era's run stand in a report that may hold two: a check of the stateless
+ * era says so in its id (`server.modern.…`, `live.modern.…`) and its revision, so the ids of the
+ * two sections never meet and stay stable whichever eras a run tested.
+ */
+import type { CheckResult } from '../model.js';
+import { requirementIn } from '../spec/catalog.js';
+import { eraOf, type Revision } from '../spec/revisions.js';
+
+/** The prefix every check id of the stateless era carries. */
+export const MODERN_SCENARIO_PREFIX = 'server.modern.';
+
+/** A check id as the stateless era's section has it. */
+function modernId(id: string): string {
+  if (id.startsWith(MODERN_SCENARIO_PREFIX)) return id;
+  return id.replace(/^(server|live)\./, '$1.modern.');
+}
+
+/** The checks of a run in `revision`, as its era's section holds them. */
+export function inEraSection(checks: CheckResult[], revision: Revision): CheckResult[] {
+  if (eraOf(revision) === 'stateful') return checks;
+  return checks.map((c) => ({ ...c, id: modernId(c.id), revision, ...(c.scenario !== undefined ? { scenario: modernId(c.scenario) } : {}) }));
+}
+
+/**
+ * An era the probes found but whose run could not start (its first conversation failed): the
+ * era is "could not run", never a pass. It cites DISC-IMPL-01 in the stateless era (every server
+ * implements server/discover) and the initialize rule in the stateful one.
+ */
+export function eraCheck(revision: Revision, why: string): CheckResult {
+  const stateless = eraOf(revision) === 'stateless';
+  const row = requirementIn(stateless ? 'DISC-IMPL-01' : 'LIFE-INIT-01', revision)!;
+  return {
+    id: stateless ? `${MODERN_SCENARIO_PREFIX}era/could-not-run` : 'server.era/could-not-run',
+    title: `The ${revision} era's conversation starts`,
+    requirements: [row.id],
+    level: row.level,
+    status: 'error',
+    message: `the probes found the ${revision} era, but its run could not start a conversation: ${why}`,
+    area: row.area,
+    evidence: [],
+    revision,
+  };
+}

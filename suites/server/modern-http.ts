@@ -1,0 +1,107 @@
+import { MODERN_ERRORS, MODERN_HEADERS, type RequirementId, ruling, scenario, type Scenario, show } from '../kit.js';
+import { describeProbe, probe } from './http.js';
+import { exchange, legacyInitialize, modernRequest, refusedWith } from './modern-exchange.js';
+
+// Streamable HTTP in the stateless era (basic/transports/streamable-http.mdx): the standard
+// request headers mirror the body and are validated against it, unknown methods are 404, and
+// nothing of the old session machinery (GET stream, DELETE, session ids) is served.
+
+const MODERN = { introduced: '2026-07-28' } as const;
+const needs = { transport: 'http' } as const;
+const HEADER_MISMATCH = [MODERN_ERRORS.headerMismatch];
+
+export const headerValidation = scenario({
+  id: 'server.modern.http.header-validation',
+  title: 'A request whose required standard header is missing, differs from the body or differs in case of its value is rejected with 400 and −32020; header names match case-insensitively',
+  requirements: ['HDR-VAL-01', 'HDR-CASE-01', 'HDR-VER-03'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs,
+  async run({ session, check }) {
+    const list = () => modernRequest(session, 'tools/list');
+    const probes: Array<{ key: string; requirements: readonly RequirementId[]; what: string; message: Record<string, unknown>; headers: Record<string, string | null> }> = [
+      { key: 'method-differs', requirements: ['HDR-VAL-01'], what: 'tools/list with Mcp-Method: tools/call', message: list(), headers: { [MODERN_HEADERS.method]: 'tools/call' } },
+      { key: 'method-missing', requirements: ['HDR-VAL-01'], what: 'tools/list without Mcp-Method', message: list(), headers: { [MODERN_HEADERS.method]: null } },
+      { key: 'method-case', requirements: ['HDR-CASE-01'], what: 'tools/list with Mcp-Method: Tools/List (values compare case-sensitively)', message: list(), headers: { [MODERN_HEADERS.method]: 'Tools/List' } },
+      { key: 'version-missing', requirements: ['HDR-VER-03'], what: 'tools/list without MCP-Protocol-Version', message: list(), headers: { [MODERN_HEADERS.protocolVersion]: null } },
+    ];
+    for (const p of probes) {
+      const answer = await exchange(session, p.message, p.headers);
+      check.expect(refusedWith(answer, HEADER_MISMATCH, 400), { key: p.key, requirements: [...p.requirements], expected: `${p.what}: HTTP 400 with error −32020`, actual: answer.shown });
+    }
+    const lower = await exchange(session, list(), { [MODERN_HEADERS.method]: null, 'mcp-method': 'tools/list' });
+    check.expect(lower.response !== undefined && 'result' in lower.response, {
+      key: 'name-case',
+      requirements: ['HDR-CASE-01'],
+      expected: 'tools/list with the header spelled mcp-method: served (header names compare case-insensitively)',
+      actual: lower.shown,
+    });
+  },
+});
+
+export const versionHeaderMismatch = scenario({
+  id: 'server.modern.http.version-mismatch',
+  title: 'A request whose MCP-Protocol-Version header differs from the body\'s protocolVersion is rejected with 400 and −32020 (−32022 accepted)',
+  requirements: ['HDR-VER-02'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs,
+  async run({ session, check }) {
+    const probes: Array<{ key: string; what: string; message: Record<string, unknown>; headers: Record<string, string | null> }> = [
+      { key: 'header-unsupported', what: 'header 1999-01-01, body 2026-07-28', message: modernRequest(session, 'tools/list'), headers: { [MODERN_HEADERS.protocolVersion]: '1999-01-01' } },
+      { key: 'body-unsupported', what: 'header 2026-07-28, body 1999-01-01', message: modernRequest(session, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '1999-01-01' }), headers: { [MODERN_HEADERS.protocolVersion]: session.speaks } },
+    ];
+    for (const p of probes) {
+      const answer = await exchange(session, p.message, p.headers);
+      check.expect(refusedWith(answer, [MODERN_ERRORS.headerMismatch, MODERN_ERRORS.unsupportedProtocolVersion], 400), {
+        key: p.key,
+        expected: `tools/list with ${p.what}: HTTP 400 with error −32020 (or −32022: ${ruling('version-mismatch-error').cite})`,
+        actual: answer.shown,
+      });
+    }
+  },
+});
+
+export const unknownMethod = scenario({
+  id: 'server.modern.http.unknown-method',
+  title: 'A request for a method the server does not implement gets 404 Not Found with a −32601 JSON-RPC error in the body',
+  requirements: ['HTTP-METHOD-01'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs,
+  async run({ session, check }) {
+    const answer = await exchange(session, modernRequest(session, 'mcpcheck/nope'));
+    check.expect(refusedWith(answer, [-32601], 404), { expected: 'mcpcheck/nope with matching headers: HTTP 404 with error −32601', actual: answer.shown });
+  },
+});
+
+export const noSessionMachinery = scenario({
+  id: 'server.modern.http.no-sessions',
+  title: 'A server supporting only this revision answers GET and DELETE on the MCP endpoint with 405 and mints no session id; a dual-era server is exempt',
+  requirements: ['HTTP-LEGACY-01'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs,
+  async run({ session, check }) {
+    if (session.channel.kind !== 'http') return;
+    const { dualEra, version } = await legacyInitialize(session);
+    if (dualEra) {
+      const why = `a dual-era server is exempt (the rule binds a server "supporting only this revision"): initialize was answered with an InitializeResult (protocolVersion ${show(version)}), so it serves the initialize era's GET, DELETE and sessions too (VER-BC-01)`;
+      for (const key of ['get', 'delete', 'session-id-ignored']) check.skip(why, { key });
+      return;
+    }
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await probe(session.channel, { method, omitProtocolVersion: true, omitSessionId: true, ...(method === 'GET' ? { headers: { Accept: 'text/event-stream' } } : {}), readMs: 200 });
+      check.expect(res.status === 405, { key: method.toLowerCase(), expected: `${method} on the MCP endpoint: 405 Method Not Allowed`, actual: describeProbe(res) });
+    }
+    const answer = await exchange(session, modernRequest(session, 'tools/list'), { 'MCP-Session-Id': `mcpcheck-${session.speaks}`, 'Last-Event-ID': '1' });
+    const minted = answer.headers?.['mcp-session-id'];
+    check.expect(answer.response !== undefined && 'result' in answer.response && minted === undefined, {
+      key: 'session-id-ignored',
+      expected: 'tools/list carrying MCP-Session-Id and Last-Event-ID: handled normally, and no MCP-Session-Id in the response',
+      actual: minted !== undefined ? `the response carries MCP-Session-Id ${minted}` : answer.shown,
+    });
+  },
+});
+
+export const modernHttp: Scenario[] = [headerValidation, versionHeaderMismatch, unknownMethod, noSessionMachinery];

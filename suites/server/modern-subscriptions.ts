@@ -1,0 +1,79 @@
+import { isObject, scenario, type Scenario, show } from '../kit.js';
+import { listenOnce, type ListenOutcome, ofSubscription } from './modern-exchange.js';
+
+// subscriptions/listen (basic/patterns/subscriptions.mdx): every server accepts it and first
+// acknowledges the part of the requested filter it will honour; every message of a subscription
+// carries the listen request's id as its subscriptionId, same JSON type and value.
+
+const MODERN = { introduced: '2026-07-28' } as const;
+/** How long the acknowledgment may take at an idle pace. */
+const ACK_MS = 3_000;
+const NOPE = 'mcpcheck://nope/x';
+
+/** The parts of `acknowledged` that were not requested (SUBS-ACK-02), as text. */
+function unrequested(acknowledged: Record<string, unknown>, requested: Record<string, unknown>): string[] {
+  const extra: string[] = [];
+  for (const [key, value] of Object.entries(acknowledged)) {
+    const asked = requested[key];
+    if (Array.isArray(value)) {
+      const outside = value.filter((v) => !Array.isArray(asked) || !asked.includes(v));
+      if (outside.length > 0) extra.push(`${key}: ${show(outside)} not requested`);
+    } else if (value === true && asked !== true) extra.push(`${key}: true, not requested`);
+  }
+  return extra;
+}
+
+export const listenAcknowledged = scenario({
+  id: 'server.modern.subscriptions.acknowledged',
+  title: 'subscriptions/listen is accepted and first acknowledged with the part of the requested filter the server honours, every message carrying the listen id (a string and an integer) as its subscriptionId',
+  requirements: ['SUBS-IMPL-01', 'SUBS-ACK-01', 'SUBS-ACK-02', 'SUBS-ID-01'],
+  isolation: 'session',
+  revisions: MODERN,
+  needs: { discovery: true },
+  async run({ session, check, connect, discovery }) {
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    const listed = discovery.resources.map((r) => r.uri).find((u): u is string => typeof u === 'string');
+    const requested = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: [...(listed ? [listed] : []), NOPE] };
+    for (const [key, id] of [['string-id', 'mcpcheck-sub-1'], ['integer-id', 77]] as const) {
+      const outcome: ListenOutcome = await listenOnce(session, id, requested, ACK_MS);
+      const first = outcome.messages[0];
+      const refused = first !== undefined && 'error' in first;
+      check.expect(first !== undefined && !refused, {
+        key: `${key}/accepted`,
+        requirements: ['SUBS-IMPL-01'],
+        expected: `subscriptions/listen with id ${show(id)} accepted: a notifications/subscriptions/acknowledged carrying it`,
+        actual: outcome.shown,
+        frames: outcome.frames,
+      });
+      if (first === undefined || refused) continue;
+      check.expect(first.method === 'notifications/subscriptions/acknowledged', {
+        key: `${key}/ack-first`,
+        requirements: ['SUBS-ACK-01'],
+        expected: `the first message with subscriptionId ${show(id)} is notifications/subscriptions/acknowledged`,
+        actual: show(first, 300),
+        frames: outcome.frames.slice(0, 1),
+      });
+      const notices = outcome.messages.filter((m) => typeof m.method === 'string');
+      const wrong = notices.filter((m) => !ofSubscription(m, id));
+      check.expect(notices.length > 0 && wrong.length === 0, {
+        key: `${key}/subscription-id`,
+        requirements: ['SUBS-ID-01'],
+        expected: `every message of the subscription with _meta["io.modelcontextprotocol/subscriptionId"] equal to the listen id ${show(id)} (a ${typeof id})`,
+        actual: `${wrong.length} of ${notices.length} without it, e.g. ${show(wrong[0], 300)}`,
+        frames: outcome.frames,
+      });
+      const acknowledged = isObject(first.params) && isObject(first.params.notifications) ? first.params.notifications : undefined;
+      const extra = acknowledged ? unrequested(acknowledged, requested) : ['no notifications object'];
+      check.expect(extra.length === 0, {
+        key: `${key}/filter-subset`,
+        requirements: ['SUBS-ACK-02'],
+        expected: `an acknowledged filter within the requested one (${show(requested)})`,
+        actual: extra.join('; '),
+        frames: outcome.frames.slice(0, 1),
+      });
+    }
+  },
+});
+
+export const modernSubscriptions: Scenario[] = [listenAcknowledged];
