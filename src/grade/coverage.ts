@@ -1,6 +1,6 @@
 import { FUZZ_RULES } from '../fuzz/rules.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../validate/coverage.js';
-import { eraOf, type Revision, STATEFUL_REVISIONS } from '../spec/revisions.js';
+import { CATALOG_REVISIONS, eraOf, type Revision, STATEFUL_REVISIONS } from '../spec/revisions.js';
 import { inEra, outsideRevisions, type RevisionSpan } from '../runner/scenario.js';
 import { allRequirements, appliesIn, bindsRole, catalogOf, SPEC_REVISION, type Level, type Requirement, type Role } from '../spec/catalog.js';
 import type { RunKind, UntestedContext } from './untested.js';
@@ -214,7 +214,8 @@ const RUN_COVERERS: Record<RunKind, readonly CovererKind[]> = { server: ['server
  */
 export function untestedContext(run: RunKind, o: { scenarios?: readonly ScenarioRef[]; role?: Role; selected?: boolean } = {}): UntestedContext {
   const sources: CoverageSources = { server: run === 'server' ? (o.scenarios ?? []) : [], client: run === 'client' ? (o.scenarios ?? []) : [] };
-  const rows = buildCoverage(sources, o.role ? { role: o.role } : {}).rows;
+  // Area names of both catalogs: a run lists the areas of the catalogs its checks were judged by.
+  const rows = CATALOG_REVISIONS.flatMap((revision) => buildCoverage(sources, { revision, ...(o.role ? { role: o.role } : {}) }).rows);
   const coverable = new Set(rows.filter((row) => row.coveredBy.some((c) => RUN_COVERERS[run].includes(c.kind))).map((row) => row.area));
   return { run, coverable, selected: o.selected ?? false };
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, UntestedArea } from '../model.js';
-import { allRequirements, bindsRole, findRequirement, type Role } from '../spec/catalog.js';
+import { allRequirements, bindsRole, catalogOf, findRequirement, isRequirementId, requirementIn, type Role } from '../spec/catalog.js';
+import { eraOf, isRevision, LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
 
 /**
  * What a run did not test. Every report lists it, so a clean report is never read as "the whole
@@ -22,11 +23,16 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'Authorization', why: 'no OAuth flow is exercised (AUTH-*); `--header` can pass a token, nothing checks how it was obtained or refused' },
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
-  { area: 'revision 2026-07-28', why: 'mcpcheck negotiates 2025-11-25 and older through initialize; server/discover and stateless requests are not judged', runs: ['client', 'validate', 'fuzz'] },
+  { area: 'revision 2026-07-28', why: 'mcpcheck fuzz speaks the initialize era only; server/discover and stateless requests are not generated', runs: ['fuzz'] },
   {
     area: 'revision 2026-07-28, in part',
-    why: 'mcpcheck server judges discovery, version negotiation, the per-request _meta, logLevel, leftover legacy methods and the Streamable HTTP headers of 2026-07-28; live validation of its frames, multi round-trip requests, subscriptions/listen and the carried-over feature scenarios (tools, resources, prompts, completion, pagination) do not run in that era yet',
+    why: 'of the initialize era\'s scenarios only the tool, resource, template and prompt lists are carried over (tools/call with --call-tools, completion, pagination walks, base-protocol robustness and hostile input do not run in that era yet); x-mcp-header (HDR-PARAM-*), cancellation by closing a stream (HTTP-CANCEL-*) and the end of a subscription (SUBS-END-*) have no scenario',
     runs: ['server'],
+  },
+  {
+    area: 'revision 2026-07-28, in part',
+    why: 'a client\'s handling of an unknown resultType (BASE-RES-06), its x-mcp-header headers (HDR-PARAM-*), era caching (VER-BC-04), the stdio probe rows (STDIO-BC-01/03/04) and input requests on prompts/get and resources/read are not judged',
+    runs: ['client'],
   },
   { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read, call only the tools --call-tools allows, and declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },
 ];
@@ -52,13 +58,33 @@ function whyUntested(area: string, context: UntestedContext): string {
  * their reasons are in the report already.
  */
 export function untestedAreas(checks: readonly CheckResult[], role: Role | undefined, context: UntestedContext): UntestedArea[] {
-  const tested = new Set(checks.flatMap((c) => c.requirements.map((id) => findRequirement(id)?.area)));
-  const catalogAreas = new Set(allRequirements().map((r) => r.area));
-  const bound = new Set(allRequirements().filter((r) => role === undefined || bindsRole(r, role)).map((r) => r.area));
   const known = new Map(UNTESTED_AREAS.map((g) => [g.area, g.why]));
-  const untested = [...bound].filter((area) => !tested.has(area)).map((area) => ({ area, why: known.get(area) ?? whyUntested(area, context) }));
+  const catalogAreas = new Set<string>();
+  const untested: UntestedArea[] = [];
+  for (const catalog of catalogsOf(checks)) {
+    const rows = eraOf(catalog) === 'stateful' ? allRequirements() : catalogOf(catalog);
+    const areaOf = (id: string) => (!isRequirementId(id) ? undefined : eraOf(catalog) === 'stateful' ? findRequirement(id)?.area : requirementIn(id, catalog)?.area);
+    const tested = new Set(checks.filter((c) => catalogOfCheck(c) === catalog).flatMap((c) => c.requirements.map(areaOf)));
+    // The stateless era's areas say which catalog they are of: a dual-era run lists both.
+    const named = (area: string) => (eraOf(catalog) === 'stateful' ? area : `${area} (${catalog})`);
+    for (const r of rows) catalogAreas.add(r.area);
+    const bound = new Set(rows.filter((r) => role === undefined || bindsRole(r, role)).map((r) => r.area));
+    untested.push(...[...bound].filter((area) => !tested.has(area)).map((area) => ({ area: named(area), why: known.get(area) ?? whyUntested(area, context) })));
+  }
   for (const gap of UNTESTED_AREAS) {
     if (!catalogAreas.has(gap.area) && (gap.runs === undefined || gap.runs.includes(context.run))) untested.push({ area: gap.area, why: gap.why });
   }
   return untested;
+}
+
+/** The catalog a check was judged by: 2026-07-28's for a check of the stateless era, else 2025-11-25's. */
+function catalogOfCheck(c: CheckResult): Revision {
+  return isRevision(c.revision) && eraOf(c.revision) === 'stateless' ? c.revision : LATEST_STATEFUL_REVISION;
+}
+
+/** The catalogs a run's checks were judged by, the initialize era's first (that one alone for a run with no check). */
+function catalogsOf(checks: readonly CheckResult[]): Revision[] {
+  const catalogs = new Set<Revision>(checks.map(catalogOfCheck));
+  if (catalogs.size === 0) catalogs.add(LATEST_STATEFUL_REVISION);
+  return [...catalogs].sort();
 }

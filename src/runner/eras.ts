@@ -34,6 +34,8 @@ export interface EraProbe {
   code?: unknown;
   /** The target went away before answering (a process that exited): why, as a sentence after its name. */
   gone?: string;
+  /** Why no conversation began, as a sentence after the target's name (the era's own diagnosis: "is not an MCP server: …"). */
+  why?: string;
 }
 
 const MODERN_CODES: readonly unknown[] = Object.values(MODERN_ERRORS);
@@ -65,6 +67,7 @@ async function probeEra(target: Target, revision: Revision, era: Era, requestTim
       ...(modernServer !== undefined ? { modernServer } : {}),
       ...(outcome.reply.kind === 'error' || outcome.reply.kind === 'rejected' ? { code: outcome.reply.error?.code } : {}),
       detail: `${outcome.opening} got ${describeReply(outcome.reply)}`,
+      why: outcome.why,
       ...(outcome.reply.kind === 'closed' ? { gone: outcome.why } : {}),
     };
   } finally {

@@ -11,7 +11,7 @@ import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE } from './revisions.js';
 import { eraOf, LATEST_REVISION, type Revision, revisionAtLeast } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
-import { checkModernError, checkModernNotification, checkModernRequest, checkModernResponseSide, checkModernResult, claimedByModernRule, MODERN_RULES } from './modern.js';
+import { checkModernError, checkModernNotification, checkModernRequest, checkModernResponseSide, checkModernResult, claimedByModernRule, isModernRequest, MODERN_RULES } from './modern.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, INPUT_REQUIRED, laterRevisionAccepting, type RevisionSchema, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
@@ -240,7 +240,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     // What the server echoes of the client's own arguments is not judged (echo.ts); the arguments
     // are read only when something failed, which most results do not.
     const request = ctx.request;
-    if (modern) checkModernResult(result, request, findings, ctx.applied, ctx.source);
+    if (modern && isModernRequest(request.params)) checkModernResult(result, request, findings, ctx.applied, ctx.source);
     if (def) {
       mark(ctx, RESULT_MARKS.get(method) ?? RESULT_MARKS_OTHER);
       mark(ctx, RESULT_EXTRA_RULES.get(method));

@@ -5,7 +5,7 @@ import type { RuleTable } from './rule-table.js';
 import { describeErrors, INPUT_REQUIRED, schemaFor } from './schemas.js';
 import { obj } from '../json.js';
 import { META, MODERN_ERRORS } from '../spec/modern.js';
-import { LATEST_REVISION } from '../spec/revisions.js';
+import { isStatefulRevision, LATEST_REVISION } from '../spec/revisions.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import { ruling } from '../spec/rulings.js';
 
@@ -182,6 +182,18 @@ export function checkModernResponseSide(from: 'client' | 'server', findings: Fin
   mark(applied, MARKS.direction);
   findings.push(violation('BASE-DIR-01', 'expected no JSON-RPC response from the client at 2026-07-28 (input goes into the retry\'s inputResponses); got one', ''));
   return false;
+}
+
+/**
+ * Whether a request is a well-formed one of the stateless era: its `_meta` names a protocol version
+ * no initialize negotiates, and its client capabilities. A server serving one that is not (a
+ * request lacking a per-request field, a legacy initialize to a dual-era server) has the defect
+ * of not refusing it (META-REQ-03), judged there: its answer is no modern result to fault again
+ * for a missing resultType.
+ */
+export function isModernRequest(params: unknown): boolean {
+  const version = requestedRevision(params);
+  return typeof version === 'string' && !isStatefulRevision(version) && obj(requestMetaOf(params)?.[META.clientCapabilities]) !== undefined;
 }
 
 /** A result answering `request` in a modern exchange; `source` is text holding the message's JSON (duplicate keys). */

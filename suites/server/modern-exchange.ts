@@ -62,6 +62,15 @@ export function errorCode(answer: ModernAnswer): unknown {
   return isObject(answer.response?.error) ? answer.response.error.code : undefined;
 }
 
+/**
+ * Whether the request was served, not refused: over HTTP a 2xx whose body holds no error (how the
+ * body is framed is HTTP-POST-05's business), on stdio a result.
+ */
+export function served(answer: ModernAnswer): boolean {
+  if (answer.status !== undefined) return answer.status < 300 && errorCode(answer) === undefined;
+  return answer.response !== undefined && 'result' in answer.response;
+}
+
 /** Whether the answer is a JSON-RPC error with one of `codes` and, over HTTP, the status `status`. */
 export function refusedWith(answer: ModernAnswer, codes: readonly number[], status: number): boolean {
   return codes.includes(errorCode(answer) as number) && (answer.status === undefined || answer.status === status);

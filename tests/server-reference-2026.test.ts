@@ -1,0 +1,143 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BREAKS } from './fixtures/reference-2026/breaks.js';
+import { brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT, runHttp, runStdio } from './server-helpers.js';
+import { join } from 'node:path';
+
+/**
+ * mcpcheck server against the 2026-07-28 reference server: the correct one is clean in the
+ * stateless era (and in both eras when it is dual-era), and each break the 2026 suite reaches is
+ * caught by its rule. The breaks it does not reach yet are listed with why, so that every break is
+ * accounted for and one that starts being caught shows up here.
+ */
+const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
+const MODERN = { specVersion: '2026-07-28', requestTimeoutMs: 2_000 } as const;
+
+beforeAll(requireBuild);
+
+/** Caught breaks, with the rules the same defect also breaks (a cascade, said why). */
+const CAUGHT: Readonly<Record<string, readonly string[]>> = {
+  'discover-no-server-info': [],
+  'no-result-type': [],
+  'unsupported-version-accepted': [],
+  // −32022 without data: the reserved code is then not in its defined shape either.
+  'unsupported-version-no-data': ['BASE-ERR-07'],
+  'missing-meta-accepted': [],
+  'bad-log-level-accepted': [],
+  'ping-answered': [],
+  'initialize-error-no-versions': [],
+  'reserved-meta-key': [],
+  'result-and-error': [],
+  'tool-name-with-space': [],
+  'input-required-empty': [],
+  // Errors without the request's id answer nothing mcpcheck can match: every refusal probe reads no answer.
+  'error-without-id': ['*'],
+  'input-request-with-id': [],
+  'input-kind-undeclared': [],
+  'missing-response-error': [],
+  'input-required-cacheable': [],
+  'no-ttl': [],
+  'mixed-cache-scope': [],
+  'listen-refused': [],
+  // An acknowledgement that is not first is also no acknowledgement of the filter asked for.
+  'ack-not-first': ['SUBS-ACK-02'],
+  'wrong-subscription-id': [],
+  'logs-without-level': [],
+  'logs-below-level': [],
+  'pretty-printed': [],
+  'stdout-banner': [],
+  'http-version-header-optional': [],
+  'http-version-mismatch-accepted': [],
+  'http-header-values-folded': [],
+  'http-session-id': [],
+  'http-get-served': [],
+  'http-name-mismatch-accepted': [],
+  // Unknown methods served with 200: the leftover legacy methods are then not refused either.
+  'http-unknown-method-200': ['ROBUST-10'],
+  'http-wrong-content-type': [],
+};
+
+/** Breaks no 2026 scenario or live rule reaches yet, and why (the gaps of the 2026 suite). */
+const NOT_CAUGHT_YET: Readonly<Record<string, string>> = {
+  'no-discover': 'a server answering −32601 to server/discover is a legacy server (ruling modern-error): the 2026 run stops with that line',
+  'discover-versions-untrue': 'supportedVersions without 2026-07-28 stops the 2026 run at connect; DISC-RES-03 is not judged on it',
+  'result-without-server-info': 'META-RES-01 has no check',
+  'initialize-answered': 'a modern-only server answering initialize is a dual-era server on the wire (VER-BC-06 exempts it)',
+  'tools-undeclared': 'TOOL-CAP-01 is not judged in the stateless era yet',
+  'logging-undeclared': 'LOG-CAP-01 is not judged in the stateless era yet',
+  'unknown-method-32600': 'no 2026 scenario sends an unknown method over stdio (ROBUST-04)',
+  'reserved-error-code': 'tools/call of an unknown tool is not sent in the 2026 era',
+  'missing-capability-wrong-code': 'the MRTR scenario does not call the sampling tool without the capability',
+  'tools-order-rotates': 'TOOL-LIST-03 has no check',
+  'structured-mismatch': 'tools/call is not carried over to the 2026 era',
+  'completion-over-100': 'completion is not carried over to the 2026 era',
+  'server-request': 'the request the fixture sends comes on a call the 2026 suite does not make',
+  'input-required-on-complete': 'completion/complete is not sent in the 2026 era',
+  'tampered-state-accepted': 'the tampered retry is of another tool than the one whose state is unchecked',
+  'malformed-response-accepted': 'the malformed inputResponses go to another tool than the break\'s',
+  'state-unbound': 'MRTR-SEC-02 (state replayed on another tool or arguments) has no check',
+  'negative-ttl': 'resources/read is not sent in the 2026 era',
+  'invalid-cursor-accepted': 'pagination is not carried over to the 2026 era',
+  'ack-broader': 'the listen scenario asks for every type, so a broader acknowledgement is not told apart',
+  'ack-undeclared-type': 'SUBS-CAP-01 has no check',
+  'unrequested-notification': 'the list-changing tool is not called (it is not read-only)',
+  'progress-on-listen': 'no progress is sent during the listen scenario',
+  'listen-cancelled-at-shutdown': 'SUBS-END-01 has no check',
+  'listen-dropped-at-shutdown': 'SUBS-END-02 has no check',
+  'progress-decreasing': 'progress is not exercised in the 2026 era',
+  'progress-after-response': 'progress is not exercised in the 2026 era',
+  'cancel-ignored': 'cancellation is not exercised in the 2026 era',
+  'server-cancel': 'CANCEL-11 is judged only when a server cancels a listen, which the suite never provokes',
+  'answers-notifications': 'BASE-NOTIF-02 is not probed in the 2026 era',
+  'ignores-stdin-close': 'STDIO-SHUT-01 is not probed in the 2026 era',
+  'null-id-executed': 'ROBUST-01 is not probed in the 2026 era',
+  'http-param-header-ignored': 'HDR-PARAM-05 has no check',
+  'x-mcp-header-on-number': 'HDR-PARAM-02 is not judged on listed tools yet',
+  'http-notification-200': 'HTTP-POST-08 is not probed in the 2026 era',
+  'http-origin-ignored': 'HTTP-ORIGIN-01 is not probed in the 2026 era',
+  'http-no-accel-header': 'HTTP-SSE-11 has no check',
+  'http-listen-no-keepalive': 'HTTP-SSE-12 has no check',
+  'http-stream-left-open': 'HTTP-SSE-05 is not probed in the 2026 era',
+  'http-disconnect-ignored': 'HTTP-CANCEL-01 has no check',
+};
+
+describe('the 2026-07-28 reference server', () => {
+  it('every break is either caught or listed as not caught yet, never both', () => {
+    const names = BREAKS.map((b) => b.name).sort();
+    expect([...Object.keys(CAUGHT), ...Object.keys(NOT_CAUGHT_YET)].sort()).toEqual(names);
+  });
+
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`is clean in the stateless era (${transport})`, async () => {
+      const report =
+        transport === 'http' ? await runHttp((port) => `node ${REFERENCE_2026} --http --port ${port}`, MODERN) : await runStdio(`node ${REFERENCE_2026}`, MODERN);
+      expect(harnessErrors(report)).toEqual([]);
+      expect(describeFailures(report)).toBe('');
+      expect(report.eras).toEqual([expect.objectContaining({ revision: '2026-07-28', status: 'tested' })]);
+    });
+  }
+
+  it('is clean in both eras when dual-era (HTTP, one run)', async () => {
+    const report = await runHttp((port) => `node ${REFERENCE_2026} --http --port ${port} --dual-era`, { requestTimeoutMs: 2_000 });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(describeFailures(report)).toBe('');
+    expect(report.eras?.map((e) => `${e.revision} ${e.status}`)).toEqual(['2025-11-25 tested', '2026-07-28 tested']);
+  });
+});
+
+describe.concurrent('each 2026 break the suite reaches fails its rule', () => {
+  for (const b of BREAKS.filter((x) => x.name in CAUGHT)) {
+    const transport = b.transport === 'http' ? 'http' : 'stdio';
+    it(`${b.name} → ${b.requirement} (${transport})`, async ({ expect }) => {
+      const report =
+        transport === 'http'
+          ? await runHttp((port) => `node ${REFERENCE_2026} --http --port ${port} --break ${b.name}`, MODERN)
+          : await runStdio(`node ${REFERENCE_2026} --break ${b.name}`, MODERN);
+      const broken = brokenRequirements(report);
+      expect(broken, describeFailures(report)).toContain(b.requirement);
+      const also = CAUGHT[b.name]!;
+      if (also.includes('*')) return;
+      expect(harnessErrors(report)).toEqual([]);
+      expect(broken.filter((id) => id !== b.requirement && !also.includes(id)), describeFailures(report)).toEqual([]);
+    });
+  }
+});
