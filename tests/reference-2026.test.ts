@@ -5,6 +5,7 @@
  * definition; every break gets a focused probe showing it. They run the compiled server, so
  * `npm run build` (tsc) must have produced dist/tests/fixtures/reference-2026/server.js.
  */
+import { sleep, waitExit, waitUntil } from './waits.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,11 @@ const SERVER = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
 const WAIT_MS = 5_000;
 /** What a wait allows by default; shortened while probes run against the correct server, where they must fail. */
 let defaultWait = WAIT_MS;
+
+/** Polls until `probe` yields a value, within the test's current wait. */
+function until<T>(probe: () => T | undefined, what: string, ms = defaultWait): Promise<T> {
+  return waitUntil(probe, ms, what);
+}
 const VERSION = '2026-07-28';
 const PV = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -133,30 +139,6 @@ function spawnServer(args: string[], env: Record<string, string> = {}): ChildPro
   return child;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function waitUntil<T>(probe: () => T | undefined, what: string, ms = defaultWait): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-function waitExit(child: ChildProcess, ms: number): Promise<number | null | 'timeout'> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve('timeout'), ms);
-    child.once('exit', (code) => {
-      clearTimeout(t);
-      resolve(code);
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // stdio client
@@ -203,7 +185,7 @@ class Stdio {
   }
 
   response(id: unknown, ms = defaultWait): Promise<AnyJson> {
-    return waitUntil(() => this.frames.find((f) => f.id === id && ('result' in f || 'error' in f)), `response ${String(id)}`, ms);
+    return until(() => this.frames.find((f) => f.id === id && ('result' in f || 'error' in f)), `response ${String(id)}`, ms);
   }
 
   request(method: string, p?: AnyJson, id?: unknown): Promise<AnyJson> {
@@ -318,7 +300,7 @@ async function post(url: string, method: string, p: AnyJson, headers: Record<str
   const merged: Record<string, string | undefined> = { ...standardHeaders(method, p), ...headers };
   const h = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
   const reply = await send(url, 'POST', { jsonrpc: '2.0', id, method, params: p }, h);
-  await waitUntil(() => (reply.ended ? true : undefined), `end of ${method}`);
+  await until(() => (reply.ended ? true : undefined), `end of ${method}`);
   httpExchanges.push({ reply, method });
   return reply;
 }
@@ -473,7 +455,7 @@ describe('reference-2026 server over stdio (correct)', () => {
     const s = Stdio.start();
     s.begin('subscriptions/listen', params({ notifications: { toolsListChanged: true } }), 'tools-sub');
     s.begin('subscriptions/listen', params({ notifications: { resourceSubscriptions: ['mcpcheck-2026://counter'], promptsListChanged: false } }), 77);
-    const acks = await waitUntil(() => {
+    const acks = await until(() => {
       const a = s.notifications('notifications/subscriptions/acknowledged');
       return a.length === 2 ? a : undefined;
     }, 'two acknowledgements');
@@ -506,7 +488,7 @@ describe('reference-2026 server over stdio (correct)', () => {
     await s.request('tools/call', params({ name: 'slow', arguments: { steps: 3, stepMs: 20 } }, {}, { progressToken: 'p1' }));
     expect(s.notifications('notifications/progress').map((n) => n.params.progress)).toEqual([1, 2, 3]);
     const id = s.begin('tools/call', params({ name: 'slow', arguments: { steps: 50, stepMs: 20 } }, {}, { progressToken: 'p2' }));
-    await waitUntil(() => s.notifications('notifications/progress').find((n) => n.params.progressToken === 'p2'), 'first progress of p2');
+    await until(() => s.notifications('notifications/progress').find((n) => n.params.progressToken === 'p2'), 'first progress of p2');
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } });
     const seen = s.frames.length;
     await sleep(150);
@@ -575,7 +557,7 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     const ping = await post(url, 'ping', params());
     expect(ping.status).toBe(404);
     const init = await send(url, 'POST', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'l', version: '1' } } }, { Accept: ACCEPT });
-    await waitUntil(() => (init.ended ? true : undefined), 'initialize');
+    await until(() => (init.ended ? true : undefined), 'initialize');
     expect(init.status).toBe(400);
     expect(init.messages[0].error).toMatchObject({ code: -32022, data: { supported: [VERSION] } });
     expectFrameValid(init.messages[0], 'initialize');
@@ -600,7 +582,7 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     const sentinel = await post(url, 'tools/call', call, { 'Mcp-Name': `=?base64?${Buffer.from('echo').toString('base64')}?=` });
     expect(sentinel.status).toBe(200);
     const lower = await send(url, 'POST', { jsonrpc: '2.0', id: 5, method: 'tools/call', params: call }, { accept: ACCEPT, 'mcp-protocol-version': VERSION, 'MCP-METHOD': 'tools/call', 'mcp-name': 'echo' });
-    await waitUntil(() => (lower.ended ? true : undefined), 'lower-case headers');
+    await until(() => (lower.ended ? true : undefined), 'lower-case headers');
     expect(lower.status).toBe(200);
     // Version header and body both unsupported: −32022, 400.
     const old = await post(url, 'server/discover', { _meta: { ...meta(), [PV]: '1999-01-01' } });
@@ -641,7 +623,7 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     const before = single(await post(url, 'tools/call', params({ name: 'stats', arguments: {} })), 'tools/call').result.structuredContent;
     const p = params({ name: 'slow', arguments: { steps: 10, stepMs: 30 } }, {}, { progressToken: 8 });
     const stream = await send(url, 'POST', { jsonrpc: '2.0', id: 'slow-2', method: 'tools/call', params: p }, standardHeaders('tools/call', p));
-    await waitUntil(() => (stream.messages.length > 0 ? true : undefined), 'first progress');
+    await until(() => (stream.messages.length > 0 ? true : undefined), 'first progress');
     stream.close();
     await sleep(100);
     const after = single(await post(url, 'tools/call', params({ name: 'stats', arguments: {} })), 'tools/call').result.structuredContent;
@@ -657,11 +639,11 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     const listen = await send(url, 'POST', { jsonrpc: '2.0', id: 'l-1', method: 'subscriptions/listen', params: p }, standardHeaders('subscriptions/listen', p));
     expect(listen.headers['content-type']).toBe('text/event-stream');
     expect(listen.headers['x-accel-buffering']).toBe('no');
-    await waitUntil(() => (listen.messages.length > 0 ? true : undefined), 'acknowledgement');
+    await until(() => (listen.messages.length > 0 ? true : undefined), 'acknowledgement');
     expect(listen.messages[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: { [SUB_ID]: 'l-1' } } });
-    await waitUntil(() => (listen.comments > 0 ? true : undefined), 'a keep-alive comment');
+    await until(() => (listen.comments > 0 ? true : undefined), 'a keep-alive comment');
     await post(url, 'tools/call', params({ name: 'mutate', arguments: {} }));
-    await waitUntil(() => (listen.messages.length >= 3 ? true : undefined), 'list_changed notifications');
+    await until(() => (listen.messages.length >= 3 ? true : undefined), 'list_changed notifications');
     expect(listen.messages.slice(1).map((m) => m.method)).toEqual(['notifications/tools/list_changed', 'notifications/prompts/list_changed']);
     for (const m of listen.messages) expectFrameValid(m, 'subscriptions/listen');
     expect(listen.ended).toBe(false);
@@ -672,9 +654,9 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     const own = await startHttp();
     const p = params({ notifications: { resourcesListChanged: true } });
     const listen = await send(own.url, 'POST', { jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: p }, standardHeaders('subscriptions/listen', p));
-    await waitUntil(() => (listen.messages.length > 0 ? true : undefined), 'acknowledgement');
+    await until(() => (listen.messages.length > 0 ? true : undefined), 'acknowledgement');
     own.child.kill('SIGTERM');
-    await waitUntil(() => (listen.ended ? true : undefined), 'end of the listen stream');
+    await until(() => (listen.ended ? true : undefined), 'end of the listen stream');
     expect(listen.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 9, result: { resultType: 'complete', _meta: { [SUB_ID]: 9 } } });
   });
 
@@ -682,12 +664,12 @@ describe('reference-2026 server over Streamable HTTP (correct)', () => {
     const dual = await startHttp(undefined, ['--dual-era']);
     children.add(dual.child);
     const init = await send(dual.url, 'POST', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'l', version: '1' } } }, { Accept: ACCEPT });
-    await waitUntil(() => (init.ended ? true : undefined), 'initialize');
+    await until(() => (init.ended ? true : undefined), 'initialize');
     expect(init.status).toBe(200);
     const sid = String(init.headers['mcp-session-id']);
     expect(init.messages[0].result.protocolVersion).toBe('2025-11-25');
     const legacyList = await send(dual.url, 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { Accept: ACCEPT, 'MCP-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' });
-    await waitUntil(() => (legacyList.ended ? true : undefined), 'legacy tools/list');
+    await until(() => (legacyList.ended ? true : undefined), 'legacy tools/list');
     expect(legacyList.messages[0].result.tools.length).toBeGreaterThan(0);
     const d = await post(dual.url, 'server/discover', params());
     expect(single(d, 'server/discover').result.supportedVersions).toContain(VERSION);
@@ -721,7 +703,7 @@ class BreakTarget {
 
 async function listenOn(s: Stdio, id: unknown, filter: AnyJson): Promise<void> {
   s.begin('subscriptions/listen', params({ notifications: filter }), id);
-  await waitUntil(() => s.frames.find((f) => f.method === 'notifications/subscriptions/acknowledged' && f.params._meta[SUB_ID] !== undefined && String(f.params._meta[SUB_ID]) === String(id)), 'acknowledgement');
+  await until(() => s.frames.find((f) => f.method === 'notifications/subscriptions/acknowledged' && f.params._meta[SUB_ID] !== undefined && String(f.params._meta[SUB_ID]) === String(id)), 'acknowledgement');
 }
 
 async function greetState(s: Stdio): Promise<string> {
@@ -799,7 +781,7 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'error-without-id': async (t) => {
     const s = t.stdio();
     s.begin('mcpcheck/nonexistent', params());
-    const e = await waitUntil(() => s.frames.find((f) => 'error' in f), 'an error response');
+    const e = await until(() => s.frames.find((f) => 'error' in f), 'an error response');
     expect('id' in e).toBe(false);
   },
   'result-and-error': async (t) => {
@@ -830,19 +812,19 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'progress-after-response': async (t) => {
     const s = t.stdio();
     await s.request('tools/call', params({ name: 'slow', arguments: { steps: 1, stepMs: 5 } }, {}, { progressToken: 'p' }));
-    await waitUntil(() => (s.notifications('notifications/progress').length === 2 ? true : undefined), 'a late progress notification');
+    await until(() => (s.notifications('notifications/progress').length === 2 ? true : undefined), 'a late progress notification');
   },
   'server-cancel': async (t) => {
     const s = t.stdio();
     const id = s.begin('tools/call', params({ name: 'slow', arguments: { steps: 20, stepMs: 20 } }));
     await sleep(30);
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
-    expect((await waitUntil(() => s.notifications('notifications/cancelled')[0], 'a server cancel')).params.requestId).toBe(id);
+    expect((await until(() => s.notifications('notifications/cancelled')[0], 'a server cancel')).params.requestId).toBe(id);
   },
   'pretty-printed': async (t) => {
     const s = t.stdio();
     s.begin('server/discover', params());
-    await waitUntil(() => (s.nonJson.length > 3 ? true : undefined), 'a message over several lines');
+    await until(() => (s.nonJson.length > 3 ? true : undefined), 'a message over several lines');
   },
   'http-wrong-content-type': async (t) => {
     const u = await t.http();
@@ -987,7 +969,7 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'answers-notifications': async (t) => {
     const s = t.stdio();
     s.send({ jsonrpc: '2.0', method: 'notifications/mcpcheck_nonexistent' });
-    expect((await waitUntil(() => s.frames[0], 'an answer')).error.code).toBe(-32601);
+    expect((await until(() => s.frames[0], 'an answer')).error.code).toBe(-32601);
   },
   'stdout-banner': async (t) => {
     const s = t.stdio();
@@ -1066,7 +1048,7 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const u = await t.http();
     const p = params({ name: 'slow', arguments: { steps: 1, stepMs: 5 } }, {}, { progressToken: 1 });
     const r = await send(u, 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: p }, standardHeaders('tools/call', p));
-    await waitUntil(() => r.messages.find((m) => m.id === 1), 'the response');
+    await until(() => r.messages.find((m) => m.id === 1), 'the response');
     await sleep(200);
     expect(r.ended).toBe(false);
     r.close();
@@ -1075,7 +1057,7 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const u = await t.http();
     const p = params({ name: 'slow', arguments: { steps: 4, stepMs: 25 } }, {}, { progressToken: 1 });
     const r = await send(u, 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: p }, standardHeaders('tools/call', p));
-    await waitUntil(() => (r.messages.length > 0 ? true : undefined), 'first progress');
+    await until(() => (r.messages.length > 0 ? true : undefined), 'first progress');
     r.close();
     await sleep(200);
     const stats = single(await post(u, 'tools/call', params({ name: 'stats', arguments: {} })), 'tools/call').result.structuredContent;

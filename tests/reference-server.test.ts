@@ -2,6 +2,7 @@
  * Tests of the hand-written reference MCP server (tests/fixtures/reference). They run the compiled
  * server, so `npm run build` (tsc) must have produced dist/tests/fixtures/reference/server.js.
  */
+import { sleep, waitExit, waitUntil } from './waits.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -76,30 +77,6 @@ function startProcess(args: string[], env: Record<string, string> = {}): ChildPr
   return child;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function waitUntil<T>(probe: () => T | undefined, ms = defaultWait, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-function waitExit(child: ChildProcess, ms: number): Promise<number | null | 'timeout'> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve('timeout'), ms);
-    child.once('exit', (code) => {
-      clearTimeout(t);
-      resolve(code);
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // stdio peer
@@ -452,7 +429,7 @@ describe('break table', () => {
       } catch {
         return undefined;
       }
-    });
+    }, defaultWait);
     expect(parsed.length).toBe(BREAKS.length);
   });
 });
@@ -929,7 +906,7 @@ describe('deliberate breaks', () => {
       'batch-executed',
       async (p) => {
         p.sendRaw(`${JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'ping' }, { jsonrpc: '2.0', id: 'b', method: 'ping' }])}\n`);
-        await waitUntil(() => (p.messages.some((m) => Array.isArray(m)) ? true : undefined));
+        await waitUntil(() => (p.messages.some((m) => Array.isArray(m)) ? true : undefined), defaultWait);
         expect(p.messages.find((m) => Array.isArray(m))).toHaveLength(2);
       },
     ],
@@ -1077,7 +1054,7 @@ describe('deliberate breaks', () => {
       'responds-twice',
       async (p) => {
         const id = p.start('ping');
-        await waitUntil(() => (p.messages.filter((m) => m.id === id).length === 2 ? true : undefined));
+        await waitUntil(() => (p.messages.filter((m) => m.id === id).length === 2 ? true : undefined), defaultWait);
       },
     ],
   ];

@@ -1,7 +1,7 @@
 import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
-import { checkModernRequestHeaders, modernHeaderRulesExercised } from '../validate/modern-headers.js';
+import { checkModernRequestHeaders } from '../validate/modern-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
@@ -119,8 +119,9 @@ export class ServerSession extends PeerSession<ServerChannel> {
     // A modern POST refused before it was read (by an endpoint serving the stateful era alone) still shows the client speaks 2026-07-28.
     this.modernRevision ??= LATEST_ANY_REVISION;
     for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
-      const findings = checkModernRequestHeaders(e.headers, frame.message);
-      this.judgedOutside('client', modernHeaderRulesExercised(frame.message), findings.map((f) => ({ ...f, frame: frame.index })));
+      const applied = new Set<string>();
+      const findings = checkModernRequestHeaders(e.headers, frame.message, undefined, applied);
+      this.judgedOutside('client', [...applied], findings.map((f) => ({ ...f, frame: frame.index })));
     }
   }
 

@@ -113,8 +113,10 @@ function valueAt(args: unknown, path: readonly string[]): unknown {
  * `tool` (as listed, when known) each `Mcp-Param-*` its `x-mcp-header` annotations call for
  * (HDR-PARAM-01/04). Header names may come in any case. A notification POST is only warned about
  * (ruling headers-on-notification-posts); a response is not a POST a client may send and is not judged here.
+ * `applied` collects the rules a request POST gave a chance to fail: a rule whose header had
+ * nothing to mirror (Mcp-Name off the three named methods, the sentinel for a plain value) is not among them.
  */
-export function checkModernRequestHeaders(headers: Readonly<Record<string, string>>, message: unknown, tool?: { inputSchema?: unknown }): Finding[] {
+export function checkModernRequestHeaders(headers: Readonly<Record<string, string>>, message: unknown, tool?: { inputSchema?: unknown }, applied?: Set<string>): Finding[] {
   const body = obj(message);
   const method = body?.method;
   if (!body || typeof method !== 'string') return [];
@@ -122,6 +124,10 @@ export function checkModernRequestHeaders(headers: Readonly<Record<string, strin
   const h = byLowerName(headers);
   const findings: Finding[] = [];
   const params = obj(body.params);
+  const mark = (...ids: RuleTable) => {
+    if (isRequest) for (const id of ids) applied?.add(id);
+  };
+  mark('HDR-VER-01', 'HDR-STD-01');
   const missing = (name: string, id: 'HDR-VER-01' | 'HDR-STD-01', what: string) =>
     isRequest
       ? violation(id, `expected a ${name} header on every request POST (${what}); none came with this ${method} request`)
@@ -130,7 +136,8 @@ export function checkModernRequestHeaders(headers: Readonly<Record<string, strin
   const version = h.get(MODERN_HEADERS.protocolVersion.toLowerCase());
   const bodyVersion = obj(params?._meta)?.[META.protocolVersion];
   if (version === undefined) findings.push(missing(MODERN_HEADERS.protocolVersion, 'HDR-VER-01', 'the protocol version of the body\'s _meta'));
-  else if (typeof bodyVersion === 'string' && version !== bodyVersion) {
+  else if (typeof bodyVersion === 'string') mark('HDR-VER-02');
+  if (version !== undefined && typeof bodyVersion === 'string' && version !== bodyVersion) {
     findings.push(violation(['HDR-VER-02', ...caseOnly(version, bodyVersion)], `expected ${MODERN_HEADERS.protocolVersion} to equal the body's ${META.protocolVersion} ${show(bodyVersion)}; got ${show(version)}`));
   }
 
@@ -139,27 +146,17 @@ export function checkModernRequestHeaders(headers: Readonly<Record<string, strin
   else if (methodHeader !== method) findings.push(violation(['HDR-STD-01', ...caseOnly(methodHeader, method)], `expected ${MODERN_HEADERS.method} to equal the body's method ${show(method)} (values compare case-sensitively); got ${show(methodHeader)}`));
 
   const member = NAMED.get(method);
-  if (isRequest && member !== undefined) checkName(h.get(MODERN_HEADERS.name.toLowerCase()), params?.[member], member, findings);
-  if (isRequest && method === 'tools/call' && tool) checkParamHeaders(h, obj(params?.arguments), tool.inputSchema, findings);
+  if (isRequest && member !== undefined) {
+    const name = h.get(MODERN_HEADERS.name.toLowerCase());
+    const value = params?.[member];
+    if (name !== undefined && typeof value === 'string' && !isPlainHeaderValue(value)) mark('HDR-STD-02');
+    checkName(name, value, member, findings);
+  }
+  if (isRequest && method === 'tools/call' && tool) {
+    if (headerParameters(tool.inputSchema).length > 0) mark('HDR-PARAM-01', 'HDR-PARAM-04');
+    checkParamHeaders(h, obj(params?.arguments), tool.inputSchema, findings);
+  }
   return findings;
-}
-
-/**
- * The rules `checkModernRequestHeaders` gave a chance to fail on this POST: a pass of one of them
- * means something only when its header had something to mirror (Mcp-Name only on the three named
- * methods, the sentinel only for a value that needs it, Mcp-Param-* only for a listed tool).
- */
-export function modernHeaderRulesExercised(message: unknown, tool?: { inputSchema?: unknown }): RuleTable {
-  const body = obj(message);
-  if (!body || typeof body.method !== 'string' || !('id' in body)) return [];
-  const params = obj(body.params);
-  const rules: Array<RuleTable[number]> = ['HDR-VER-01', 'HDR-STD-01'];
-  if (typeof obj(params?._meta)?.[META.protocolVersion] === 'string') rules.push('HDR-VER-02');
-  const member = NAMED.get(body.method);
-  const named = member === undefined ? undefined : params?.[member];
-  if (typeof named === 'string' && !isPlainHeaderValue(named)) rules.push('HDR-STD-02');
-  if (body.method === 'tools/call' && tool && headerParameters(tool.inputSchema).length > 0) rules.push('HDR-PARAM-01', 'HDR-PARAM-04');
-  return rules;
 }
 
 /** HDR-CASE-01 beside the mismatch when the two values differ only in case (a value was compared without its case). */

@@ -53,19 +53,22 @@ const MODERN_ERROR_SHAPES: ReadonlyMap<number, { def: string; rule: RequirementI
   [MODERN_ERRORS.unsupportedProtocolVersion, { def: 'UnsupportedProtocolVersionError', rule: 'VER-NEG-01' }],
 ]);
 
-/** What each check below marks exercised, and every id it cites: the module's rule table is derived from it. */
+/** What each check below marks exercised: the module's rule table is derived from it. */
 const MARKS = {
-  clientRequest: ['META-REQ-01', 'META-REQ-02', 'EXT-ID-01', 'BASE-SCHEMA-01', 'EXT-NEG-02'],
+  clientRequest: ['META-REQ-01', 'META-REQ-02', 'BASE-SCHEMA-01', 'EXT-NEG-02'],
+  // Only where there is something of its kind to judge: extension identifiers, input requests, a modern error code.
+  extensionIds: ['EXT-ID-01'],
   direction: ['BASE-DIR-01', 'MRTR-SRV-01'],
   notification: ['SUBS-SCOPE-01'],
   result: ['BASE-RES-04', 'BASE-RES-07', 'EXT-NEG-02'],
-  inputRequired: ['MRTR-SRV-02', 'MRTR-SRV-03', 'MRTR-SRV-04', 'MRTR-SRV-05', 'CACHE-RES-02'],
+  inputRequired: ['MRTR-SRV-02', 'MRTR-SRV-03', 'CACHE-RES-02'],
+  inputRequests: ['MRTR-SRV-04', 'MRTR-SRV-05'],
   cacheable: ['CACHE-RES-01', 'CACHE-TTL-01'],
-  serverExtensions: ['EXT-ID-01'],
-  error: ['BASE-ERR-05', 'BASE-ERR-07', 'BASE-ERR-08', 'HDR-VAL-01', 'META-REQ-05', 'VER-NEG-01'],
+  error: ['BASE-ERR-05', 'BASE-ERR-07', 'BASE-ERR-08'],
 } as const satisfies Record<string, RuleTable>;
 
-export const MODERN_RULES: RuleTable = Object.values(MARKS).flat();
+/** Every rule the checks below cite: what they mark, and the rule of each modern error's shape (marked when that code comes). */
+export const MODERN_RULES: RuleTable = [...Object.values(MARKS).flat(), ...[...MODERN_ERROR_SHAPES.values()].map((shape) => shape.rule)];
 
 function mark(applied: Set<string> | undefined, ids: RuleTable): void {
   if (applied) for (const id of ids) applied.add(id);
@@ -120,9 +123,10 @@ function checkRequestMeta(params: unknown, findings: Finding[]): void {
 }
 
 /** EXT-ID-01: extension identifiers are `_meta` keys with a non-empty prefix; each value a settings object. */
-function checkExtensionIds(capabilities: Record<string, unknown>, at: string, findings: Finding[]): void {
+function checkExtensionIds(capabilities: Record<string, unknown>, at: string, findings: Finding[], applied?: Set<string>): void {
   const extensions = obj(capabilities.extensions);
-  if (!extensions) return;
+  if (!extensions || Object.keys(extensions).length === 0) return;
+  mark(applied, MARKS.extensionIds);
   for (const [id, settings] of Object.entries(extensions)) {
     const { labels, name } = metaKeyParts(id);
     const where = `${at}/extensions${ptr(id)}`;
@@ -149,7 +153,7 @@ export function checkModernRequest(method: string, params: unknown, from: 'clien
   }
   mark(applied, MARKS.clientRequest);
   checkRequestMeta(params, findings);
-  checkExtensionIds(declaredCapabilities(params), `/params/_meta${ptr(META.clientCapabilities)}`, findings);
+  checkExtensionIds(declaredCapabilities(params), `/params/_meta${ptr(META.clientCapabilities)}`, findings, applied);
   checkMethodExists(method, params, '/method', findings);
 }
 
@@ -209,10 +213,8 @@ export function checkModernResult(result: Record<string, unknown>, request: Answ
     checkExtensionResultType(type, request, findings);
   }
   if (CACHEABLE_METHODS.has(request.method)) checkCachingHints(result, request.method, findings, applied);
-  if (request.method === 'server/discover' && obj(result.capabilities)) {
-    mark(applied, MARKS.serverExtensions);
-    checkExtensionIds(obj(result.capabilities)!, '/result/capabilities', findings);
-  }
+  const capabilities = request.method === 'server/discover' ? obj(result.capabilities) : undefined;
+  if (capabilities) checkExtensionIds(capabilities, '/result/capabilities', findings, applied);
 }
 
 /** BASE-RES-07, EXT-NEG-02: a resultType beyond the core ones only from an extension the request advertised. */
@@ -252,6 +254,7 @@ function checkInputRequired(result: Record<string, unknown>, request: AnsweredRe
     findings.push(violation('CACHE-RES-02', 'expected an interim InputRequiredResult to carry no caching hints (it is not cacheable); it has ttlMs or cacheScope', '/result'));
   }
   if (requests === undefined) return;
+  mark(applied, MARKS.inputRequests);
   const map = obj(requests);
   if (!map) {
     findings.push(violation('MRTR-SRV-04', `expected inputRequests to be an object mapping keys to input requests; got ${show(requests)}`, '/result/inputRequests'));
@@ -347,6 +350,7 @@ export function checkModernError(error: Record<string, unknown>, response: Recor
   if (typeof code !== 'number' || !Number.isInteger(code)) return;
   const shape = MODERN_ERROR_SHAPES.get(code);
   if (shape) {
+    mark(applied, [shape.rule]);
     const errors = schemaFor(LATEST_REVISION).validate(shape.def, { jsonrpc: '2.0', ...('id' in response ? { id: response.id } : {}), error });
     if (errors) findings.push(violation([shape.rule, 'BASE-ERR-07'], `expected a ${code} error in the shape of ${shape.def}; ${describeErrors(errors, '')}`, '/error'));
   } else if (code <= -32020 && code >= -32099) {
