@@ -1,4 +1,5 @@
 import { benchClient } from './client.js';
+import { benchEras } from './eras.js';
 import { benchFuzz } from './fuzz.js';
 import { benchOfficial } from './official.js';
 import { benchServer } from './server.js';
@@ -6,7 +7,7 @@ import { benchStartup } from './startup.js';
 import { benchValidate, benchValidate2026 } from './validate.js';
 
 /** Every part by default; `node dist/bench/run.js validate server` runs only the parts named. */
-const PARTS: Record<string, () => void | Promise<void>> = { startup: benchStartup, validate: benchValidate, validate2026: benchValidate2026, server: benchServer, official: benchOfficial, client: benchClient, fuzz: benchFuzz };
+const PARTS: Record<string, () => void | Promise<void>> = { startup: benchStartup, validate: benchValidate, validate2026: benchValidate2026, server: benchServer, official: benchOfficial, eras: benchEras, client: benchClient, fuzz: benchFuzz };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((p) => !(p in PARTS));
 if (unknown.length > 0) {
