@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../src/model.js';
+import { EVERYTHING, ROOT, harnessErrors, requireBuild, runHttp } from './server-helpers.js';
+
+beforeAll(requireBuild);
+
+// mcp-proxy 6.7.19 (built on SDK v2) in front of server-everything over stdio: a 2025-era server
+// behind a dual-era HTTP endpoint (issue 21, step 2 item 6). The proxy serves 2026-07-28 itself
+// (--modern, on by default) and speaks the initialize era upstream, so mcpcheck detects both eras
+// and grades each in its own section.
+
+const PROXY = join(ROOT, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs');
+
+/** A dual-era run through a proxy that starts its upstream per session: the legacy era is the long part. */
+const RUN_MS = 120_000;
+
+function findings(report: RunReport, era: 'stateful' | 'stateless'): string[] {
+  const inEra = (revision: string | undefined) => (era === 'stateless' ? revision === '2026-07-28' : revision !== '2026-07-28');
+  return [...new Set(report.checks.filter((c) => inEra(c.revision) && (c.status === 'fail' || c.status === 'warn' || c.status === 'error')).map((c) => `${c.id}:${c.status}`))].sort();
+}
+
+describe('mcp-proxy in front of server-everything', () => {
+  it('is graded in both eras in one run, findings as pinned', async () => {
+    const report = await runHttp((port) => `node ${PROXY} --host 127.0.0.1 --port ${port} -- node ${EVERYTHING} stdio`, { requestTimeoutMs: 10_000 });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(report.eras?.map((e) => `${e.revision} ${e.status}`)).toEqual(['2025-11-25 tested', '2026-07-28 tested']);
+    // The modern leg is the proxy's own (SDK v2): every 2026 check it reaches holds.
+    expect(findings(report, 'stateless')).toEqual([]);
+    expect(report.checks.filter((c) => c.revision === '2026-07-28' && c.status === 'pass').length).toBeGreaterThan(30);
+    expect(findings(report, 'stateful')).toEqual(
+      [
+        // The proxy's HTTP front validates no Origin, `null` included (HTTP-ORIGIN-01, MUST).
+        'server.http.origin/initialize:fail',
+        'server.http.origin/in-session:fail',
+        'server.http.origin/get:fail',
+        'server.http.origin/delete:fail',
+        'server.http.origin/null-origin:fail',
+        // {"method":42} and "params": 5 get −32700, which is for text that is not JSON (BASE-ERR-04, SHOULD).
+        'server.base.invalid-request/code:warn',
+        'server.base.invalid-params/code:warn',
+        // What server-everything itself does, passed through (as in tests/server-real.test.ts):
+        // invalid cursors ignored (PAGE-06), −32603 for an unknown log level (LOG-SET-03), an
+        // unknown tool as an isError result (TOOL-ERR-01), multi-line zod dumps as error.message
+        // (BASE-ERR-03), and a resource_link on a 2024-11-05 session, a later revision's construct
+        // (LIFE-OP-01 at its SHOULD, ruling later-revision-construct, also under the result rules).
+        'server.utilities.invalid-cursor/prompts/list:warn',
+        'server.utilities.invalid-cursor/resources/list:warn',
+        'server.utilities.invalid-cursor/resources/templates/list:warn',
+        'server.utilities.invalid-cursor/tools/list:warn',
+        'server.utilities.log-levels/invalid:warn',
+        'server.tools.unknown-tool/unknown:warn',
+        'live.BASE-ERR-03:warn',
+        'server.lifecycle.older-revisions/2024-11-05:warn',
+        'live.LIFE-OP-01:warn',
+        'live.BASE-RES-03:warn',
+        'live.TOOL-CALL-01:warn',
+      ].sort(),
+    );
+    expect(report.summary.mustFailures).toBe(5);
+  }, RUN_MS);
+});
