@@ -392,12 +392,16 @@ beforeAll(() => {
 });
 
 describe('invalid-utf8-output', () => {
-  it('puts a 0xFF byte where the marker character is, and keeps every line JSON, even one echoing a JSON text that holds it', () => {
-    const echoed = { echo: `a${INVALID_BYTE_MARKER}b` };
-    const bytes = encode({ jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: JSON.stringify(echoed) }], structuredContent: echoed } }, 'invalid-utf8-output');
+  it('puts a 0xFF byte where the marker is in its InitializeResult, keeping the line JSON, and nowhere else', () => {
+    const initialize = { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'r', version: '1' }, instructions: `a${INVALID_BYTE_MARKER}b` } };
+    const bytes = encode(initialize, 'invalid-utf8-output');
     expect(bytes.includes(0xff)).toBe(true);
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-    expect(() => JSON.parse(text)).not.toThrow();
+    expect(() => JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(bytes))).not.toThrow();
+    // A tool echoing generated text that holds the marker answers in valid UTF-8: the variant breaks
+    // BASE-MSG-02 once, not TOOL-OUT-03 by chance.
+    const echoed = { echo: `a${INVALID_BYTE_MARKER}b` };
+    const echo = encode({ jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: JSON.stringify(echoed) }], structuredContent: echoed } }, 'invalid-utf8-output');
+    expect(echo.includes(0xff)).toBe(false);
   });
 });
 
