@@ -52,10 +52,11 @@ export class Ids implements Concern {
     if (id === undefined) {
       if (kind === 'error') {
         if (requester.unreadable > 0) requester.unreadable--;
+        else if (this.answersMalformed(requester)) return undefined;
         else if (this.answersUnparsable(requester, findings)) return undefined;
         else if (this.refusesBatch(requester, findings)) return undefined;
         else if (this.s.options.httpStatusUnknown) findings.push(note('BASE-ERR-01', 'an error response without id: over HTTP it may be the body of an error status (HTTP-POST-04), which a transcript does not record, so it is not judged', '/id'));
-        else findings.push(violation('BASE-ERR-01', 'expected the error response to carry the id of the failed request; it has none, and no unreadable request is waiting for an answer', '/id'));
+        else findings.push(violation('BASE-ERR-01', 'expected the error response to carry the id of the failed request; it has none, and no request that may be answered without id is waiting (an answer to a notification would break BASE-NOTIF-02 too)', '/id'));
       }
       return undefined;
     }
@@ -92,13 +93,18 @@ export class Ids implements Concern {
   /** The frame's sender sent something that is no valid message: the peer may answer it with an error without id, or with the id it could read. */
   invalidSent(message: unknown, id: unknown, frame: number): void {
     const mine = this.s.ledger(this.s.side);
-    mine.unreadable++;
     // A lenient peer may even run the requests inside a batch; their answers then carry those ids.
     if (Array.isArray(message)) {
+      mine.unreadable++;
       for (const m of message) this.expectAnswer(mine, obj(m)?.id, frame);
       this.batchSent(this.s.side, message);
+      return;
     }
-    this.expectAnswer(mine, id, frame);
+    // A readable id is the message's one answer slot, answered with that id or (an Invalid Request,
+    // JSON-RPC 2.0 §5) without: counting it as unreadable too left a slot open after an answer with
+    // the id, which then took in an unrelated error without id, or not, as frames happened to interleave.
+    if (isKey(id)) this.expectAnswer(mine, id, frame);
+    else mine.unreadable++;
   }
 
   /** A frame from `from` that was no JSON: an error without id may answer it. */
@@ -128,6 +134,17 @@ export class Ids implements Concern {
   /** Records a malformed request's readable id so an answer to it is not taken for a stray response. */
   private expectAnswer(ledger: Ledger, id: unknown, frame: number): void {
     if (isKey(id)) ledger.pending.set(id, pending(id, '(malformed request)', undefined, frame, true));
+  }
+
+  /** An error without id may answer the oldest malformed message whose id was readable (an Invalid Request, JSON-RPC 2.0 §5): it is answered. */
+  private answersMalformed(requester: Ledger): boolean {
+    for (const [id, p] of requester.pending) {
+      if (!p.malformed || requester.batches.some((b) => b.has(id))) continue;
+      requester.pending.delete(id);
+      requester.answered.add(id);
+      return true;
+    }
+    return false;
   }
 
   /**
