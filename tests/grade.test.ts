@@ -320,3 +320,13 @@ describe('loadBaseline', () => {
     expect(message).not.toMatch(/[\r\n]/);
   });
 });
+
+describe('a requirement verdict names the catalog its checks were judged by', () => {
+  it('a carried rule judged only in 2026-07-28 links the 2026-07-28 page; judged in both eras, the 2025-11-25 one', () => {
+    const modern = check('server.modern.x', 'pass', ['BASE-ERR-04'], { revision: '2026-07-28' });
+    const legacy = check('server.base.x', 'pass', ['BASE-ERR-04'], { revision: '2025-11-25' });
+    expect(run([modern]).requirements[0]!.url).toContain('/specification/2026-07-28/');
+    expect(run([legacy]).requirements[0]!.url).toContain('/specification/2025-11-25/');
+    expect(run([legacy, modern]).requirements[0]!.url).toContain('/specification/2025-11-25/');
+  });
+});

@@ -1,5 +1,5 @@
 import type { CheckResult, RequirementVerdict, Status } from '../model.js';
-import { allRequirements, appliesIn, isRequirementId, levelIn, requirementOfEither, strongerLevel, weakerLevel, type Level, type Requirement } from '../spec/catalog.js';
+import { allRequirements, appliesIn, isRequirementId, levelIn, requirementIn, requirementOfEither, strongerLevel, weakerLevel, type Level, type Requirement } from '../spec/catalog.js';
 import { isRevision, isStatefulRevision } from '../spec/revisions.js';
 
 /**
@@ -32,7 +32,7 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 
 /** The rule's level where the check was judged: in its session's revision, else the catalog's. */
 function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
-  const known = catalogued(id);
+  const known = catalogued(id, [check]);
   if (!known) return undefined;
   if (isStatefulRevision(check.revision)) return levelIn(known.id, check.revision);
   // A check judged in the stateless era grades the rule by that era's catalog.
@@ -68,7 +68,7 @@ export function requirementVerdicts(checks: readonly CheckResult[]): Requirement
 
   const verdicts: RequirementVerdict[] = [];
   for (const [id, cited] of byRequirement) {
-    const known = catalogued(id);
+    const known = catalogued(id, cited);
     const status = worstStatus(cited.map((c) => c.status));
     // An uncatalogued id is a bug in a check (a catalog test guards it), but losing a whole run's
     // grade to it would be worse, so it is graded at the level the check claims.
@@ -86,9 +86,16 @@ export function requirementVerdicts(checks: readonly CheckResult[]): Requirement
   return verdicts.sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity) || cmp(a.id, b.id));
 }
 
-/** The rule as its newest catalog has it (a rule new in 2026-07-28 is in that catalog only); undefined for an id of none. */
-function catalogued(id: string): Requirement | undefined {
-  return isRequirementId(id) ? requirementOfEither(id) : undefined;
+/**
+ * The rule as the catalog its checks were judged by has it: a carried rule judged only in the
+ * stateless era is that catalog's row (its URL is the 2026-07-28 page); otherwise the 2025-11-25
+ * row, or the 2026-07-28 one for a rule new there. Undefined for an id of no catalog.
+ */
+function catalogued(id: string, cited: ReadonlyArray<Pick<CheckResult, 'revision'>>): Requirement | undefined {
+  if (!isRequirementId(id)) return undefined;
+  const stateless = cited[0]?.revision;
+  const allStateless = stateless !== undefined && isRevision(stateless) && !isStatefulRevision(stateless) && cited.every((c) => c.revision === stateless);
+  return (allStateless ? requirementIn(id, stateless) : undefined) ?? requirementOfEither(id);
 }
 
 let positions: Map<string, number> | undefined;
