@@ -25,6 +25,6 @@ import { Tools } from './tools.js';
  * LIFE-OP-02 before the feature rules that hang on a declared capability.
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
-  stateless: [Listen, Mrtr, Progress, RequestCancellation, RequestLogging, Caching, Deprecations],
+  stateless: [Listen, Mrtr, Progress, RequestCancellation, RequestLogging, Caching, Deprecations, Tools],
   stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, Tasks],
 };

@@ -64,7 +64,8 @@ export class Tools implements Concern {
     'tools/call': (_request, kind, message, findings) => {
       const result = resultOf(kind, message);
       const embedded = result && Array.isArray(result.content) && result.content.some((b) => obj(b)?.type === 'resource');
-      if (!embedded) return;
+      // Judged against the capabilities the server declared, when the traffic shows them.
+      if (!embedded || this.s.serverCapabilities === undefined) return;
       this.s.applied.add('TOOL-CONT-02');
       if (!declared(this.s.serverCapabilities, ['resources'])) {
         findings.push(violation('TOOL-CONT-02', 'expected a server that returns embedded resources to declare the resources capability; this one did not', '/result/content'));
