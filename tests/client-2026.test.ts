@@ -139,7 +139,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
-      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen']) expect(passed).toContain(id);
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read']) expect(passed).toContain(id);
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
       expect(report.notes.join('\n')).toMatch(/did not apply \(applies to revisions before 2026-07-28.*the client spoke 2026-07-28\): client.lifecycle.handshake/);
@@ -164,6 +164,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['header-version-mismatch', '{url}', 'live.HDR-VER-02'],
     ['no-mcp-name', '{url}', 'live.HDR-STD-01'],
     ['initialize-after-unsupported', '{url}', 'client.modern.unsupported-version/no-fallback'],
+    ['read-retry-drops-state', '{stdio}', 'client.modern.mrtr.resources-read/echoed'],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());

@@ -129,6 +129,17 @@ describe('real clients', { timeout: 150_000 }, () => {
           'client.mrtr.request-state/none-when-none',
           'client.mrtr.state-only',
           'client.modern.legacy-fallback',
+          // InputRequiredResults to prompts/get and resources/read retried as tools/call's are (MRTR-CLI-06 names all three).
+          'client.modern.mrtr.prompts-get/answered',
+          'client.modern.mrtr.prompts-get/echoed',
+          'client.modern.mrtr.prompts-get/new-id',
+          'client.modern.mrtr.prompts-get/same-request',
+          'client.modern.mrtr.prompts-get/understood',
+          'client.modern.mrtr.resources-read/answered',
+          'client.modern.mrtr.resources-read/echoed',
+          'client.modern.mrtr.resources-read/new-id',
+          'client.modern.mrtr.resources-read/same-request',
+          'client.modern.mrtr.resources-read/understood',
         ].sort(),
       );
       if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');

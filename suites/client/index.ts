@@ -5,6 +5,7 @@ import { clientIcons } from './icons.js';
 import { clientLifecycle } from './lifecycle.js';
 import { clientModern } from './modern.js';
 import { clientMrtr } from './mrtr.js';
+import { clientMrtrMethods } from './mrtr-methods.js';
 import { clientProperties } from './properties.js';
 import { clientRobust } from './robust.js';
 import { clientSchemas } from './schemas.js';
@@ -22,4 +23,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 }));
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientMrtr];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientMrtr, ...clientMrtrMethods];

@@ -50,11 +50,20 @@ export function declaresForm(request: unknown): boolean {
 export function serveInputRequired(session: ServerSession, round: (n: number, request: Record<string, unknown>) => Round | undefined): void {
   session.tools = [INPUT_TOOL, ...DEFAULT_TOOLS];
   const call = session.handler('tools/call');
+  askFirst(session, 'tools/call', (params) => params.name === INPUT_TOOL.name, round, () => ({ content: [{ type: 'text', text: 'mcpcheck got its input' }] }), call);
+}
+
+/**
+ * Answers the requests for `method` that `asks` picks with InputRequiredResults: the n-th of them
+ * (from 0) with `round(n, request)`, or, when that gives none, with `complete()`; the others as
+ * `otherwise` does.
+ */
+export function askFirst(session: ServerSession, method: string, asks: (params: Record<string, unknown>) => boolean, round: (n: number, request: Record<string, unknown>) => Round | undefined, complete: () => Record<string, unknown>, otherwise = session.handler(method)): void {
   let calls = 0;
-  session.handle('tools/call', (params, request) => {
-    if (params.name !== INPUT_TOOL.name) return call(params, request);
+  session.handle(method, (params, request) => {
+    if (!asks(params)) return otherwise(params, request);
     const asked = round(calls++, request);
-    return { result: asked ? { resultType: 'input_required', ...asked } : { content: [{ type: 'text', text: 'mcpcheck got its input' }] } };
+    return { result: asked ? { resultType: 'input_required', ...asked } : complete() };
   });
 }
 
