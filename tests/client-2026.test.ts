@@ -143,7 +143,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
       expect(report.notes.join('\n')).toMatch(/did not apply \(applies to revisions before 2026-07-28.*the client spoke 2026-07-28\): client.lifecycle.handshake/);
-      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
+      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01', 'live.HDR-PARAM-01', 'live.HDR-PARAM-04', 'client.modern.headers.x-mcp-header/sent', 'client.modern.headers.x-mcp-header/encoded', 'client.modern.headers.invalid-x-mcp-header']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
     }, 120_000);
   }
 
@@ -165,6 +165,8 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['no-mcp-name', '{url}', 'live.HDR-STD-01'],
     ['initialize-after-unsupported', '{url}', 'client.modern.unsupported-version/no-fallback'],
     ['read-retry-drops-state', '{stdio}', 'client.modern.mrtr.resources-read/echoed'],
+    ['upper-case-sentinel', '{url}', 'client.modern.headers.x-mcp-header/encoded'],
+    ['keeps-invalid-header-tool', '{url}', 'client.modern.headers.invalid-x-mcp-header'],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());

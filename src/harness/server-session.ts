@@ -1,7 +1,7 @@
 import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
-import { checkModernRequestHeaders } from '../validate/modern-headers.js';
+import { checkModernRequestHeaders, checkXMcpHeaderSchema } from '../validate/modern-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
@@ -120,9 +120,20 @@ export class ServerSession extends PeerSession<ServerChannel> {
     this.modernRevision ??= LATEST_ANY_REVISION;
     for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
       const applied = new Set<string>();
-      const findings = checkModernRequestHeaders(e.headers, frame.message, undefined, applied);
+      const findings = checkModernRequestHeaders(e.headers, frame.message, this.headerTool(frame.message), applied);
       this.judgedOutside('client', [...applied], findings.map((f) => ({ ...f, frame: frame.index })));
     }
+  }
+
+  /**
+   * The tool a tools/call names, when mcpcheck listed it with valid x-mcp-header annotations: its
+   * headers are judged by them too (HDR-PARAM-01/04). A tool whose annotations are invalid is one a
+   * client must leave out (HDR-PARAM-03), not one whose headers it owes.
+   */
+  private headerTool(message: unknown): Record<string, unknown> | undefined {
+    const params = isObject(message) && message.method === 'tools/call' && isObject(message.params) ? message.params : undefined;
+    const tool = params && this.listedTool(params.name);
+    return tool && checkXMcpHeaderSchema(tool.inputSchema).length === 0 ? tool : undefined;
   }
 
   /** Installs (or replaces) how a method is answered. */
