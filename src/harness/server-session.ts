@@ -66,6 +66,11 @@ export class ServerSession extends PeerSession<ServerChannel> {
   conversation?: AcceptedConversation;
   /** The eras mcpcheck serves; a scenario may narrow it before the client starts (then an initialize, or a modern request, is refused). */
   serves: ServedEras = 'both';
+  /**
+   * The error code with which mcpcheck, serving the initialize era alone, refuses a method of the
+   * stateless era: −32601 as most legacy servers do, or another (legacy servers use various, STDIO-BC-03).
+   */
+  refusesModernWith = -32601;
   /** The modern revisions mcpcheck accepts in a request's `_meta` and lists in server/discover and −32022. */
   modernVersions: readonly string[] = STATELESS_REVISIONS;
   /** How a modern request is served (set by `accept()`); absent, every request is served as the stateful era's. */
@@ -221,7 +226,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
 
   private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
     // An older server knows nothing of server/discover or `_meta`: it answers as its era does.
-    if (this.serves === 'stateful') return STATELESS_ONLY.has(String(request.method)) ? { error: { code: -32601, message: `${String(request.method)} is not served: this server speaks the initialize era only` } } : serve();
+    if (this.serves === 'stateful') return STATELESS_ONLY.has(String(request.method)) ? { error: { code: this.refusesModernWith, message: `${String(request.method)} is not served: this server speaks the initialize era only` } } : serve();
     return this.serveModern!(request, serve);
   }
 

@@ -4,6 +4,7 @@ import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
 import { clientLifecycle } from './lifecycle.js';
 import { clientModern } from './modern.js';
+import { clientModernEra } from './modern-era.js';
 import { clientModernHeaders } from './modern-headers.js';
 import { clientMrtr } from './mrtr.js';
 import { clientMrtrMethods } from './mrtr-methods.js';
@@ -24,4 +25,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 }));
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernHeaders, ...clientMrtr, ...clientMrtrMethods];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernEra, ...clientModernHeaders, ...clientMrtr, ...clientMrtrMethods];

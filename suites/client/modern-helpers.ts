@@ -106,3 +106,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameJson(a[k], b[k]));
 }
+
+/** The client's initialize from frame `since` on, or undefined once it exited or WAIT_MS passed without one (a modern-only client has none to send). */
+export async function initializeOrExit(ctx: ClientScenarioContext, since = 0): Promise<RecordedFrame | undefined> {
+  await Promise.race([ctx.session.waitForMethod('initialize', WAIT_MS, since), ctx.exited(WAIT_MS)]);
+  return ctx.session.requestsFor('initialize', since)[0];
+}
