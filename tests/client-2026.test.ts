@@ -144,7 +144,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
       expect(report.notes.join('\n')).toMatch(/did not apply \(applies to revisions before 2026-07-28.*the client spoke 2026-07-28\): client.lifecycle.handshake/);
-      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01', 'live.HDR-PARAM-01', 'live.HDR-PARAM-04', 'client.modern.headers.x-mcp-header/sent', 'client.modern.headers.x-mcp-header/encoded', 'client.modern.headers.invalid-x-mcp-header']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
+      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01', 'live.HDR-PARAM-01', 'live.HDR-PARAM-04', 'client.modern.headers.x-mcp-header/sent', 'client.modern.headers.x-mcp-header/encoded', 'client.modern.headers.invalid-x-mcp-header', 'client.modern.headers.mismatch-relist']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
     }, 120_000);
   }
 
@@ -177,6 +177,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['retries-unknown-result-type', '{url}', 'client.modern.result.unknown-type'],
     ['listen-not-cancelled', '{stdio}', 'client.modern.subscriptions.ended'],
     ['task-without-server', '{url}', 'client.modern.extensions.one-sided'],
+    ['no-relist-after-mismatch', '{url}', 'client.modern.headers.mismatch-relist'],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());

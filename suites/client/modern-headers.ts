@@ -1,4 +1,4 @@
-import { checkModernRequestHeaders, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, type RecordedFrame, show, waitUntil } from '../kit.js';
+import { checkModernRequestHeaders, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
 import { WAIT_MS } from './helpers.js';
 
 const MODERN = { introduced: '2026-07-28' } as const;
@@ -56,13 +56,14 @@ export const clientSendsParamHeaders = clientScenario({
     const exchange = (await waitUntil(() => ctx.exchanges.some((e) => e.exchange === call.exchange), WAIT_MS)) ? ctx.exchanges.find((e) => e.exchange === call.exchange) : undefined;
     if (!exchange) return check.error(`could not judge: the HTTP exchange that carried the call of ${HEADER_TOOL.name} was not recorded`);
     const findings = checkModernRequestHeaders(exchange.headers, call.message, HEADER_TOOL);
+    const args = isObject(call.message) && isObject(call.message.params) ? call.message.params.arguments : undefined;
     const sent = Object.fromEntries(Object.entries(exchange.headers).filter(([k]) => k.startsWith('mcp-param-')));
     for (const [key, rule, what] of [
       ['sent', 'HDR-PARAM-01', 'an Mcp-Param-* header carrying each annotated argument present'],
       ['encoded', 'HDR-PARAM-04', 'integers in decimal, booleans as true/false, values that are no plain ASCII header value (or look like the sentinel) as =?base64?…?=, and no header for an absent argument'],
     ] as const) {
       const wrong = findings.filter((f) => f.requirements.includes(rule));
-      check.expect(wrong.length === 0, { key, requirements: [rule], expected: `${what}, for arguments ${show(call.message && isObject(call.message) && isObject(call.message.params) ? call.message.params.arguments : undefined)}`, actual: wrong.length ? wrong.map((f) => f.message).join('; ') : `headers ${show(sent)}`, frames: [call.index] });
+      check.expect(wrong.length === 0, { key, requirements: [rule], expected: `${what}, for the arguments sent ${show(args)}`, actual: wrong.length ? wrong.map((f) => f.message).join('; ') : `headers ${show(sent)}`, frames: [call.index] });
     }
   },
 });
@@ -94,4 +95,48 @@ export const clientLeavesOutInvalidHeaderTools = clientScenario({
   },
 });
 
-export const clientModernHeaders: ClientScenario[] = [clientSendsParamHeaders, clientLeavesOutInvalidHeaderTools];
+/** A tool listed first without x-mcp-header; after mcpcheck's HeaderMismatch it is listed with one (a schema change the client learns by listing again). */
+const CHANGING_TOOL = { name: 'mcpcheck_reheader', description: 'Its inputSchema gains an x-mcp-header after the first call.', inputSchema: { type: 'object', properties: { region: { type: 'string' } } } };
+const REHEADERED = { ...CHANGING_TOOL, inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } };
+
+export const clientRelistsAfterHeaderMismatch = clientScenario({
+  id: 'client.modern.headers.mismatch-relist',
+  title: 'After a HeaderMismatch (−32020) on a tools/call, the client lists tools again and retries with the Mcp-Param-* header the new inputSchema asks for',
+  requirements: ['HDR-PARAM-07'],
+  revisions: MODERN,
+  needs: { transport: 'http' },
+  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: CHANGING_TOOL.name, arguments: { region: 'eu-west-1' } }],
+  serve(session) {
+    session.tools = [CHANGING_TOOL, ...DEFAULT_TOOLS];
+    const call = session.handler('tools/call');
+    const list = session.handler('tools/list');
+    let refused = false;
+    // The schema changes for the next listing: the refused call itself is judged by the schema the client had.
+    session.handle('tools/list', (params, request) => {
+      if (refused) session.tools = [REHEADERED, ...DEFAULT_TOOLS];
+      return list(params, request);
+    });
+    session.handle('tools/call', (params, request) => {
+      if (params.name !== CHANGING_TOOL.name || refused) return call(params, request);
+      refused = true;
+      return { error: { code: MODERN_ERRORS.headerMismatch, message: 'Mcp-Param-Region is missing: the inputSchema of mcpcheck_reheader now carries x-mcp-header Region' } };
+    });
+  },
+  async run(ctx) {
+    const { check } = ctx;
+    const first = await ctx.session.waitForFrame(() => callsOf(ctx, CHANGING_TOOL.name).length > 0, WAIT_MS).then(() => callsOf(ctx, CHANGING_TOOL.name)[0]);
+    if (!first) return check.skip(`the client never called ${CHANGING_TOOL.name}`);
+    const retry = await ctx.session.waitForFrame(() => callsOf(ctx, CHANGING_TOOL.name).length > 1, WAIT_MS).then(() => callsOf(ctx, CHANGING_TOOL.name)[1]);
+    const relist = ctx.session.requestsFor('tools/list', first.index).find((f) => !retry || f.index < retry.index);
+    if (retry) await waitUntil(() => ctx.exchanges.some((e) => e.exchange === retry.exchange), WAIT_MS);
+    const exchange = retry && ctx.exchanges.find((e) => e.exchange === retry.exchange);
+    const header = exchange ? Object.entries(exchange.headers).find(([k]) => k === 'mcp-param-region')?.[1] : undefined;
+    check.expect(relist !== undefined && header === 'eu-west-1', {
+      expected: 'tools/list after the −32020, then a retry of the call carrying Mcp-Param-Region: eu-west-1',
+      actual: !relist ? `no tools/list after the −32020${retry ? ' before the retry' : ''}` : !retry ? `tools/list, then no retry within ${WAIT_MS} ms` : `a retry with Mcp-Param-Region ${show(header)}`,
+      frames: [first, relist, retry].filter((f): f is RecordedFrame => f !== undefined).map((f) => f.index),
+    });
+  },
+});
+
+export const clientModernHeaders: ClientScenario[] = [clientSendsParamHeaders, clientLeavesOutInvalidHeaderTools, clientRelistsAfterHeaderMismatch];
