@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, isObject, show } from '../kit.js';
+import { clientScenario, type ClientScenario, isObject, ruling, show } from '../kit.js';
 import { methodOf, requestsSince, WAIT_MS } from './helpers.js';
 import { firstRequest, initializeOrExit } from './modern-helpers.js';
 
@@ -65,12 +65,12 @@ export const clientFallsBackOnAnyCode = clientScenario({
     if (!probe || methodOf(probe) !== 'server/discover') return check.skip(`the client did not probe with server/discover (first request: ${probe ? show(methodOf(probe)) : 'none'}), so no probe got the legacy −32602`);
     const init = await initializeOrExit(ctx, probe.index);
     const others = requestsSince(session, probe.index + 1).filter((f) => !PROBES.has(methodOf(f)!) && (!init || f.index < init.index));
-    if (init) check.expect(true, { key: 'fallback', requirements: ['STDIO-BC-03'], expected: 'initialize after −32602 to the probe (the fallback is not tied to −32601)', actual: 'initialize', frames: [probe.index, init.index] });
+    if (init) check.expect(true, { key: 'fallback', requirements: ['STDIO-BC-03'], expected: `initialize after −32602 to the probe (the fallback is not tied to −32601; ${ruling('modern-error').cite})`, actual: 'initialize', frames: [probe.index, init.index] });
     else check.skip(`no initialize within ${WAIT_MS} ms after −32602 to the probe: the client may support 2026-07-28 only (STDIO-BC-03 binds dual-era clients)`, { key: 'fallback', requirements: ['STDIO-BC-03'] });
     check.expect(others.length === 0, {
       key: 'no-request-after-legacy',
       requirements: ['STDIO-BC-04'],
-      expected: 'no request but initialize after a legacy answer to the probe (a modern-only client reports the incompatibility)',
+      expected: `no request but initialize after a legacy answer to the probe (a modern-only client reports the incompatibility; ${ruling('modern-error').cite})`,
       actual: others.length ? others.map((f) => `${methodOf(f)} ${show(isObject(f.message) ? f.message.params : undefined)}`).join('; ') : init ? 'initialize' : 'none',
       frames: [probe.index, ...others.map((f) => f.index)],
     });
