@@ -139,11 +139,12 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
-      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen']) expect(passed).toContain(id);
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
+      if (address === '{stdio}') for (const id of ['client.modern.era.probe-first', 'client.modern.era.fallback-any-code/no-request-after-legacy', 'client.modern.subscriptions.ended']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
       expect(report.notes.join('\n')).toMatch(/did not apply \(applies to revisions before 2026-07-28.*the client spoke 2026-07-28\): client.lifecycle.handshake/);
-      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
+      if (address === '{url}') for (const id of ['live.HDR-VER-01', 'live.HDR-VER-02', 'live.HDR-STD-01', 'live.HDR-PARAM-01', 'live.HDR-PARAM-04', 'client.modern.headers.x-mcp-header/sent', 'client.modern.headers.x-mcp-header/encoded', 'client.modern.headers.invalid-x-mcp-header', 'client.modern.headers.mismatch-relist']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
     }, 120_000);
   }
 
@@ -151,30 +152,44 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     it(`sees a dual-era client fall back to initialize when an initialize-era server turns its modern request down (${rule})`, async () => {
       const report = await judge('--dual', address);
       expect(report.checks.find((c) => c.id === 'client.modern.legacy-fallback')).toMatchObject({ status: 'pass', requirements: [rule] });
+      // Over stdio it falls back on −32602 as on −32601 (STDIO-BC-03).
+      if (address === '{stdio}') expect(report.checks.find((c) => c.id === 'client.modern.era.fallback-any-code/fallback')?.status).toBe('pass');
       expect(unmet(report)).toEqual([]);
     }, 120_000);
   }
 
   // Each break fails its own rule, caught by the scenario (or live check) named in breaks.ts.
-  const caught: Array<[Client2026BreakName, '{url}' | '{stdio}', string]> = [
-    ['retry-reuses-id', '{url}', 'client.mrtr.new-id'],
-    ['alters-request-state', '{url}', 'client.mrtr.request-state/echoed'],
+  // A fourth member: the other checks of the same rule that catch it too (the break is on every MRTR method, not tools/call's alone).
+  const caught: Array<[Client2026BreakName, '{url}' | '{stdio}', string, string[]?]> = [
+    ['retry-reuses-id', '{url}', 'client.mrtr.new-id', ['client.modern.mrtr.prompts-get/new-id', 'client.modern.mrtr.resources-read/new-id']],
+    ['alters-request-state', '{url}', 'client.mrtr.request-state/echoed', ['client.modern.mrtr.prompts-get/echoed', 'client.modern.mrtr.resources-read/echoed']],
     ['leaks-request-state', '{url}', 'client.mrtr.no-leak'],
     ['no-protocol-version', '{stdio}', 'client.modern.request-meta/required'],
     ['header-version-mismatch', '{url}', 'live.HDR-VER-02'],
     ['no-mcp-name', '{url}', 'live.HDR-STD-01'],
     ['initialize-after-unsupported', '{url}', 'client.modern.unsupported-version/no-fallback'],
+    ['read-retry-drops-state', '{stdio}', 'client.modern.mrtr.resources-read/echoed'],
+    ['upper-case-sentinel', '{url}', 'client.modern.headers.x-mcp-header/encoded'],
+    ['keeps-invalid-header-tool', '{url}', 'client.modern.headers.invalid-x-mcp-header'],
+    ['no-probe', '{stdio}', 'client.modern.era.probe-first'],
+    ['reprobes', '{url}', 'client.modern.era.cached'],
+    ['calls-after-legacy-answer', '{stdio}', 'client.modern.era.fallback-any-code/no-request-after-legacy'],
+    ['retries-unknown-result-type', '{url}', 'client.modern.result.unknown-type'],
+    ['listen-not-cancelled', '{stdio}', 'client.modern.subscriptions.ended'],
+    ['task-without-server', '{url}', 'client.modern.extensions.one-sided'],
+    ['no-relist-after-mismatch', '{url}', 'client.modern.headers.mismatch-relist'],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());
   });
-  for (const [brk, address, check] of caught) {
+  for (const [brk, address, check, also = []] of caught) {
     it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async () => {
       const report = await judge(`--break ${brk}`, address);
       // Live validation of the stateless era judges the same rule on the same frames: the only other check allowed.
       const rule = CLIENT_2026_BREAKS[brk].rule;
       expect(unmet(report)).toContain(check);
-      expect(unmet(report).filter((id) => id !== check && id !== `live.${rule}`)).toEqual([]);
+      for (const id of also) expect(unmet(report)).toContain(id);
+      expect(unmet(report).filter((id) => id !== check && id !== `live.${rule}` && !also.includes(id))).toEqual([]);
     }, 120_000);
   }
 });

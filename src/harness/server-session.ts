@@ -1,7 +1,7 @@
 import { isObject } from '../json.js';
 import { synthesizeArguments } from '../schema/synthesize.js';
 import type { ClientExchange, ServerChannel } from '../transport/server-channel.js';
-import { checkModernRequestHeaders } from '../validate/modern-headers.js';
+import { checkModernRequestHeaders, checkXMcpHeaderSchema } from '../validate/modern-headers.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { isRevision as isAnyRevision, isStatefulRevision as isRevision, LATEST_REVISION as LATEST_ANY_REVISION, LATEST_STATEFUL_REVISION as LATEST_REVISION, STATELESS_REVISIONS, eraOf, type Era, type Revision } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
@@ -66,6 +66,11 @@ export class ServerSession extends PeerSession<ServerChannel> {
   conversation?: AcceptedConversation;
   /** The eras mcpcheck serves; a scenario may narrow it before the client starts (then an initialize, or a modern request, is refused). */
   serves: ServedEras = 'both';
+  /**
+   * The error code with which mcpcheck, serving the initialize era alone, refuses a method of the
+   * stateless era: −32601 as most legacy servers do, or another (legacy servers use various, STDIO-BC-03).
+   */
+  refusesModernWith = -32601;
   /** The modern revisions mcpcheck accepts in a request's `_meta` and lists in server/discover and −32022. */
   modernVersions: readonly string[] = STATELESS_REVISIONS;
   /** How a modern request is served (set by `accept()`); absent, every request is served as the stateful era's. */
@@ -120,9 +125,20 @@ export class ServerSession extends PeerSession<ServerChannel> {
     this.modernRevision ??= LATEST_ANY_REVISION;
     for (const frame of this.peerFrames().filter((f) => f.exchange === e.exchange)) {
       const applied = new Set<string>();
-      const findings = checkModernRequestHeaders(e.headers, frame.message, undefined, applied);
+      const findings = checkModernRequestHeaders(e.headers, frame.message, this.headerTool(frame.message), applied);
       this.judgedOutside('client', [...applied], findings.map((f) => ({ ...f, frame: frame.index })));
     }
+  }
+
+  /**
+   * The tool a tools/call names, when mcpcheck listed it with valid x-mcp-header annotations: its
+   * headers are judged by them too (HDR-PARAM-01/04). A tool whose annotations are invalid is one a
+   * client must leave out (HDR-PARAM-03), not one whose headers it owes.
+   */
+  private headerTool(message: unknown): Record<string, unknown> | undefined {
+    const params = isObject(message) && message.method === 'tools/call' && isObject(message.params) ? message.params : undefined;
+    const tool = params && this.listedTool(params.name);
+    return tool && checkXMcpHeaderSchema(tool.inputSchema).length === 0 ? tool : undefined;
   }
 
   /** Installs (or replaces) how a method is answered. */
@@ -210,7 +226,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
 
   private async answerModern(request: Record<string, unknown>, serve: () => Promise<Outcome>): Promise<Outcome> {
     // An older server knows nothing of server/discover or `_meta`: it answers as its era does.
-    if (this.serves === 'stateful') return STATELESS_ONLY.has(String(request.method)) ? { error: { code: -32601, message: `${String(request.method)} is not served: this server speaks the initialize era only` } } : serve();
+    if (this.serves === 'stateful') return STATELESS_ONLY.has(String(request.method)) ? { error: { code: this.refusesModernWith, message: `${String(request.method)} is not served: this server speaks the initialize era only` } } : serve();
     return this.serveModern!(request, serve);
   }
 

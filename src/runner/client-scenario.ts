@@ -15,6 +15,8 @@ export type Step =
   | { do: 'ping' }
   /** 2026-07-28: hold a `subscriptions/listen` subscription to tools list changes for `ms`, then end it. */
   | { do: 'listen'; ms: number }
+  /** 2026-07-28: call, with arguments `{}`, every tool the client's own tool list shows (a tool it left out, HDR-PARAM-03, is not called). */
+  | { do: 'call-listed-tools' }
   | { do: 'wait'; ms: number };
 
 export interface ClientScenarioContext {
@@ -77,6 +79,8 @@ export function describeSteps(steps: readonly Step[]): string {
         return `stay connected ${s.ms} ms`;
       case 'listen':
         return `listen for tools list changes ${s.ms} ms`;
+      case 'call-listed-tools':
+        return 'call every tool its list shows';
       default:
         return s.do.replace('-', ' ');
     }

@@ -4,7 +4,11 @@ import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
 import { clientLifecycle } from './lifecycle.js';
 import { clientModern } from './modern.js';
+import { clientModernEra } from './modern-era.js';
+import { clientModernHeaders } from './modern-headers.js';
+import { clientModernNegotiation } from './modern-negotiation.js';
 import { clientMrtr } from './mrtr.js';
+import { clientMrtrMethods } from './mrtr-methods.js';
 import { clientProperties } from './properties.js';
 import { clientRobust } from './robust.js';
 import { clientSchemas } from './schemas.js';
@@ -22,4 +26,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 }));
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientMrtr];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods];

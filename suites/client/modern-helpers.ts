@@ -50,11 +50,20 @@ export function declaresForm(request: unknown): boolean {
 export function serveInputRequired(session: ServerSession, round: (n: number, request: Record<string, unknown>) => Round | undefined): void {
   session.tools = [INPUT_TOOL, ...DEFAULT_TOOLS];
   const call = session.handler('tools/call');
+  askFirst(session, 'tools/call', (params) => params.name === INPUT_TOOL.name, round, () => ({ content: [{ type: 'text', text: 'mcpcheck got its input' }] }), call);
+}
+
+/**
+ * Answers the requests for `method` that `asks` picks with InputRequiredResults: the n-th of them
+ * (from 0) with `round(n, request)`, or, when that gives none, with `complete()`; the others as
+ * `otherwise` does.
+ */
+export function askFirst(session: ServerSession, method: string, asks: (params: Record<string, unknown>) => boolean, round: (n: number, request: Record<string, unknown>) => Round | undefined, complete: () => Record<string, unknown>, otherwise = session.handler(method)): void {
   let calls = 0;
-  session.handle('tools/call', (params, request) => {
-    if (params.name !== INPUT_TOOL.name) return call(params, request);
+  session.handle(method, (params, request) => {
+    if (!asks(params)) return otherwise(params, request);
     const asked = round(calls++, request);
-    return { result: asked ? { resultType: 'input_required', ...asked } : { content: [{ type: 'text', text: 'mcpcheck got its input' }] } };
+    return { result: asked ? { resultType: 'input_required', ...asked } : complete() };
   });
 }
 
@@ -96,4 +105,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameJson(a[k], b[k]));
+}
+
+/** The client's initialize from frame `since` on, or undefined once it exited or WAIT_MS passed without one (a modern-only client has none to send). */
+export async function initializeOrExit(ctx: ClientScenarioContext, since = 0): Promise<RecordedFrame | undefined> {
+  await Promise.race([ctx.session.waitForMethod('initialize', WAIT_MS, since), ctx.exited(WAIT_MS)]);
+  return ctx.session.requestsFor('initialize', since)[0];
 }

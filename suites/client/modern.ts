@@ -1,6 +1,6 @@
 import { clientScenario, type ClientScenario, isObject, META, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
 import { requestsSince, WAIT_MS } from './helpers.js';
-import { firstRequest } from './modern-helpers.js';
+import { firstRequest, initializeOrExit } from './modern-helpers.js';
 
 const MODERN = { introduced: '2026-07-28' } as const;
 
@@ -94,13 +94,14 @@ export const clientFallsBackToInitialize = clientScenario({
     session.serves = 'stateful';
     if (session.channel.policy) session.channel.policy.eras = 'stateful';
   },
-  async run({ session, check, exchanges, transport }) {
+  async run(ctx) {
+    const { session, check, exchanges, transport } = ctx;
     // The rule of the switch on this transport: over HTTP the 400 is refused before it is read, so only the exchange shows it.
     const requirements = transport === 'http' ? (['HTTP-BC-03'] as const) : (['STDIO-BC-02'] as const);
     const first = transport === 'stdio' ? await firstRequest(session) : undefined;
     const probed = transport === 'http' ? await waitUntil(() => exchanges.some((e) => e.modern), WAIT_MS) : first !== undefined && methodOf(first) !== 'initialize';
     if (!probed) return check.skip('the client sent no modern request that mcpcheck could turn down as an initialize-era server', { requirements: [...requirements] });
-    const init = await session.waitForMethod('initialize', WAIT_MS);
+    const init = await initializeOrExit(ctx);
     // A modern-only client cannot fall back: these rules bind dual-era clients, which cannot be told apart on the wire.
     if (!init) return check.skip(`no initialize within ${WAIT_MS} ms after the refusal: the client may support 2026-07-28 only (${requirements[0]} binds dual-era clients)`, { requirements: [...requirements] });
     check.expect(true, { requirements: [...requirements], expected: 'initialize after the refusal of its modern request', actual: 'initialize', frames: [init.index] });
@@ -136,6 +137,33 @@ export const clientTakesUntypedResultAsComplete = clientScenario({
   },
 });
 
+export const clientRefusesUnknownResultType = clientScenario({
+  id: 'client.modern.result.unknown-type',
+  title: 'A result whose resultType the client does not recognise is invalid, not a success: the client does not repeat the request in a storm',
+  requirements: ['BASE-RES-06'],
+  revisions: MODERN,
+  steps: [{ do: 'call-tool', name: 'echo', arguments: { text: 'unknown' } }, { do: 'list-tools' }],
+  serve(session) {
+    const call = session.handler('tools/call');
+    // A valid CallToolResult body under a resultType neither core nor of an extension (mcpcheck advertises none).
+    session.handle('tools/call', async (params, request) => {
+      const outcome = await call(params, request);
+      return params.name === 'echo' && 'result' in outcome ? { result: { ...outcome.result, resultType: 'mcpcheck_unknown' } } : outcome;
+    });
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    const echoes = () => session.requestsFor('tools/call').filter((f) => isObject(f.message) && isObject(f.message.params) && f.message.params.name === 'echo');
+    const first = await session.waitForFrame(() => echoes().length > 0, WAIT_MS);
+    if (!first) return check.skip('the client never called echo');
+    // Its next step (tools/list), its exit, or WAIT_MS: by then a storm has shown.
+    await Promise.race([session.waitForMethod('tools/list', WAIT_MS, first.index), ctx.exited(WAIT_MS)]);
+    const calls = echoes();
+    if (calls.length <= 2) return check.skip(`not observable: the client called echo ${calls.length === 1 ? 'once' : 'twice'} and did not repeat it further; whether it surfaced an error or handed the result on as a success cannot be told on the wire`);
+    check.expect(false, { expected: 'no retry storm on a result of unknown resultType (at most 2 calls), which is invalid, not a success', actual: `${calls.length} calls of echo`, frames: calls.map((f) => f.index) });
+  },
+});
+
 export const clientListens = clientScenario({
   id: 'client.modern.listen',
   title: 'A subscriptions/listen request carries a notification filter as the schema defines it',
@@ -158,4 +186,4 @@ export const clientListens = clientScenario({
   },
 });
 
-export const clientModern: ClientScenario[] = [clientRequestMeta, clientRetriesAfterUnsupportedVersion, clientFallsBackToInitialize, clientTakesUntypedResultAsComplete, clientListens];
+export const clientModern: ClientScenario[] = [clientRequestMeta, clientRetriesAfterUnsupportedVersion, clientFallsBackToInitialize, clientTakesUntypedResultAsComplete, clientRefusesUnknownResultType, clientListens];
