@@ -245,8 +245,8 @@ export function notificationCases(notifications: Array<fc.Arbitrary<unknown>>): 
   );
 }
 
-/** Every mutation of one base request, the valid request among them. */
-export function mutationsOf(base: BaseRequest, o: MutationOptions): fc.Arbitrary<FuzzCase> {
+/** Every mutation of one base request, the valid request among them, and `extra` cases of the era (its per-request fields). */
+export function mutationsOf(base: BaseRequest, o: MutationOptions, extra: Array<fc.Arbitrary<FuzzCase>> = []): fc.Arbitrary<FuzzCase> {
   // The arguments are where a server's own code runs, so their mutations come up most.
   const weighted = (weight: number) => (arbitrary: fc.Arbitrary<FuzzCase>) => ({ arbitrary, weight });
   return fc.oneof(
@@ -255,5 +255,6 @@ export function mutationsOf(base: BaseRequest, o: MutationOptions): fc.Arbitrary
     ...(base.inputSchema ? argumentMutations(base, o) : []).map(weighted(3)),
     ...envelopeMutations(base).map(weighted(1)),
     ...frameMutations(base, o).map(weighted(1)),
+    ...extra.map(weighted(1)),
   );
 }
