@@ -65,6 +65,8 @@ export interface Real {
   walk?: ListWalk;
   /** A multi round-trip rule the step being judged broke. */
   mrtrBroken?: InvariantBroken;
+  /** Why the last multi round-trip step stopped before its altered retry. */
+  mrtrStopped?: string;
 }
 
 /** A frame's index, time (ms since the session opened) and, over HTTP, exchange. */
@@ -158,6 +160,7 @@ async function send(step: Step, real: Real): Promise<Answered[]> {
       const round = await mrtrRound(session, step, replyMs);
       for (const rule of round.exercised) exercised(real, INVARIANTS[rule]);
       if (round.broken) real.mrtrBroken = new InvariantBroken(INVARIANTS[round.broken.rule], round.broken.message);
+      if (round.stopped) real.mrtrStopped = round.stopped;
       return round.replies;
     }
   }

@@ -131,6 +131,7 @@ async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: M
     return { broken: e, real };
   } finally {
     for (const [id, n] of real.exercised) exercisedTotal.set(id, (exercisedTotal.get(id) ?? 0) + n);
+    if (real.mrtrStopped) s.mrtrStopped = real.mrtrStopped;
   }
 }
 
@@ -149,6 +150,8 @@ export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<Sta
     return { failed: `${broken.invariant.id}: ${broken.message}` };
   });
   outcome.cutShort = result.cutShort && performance.now() >= o.deadline;
+  const mrtr = [INVARIANTS.mrtrTampered, INVARIANTS.mrtrMissing, INVARIANTS.mrtrExtra];
+  if (s.mrtrStopped) for (const inv of mrtr) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `no multi round-trip step reached its retry (the last one: ${s.mrtrStopped})`);
   for (const reason of result.inconclusive) outcome.notes.push(reason);
   if (result.failure && last) {
     const replayPath = /replayPath="([^"]*)"/.exec(String(result.failure.counterexample))?.[1];

@@ -96,6 +96,8 @@ export interface StepSources {
   probe: string;
   /** Multi round-trip retries are generated (the stateless era). */
   mrtr: boolean;
+  /** Why the last multi round-trip step run stopped before its retry (no input asked for, say). */
+  mrtrStopped?: string;
 }
 
 /** Arbitraries of every step the server's offer allows. */
