@@ -67,6 +67,8 @@ export interface Real {
   mrtrBroken?: InvariantBroken;
   /** Why the last multi round-trip step stopped before its altered retry. */
   mrtrStopped?: string;
+  /** The listen step being judged was acknowledged: its requests went out beside an open subscription. */
+  listening?: boolean;
 }
 
 /** A frame's index, time (ms since the session opened) and, over HTTP, exchange. */
@@ -156,6 +158,17 @@ async function send(step: Step, real: Real): Promise<Answered[]> {
       await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: stateful fuzzing cancels a running call' });
       return [];
     }
+    case 'listen': {
+      const id = session.allocateId();
+      const mark = session.mark;
+      const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+      await session.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: filter, _meta: session.requestMeta() } });
+      const acked = await session.waitForFrame((f) => isObject(f.message) && f.message.method === 'notifications/subscriptions/acknowledged', replyMs, mark);
+      real.listening = acked !== undefined;
+      const replies = await Promise.all(step.during.map((m) => one(m)));
+      await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: stateful fuzzing ends the subscription' });
+      return replies;
+    }
     case 'mrtr': {
       const round = await mrtrRound(session, step, replyMs);
       for (const rule of round.exercised) exercised(real, INVARIANTS[rule]);
@@ -186,7 +199,8 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   await session.settle(5);
   const frames = session.peerFrames(mark);
   // On two sessions at once, an answer lost on either side is the same behaviour: sessions kept apart.
-  const invariant = step.kind === 'second-session' ? INVARIANTS.secondSession : INVARIANTS.oneResponse;
+  const invariant = step.kind === 'second-session' ? INVARIANTS.secondSession : real.listening ? INVARIANTS.listenInterleaved : INVARIANTS.oneResponse;
+  real.listening = undefined;
   judgeAnswers(replies.filter((r) => !r.second), frames, session.findings.slice(findingsMark), { shown, on: '', invariant }, real);
   const mrtr = real.mrtrBroken;
   real.mrtrBroken = undefined;

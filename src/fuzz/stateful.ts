@@ -87,6 +87,7 @@ async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
     }),
     probe: livenessProbe(session).method,
     mrtr: modern,
+    listen: modern && lane.transport === 'stdio',
   };
 }
 
@@ -99,6 +100,7 @@ function unexercisable(s: StepSources): Map<string, string> {
   if (s.probe === 'server/discover' && !s.slow.length) out.set(INVARIANTS.cancelHealthy.id, s.calls.length ? 'no cancellable call: in 2026-07-28 a client cancels over HTTP by closing the stream, not with notifications/cancelled, and over stdio only a called tool with a time argument runs long enough to cancel' : 'no tool is called');
   if (s.mrtr) {
     for (const inv of TWO_SESSIONS) out.set(inv.id, 'the 2026-07-28 era has no sessions');
+    if (!s.listen) out.set(INVARIANTS.listenInterleaved.id, 'over HTTP a subscription is a stream of its own (closed to end it): mcpcheck opens none there yet');
     return out;
   }
   if (!s.sessions) for (const inv of TWO_SESSIONS) out.set(inv.id, 'over stdio every session is a process of its own: two sessions of one server need --url');
@@ -157,7 +159,7 @@ export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<Sta
     const replayPath = /replayPath="([^"]*)"/.exec(String(result.failure.counterexample))?.[1];
     outcome.failure = { invariant: last.broken.invariant, message: last.broken.message, steps: last.steps, seed: o.seed, path: result.failure.path, ...(replayPath !== undefined ? { replayPath } : {}), shrinks: result.failure.shrinks, frames: last.frames, ...(last.secondFrames ? { secondFrames: last.secondFrames } : {}) };
   }
-  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : '', s.sessions ? 'a second session' : '', s.mrtr && s.calls.length ? 'multi round-trip retries (tampered, forged, missing and extra input)' : ''].filter(Boolean);
+  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : '', s.sessions ? 'a second session' : '', s.mrtr && s.calls.length ? 'multi round-trip retries (tampered, forged, missing and extra input)' : '', s.listen ? 'subscriptions/listen amid other requests' : ''].filter(Boolean);
   outcome.notes.push(`${outcome.judged} generated sequence(s) of up to ${o.maxSteps ?? MAX_STEPS} steps, each on a fresh session, over: ${s.probe}, ${offered.join(', ') || 'nothing else the server offers'}`);
   return outcome;
 }

@@ -29,7 +29,9 @@ export type Step =
    * A call of a tool that may ask for client input (2026-07-28 multi round-trip), every input kind
    * declared; when it answers input_required, a retry of the kind `retry` says, under a fresh id.
    */
-  | { kind: 'mrtr'; tool: string; arguments: Record<string, unknown>; retry: MrtrRetry };
+  | { kind: 'mrtr'; tool: string; arguments: Record<string, unknown>; retry: MrtrRetry }
+  /** subscriptions/listen opened (2026-07-28, stdio), these requests sent at once while it is open, then the subscription cancelled. */
+  | { kind: 'listen'; during: string[] };
 
 /**
  * How a multi round-trip retry is sent: `tampered` (the requestState changed as `tamper` says,
@@ -96,6 +98,8 @@ export interface StepSources {
   probe: string;
   /** Multi round-trip retries are generated (the stateless era). */
   mrtr: boolean;
+  /** Subscriptions are opened and closed amid other requests (the stateless era over stdio, where notifications/cancelled ends one). */
+  listen: boolean;
   /** Why the last multi round-trip step run stopped before its retry (no input asked for, say). */
   mrtrStopped?: string;
 }
@@ -124,6 +128,7 @@ export function stepArbitraries(s: StepSources): Array<fc.Arbitrary<Step>> {
     out.push(fc.oneof(...s.calls.map((c) => fc.tuple(c.arguments, retry).map(([args, r]): Step => ({ kind: 'mrtr', tool: c.tool, arguments: args, retry: r })))));
   }
   const quick = [s.probe, ...s.lists];
+  if (s.listen) out.push(fc.array(fc.constantFrom(...quick), { minLength: 1, maxLength: 4 }).map((during): Step => ({ kind: 'listen', during })));
   out.push(fc.array(fc.constantFrom(...quick), { minLength: 2, maxLength: 6 }).map((methods): Step => ({ kind: 'concurrent', methods })));
   if (s.sessions) {
     // Calls are what set off notifications: half the requests, whatever the number of tools.
@@ -158,6 +163,8 @@ export function describeStep(step: Step): string {
       return `at once: ${step.methods.join(', ')}`;
     case 'second-session':
       return `on two sessions at once: ${step.requests.map(describeRequest).join(', ')}`;
+    case 'listen':
+      return `with subscriptions/listen open: ${step.during.join(', ')}, then cancel it`;
     case 'mrtr': {
       const retry = step.retry.kind === 'tampered' ? `requestState tampered (${step.retry.tamper})` : step.retry.kind === 'forged' ? 'a forged requestState' : step.retry.kind === 'missing-responses' ? 'requestState without inputResponses' : 'an inputResponses entry nobody asked for';
       return `${describeStep({ kind: 'call', tool: step.tool, arguments: step.arguments })}, retried with ${retry}`;
