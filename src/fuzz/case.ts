@@ -95,6 +95,11 @@ export function describeCase(c: FuzzCase): string {
   const bytes = frameBytes(c);
   const text = typeof bytes === 'string' ? bytes : `hex ${Buffer.from(bytes).toString('hex')}`;
   const shown = text.length > SHOWN ? `${text.slice(0, SHOWN / 2)}…(${text.length} characters)…${text.slice(-SHOWN / 4)}` : text;
-  const headers = c.headers ? `, headers ${Object.entries(c.headers).map(([k, v]) => (v === null ? `no ${k}` : `${k}: ${v}`)).join(', ')}` : '';
+  const headers = c.headers ? `, ${describeHeaders(c.headers)}` : '';
   return `${c.mutation}${c.at ? ` at ${c.at}` : ''} (${c.method}${c.ending !== 'lf' ? `, ending ${c.ending}` : ''}${headers}): ${shown}`;
+}
+
+/** The header overrides of a case, for reports: `headers Mcp-Method: x, no Mcp-Name`. */
+export function describeHeaders(headers: Record<string, string | null>): string {
+  return `headers ${Object.entries(headers).map(([k, v]) => (v === null ? `no ${k}` : `${k}: ${v}`)).join(', ')}`;
 }

@@ -11,12 +11,9 @@ import { isObject } from '../json.js';
 import { META, MODERN_HEADERS } from '../spec/modern.js';
 import type { StatelessRevision } from '../spec/revisions.js';
 import type { FuzzCase, Refusal } from './case.js';
-import type { BaseRequest } from './mutate.js';
+import { type BaseRequest, requestId } from './mutate.js';
 
 type Message = Record<string, unknown>;
-
-/** Request ids of the meta cases (repeats are the lane's to avoid). */
-const requestId = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
 /** The input kinds a client may declare; a generated request declares any subset of them. */
 const INPUT_CAPABILITIES = Object.entries(cannedCapabilities());
@@ -46,7 +43,7 @@ export function withRequestMeta(base: BaseRequest, meta: fc.Arbitrary<Message>):
   return { ...base, params: fc.tuple(base.params, meta).map(([p, m]) => ({ ...(p ?? {}), _meta: { ...(isObject(p?._meta) ? p._meta : {}), ...m } })) };
 }
 
-function metaCase(mutation: string, base: BaseRequest, id: number, params: Message | undefined, expects: FuzzCase['expects'], refusal?: Refusal, at?: string): FuzzCase {
+function metaCase(mutation: string, base: BaseRequest, id: string | number, params: Message | undefined, expects: FuzzCase['expects'], refusal?: Refusal, at?: string): FuzzCase {
   const json = { jsonrpc: '2.0', id, method: base.method, ...(params !== undefined ? { params } : {}) };
   return { mutation, method: base.method, expects, body: { json }, ending: 'lf', ...(refusal ? { refusal } : {}), ...(at ? { at } : {}) };
 }

@@ -32,7 +32,7 @@ export interface MutationOptions {
 export const DEFAULT_MUTATION_OPTIONS: Omit<MutationOptions, 'transport'> = { maxStringLength: 100_000, maxDepth: 10_000 };
 
 /** Request ids: integers in the 32-bit range and strings. Repeats are the runner's to avoid. */
-const requestId: fc.Arbitrary<string | number> = fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((n) => `fuzz-${n}`));
+export const requestId: fc.Arbitrary<string | number> = fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((n) => `fuzz-${n}`));
 
 /** Values of every JSON type, small. */
 const anyJson = fc.jsonValue({ maxDepth: 2 });

@@ -11,7 +11,7 @@ import { checkCallToolResult } from '../validate/tools.js';
 import { MODERN_ERRORS, MODERN_HEADERS } from '../spec/modern.js';
 import type { Revision } from '../spec/revisions.js';
 import { ruling } from '../spec/rulings.js';
-import { caseId, type FuzzCase } from './case.js';
+import { caseId, describeHeaders, type FuzzCase } from './case.js';
 import { judgedIn, ORACLE_RULES, type FuzzRule } from './rules.js';
 
 /** What the target did with one case. */
@@ -121,7 +121,7 @@ function refusedWith(c: FuzzCase, o: Observation, codes: readonly number[], note
 }
 
 function describeMutation(c: FuzzCase): string {
-  const headers = c.headers ? ` (headers ${Object.entries(c.headers).map(([k, v]) => (v === null ? `no ${k}` : `${k}: ${v}`)).join(', ')})` : '';
+  const headers = c.headers ? ` (${describeHeaders(c.headers)})` : '';
   return `${c.method} with ${c.mutation}${c.at ? ` at ${c.at}` : ''}${headers}`;
 }
 
