@@ -65,14 +65,22 @@ describe.concurrent('mcpcheck fuzz against the 2026-07-28 reference server', () 
 });
 
 describe('mcpcheck fuzz against the SDK v2 server (dual-era)', () => {
-  it('fuzzes its 2026-07-28 era, says 2025-11-25 was not fuzzed, and finds a request naming an unimplemented version served (VER-NEG-01)', async ({ expect }) => {
+  it('fuzzes its 2026-07-28 era, says 2025-11-25 was not fuzzed, and finds a request naming an unimplemented version served (VER-NEG-01), which needs earlier requests on the process', async ({ expect }) => {
     const run = await fuzzAtAsync(['--stdio', `node ${SDK_V2}`], ['--runs', '30', '--sequences', '1', '--call-tools', 'all']);
     expect(run.report.notes).toContain('the server also serves 2025-11-25 (the stateful era): not fuzzed in this run; fuzz it with --spec-version 2025-11-25');
     // basic/versioning.mdx#protocol-version-negotiation: a request whose protocol version the server
     // does not implement gets −32022. On one stdio process, after a valid modern request, the SDK serves
     // protocolVersion 1999-01-01 as 2026-07-28 (the server suite pins the same defect under BASE-STATE-01).
     expect(found(run)).toEqual(['fuzz.version-refused']);
-    expect(run.report.checks.find((c) => c.id === 'fuzz.version-refused')?.message).toMatch(/meta\.unsupported-version .*was served/);
+    const check = run.report.checks.find((c) => c.id === 'fuzz.version-refused')!;
+    expect(check).toMatchObject({ status: 'fail', requirements: ['VER-NEG-01'], revision: '2026-07-28' });
+    expect(check.message).toMatch(/meta\.unsupported-version .*was served/);
+    // Alone on a fresh process the SDK refuses the same case with −32022: the defect needs earlier
+    // requests on the process, and the report says so; its replay runs in 2026-07-28 and holds.
+    expect(check.message).toMatch(/did not fail again alone on a fresh session/);
+    const again = mcpcheck(['fuzz', '--stdio', `node ${SDK_V2}`, '--replay', check.reproduce!.split('--replay ')[1]!]);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toMatch(/replayed .* in 2026-07-28/);
   });
 });
 
