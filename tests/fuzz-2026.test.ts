@@ -64,6 +64,20 @@ describe.concurrent('mcpcheck fuzz against the 2026-07-28 reference server', () 
   });
 });
 
+describe('a 2026 break only a fuzz run finds', () => {
+  it('call-meta-unchecked: tools/call served without its required _meta fields (META-REQ-03, a MUST); the saved case replays and fails again', async ({ expect }) => {
+    const target = `node ${REFERENCE_2026} --break call-meta-unchecked`;
+    const run = await fuzzAtAsync(['--stdio', target], ['--runs', '60', '--sequences', '0', '--call-tools', 'echo']);
+    expect(found(run)).toEqual(['fuzz.meta-required']);
+    const check = run.report.checks.find((c) => c.id === 'fuzz.meta-required')!;
+    expect(check).toMatchObject({ status: 'fail', requirements: ['META-REQ-03'], revision: '2026-07-28' });
+    expect(check.message).toMatch(/^tools\/call with meta\.missing.* was served/);
+    const again = await mcpcheckAsync(['fuzz', '--stdio', target, '--replay', check.reproduce!.split('--replay ')[1]!]);
+    expect(again.code, again.stdout).toBe(1);
+    expect(again.stdout).toContain('the saved case fails again');
+  });
+});
+
 describe('mcpcheck fuzz against the SDK v2 server (dual-era)', () => {
   it('fuzzes its 2026-07-28 era, says 2025-11-25 was not fuzzed, and finds a request naming an unimplemented version served (VER-NEG-01), which needs earlier requests on the process', async ({ expect }) => {
     const run = await fuzzAtAsync(['--stdio', `node ${SDK_V2}`], ['--runs', '30', '--sequences', '1', '--call-tools', 'all']);
