@@ -59,13 +59,11 @@ describe.concurrent('mcpcheck fuzz against the 2026-07-28 reference server', () 
     const fixed = await mcpcheckAsync(['fuzz', '--stdio', `node ${REFERENCE_2026}`, '--replay', file]);
     expect(fixed.code, fixed.stdout).toBe(0);
     // The transcript is read as a 2026-07-28 conversation; what it flags is mcpcheck's own deliberate forgery (MRTR-CLI-02 binds the client).
-    const validated = mcpcheck(['validate', file.replace('.sequence.json', '.jsonl'), '--judge', 'server']);
+    const validated = await mcpcheckAsync(['validate', file.replace('.sequence.json', '.jsonl'), '--judge', 'server']);
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
   });
-});
 
-describe('a 2026 break only a fuzz run finds', () => {
-  it('call-meta-unchecked: tools/call served without its required _meta fields (META-REQ-03, a MUST); the saved case replays and fails again', async ({ expect }) => {
+  it('a break only a fuzz run finds, call-meta-unchecked: tools/call served without its required _meta fields (META-REQ-03, a MUST); the saved case replays and fails again', async ({ expect }) => {
     const target = `node ${REFERENCE_2026} --break call-meta-unchecked`;
     const run = await fuzzAtAsync(['--stdio', target], ['--runs', '60', '--sequences', '0', '--call-tools', 'echo']);
     expect(found(run)).toEqual(['fuzz.meta-required']);
