@@ -93,9 +93,14 @@ export function found(run: Run): string[] {
 }
 
 /** Runs `fn` with the fuzz fixture serving Streamable HTTP on a free loopback port. */
-export async function overHttp<T>(fixtureArgs: string[], fn: (url: string) => T | Promise<T>): Promise<T> {
+export function overHttp<T>(fixtureArgs: string[], fn: (url: string) => T | Promise<T>): Promise<T> {
+  return servedOverHttp(join(ROOT, 'dist/tests/fixtures/fuzz/server.js'), fixtureArgs, fn);
+}
+
+/** Runs `fn` with a fixture script (taking --http --port N) serving Streamable HTTP on a free loopback port. */
+export async function servedOverHttp<T>(script: string, fixtureArgs: string[], fn: (url: string) => T | Promise<T>): Promise<T> {
   const port = await freePort();
-  const server = spawn(process.execPath, [join(ROOT, 'dist/tests/fixtures/fuzz/server.js'), '--http', '--port', String(port), ...fixtureArgs], { stdio: 'ignore' });
+  const server = spawn(process.execPath, [script, '--http', '--port', String(port), ...fixtureArgs], { stdio: 'ignore' });
   try {
     await waitForPort(port);
     return await fn(`http://127.0.0.1:${port}/mcp`);

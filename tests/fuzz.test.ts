@@ -185,7 +185,8 @@ describe('mcpcheck fuzz: no false findings, replay, transcripts, exit codes', ()
       expect(run.report.seed).toBe(1);
       expect(run.report.checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(expect.arrayContaining(['fuzz.survives', 'fuzz.one-response', 'fuzz.notification-unanswered', 'fuzz.responses-validate', 'fuzz.invalid-params', 'fuzz.valid-arguments-accepted']));
     }
-  }, 60_000);
+    // Each run first probes the server's eras (two fresh processes), as mcpcheck server does.
+  }, 90_000);
 
   it('a call whose time argument was pushed past its bound may take that long: its late answer is no finding', () => {
     // Seed 1 calls wait with ms 5001 (out of bounds), which this fixture then waits for: with --case-timeout 500 no answer comes in time.

@@ -740,6 +740,10 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'missing-meta-accepted': async (t) => {
     expect((await t.stdio().request('tools/list', undefined)).result.tools).toBeDefined();
   },
+  'call-meta-unchecked': async (t) => {
+    expect((await t.stdio().request('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.content).toBeDefined();
+    expect((await t.stdio().request('tools/list', undefined)).error.code).toBe(-32602);
+  },
   'missing-capability-wrong-code': async (t) => {
     expect((await t.stdio().request('tools/call', params({ name: 'ask_llm', arguments: { question: 'q' } }))).error.code).toBe(-32602);
   },

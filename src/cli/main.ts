@@ -176,7 +176,12 @@ const fuzzOptions = {
   'case-timeout': { type: 'number', describe: `ms a case's response and the ping after it may take (default 5000), as given; a ping slower than this is a hang, a response that never comes while ping is answered fails fuzz.one-response. A fresh process's start is waited for apart from it: ${START_WAIT}` },
   'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)' },
   out: { type: 'string', arg: 'dir', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)' },
-  replay: { type: 'string', arg: 'file', describe: 'send one saved case (a .case.json from --out) instead of generating' },
+  replay: { type: 'string', arg: 'file', describe: 'send one saved case (a .case.json from --out) instead of generating; it is sent in the revision it was found in' },
+  'spec-version': {
+    choices: [LATEST_STATEFUL_REVISION, LATEST_REVISION],
+    arg: 'revision',
+    describe: `fuzz in this protocol revision: ${LATEST_STATEFUL_REVISION} (initialize, sessions) or ${LATEST_REVISION} (server/discover, per-request _meta, multi round-trip retries). Default: the newest era the server serves (a dual-era server is fuzzed in ${LATEST_REVISION}; the notes say the other era was not fuzzed)`,
+  },
   ...outputOptions,
 } as const;
 
@@ -321,6 +326,7 @@ const fuzzCommand = command({
       ...(args['max-string'] !== undefined ? { maxString: args['max-string'] } : {}),
       outDir: args.out ?? 'reports/fuzz',
       ...(args.replay !== undefined ? { replay: args.replay } : {}),
+      ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
       targetFlags: `${serverTargetFlags(args)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
     });
     await emitReport(report, args);

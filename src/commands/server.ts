@@ -183,7 +183,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
  * Which eras the server serves, each probed on a fresh connection and judged by nobody. A server
  * that serves neither is no MCP server to grade: a setup error, with what each probe got.
  */
-async function probeEras(o: ServerCommandOptions, requestTimeoutMs: number, notes: string[]): Promise<EraProbe[]> {
+export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 'start' | 'headers' | 'control'>, requestTimeoutMs: number, notes: string[]): Promise<EraProbe[]> {
   const target = makeTarget(o);
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);

@@ -10,9 +10,18 @@
  * - `invalid-params`: that response is −32602 or a CallToolResult with `isError: true`;
  * - `parse-error`: if anything answers, it is a −32700 error;
  * - `no-response`: nothing at all (a notification);
- * - `survive`: whatever it answers, it keeps running and answers ping.
+ * - `survive`: whatever it answers, it keeps running and answers its liveness probe;
+ * - `refused`: exactly one response, an error of the codes its `refusal` allows (2026-07-28).
  */
-export type Expectation = 'response' | 'invalid-params' | 'parse-error' | 'no-response' | 'survive';
+export type Expectation = 'response' | 'invalid-params' | 'parse-error' | 'no-response' | 'survive' | 'refused';
+
+/**
+ * Why a modern request must be refused, which names the row that judges it:
+ * - `meta-required`: a required per-request field missing (META-REQ-03: −32602, over HTTP −32020 too, ruling missing-meta-error);
+ * - `version`: a protocol version the server does not implement (VER-NEG-01: −32022, over HTTP −32020 too, ruling version-mismatch-error);
+ * - `header`: a standard HTTP header missing or differing from the body (HDR-VAL-01: −32020; a version header −32022 too).
+ */
+export type Refusal = 'meta-required' | 'version' | 'header';
 
 /** The bytes of the frame: a JSON value serialised as is, exact text, or bytes in hex (invalid UTF-8). */
 export type FrameBody = { json: unknown } | { text: string } | { hex: string };
@@ -35,6 +44,10 @@ export interface FuzzCase {
   ending: FrameEnding;
   /** The mutation changed a time argument of the tool (a duration, a delay): the call may run as long as that asks, past the case's wait. */
   timed?: true;
+  /** For a `refused` case: why the request must be refused. */
+  refusal?: Refusal;
+  /** Over HTTP: request headers set (or, null, removed) over the ones the body calls for. */
+  headers?: Record<string, string | null>;
   /** For an unmutated tools/call: the schemas the listed tool declared, which judge its arguments and result. */
   tool?: { inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> };
 }
@@ -82,5 +95,11 @@ export function describeCase(c: FuzzCase): string {
   const bytes = frameBytes(c);
   const text = typeof bytes === 'string' ? bytes : `hex ${Buffer.from(bytes).toString('hex')}`;
   const shown = text.length > SHOWN ? `${text.slice(0, SHOWN / 2)}…(${text.length} characters)…${text.slice(-SHOWN / 4)}` : text;
-  return `${c.mutation}${c.at ? ` at ${c.at}` : ''} (${c.method}${c.ending !== 'lf' ? `, ending ${c.ending}` : ''}): ${shown}`;
+  const headers = c.headers ? `, ${describeHeaders(c.headers)}` : '';
+  return `${c.mutation}${c.at ? ` at ${c.at}` : ''} (${c.method}${c.ending !== 'lf' ? `, ending ${c.ending}` : ''}${headers}): ${shown}`;
+}
+
+/** The header overrides of a case, for reports: `headers Mcp-Method: x, no Mcp-Name`. */
+export function describeHeaders(headers: Record<string, string | null>): string {
+  return `headers ${Object.entries(headers).map(([k, v]) => (v === null ? `no ${k}` : `${k}: ${v}`)).join(', ')}`;
 }

@@ -10,6 +10,7 @@ import { type Pace, STARTUP_MS } from '../harness/pace.js';
 import { asSetupError, type Target } from '../harness/target.js';
 import { describeReply } from '../harness/describe-reply.js';
 import { isObject } from '../json.js';
+import type { Revision } from '../spec/revisions.js';
 import { caseId, type FuzzCase } from './case.js';
 
 export class Lane {
@@ -26,6 +27,8 @@ export class Lane {
     private readonly requestTimeoutMs: number,
     /** The run's measure of the target's starts (shared by every lane of the run). */
     private readonly pace: Pace,
+    /** The revision every session speaks (its era's opening: initialize, or server/discover). */
+    readonly speaks: Revision,
   ) {}
 
   get transport(): 'stdio' | 'http' {
@@ -66,7 +69,7 @@ export class Lane {
     // pace's ceiling and measured, the later ones (restarts after a crash) by that measure. The
     // pace sets starts only: the waits that decide a finding are --case-timeout's, as given.
     const stdio = this.target.kind === 'stdio';
-    const session = new ClientSession({ channel, transport: this.target.kind, requestTimeoutMs: this.requestTimeoutMs, startupMs: stdio ? this.pace.startupMs(1) : STARTUP_MS });
+    const session = new ClientSession({ channel, transport: this.target.kind, requestTimeoutMs: this.requestTimeoutMs, startupMs: stdio ? this.pace.startupMs(1) : STARTUP_MS, speaks: this.speaks });
     const outcome = await connect(session).catch((e: unknown) => {
       throw asSetupError(e);
     });

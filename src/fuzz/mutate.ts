@@ -32,7 +32,7 @@ export interface MutationOptions {
 export const DEFAULT_MUTATION_OPTIONS: Omit<MutationOptions, 'transport'> = { maxStringLength: 100_000, maxDepth: 10_000 };
 
 /** Request ids: integers in the 32-bit range and strings. Repeats are the runner's to avoid. */
-const requestId: fc.Arbitrary<string | number> = fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((n) => `fuzz-${n}`));
+export const requestId: fc.Arbitrary<string | number> = fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((n) => `fuzz-${n}`));
 
 /** Values of every JSON type, small. */
 const anyJson = fc.jsonValue({ maxDepth: 2 });
@@ -245,8 +245,8 @@ export function notificationCases(notifications: Array<fc.Arbitrary<unknown>>): 
   );
 }
 
-/** Every mutation of one base request, the valid request among them. */
-export function mutationsOf(base: BaseRequest, o: MutationOptions): fc.Arbitrary<FuzzCase> {
+/** Every mutation of one base request, the valid request among them, and `extra` cases of the era (its per-request fields). */
+export function mutationsOf(base: BaseRequest, o: MutationOptions, extra: Array<fc.Arbitrary<FuzzCase>> = []): fc.Arbitrary<FuzzCase> {
   // The arguments are where a server's own code runs, so their mutations come up most.
   const weighted = (weight: number) => (arbitrary: fc.Arbitrary<FuzzCase>) => ({ arbitrary, weight });
   return fc.oneof(
@@ -255,5 +255,6 @@ export function mutationsOf(base: BaseRequest, o: MutationOptions): fc.Arbitrary
     ...(base.inputSchema ? argumentMutations(base, o) : []).map(weighted(3)),
     ...envelopeMutations(base).map(weighted(1)),
     ...frameMutations(base, o).map(weighted(1)),
+    ...extra.map(weighted(1)),
   );
 }

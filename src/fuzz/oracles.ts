@@ -8,15 +8,20 @@ import { isObject } from '../json.js';
 import { validateWithSchema } from '../validate/dialects.js';
 import type { Finding } from '../validate/finding.js';
 import { checkCallToolResult } from '../validate/tools.js';
-import { caseId, type FuzzCase } from './case.js';
-import { ORACLE_RULES, type FuzzRule } from './rules.js';
+import { MODERN_ERRORS, MODERN_HEADERS } from '../spec/modern.js';
+import type { Revision } from '../spec/revisions.js';
+import { ruling } from '../spec/rulings.js';
+import { caseId, describeHeaders, type FuzzCase } from './case.js';
+import { judgedIn, ORACLE_RULES, type FuzzRule } from './rules.js';
 
 /** What the target did with one case. */
 export interface Observation {
   /** The target's frames from the case until the ping after it was answered. */
   frames: RecordedFrame[];
-  /** The id of the ping sent after the case; its answer is no answer to the case. */
+  /** The id of the liveness probe sent after the case; its answer is no answer to the case. */
   pingId: number;
+  /** That probe's method: ping, or server/discover in the stateless era (which has no ping). */
+  probe: string;
   /** Ids of the session's other requests (earlier ones, a second ping): an answer to one of them is no answer to this case. Valid while the case is judged. */
   earlier: { has(id: unknown): boolean };
   ping: Reply;
@@ -24,6 +29,8 @@ export interface Observation {
   findings: Finding[];
   /** How long the case's own response was waited for. */
   waitedMs: number;
+  /** Over HTTP: the status of the case's POST. */
+  status?: number;
 }
 
 export type OracleVerdict = { held: true } | { failed: string } | { unexercised: string };
@@ -64,7 +71,7 @@ function show(v: unknown): string {
 /** The target went away or stopped answering: no other oracle can judge the case. */
 function gone(o: Observation): string | undefined {
   if (o.ping.kind === 'closed') return `the target went away: ${o.ping.detail}`;
-  if (o.ping.kind !== 'result') return o.ping.kind === 'timeout' ? `ping sent after it was not answered within ${o.ping.waitedMs} ms (the target hangs)` : `ping sent after it was not answered (${o.ping.kind})`;
+  if (o.ping.kind !== 'result') return o.ping.kind === 'timeout' ? `${o.probe} sent after it was not answered within ${o.ping.waitedMs} ms (the target hangs)` : `${o.probe} sent after it was not answered (${o.ping.kind})`;
   return undefined;
 }
 
@@ -95,6 +102,29 @@ function ownResponse(c: FuzzCase, o: Observation): Record<string, unknown> | str
   return responses(o).find((r) => r.message.id === caseId(c))?.message ?? `no response within ${o.waitedMs} ms`;
 }
 
+/** An answer that is no final result yet: the server asks for client input first (2026-07-28 multi round-trip). */
+const asksInput = (result: unknown) => isObject(result) && result.resultType === 'input_required';
+
+/**
+ * A modern refusal: the case's own response is an error of one of `codes`, over HTTP with status
+ * 400. `why` says what was sent, `note` how the codes were ruled.
+ */
+function refusedWith(c: FuzzCase, o: Observation, codes: readonly number[], note = ''): OracleVerdict {
+  const mine = ownResponse(c, o);
+  const http = o.status !== undefined;
+  const expected = `${codes.join(' or ')}${http ? ' with status 400' : ''}${note}`;
+  if (typeof mine === 'string') return http && o.status === 400 && gone(o) === undefined ? { failed: `${describeMutation(c)} got status 400 without a JSON-RPC error for the request (expected ${expected})` } : { unexercised: mine };
+  if (!isObject(mine.error)) return { failed: `${describeMutation(c)} was served: ${show(mine.result)} (expected ${expected})` };
+  if (!codes.includes(mine.error.code as number)) return { failed: `${describeMutation(c)} got error code ${show(mine.error.code)} (expected ${expected})` };
+  if (http && o.status !== 400) return { failed: `${describeMutation(c)} got ${show(mine.error.code)} with status ${o.status} (expected ${expected})` };
+  return HELD;
+}
+
+function describeMutation(c: FuzzCase): string {
+  const headers = c.headers ? ` (${describeHeaders(c.headers)})` : '';
+  return `${c.method} with ${c.mutation}${c.at ? ` at ${c.at}` : ''}${headers}`;
+}
+
 /** Whatever reaches a tool's handler is tool input (TOOL-SEC-01), mutated envelope and all. */
 const isToolInput = (c: FuzzCase) => c.method === 'tools/call';
 
@@ -113,7 +143,7 @@ export const ORACLES: readonly Oracle[] = [
   {
     ...ORACLE_RULES.oneResponse,
     readsResponse: true,
-    applies: (c) => (c.expects === 'response' || c.expects === 'invalid-params') && caseId(c) !== undefined,
+    applies: (c) => (c.expects === 'response' || c.expects === 'invalid-params' || c.expects === 'refused') && caseId(c) !== undefined,
     judge(c, o) {
       const why = gone(o);
       if (why) return { unexercised: why };
@@ -168,6 +198,9 @@ export const ORACLES: readonly Oracle[] = [
       const mine = ownResponse(c, o);
       if (typeof mine === 'string') return { unexercised: mine };
       const { error, result } = mine;
+      // A tool may need client input (or a capability the request did not declare) before it reads its arguments.
+      if (asksInput(result)) return { unexercised: `the call was answered with an InputRequiredResult: the arguments were not judged yet` };
+      if (isObject(error) && error.code === MODERN_ERRORS.missingClientCapability) return { unexercised: 'the call needs a client capability the request did not declare (−32021): the arguments were not judged' };
       if (isObject(error)) return error.code === -32602 ? HELD : { failed: `${c.mutation} at ${c.at} answered with error code ${show(error.code)}, not −32602 (nor an isError result)` };
       if (isObject(result) && result.isError === true) return HELD;
       return { failed: `${c.mutation} at ${c.at} was accepted: a success result instead of −32602 or isError: true` };
@@ -199,14 +232,53 @@ export const ORACLES: readonly Oracle[] = [
       if (typeof mine === 'string') return { unexercised: mine };
       if (!isObject(mine.result)) return { unexercised: `tool ${call.name} answered with a JSON-RPC error, no result to judge` };
       if (mine.result.isError === true) return { unexercised: `tool ${call.name} reported an error (isError: true), which needs no structuredContent` };
+      if (asksInput(mine.result)) return { unexercised: `tool ${call.name} asked for client input (an InputRequiredResult), no final result to judge` };
       const bad = checkCallToolResult(mine.result, { name: call.name, outputSchema: call.tool.outputSchema }).find((f) => f.requirements.includes('TOOL-OUT-01'));
       return bad ? { failed: `tool ${call.name} called with ${show(call.args)}: ${bad.message}` } : HELD;
     },
   },
+  {
+    ...ORACLE_RULES.metaRequired,
+    readsResponse: true,
+    applies: (c) => c.refusal === 'meta-required',
+    judge: (c, o) => refusedWith(c, o, o.status !== undefined ? [-32602, MODERN_ERRORS.headerMismatch] : [-32602], o.status !== undefined ? ` (−32602 preferred; ${ruling('missing-meta-error').cite})` : ''),
+  },
+  {
+    ...ORACLE_RULES.versionRefused,
+    readsResponse: true,
+    applies: (c) => c.refusal === 'version',
+    // Over HTTP the header carries the session's version: the body's differs from it.
+    judge: (c, o) => refusedWith(c, o, o.status !== undefined ? [MODERN_ERRORS.unsupportedProtocolVersion, MODERN_ERRORS.headerMismatch] : [MODERN_ERRORS.unsupportedProtocolVersion], o.status !== undefined ? ` (${ruling('version-mismatch-error').cite})` : ''),
+  },
+  {
+    ...ORACLE_RULES.headerRefused,
+    readsResponse: true,
+    applies: (c) => c.refusal === 'header',
+    judge(c, o) {
+      const version = c.at === MODERN_HEADERS.protocolVersion;
+      return refusedWith(c, o, version ? [MODERN_ERRORS.headerMismatch, MODERN_ERRORS.unsupportedProtocolVersion] : [MODERN_ERRORS.headerMismatch], version ? ` (−32020 preferred; ${ruling('version-mismatch-error').cite})` : '');
+    },
+  },
+  {
+    ...ORACLE_RULES.metaServed,
+    readsResponse: true,
+    applies: (c) => (c.mutation === 'valid' || c.mutation === 'meta.unknown-keys') && c.refusal === undefined,
+    judge(c, o) {
+      const mine = ownResponse(c, o);
+      if (typeof mine === 'string') return { unexercised: mine };
+      const code = isObject(mine.error) ? mine.error.code : undefined;
+      const refusals: unknown[] = [MODERN_ERRORS.headerMismatch, MODERN_ERRORS.unsupportedProtocolVersion];
+      return refusals.includes(code) ? { failed: `${describeMutation(c)}, its _meta and headers well-formed, was refused with ${show(code)}: ${show(mine.error)}` } : HELD;
+    },
+  },
 ];
 
+/** The oracles a run in `revision` judges by: those of its era whose requirements its catalog has. */
+export function oraclesIn(revision: Revision): Oracle[] {
+  return ORACLES.filter((o) => judgedIn(o, revision));
+}
 
-/** The oracles that judge a case, minus those already reported (each is reported once per run). */
-export function oraclesFor(c: FuzzCase, skip: ReadonlySet<string>): Oracle[] {
-  return ORACLES.filter((o) => !skip.has(o.id) && o.applies(c));
+/** The oracles of `active` that judge a case, minus those already reported (each is reported once per run). */
+export function oraclesFor(c: FuzzCase, skip: ReadonlySet<string>, active: readonly Oracle[]): Oracle[] {
+  return active.filter((o) => !skip.has(o.id) && o.applies(c));
 }

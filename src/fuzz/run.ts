@@ -14,11 +14,12 @@ import type { ToolPolicy } from '../runner/scenario.js';
 import { requestArbitrary, notificationArbitrary } from '../schema/index.js';
 import { isObject } from '../json.js';
 import { hasCapability } from '../runner/discovery.js';
-import type { StatefulRevision as Revision } from '../spec/revisions.js';
+import { eraOf, type Revision, type StatefulRevision } from '../spec/revisions.js';
 import type { FuzzCase } from './case.js';
 import { Lane } from './lane.js';
 import { type BaseRequest, DEFAULT_MUTATION_OPTIONS, mutationsOf, notificationCases, type MutationOptions } from './mutate.js';
-import { ORACLES, oraclesFor, type Oracle } from './oracles.js';
+import { headerMutations, metaMutations, requestMetaArbitrary, withRequestMeta } from './meta.js';
+import { oraclesFor, oraclesIn, type Oracle } from './oracles.js';
 import { sendCase, type SendTimeouts } from './send.js';
 import { callableTools } from './tool-args.js';
 
@@ -37,6 +38,8 @@ export interface FuzzRunOptions {
   mutation?: Partial<Omit<MutationOptions, 'transport'>>;
   /** Shrinking steps per failure, at most. */
   maxShrinks?: number;
+  /** The revision the run speaks (its era decides the opening, the liveness probe and the cases). */
+  speaks: Revision;
 }
 
 export interface FuzzFailure {
@@ -86,9 +89,13 @@ function paramsOf(revision: Revision, method: string): fc.Arbitrary<Record<strin
   return r.ok ? r.arbitrary.map((m) => (isObject(m) && isObject(m.params) ? m.params : undefined)) : fc.constant(undefined);
 }
 
-/** What the mutations start from: ping, the lists the server declared, and calls of the tools the policy permits. */
+/**
+ * What the mutations start from: ping (in the stateless era server/discover), the lists the server
+ * declared, and calls of the tools the policy permits. In the stateless era each carries a
+ * generated per-request `_meta`.
+ */
 function basesFor(revision: Revision, capabilities: Record<string, unknown>, tools: Array<Record<string, unknown>>, policy: ToolPolicy, notes: string[]): BaseRequest[] {
-  const bases: BaseRequest[] = [{ method: 'ping', params: fc.constant(undefined) }];
+  const bases: BaseRequest[] = [{ method: eraOf(revision) === 'stateless' ? 'server/discover' : 'ping', params: fc.constant(undefined) }];
   for (const [method, capability] of LIST_METHODS) if (hasCapability(capabilities, capability)) bases.push({ method, params: paramsOf(revision, method) });
   const callable = callableTools(tools, policy);
   for (const t of callable) {
@@ -96,7 +103,9 @@ function basesFor(revision: Revision, capabilities: Record<string, unknown>, too
     bases.push({ method: 'tools/call', params: t.arguments.map((a) => ({ name: t.name, arguments: a })), inputSchema: t.inputSchema, ...output, timeProperties: t.timeProperties });
   }
   notes.push(callable.length ? `tools called (${policy.mode}): ${callable.map((t) => t.name).join(', ')}` : `no tool called (--call-tools ${policy.mode}${tools.length ? '' : '; the server lists none'})`);
-  return bases;
+  if (eraOf(revision) === 'stateful') return bases;
+  const meta = requestMetaArbitrary(revision as Exclude<Revision, StatefulRevision>);
+  return bases.map((b) => withRequestMeta(b, meta));
 }
 
 function notificationsFor(revision: Revision): Array<fc.Arbitrary<unknown>> {
@@ -108,8 +117,11 @@ function notificationsFor(revision: Revision): Array<fc.Arbitrary<unknown>> {
 
 /** The cases a run generates for a server that declared `capabilities` and listed `tools`; what it calls goes to `notes`. */
 export function caseArbitrary(o: { revision: Revision; capabilities: Record<string, unknown>; tools: Array<Record<string, unknown>>; callTools: ToolPolicy; mutation: MutationOptions }, notes: string[]): fc.Arbitrary<FuzzCase> {
+  const modern = eraOf(o.revision) === 'stateless';
+  // The stateless era's own input: the per-request fields, and over HTTP the headers that mirror them.
+  const modernCases = (b: BaseRequest) => (modern ? [...metaMutations(b), ...(o.mutation.transport === 'http' ? headerMutations(b) : [])] : []);
   // Tool calls weigh more: each tool is a handler of its own, the other methods are few.
-  const bases = basesFor(o.revision, o.capabilities, o.tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, o.mutation), weight: b.inputSchema ? 3 : 1 }));
+  const bases = basesFor(o.revision, o.capabilities, o.tools, o.callTools, notes).map((b) => ({ arbitrary: mutationsOf(b, o.mutation, modernCases(b)), weight: b.inputSchema ? 3 : 1 }));
   return fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(o.revision)), weight: 1 });
 }
 
@@ -118,10 +130,11 @@ const roundSeed = (seed: number, k: number) => ((seed + k) | 0);
 
 export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const started = performance.now();
-  const lane = new Lane(o.target, o.requestTimeoutMs, o.pace);
+  const lane = new Lane(o.target, o.requestTimeoutMs, o.pace, o.speaks);
   const first = await lane.session();
   const capabilities = first.conversation?.capabilities ?? {};
-  const revision = first.revision;
+  const revision = first.speaks;
+  const active = oraclesIn(revision);
   const tools: Array<Record<string, unknown>> = [];
   if (hasCapability(capabilities, 'tools')) {
     const reply = await first.request('tools/list');
@@ -135,7 +148,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const found = new Set<string>();
   const maxShrinks = o.maxShrinks ?? 200;
 
-  for (let round = 0; outcome.generated < o.runs && found.size < ORACLES.length; round++) {
+  for (let round = 0; outcome.generated < o.runs && found.size < active.length; round++) {
     if (performance.now() >= o.deadline) {
       outcome.cutShort = true;
       break;
@@ -155,8 +168,15 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
       // Each case is judged on its own frames; the run's transcript is a failure's fresh replay.
       session.forget(session.mark);
       const input = lane.freshen(value);
-      const judging = oraclesFor(input, found);
-      const observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
+      const judging = oraclesFor(input, found, active);
+      let observation;
+      try {
+        observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
+      } catch (e) {
+        // mcpcheck's own limit (its live validator could not take the frame in): the case is not judged, and the notes say so.
+        await lane.discard();
+        return { inconclusive: `mcpcheck could not send or judge a ${input.mutation} case of ${input.method} (a bug in mcpcheck, the case is not judged): ${(e as Error).message}` };
+      }
       outcome.cases++;
       if (!failing) generatedHere++;
       if (observation.ping.kind !== 'result') await lane.discard(true);
@@ -205,7 +225,7 @@ export async function replayFresh(lane: Lane, input: FuzzCase, timeouts: SendTim
     return { frames: [], failing: new Set() };
   }
   const observation = await sendCase(session, lane.freshen(input), { ...timeouts, awaitAnswer: true }, lane.used);
-  const failing = new Set(oraclesFor(input, new Set()).filter((oracle) => 'failed' in oracle.judge(input, observation)).map((oracle) => oracle.id));
+  const failing = new Set(oraclesFor(input, new Set(), oraclesIn(lane.speaks)).filter((oracle) => 'failed' in oracle.judge(input, observation)).map((oracle) => oracle.id));
   const frames = [...session.frames];
   await lane.discard();
   return { frames, failing };

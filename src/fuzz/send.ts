@@ -46,18 +46,28 @@ async function atMost(p: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-async function sendFrame(session: ClientSession, c: FuzzCase, waitMs: number): Promise<void> {
+/** Over HTTP: the status of the case's POST, when its response headers came within the wait. */
+async function sendFrame(session: ClientSession, c: FuzzCase, waitMs: number): Promise<number | undefined> {
   if (session.transport === 'http') {
     // A server that never starts its answer never sends the POST's response headers either: the
     // case's own wait bounds them (the channel's would be 30 s), and the ping goes on its own POST.
-    await atMost(session.sendRaw(frameBytes(c)), waitMs);
-    return;
+    let status: number | undefined;
+    await atMost(session.sendRaw(frameBytes(c), undefined, c.headers).then((r) => (status = r?.status)), waitMs);
+    return status;
   }
   const writes = stdioWrites(c);
   for (const [i, w] of writes.entries()) {
     if (i > 0) await session.settle(SPLIT_PAUSE_MS);
     await session.sendRaw(w);
   }
+}
+
+/**
+ * The request that tells a live target from a hung one, as the session's era has it: ping, or in
+ * the stateless era (which has no ping) server/discover with the per-request `_meta`.
+ */
+export function livenessProbe(session: ClientSession): { method: string; params?: Record<string, unknown> } {
+  return session.era === 'stateless' ? { method: 'server/discover', params: { _meta: session.requestMeta() } } : { method: 'ping' };
 }
 
 /** `used`: the ids the session carried so far; the ping's id is kept clear of them and added. */
@@ -68,7 +78,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   const mark = session.mark;
   const findingsMark = session.findings.length;
   const started = performance.now();
-  await sendFrame(session, c, t.responseMs);
+  const status = await sendFrame(session, c, t.responseMs);
   const answered = (f: RecordedFrame) => isObject(f.message) && f.message.id === id && ('result' in f.message || 'error' in f.message);
   const awaited = id !== undefined && c.expects !== 'survive' && t.awaitAnswer;
   // A tool may run for a while: its answer is waited for before the ping is sent.
@@ -78,7 +88,7 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
     let pingId = session.allocateId();
     while (used.has(pingId)) pingId = session.allocateId();
     used.add(pingId);
-    return { pingId, reply: await session.requestMessage({ jsonrpc: '2.0', id: pingId, method: 'ping' }, t.pingMs) };
+    return { pingId, reply: await session.requestMessage({ jsonrpc: '2.0', id: pingId, ...livenessProbe(session) }, t.pingMs) };
   };
   const first = await ping();
   // A server may answer the ping before the frame read with it (one read, fewer awaits): an answer
@@ -93,5 +103,5 @@ export async function sendCase(session: ClientSession, c: FuzzCase, t: SendOptio
   // Most servers answer in order, none has to: an answer still missing is given its full time.
   if (awaited && first.reply.kind === 'result') await session.waitForFrame(answered, left(), mark);
   const waitedMs = Math.round(performance.now() - started);
-  return { frames: session.peerFrames(mark), pingId: first.pingId, earlier, ping: first.reply, findings: session.findings.slice(findingsMark).filter((f) => (f.frame ?? 0) >= mark), waitedMs };
+  return { frames: session.peerFrames(mark), pingId: first.pingId, probe: livenessProbe(session).method, earlier, ping: first.reply, findings: session.findings.slice(findingsMark).filter((f) => (f.frame ?? 0) >= mark), waitedMs, ...(status !== undefined ? { status } : {}) };
 }

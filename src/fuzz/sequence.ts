@@ -14,7 +14,9 @@ import type { Finding } from '../validate/finding.js';
 import { walkProblems } from '../validate/pagination.js';
 import { isObject } from '../json.js';
 import { describeReply } from '../harness/describe-reply.js';
+import { mrtrRound } from './mrtr.js';
 import { schemaViolation } from './oracles.js';
+import { livenessProbe } from './send.js';
 import { type FuzzRule, SEQUENCE_RULES } from './rules.js';
 import { allowed, advance, describeStep, LOG_LEVELS, type LogLevel, type Model, type Step } from './steps.js';
 
@@ -61,6 +63,12 @@ export interface Real {
   secondRefused?: string;
   /** The walk of the paginate step being judged. */
   walk?: ListWalk;
+  /** A multi round-trip rule the step being judged broke. */
+  mrtrBroken?: InvariantBroken;
+  /** Why the last multi round-trip step stopped before its altered retry. */
+  mrtrStopped?: string;
+  /** The listen step being judged was acknowledged: its requests went out beside an open subscription. */
+  listening?: boolean;
 }
 
 /** A frame's index, time (ms since the session opened) and, over HTTP, exchange. */
@@ -117,7 +125,7 @@ async function send(step: Step, real: Real): Promise<Answered[]> {
   const one = async (method: string, params?: unknown): Promise<Answered> => ({ method, reply: await session.request(method, params, replyMs) });
   switch (step.kind) {
     case 'ping':
-      return [await one('ping')];
+      return [await one(livenessProbe(session).method)];
     case 'list':
       return [await one(step.method)];
     case 'paginate': {
@@ -144,10 +152,29 @@ async function send(step: Step, real: Real): Promise<Answered[]> {
     case 'cancel-call': {
       const id = session.allocateId();
       // Answered or not, the call is the server's business once cancelled; only the session's health is judged.
-      void session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: step.tool, arguments: step.arguments, _meta: { progressToken: `mcpcheck-sequence-${id}` } } }, replyMs);
+      const meta = { progressToken: `mcpcheck-sequence-${id}`, ...(session.era === 'stateless' ? session.requestMeta() : {}) };
+      void session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: step.tool, arguments: step.arguments, _meta: meta } }, replyMs);
       await session.settle(CANCEL_AFTER_MS);
       await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: stateful fuzzing cancels a running call' });
       return [];
+    }
+    case 'listen': {
+      const id = session.allocateId();
+      const mark = session.mark;
+      const filter = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+      await session.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: filter, _meta: session.requestMeta() } });
+      const acked = await session.waitForFrame((f) => isObject(f.message) && f.message.method === 'notifications/subscriptions/acknowledged', replyMs, mark);
+      real.listening = acked !== undefined;
+      const replies = await Promise.all(step.during.map((m) => one(m)));
+      await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: stateful fuzzing ends the subscription' });
+      return replies;
+    }
+    case 'mrtr': {
+      const round = await mrtrRound(session, step, replyMs);
+      for (const rule of round.exercised) exercised(real, INVARIANTS[rule]);
+      if (round.broken) real.mrtrBroken = new InvariantBroken(INVARIANTS[round.broken.rule], round.broken.message);
+      if (round.stopped) real.mrtrStopped = round.stopped;
+      return round.replies;
     }
   }
 }
@@ -161,18 +188,23 @@ export async function runStep(step: Step, model: Model, real: Real): Promise<voi
   const replies = await send(step, real);
   // No more two-session steps in this sequence: the generated ones are dropped (the model says so).
   if (real.secondRefused) model.sessions = false;
-  const ping = await session.request('ping', undefined, real.replyMs);
+  const probe = livenessProbe(session).method;
+  const ping = await session.request(probe, undefined, real.replyMs);
   exercised(real, INVARIANTS.survives);
   if (ping.kind !== 'result') {
     const invariant = step.kind === 'cancel-call' ? INVARIANTS.cancelHealthy : INVARIANTS.survives;
-    throw new InvariantBroken(invariant, `after ${shown}, ping got ${describeReply(ping)}`);
+    throw new InvariantBroken(invariant, `after ${shown}, ${probe} got ${describeReply(ping)}`);
   }
   if (step.kind === 'cancel-call') exercised(real, INVARIANTS.cancelHealthy);
   await session.settle(5);
   const frames = session.peerFrames(mark);
   // On two sessions at once, an answer lost on either side is the same behaviour: sessions kept apart.
-  const invariant = step.kind === 'second-session' ? INVARIANTS.secondSession : INVARIANTS.oneResponse;
+  const invariant = step.kind === 'second-session' ? INVARIANTS.secondSession : real.listening ? INVARIANTS.listenInterleaved : INVARIANTS.oneResponse;
+  real.listening = undefined;
   judgeAnswers(replies.filter((r) => !r.second), frames, session.findings.slice(findingsMark), { shown, on: '', invariant }, real);
+  const mrtr = real.mrtrBroken;
+  real.mrtrBroken = undefined;
+  if (mrtr) throw mrtr;
   await judgeSecondSession(replies.filter((r) => r.second), frames, model, real, shown);
   judgeWalk(real, shown);
 

@@ -14,6 +14,7 @@ import type { Lane } from './lane.js';
 import { INVARIANTS, InvariantBroken, runStep, StepCommand, type Invariant, type Real } from './sequence.js';
 import { allowed, stepArbitraries, type Model, type Step, type StepSources } from './steps.js';
 import { callableTools } from './tool-args.js';
+import { livenessProbe } from './send.js';
 
 export interface StatefulOptions {
   sequences: number;
@@ -71,16 +72,22 @@ async function sources(lane: Lane, policy: ToolPolicy): Promise<StepSources> {
   const resources = isObject(caps.resources) && caps.resources.subscribe === true ? await listed('resources/list', 'resources') : [];
   const lists = [...(hasCapability(caps, 'tools') ? ['tools/list'] : []), ...(hasCapability(caps, 'resources') ? ['resources/list', 'resources/templates/list'] : []), ...(hasCapability(caps, 'prompts') ? ['prompts/list'] : [])];
   const callable = callableTools(tools, policy);
+  // The stateless era has no sessions, no resources/subscribe and no logging/setLevel; it cancels with
+  // notifications/cancelled over stdio only (over HTTP by closing the stream, cancellation.mdx).
+  const modern = session.era === 'stateless';
   return {
     lists,
-    subscribable: resources.flatMap((r) => (typeof r.uri === 'string' ? [r.uri] : [])).slice(0, 5),
-    logs: hasCapability(caps, 'logging'),
-    sessions: lane.transport === 'http',
+    subscribable: modern ? [] : resources.flatMap((r) => (typeof r.uri === 'string' ? [r.uri] : [])).slice(0, 5),
+    logs: !modern && hasCapability(caps, 'logging'),
+    sessions: !modern && lane.transport === 'http',
     calls: callable.map((t) => ({ tool: t.name, arguments: t.arguments })),
-    slow: callable.flatMap((t) => {
+    slow: modern && lane.transport === 'http' ? [] : callable.flatMap((t) => {
       const args = t.slow(SLOW_CALL_MS);
       return args ? [{ tool: t.name, arguments: args }] : [];
     }),
+    probe: livenessProbe(session).method,
+    mrtr: modern,
+    listen: modern && lane.transport === 'stdio',
   };
 }
 
@@ -89,6 +96,13 @@ const TWO_SESSIONS: readonly Invariant[] = Object.values(INVARIANTS).filter((inv
 
 function unexercisable(s: StepSources): Map<string, string> {
   const out = new Map<string, string>();
+  if (s.mrtr && !s.calls.length) for (const inv of [INVARIANTS.mrtrTampered, INVARIANTS.mrtrMissing, INVARIANTS.mrtrExtra]) out.set(inv.id, 'no tool is called (--call-tools), so none can ask for input');
+  if (s.probe === 'server/discover' && !s.slow.length) out.set(INVARIANTS.cancelHealthy.id, s.calls.length ? 'no cancellable call: in 2026-07-28 a client cancels over HTTP by closing the stream, not with notifications/cancelled, and over stdio only a called tool with a time argument runs long enough to cancel' : 'no tool is called');
+  if (s.mrtr) {
+    for (const inv of TWO_SESSIONS) out.set(inv.id, 'the 2026-07-28 era has no sessions');
+    if (!s.listen) out.set(INVARIANTS.listenInterleaved.id, 'over HTTP a subscription is a stream of its own (closed to end it): mcpcheck opens none there yet');
+    return out;
+  }
   if (!s.sessions) for (const inv of TWO_SESSIONS) out.set(inv.id, 'over stdio every session is a process of its own: two sessions of one server need --url');
   else if (!s.subscribable.length) out.set(INVARIANTS.updatesOwnSession.id, 'the server offers no resource subscriptions');
   return out;
@@ -119,6 +133,7 @@ async function onFreshSession(lane: Lane, o: { replyMs: number }, run: (model: M
     return { broken: e, real };
   } finally {
     for (const [id, n] of real.exercised) exercisedTotal.set(id, (exercisedTotal.get(id) ?? 0) + n);
+    if (real.mrtrStopped) s.mrtrStopped = real.mrtrStopped;
   }
 }
 
@@ -137,13 +152,15 @@ export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<Sta
     return { failed: `${broken.invariant.id}: ${broken.message}` };
   });
   outcome.cutShort = result.cutShort && performance.now() >= o.deadline;
+  const mrtr = [INVARIANTS.mrtrTampered, INVARIANTS.mrtrMissing, INVARIANTS.mrtrExtra];
+  if (s.mrtrStopped) for (const inv of mrtr) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `no multi round-trip step reached its retry (the last one: ${s.mrtrStopped})`);
   for (const reason of result.inconclusive) outcome.notes.push(reason);
   if (result.failure && last) {
     const replayPath = /replayPath="([^"]*)"/.exec(String(result.failure.counterexample))?.[1];
     outcome.failure = { invariant: last.broken.invariant, message: last.broken.message, steps: last.steps, seed: o.seed, path: result.failure.path, ...(replayPath !== undefined ? { replayPath } : {}), shrinks: result.failure.shrinks, frames: last.frames, ...(last.secondFrames ? { secondFrames: last.secondFrames } : {}) };
   }
-  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : '', s.sessions ? 'a second session' : ''].filter(Boolean);
-  outcome.notes.push(`${outcome.judged} generated sequence(s) of up to ${o.maxSteps ?? MAX_STEPS} steps, each on a fresh session, over: ping, ${offered.join(', ') || 'nothing else the server offers'}`);
+  const offered = [s.lists.length ? 'lists' : '', s.calls.length ? `${s.calls.length} tool(s)` : '', s.subscribable.length ? 'subscriptions' : '', s.logs ? 'logging' : '', s.slow.length ? 'cancellable slow calls' : '', s.sessions ? 'a second session' : '', s.mrtr && s.calls.length ? 'multi round-trip retries (tampered, forged, missing and extra input)' : '', s.listen ? 'subscriptions/listen amid other requests' : ''].filter(Boolean);
+  outcome.notes.push(`${outcome.judged} generated sequence(s) of up to ${o.maxSteps ?? MAX_STEPS} steps, each on a fresh session, over: ${s.probe}, ${offered.join(', ') || 'nothing else the server offers'}`);
   return outcome;
 }
 

@@ -24,7 +24,22 @@ export type Step =
   /** Several requests sent at once, before any is answered. */
   | { kind: 'concurrent'; methods: string[] }
   /** The same requests sent at once on this session and on a second session of the same server (HTTP). */
-  | { kind: 'second-session'; requests: Request[] };
+  | { kind: 'second-session'; requests: Request[] }
+  /**
+   * A call of a tool that may ask for client input (2026-07-28 multi round-trip), every input kind
+   * declared; when it answers input_required, a retry of the kind `retry` says, under a fresh id.
+   */
+  | { kind: 'mrtr'; tool: string; arguments: Record<string, unknown>; retry: MrtrRetry }
+  /** subscriptions/listen opened (2026-07-28, stdio), these requests sent at once while it is open, then the subscription cancelled. */
+  | { kind: 'listen'; during: string[] };
+
+/**
+ * How a multi round-trip retry is sent: `tampered` (the requestState changed as `tamper` says,
+ * beside the untampered retry), `forged` (a requestState the server never issued, beside the same
+ * call without one), `missing-responses` (requestState echoed, no inputResponses), or
+ * `extra-responses` (an entry nobody asked for added, beside the plain retry).
+ */
+export type MrtrRetry = { kind: 'tampered'; tamper: 'extend' | 'flip' | 'truncate' | 'replace' } | { kind: 'forged' } | { kind: 'missing-responses' } | { kind: 'extra-responses' };
 
 /** A request as data: a method and its params. */
 export interface Request {
@@ -79,11 +94,20 @@ export interface StepSources {
   calls: Array<{ tool: string; arguments: fc.Arbitrary<Record<string, unknown>> }>;
   /** Tools that take a time argument, with arguments that make them run for a while. */
   slow: Array<{ tool: string; arguments: Record<string, unknown> }>;
+  /** The request that tells a live server from a hung one: ping, or server/discover in the stateless era. */
+  probe: string;
+  /** Multi round-trip retries are generated (the stateless era). */
+  mrtr: boolean;
+  /** Subscriptions are opened and closed amid other requests (the stateless era over stdio, where notifications/cancelled ends one). */
+  listen: boolean;
+  /** Why the last multi round-trip step run stopped before its retry (no input asked for, say). */
+  mrtrStopped?: string;
 }
 
 /** Arbitraries of every step the server's offer allows. */
 export function stepArbitraries(s: StepSources): Array<fc.Arbitrary<Step>> {
-  const out: Array<fc.Arbitrary<Step>> = [fc.constant<Step>({ kind: 'ping' })];
+  // The stateless era has no ping: its probe, server/discover, is sent after every step anyway.
+  const out: Array<fc.Arbitrary<Step>> = s.probe === 'ping' ? [fc.constant<Step>({ kind: 'ping' })] : [];
   if (s.lists.length) {
     out.push(fc.constantFrom(...s.lists).map((method): Step => ({ kind: 'list', method })));
     out.push(fc.constantFrom(...s.lists).map((method): Step => ({ kind: 'paginate', method })));
@@ -96,7 +120,15 @@ export function stepArbitraries(s: StepSources): Array<fc.Arbitrary<Step>> {
   }
   if (s.logs) out.push(fc.constantFrom(...LOG_LEVELS).map((level): Step => ({ kind: 'set-level', level })));
   if (s.slow.length) out.push(fc.constantFrom(...s.slow).map((c): Step => ({ kind: 'cancel-call', ...c })));
-  const quick = ['ping', ...s.lists];
+  if (s.mrtr && s.calls.length) {
+    const retry = fc.oneof(
+      fc.constantFrom('extend', 'flip', 'truncate', 'replace').map((tamper): MrtrRetry => ({ kind: 'tampered', tamper })),
+      fc.constantFrom<MrtrRetry>({ kind: 'forged' }, { kind: 'missing-responses' }, { kind: 'extra-responses' }),
+    );
+    out.push(fc.oneof(...s.calls.map((c) => fc.tuple(c.arguments, retry).map(([args, r]): Step => ({ kind: 'mrtr', tool: c.tool, arguments: args, retry: r })))));
+  }
+  const quick = [s.probe, ...s.lists];
+  if (s.listen) out.push(fc.array(fc.constantFrom(...quick), { minLength: 1, maxLength: 4 }).map((during): Step => ({ kind: 'listen', during })));
   out.push(fc.array(fc.constantFrom(...quick), { minLength: 2, maxLength: 6 }).map((methods): Step => ({ kind: 'concurrent', methods })));
   if (s.sessions) {
     // Calls are what set off notifications: half the requests, whatever the number of tools.
@@ -131,6 +163,12 @@ export function describeStep(step: Step): string {
       return `at once: ${step.methods.join(', ')}`;
     case 'second-session':
       return `on two sessions at once: ${step.requests.map(describeRequest).join(', ')}`;
+    case 'listen':
+      return `with subscriptions/listen open: ${step.during.join(', ')}, then cancel it`;
+    case 'mrtr': {
+      const retry = step.retry.kind === 'tampered' ? `requestState tampered (${step.retry.tamper})` : step.retry.kind === 'forged' ? 'a forged requestState' : step.retry.kind === 'missing-responses' ? 'requestState without inputResponses' : 'an inputResponses entry nobody asked for';
+      return `${describeStep({ kind: 'call', tool: step.tool, arguments: step.arguments })}, retried with ${retry}`;
+    }
   }
 }
 

@@ -23,6 +23,16 @@ export interface CallableTool {
   slow(ms: number): Record<string, unknown> | undefined;
 }
 
+/**
+ * The arguments a call's duration may follow: its time arguments and, beside them, every other
+ * numeric one (a count of steps multiplies a step's time).
+ */
+function timeLike(schema: Record<string, unknown>, times: readonly string[]): string[] {
+  if (times.length === 0 || !isObject(schema.properties)) return [...times];
+  const numeric = Object.entries(schema.properties).filter(([, p]) => isObject(p) && (p.type === 'integer' || p.type === 'number')).map(([k]) => k);
+  return [...new Set([...times, ...numeric])];
+}
+
 export function callableTools(tools: ReadonlyArray<Record<string, unknown>>, policy: ToolPolicy): CallableTool[] {
   return tools.flatMap((tool): CallableTool[] => {
     const plan = planToolCall(tool, policy);
@@ -36,7 +46,7 @@ export function callableTools(tools: ReadonlyArray<Record<string, unknown>>, pol
       inputSchema: schema,
       ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
       arguments: args.map((a) => quick(isObject(a) ? a : plan.args)),
-      timeProperties: timedArguments(schema, plan.args, QUICK_CALL_MS)?.timeProperties ?? [],
+      timeProperties: timeLike(schema, timedArguments(schema, plan.args, QUICK_CALL_MS)?.timeProperties ?? []),
       slow: (ms) => timedArguments(schema, plan.args, ms)?.args,
     }];
   });

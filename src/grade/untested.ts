@@ -23,7 +23,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'Authorization', why: 'no OAuth flow is exercised (AUTH-*); `--header` can pass a token, nothing checks how it was obtained or refused' },
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
-  { area: 'revision 2026-07-28', why: 'mcpcheck fuzz speaks the initialize era only; server/discover and stateless requests are not generated', runs: ['fuzz'] },
+  { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },
   {
     area: 'revision 2026-07-28, in part',
     why: 'of the initialize era\'s scenarios only the tool, resource, template and prompt lists are carried over (tools/call with --call-tools, completion, pagination walks, base-protocol robustness and hostile input do not run in that era yet); x-mcp-header (HDR-PARAM-*), cancellation by closing a stream (HTTP-CANCEL-*) and the end of a subscription (SUBS-END-*) have no scenario',
@@ -34,7 +34,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
     why: 'the initialize era\'s client scenarios (schemas, icons, HTTP and stdio transport, robustness, properties) do not run against a 2026 client; of an unknown resultType (BASE-RES-06) only a retry storm is seen, not whether the client surfaced an error; a re-probe once the cached era fails (VER-BC-04), the stdio fallback on −32000 or silence (STDIO-BC-02/03 are judged on −32601 and −32602), input requests for sampling and roots (only form elicitation is asked), extensions other than tasks (EXT-NEG-01) and, over HTTP, the end of a subscription by closing its stream (SUBS-CANCEL-01), the acknowledged filter (SUBS-ACK-03) and re-listening (SUBS-RECON-01) are not judged',
     runs: ['client'],
   },
-  { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read, call only the tools --call-tools allows, and declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },
+  { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read and call only the tools --call-tools allows; in 2025-11-25 they declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },
 ];
 
 /** What a run could have tested, beside the checks it reports. */

@@ -467,7 +467,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /** Sends bytes exactly as given (stdio: add the newline yourself). */
   /** `value`: what `bytes` parse to, when the caller has it (parsing a 10 MB probe again cost tens of ms). */
-  async sendRaw(bytes: string | Uint8Array, value?: { parsed: unknown }): Promise<SendResult | undefined> {
+  /** `headers` (HTTP): request headers set, or with null removed, over the ones the body calls for. */
+  async sendRaw(bytes: string | Uint8Array, value?: { parsed: unknown }, headers?: Record<string, string | null>): Promise<SendResult | undefined> {
     const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
     let parsed: unknown;
     try {
@@ -485,7 +486,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     else this.validator.unreadableFrame(this.role);
     if (this.closedDetail) return undefined;
     try {
-      return await this.timedSend(() => this.channel.sendRaw(bytes));
+      return await this.timedSend(() => this.channel.sendRaw(bytes, headers));
     } catch (e) {
       if (e instanceof TargetUnreachable) throw e;
       return undefined;

@@ -74,6 +74,8 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
   const interrupt = Number.isFinite(remainingMs) ? { interruptAfterTimeLimit: Math.max(1, Math.ceil(remainingMs)), markInterruptAsFailure: false } : {};
   const details = await fc.check(property, { seed, numRuns: budget.cases, maxSkipsPerRun: 1, ...interrupt });
   if (details.interrupted) cutShort = true;
+  // A judge that threw is a bug in mcpcheck, not a failure of the target: it is not passed off as an ended run.
+  if (details.failed && !lastFailure && details.errorInstance instanceof Error) throw details.errorInstance;
   const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort, unjudgedShrinks };
   if (details.failed && details.counterexample && lastFailure) {
     // Shrinking ends on the last case that failed; that is the counterexample fast-check reports.

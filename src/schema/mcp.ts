@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isObject } from '../json.js';
 import { DIALECT_URIS } from '../validate/dialects.js';
-import { type StatefulRevision as Revision } from '../spec/revisions.js';
+import type { Revision } from '../spec/revisions.js';
 import { describeErrors, schemaFor } from '../validate/schemas.js';
 import { type ArbitraryOptions, arbitraryAt, type SchemaArbitrary } from './arbitrary.js';
 import { metaKeyArbitrary } from './meta-key.js';

@@ -53,8 +53,8 @@ export interface Channel {
   readonly kind: 'stdio' | 'http';
   /** Serialises one JSON-RPC message and sends it as one frame. */
   send(message: unknown): Promise<SendResult>;
-  /** Sends bytes exactly as given (for malformed-input probes). stdio: no newline is added. */
-  sendRaw(bytes: string | Uint8Array): Promise<SendResult>;
+  /** Sends bytes exactly as given (for malformed-input probes). stdio: no newline is added. HTTP: `headers` set or remove request headers. */
+  sendRaw(bytes: string | Uint8Array, headers?: Record<string, string | null>): Promise<SendResult>;
   onFrame(listener: (frame: IncomingFrame) => void): void;
   /** Transport-level findings (framing, stdout noise, …) with the frame index left unset. */
   onFinding(listener: (finding: Finding) => void): void;

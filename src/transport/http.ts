@@ -201,7 +201,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
     return this.post(JSON.stringify(message), isInitialize(message), isRequest(message), this.bodyHeaders(message));
   }
 
-  sendRaw(bytes: string | Uint8Array): Promise<HttpSendResult> {
+  /** `headers`: set (or, null, removed) over the ones the body calls for, to probe a server's header validation. */
+  sendRaw(bytes: string | Uint8Array, headers?: Record<string, string | null>): Promise<HttpSendResult> {
     let init = false;
     let request = false;
     let derived: Record<string, string> = {};
@@ -211,7 +212,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
       request = parsed.ok && isRequest(parsed.value);
       if (parsed.ok) derived = this.bodyHeaders(parsed.value);
     }
-    return this.post(bytes, init, request, derived);
+    return this.post(bytes, init, request, derived, headers);
   }
 
   /** Whether the channel speaks the stateless era: no session, and every request's headers mirror its body. */
@@ -224,9 +225,13 @@ export class HttpChannel extends ChannelEvents implements Channel {
     return this.modern ? modernRequestHeaders(message) : {};
   }
 
-  private async post(body: string | Uint8Array, initialize: boolean, request = false, derived: Record<string, string> = {}): Promise<HttpSendResult> {
+  private async post(body: string | Uint8Array, initialize: boolean, request = false, derived: Record<string, string> = {}, overrides: Record<string, string | null> = {}): Promise<HttpSendResult> {
     const exchange = ++this.exchanges;
     const headers = this.headers({ Accept: ACCEPT_BOTH, 'Content-Type': 'application/json', ...derived });
+    for (const [name, value] of Object.entries(overrides)) {
+      if (value === null) headers.delete(name);
+      else headers.set(name, value);
+    }
     const opened = await this.open(exchange, 'POST', headers, body);
     if ('error' in opened) return opened.error;
     const { res } = opened;
