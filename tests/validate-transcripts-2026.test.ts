@@ -88,3 +88,20 @@ describe('broken 2026-07-28 transcripts', () => {
     });
   }
 });
+
+describe('hostile depth', () => {
+  it('a retry whose arguments nest 10,000 deep is compared with its original without overflowing the stack', () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} }, 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' } };
+    // Written as text: JSON.stringify itself cannot go 10,000 deep, JSON.parse can.
+    const deep = '['.repeat(10_000) + '1' + ']'.repeat(10_000);
+    const line = (from: string, message: unknown) => JSON.stringify({ from, message }).replace('"@deep@"', deep);
+    const text = [
+      JSON.stringify({ mcpcheck: 'transcript', version: 1, transport: 'stdio' }),
+      line('client', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { x: '@deep@' }, _meta: meta } }),
+      line('server', { jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', inputRequests: { a: { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: {} } } } }, requestState: 's' } }),
+      line('client', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't', arguments: { x: '@deep@' }, inputResponses: { a: { action: 'cancel' } }, requestState: 's', _meta: meta } }),
+    ].join('\n');
+    const { findings } = validateTranscript(parseTranscript(text, 'deep'));
+    expect(render(findings.filter((f) => f.severity !== 'info' && f.requirements.some((id) => id.startsWith('MRTR'))))).toEqual([]);
+  });
+});

@@ -30,11 +30,35 @@ function coreOf(params: Record<string, unknown> | undefined): string {
   return stableJson(rest);
 }
 
+/**
+ * JSON with object keys sorted, so that two params equal as values compare equal as text.
+ * Iterative: a client's (or a fuzzer's) params nested 10,000 deep must not overflow the stack.
+ */
 function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const o = obj(value);
-  if (!o) return JSON.stringify(value) ?? 'null';
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+  const out: string[] = [];
+  // Work items: a value to write, or a literal piece of text (punctuation, a key).
+  const work: Array<{ value: unknown } | string> = [{ value }];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const v = item.value;
+    const o = Array.isArray(v) ? undefined : obj(v);
+    if (Array.isArray(v)) {
+      const parts: Array<{ value: unknown } | string> = ['['];
+      v.forEach((x, i) => parts.push(...(i > 0 ? [','] : []), { value: x }));
+      parts.push(']');
+      for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]!);
+    } else if (o) {
+      const parts: Array<{ value: unknown } | string> = ['{'];
+      Object.keys(o).sort().forEach((k, i) => parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`, { value: o[k] }));
+      parts.push('}');
+      for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]!);
+    } else out.push(JSON.stringify(v) ?? 'null');
+  }
+  return out.join('');
 }
 
 /**
