@@ -10,6 +10,21 @@ const MODERN = { introduced: '2026-07-28' } as const;
 const ACK_MS = 3_000;
 const NOPE = 'mcpcheck://nope/x';
 
+/** The filter flag of each list type, and the capability that advertises it (SUBS-CAP-01). */
+const LIST_FLAGS = { toolsListChanged: ['tools', 'listChanged'], promptsListChanged: ['prompts', 'listChanged'], resourcesListChanged: ['resources', 'listChanged'] } as const;
+
+/** The parts of `acknowledged` that the DiscoverResult's capabilities do not advertise (SUBS-CAP-01), as text. */
+function unadvertised(acknowledged: Record<string, unknown>, capabilities: Record<string, unknown>): string[] {
+  const on = (path: readonly string[]) => {
+    const owner = capabilities[path[0]!];
+    return isObject(owner) && owner[path[1]!] === true;
+  };
+  const extra = Object.entries(LIST_FLAGS).filter(([flag, path]) => acknowledged[flag] === true && !on(path)).map(([flag, path]) => `${flag} without ${path.join('.')}: true`);
+  const subscribed = acknowledged.resourceSubscriptions;
+  if (Array.isArray(subscribed) && subscribed.length > 0 && !on(['resources', 'subscribe'])) extra.push('resourceSubscriptions without resources.subscribe: true');
+  return extra;
+}
+
 /** The parts of `acknowledged` that were not requested (SUBS-ACK-02), as text. */
 function unrequested(acknowledged: Record<string, unknown>, requested: Record<string, unknown>): string[] {
   const extra: string[] = [];
@@ -25,8 +40,8 @@ function unrequested(acknowledged: Record<string, unknown>, requested: Record<st
 
 export const listenAcknowledged = scenario({
   id: 'server.modern.subscriptions.acknowledged',
-  title: 'subscriptions/listen is accepted and first acknowledged with the part of the requested filter the server honours, every message carrying the listen id (a string and an integer) as its subscriptionId',
-  requirements: ['SUBS-IMPL-01', 'SUBS-ACK-01', 'SUBS-ACK-02', 'SUBS-ID-01'],
+  title: 'subscriptions/listen is accepted and first acknowledged with the part of the requested filter the server honours (asked for everything, and for one type only) and advertises, every message carrying the listen id (a string and an integer) as its subscriptionId',
+  requirements: ['SUBS-IMPL-01', 'SUBS-ACK-01', 'SUBS-ACK-02', 'SUBS-ID-01', 'SUBS-CAP-01'],
   isolation: 'session',
   revisions: MODERN,
   needs: { discovery: true },
@@ -34,8 +49,10 @@ export const listenAcknowledged = scenario({
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
     const listed = discovery.resources.map((r) => r.uri).find((u): u is string => typeof u === 'string');
-    const requested = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: [...(listed ? [listed] : []), NOPE] };
-    for (const [key, id] of [['string-id', 'mcpcheck-sub-1'], ['integer-id', 77]] as const) {
+    const everything = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: [...(listed ? [listed] : []), NOPE] };
+    // The second asks for one type only: an acknowledgement of everything supported is then told apart.
+    const rounds = [['string-id', 'mcpcheck-sub-1', everything], ['integer-id', 77, { toolsListChanged: true }]] as const;
+    for (const [key, id, requested] of rounds) {
       const outcome: ListenOutcome = await listenOnce(session, id, requested, ACK_MS);
       const first = outcome.messages[0];
       const refused = first !== undefined && 'error' in first;
@@ -70,6 +87,15 @@ export const listenAcknowledged = scenario({
         requirements: ['SUBS-ACK-02'],
         expected: `an acknowledged filter within the requested one (${show(requested)})`,
         actual: extra.join('; '),
+        frames: outcome.frames.slice(0, 1),
+      });
+      if (!acknowledged) continue;
+      const beyond = unadvertised(acknowledged, discovery.capabilities);
+      check.expect(beyond.length === 0, {
+        key: `${key}/advertised`,
+        requirements: ['SUBS-CAP-01'],
+        expected: `an acknowledged filter within what server/discover advertised (capabilities ${show(discovery.capabilities, 200)})`,
+        actual: beyond.join('; '),
         frames: outcome.frames.slice(0, 1),
       });
     }
