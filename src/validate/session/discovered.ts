@@ -1,5 +1,6 @@
 import type { RuleTable } from '../rule-table.js';
-import { violation } from '../finding.js';
+import { type Finding, violation } from '../finding.js';
+import { checkXMcpHeaderSchema, headerParameters } from '../modern-headers.js';
 import { obj } from '../../json.js';
 import { declared } from './capabilities.js';
 import { type AnswerHook, type Concern, type NotificationHook, resultOf, type Routes } from './concern.js';
@@ -10,10 +11,11 @@ import type { SessionState } from './state.js';
  * what the server offers (server/discover.mdx), and the capability rows keep their ids there
  * (2026-07-28 catalog, §1). What the server then does is judged against its latest
  * DiscoverResult in the session: tools served only when `tools` is declared (TOOL-CAP-01), log
- * messages only with `logging` (LOG-CAP-01). Before any DiscoverResult nothing is judged.
+ * messages only with `logging` (LOG-CAP-01). Before any DiscoverResult nothing is judged. And
+ * the tools it lists carry only valid `x-mcp-header` annotations (HDR-PARAM-02), on any transport.
  */
 export class Discovered implements Concern {
-  static readonly rules: RuleTable = ['TOOL-CAP-01', 'LOG-CAP-01'];
+  static readonly rules: RuleTable = ['TOOL-CAP-01', 'LOG-CAP-01', 'HDR-PARAM-02'];
 
   constructor(private readonly s: SessionState) {}
 
@@ -25,6 +27,7 @@ export class Discovered implements Concern {
     'tools/list': (_request, kind, message, findings) => {
       const tools = resultOf(kind, message)?.tools;
       const s = this.s;
+      if (Array.isArray(tools)) this.checkHeaderAnnotations(tools, findings);
       // An empty list offers no tools, so "a server offering tools" does not apply to it.
       if (!s.serverCapabilities || !Array.isArray(tools) || tools.length === 0) return;
       s.applied.add('TOOL-CAP-01');
@@ -33,6 +36,17 @@ export class Discovered implements Concern {
       }
     },
   };
+
+  /** HDR-PARAM-02 on every listed tool that carries an x-mcp-header annotation anywhere in its inputSchema. */
+  private checkHeaderAnnotations(tools: readonly unknown[], findings: Finding[]): void {
+    tools.forEach((tool, i) => {
+      const inputSchema = obj(tool)?.inputSchema;
+      const found = checkXMcpHeaderSchema(inputSchema, `/result/tools/${i}/inputSchema`);
+      if (found.length === 0 && headerParameters(inputSchema).length === 0) return;
+      this.s.applied.add('HDR-PARAM-02');
+      findings.push(...found);
+    });
+  }
 
   readonly notifications: Routes<NotificationHook> = {
     'notifications/message': (_params, findings) => {
