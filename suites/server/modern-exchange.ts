@@ -95,6 +95,8 @@ export interface ListenOutcome {
   messages: Array<Record<string, unknown>>;
   shown: string;
   frames: Array<number | undefined>;
+  /** HTTP only: the response headers (names in lower case). */
+  headers?: Record<string, string>;
 }
 
 /** Whether a message carries `id` as its subscriptionId, same JSON type and value (SUBS-ID-01). */
@@ -138,7 +140,7 @@ export async function listenOnce(session: ClientSession, id: string | number, no
       return [];
     }
   });
-  return { messages, shown: describeProbe(res), frames: [] };
+  return { messages, shown: describeProbe(res), frames: [], headers: res.headers };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isObject, scenario, type Scenario, show } from '../kit.js';
+import { type CheckRecorder, isObject, scenario, type Scenario, show } from '../kit.js';
 import { listenOnce, type ListenOutcome, ofSubscription } from './modern-exchange.js';
 
 // subscriptions/listen (basic/patterns/subscriptions.mdx): every server accepts it and first
@@ -38,10 +38,21 @@ function unrequested(acknowledged: Record<string, unknown>, requested: Record<st
   return extra;
 }
 
+/** HTTP-SSE-11: a response that starts an SSE stream tells proxies not to buffer it. */
+function judgeUnbuffered(check: CheckRecorder, key: string, headers: Record<string, string>, shown: string): void {
+  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) return check.skip(`not exercised: the listen response is no SSE stream (${shown})`, { key: `${key}/no-buffering`, requirements: ['HTTP-SSE-11'] });
+  check.expect(headers['x-accel-buffering']?.trim().toLowerCase() === 'no', {
+    key: `${key}/no-buffering`,
+    requirements: ['HTTP-SSE-11'],
+    expected: 'the SSE response to subscriptions/listen with the header X-Accel-Buffering: no',
+    actual: headers['x-accel-buffering'] === undefined ? 'no X-Accel-Buffering header' : `X-Accel-Buffering: ${headers['x-accel-buffering']}`,
+  });
+}
+
 export const listenAcknowledged = scenario({
   id: 'server.modern.subscriptions.acknowledged',
   title: 'subscriptions/listen is accepted and first acknowledged with the part of the requested filter the server honours (asked for everything, and for one type only) and advertises, every message carrying the listen id (a string and an integer) as its subscriptionId',
-  requirements: ['SUBS-IMPL-01', 'SUBS-ACK-01', 'SUBS-ACK-02', 'SUBS-ID-01', 'SUBS-CAP-01'],
+  requirements: ['SUBS-IMPL-01', 'SUBS-ACK-01', 'SUBS-ACK-02', 'SUBS-ID-01', 'SUBS-CAP-01', 'HTTP-SSE-11'],
   isolation: 'session',
   revisions: MODERN,
   needs: { discovery: true },
@@ -64,6 +75,7 @@ export const listenAcknowledged = scenario({
         frames: outcome.frames,
       });
       if (first === undefined || refused) continue;
+      if (outcome.headers) judgeUnbuffered(check, key, outcome.headers, outcome.shown);
       check.expect(first.method === 'notifications/subscriptions/acknowledged', {
         key: `${key}/ack-first`,
         requirements: ['SUBS-ACK-01'],
