@@ -1,5 +1,6 @@
-import { type CheckRecorder, isObject, scenario, type Scenario, show } from '../kit.js';
-import { listenOnce, type ListenOutcome, ofSubscription } from './modern-exchange.js';
+import { type CheckRecorder, isObject, META, planToolCall, scenario, type Scenario, show } from '../kit.js';
+import { argumentContext, quickArguments } from './helpers.js';
+import { listenDuring, listenOnce, type ListenOutcome, ofSubscription } from './modern-exchange.js';
 
 // subscriptions/listen (basic/patterns/subscriptions.mdx): every server accepts it and first
 // acknowledges the part of the requested filter it will honour; every message of a subscription
@@ -114,4 +115,44 @@ export const listenAcknowledged = scenario({
   },
 });
 
-export const modernSubscriptions: Scenario[] = [listenAcknowledged];
+/** Tools called while a subscription is open: enough to see progress or logs, bounded. */
+const MAX_SCOPED_TOOLS = 8;
+const REQUEST_SCOPED = ['notifications/progress', 'notifications/message'];
+
+export const requestScopedOffSubscriptions = scenario({
+  id: 'server.modern.subscriptions.request-scoped',
+  title: 'While a subscription is open, the progress and log messages of tool calls (with a progressToken and logLevel debug) accompany their own requests only, never the subscription',
+  requirements: ['SUBS-SCOPE-01'],
+  isolation: 'session',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, connect, discovery, options }) {
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    const context = argumentContext(discovery);
+    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call).slice(0, MAX_SCOPED_TOOLS);
+    if (plans.length === 0) return check.skip(`not exercised: no tool may be called (--call-tools ${options.callTools.mode})`);
+    const called = plans.map((p) => p.name).join(', ');
+    let scoped = 0;
+    const id = 'mcpcheck-sub-scope';
+    const everything = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+    const outcome = await listenDuring(session, id, everything, ACK_MS, async () => {
+      const mark = session.mark;
+      for (const [i, plan] of plans.entries()) {
+        await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: { progressToken: `mcpcheck-scope-${i}`, [META.logLevel]: 'debug' } });
+      }
+      await session.settle(50);
+      scoped = session.peerFrames(mark).filter((f) => isObject(f.message) && REQUEST_SCOPED.includes(String(f.message.method)) && !ofSubscription(f.message, id)).length;
+    });
+    if (!outcome.ran) return check.skip(`not exercised: the subscription was not acknowledged (${outcome.shown})`);
+    const leaked = outcome.messages.filter((m) => REQUEST_SCOPED.includes(String(m.method)));
+    if (scoped === 0 && leaked.length === 0) return check.skip(`not exercised: no call of ${called} (with a progressToken and logLevel debug) sent progress or log messages`);
+    check.expect(leaked.length === 0, {
+      expected: `no notifications/progress or notifications/message on subscription ${show(id)} while calling ${called} with a progressToken and logLevel debug (they accompany their own request)`,
+      actual: `${leaked.length} on the subscription, e.g. ${show(leaked[0], 200)}`,
+      frames: outcome.frames,
+    });
+  },
+});
+
+export const modernSubscriptions: Scenario[] = [listenAcknowledged, requestScopedOffSubscriptions];
