@@ -1,6 +1,6 @@
-import { type CheckRecorder, isObject, META, planToolCall, scenario, type Scenario, show } from '../kit.js';
+import { type CheckRecorder, isObject, META, planToolCall, ruling, scenario, type Scenario, show } from '../kit.js';
 import { argumentContext, quickArguments } from './helpers.js';
-import { listenDuring, listenOnce, type ListenOutcome, ofSubscription } from './modern-exchange.js';
+import { listenDuring, listenOnce, type ListenOutcome, modernRequest, ofSubscription } from './modern-exchange.js';
 
 // subscriptions/listen (basic/patterns/subscriptions.mdx): every server accepts it and first
 // acknowledges the part of the requested filter it will honour; every message of a subscription
@@ -155,4 +155,62 @@ export const requestScopedOffSubscriptions = scenario({
   },
 });
 
-export const modernSubscriptions: Scenario[] = [listenAcknowledged, requestScopedOffSubscriptions];
+/** How long a server may take to exit after its stdin closed (stretched by its measured pace). */
+const EXIT_WAIT_MS = 5_000;
+
+export const endedAtShutdown = scenario({
+  id: 'server.modern.subscriptions.end-at-shutdown',
+  title: 'A server that ends an open subscription at shutdown (stdin closed) first answers the listen request with its result or, at least, sends notifications/cancelled naming it',
+  requirements: ['SUBS-END-01', 'SUBS-END-02'],
+  isolation: 'process',
+  waits: true,
+  revisions: MODERN,
+  needs: { transport: 'stdio' },
+  async run({ session, check, connect }) {
+    const channel = session.channel;
+    if (channel.kind !== 'stdio') return;
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    const id = 'mcpcheck-sub-shutdown';
+    const mark = session.mark;
+    await session.send(modernListen(session, id));
+    const ack = await session.waitForFrame((f) => ofSubscription(f.message, id), session.answerMs(ACK_MS), mark);
+    const keys = [{ key: 'result', requirements: ['SUBS-END-01'] as const }, { key: 'ended', requirements: ['SUBS-END-02'] as const }];
+    if (!ack) {
+      for (const k of keys) check.skip(`not exercised: the subscription was not acknowledged within ${session.answerMs(ACK_MS)} ms`, { key: k.key, requirements: [...k.requirements] });
+      return;
+    }
+    channel.process.closeStdin();
+    const exit = await channel.process.waitForExit(session.processMs(EXIT_WAIT_MS));
+    await session.settle(50);
+    const frames = session.peerFrames(mark);
+    const result = frames.find((f) => isObject(f.message) && f.message.id === id && 'result' in f.message);
+    const cancel = frames.find((f) => isObject(f.message) && f.message.method === 'notifications/cancelled' && isObject(f.message.params) && f.message.params.requestId === id);
+    if (!result && !cancel && exit === undefined) {
+      for (const k of keys) check.skip(`not exercised: the server neither ended the subscription nor exited within ${session.processMs(EXIT_WAIT_MS)} ms of its stdin closing`, { key: k.key, requirements: [...k.requirements] });
+      return;
+    }
+    const listenResult = result && isObject(result.message) && isObject(result.message.result) ? result.message.result : undefined;
+    const wellFormed = listenResult?.resultType === 'complete' && isObject(listenResult._meta) && listenResult._meta[META.subscriptionId] === id;
+    check.expect(wellFormed, {
+      key: 'result',
+      requirements: ['SUBS-END-01'],
+      expected: `before the server closed, a result for subscriptions/listen ${show(id)} with resultType "complete" and _meta["${META.subscriptionId}"] ${show(id)} (${ruling('subscription-end').cite})`,
+      actual: result ? show(result.message, 200) : cancel ? 'only notifications/cancelled naming the listen request' : 'neither the listen result nor notifications/cancelled',
+      frames: [result?.index ?? cancel?.index],
+    });
+    check.expect(result !== undefined || cancel !== undefined, {
+      key: 'ended',
+      requirements: ['SUBS-END-02'],
+      expected: `the listen result or notifications/cancelled naming ${show(id)} before the server ${exit ? 'exited' : 'ended the subscription'} (${ruling('subscription-end').cite})`,
+      actual: `neither came; the server ${exit ? `exited (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})` : 'was still running'}`,
+    });
+  },
+});
+
+/** A subscriptions/listen request for every list type (its id set by the caller). */
+function modernListen(session: Parameters<typeof modernRequest>[0], id: string): Record<string, unknown> {
+  return { ...modernRequest(session, 'subscriptions/listen', { notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } }), id };
+}
+
+export const modernSubscriptions: Scenario[] = [listenAcknowledged, requestScopedOffSubscriptions, endedAtShutdown];
