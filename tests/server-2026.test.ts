@@ -14,6 +14,7 @@ beforeAll(requireBuild);
 const SDK_V2_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk-v2/server.js`;
 const NEITHER_ERA = join(ROOT, 'tests/fixtures/era-probes/neither-era.mjs');
 const CLAIMS_MODERN = join(ROOT, 'tests/fixtures/era-probes/claims-modern.mjs');
+const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
 const CLI = join(ROOT, 'dist/src/cli.js');
 
 /** A dual-era run of the SDK v2 fixture (stdio and HTTP) runs its modern part in a few seconds; its legacy part is the long one. */
@@ -79,6 +80,12 @@ const SDK_V2_STDIO_2026 = [
   // First on a process, protocolVersion 1999-01-01 gets −32022 as VER-NEG-01 requires; after a
   // valid tools/list it is served as 2026-07-28 (BASE-STATE-01, MUST).
   'server.modern.version.unsupported/after-valid-request:fail',
+  // When its stdin closes it exits with a subscription open, sending neither the listen result
+  // (subscriptions.mdx#graceful-closure, SHOULD) nor notifications/cancelled naming the listen id
+  // (cancellation.mdx: the server MUST send it when it tears the stream down); the catalog's test
+  // for both rows ends subscriptions by closing stdin (ruling subscription-end, §19.1).
+  'server.modern.subscriptions.end-at-shutdown/result:warn',
+  'server.modern.subscriptions.end-at-shutdown/ended:fail',
 ].sort();
 
 describe('a dual-era server (the SDK v2 fixture) is tested in both eras in one run', () => {
@@ -153,6 +160,16 @@ describe('bad input: one clear line or a finding, never a stack trace or a hang'
     expect(r.code).toBe(2);
     expectOneLine(r.stderr);
     expect(r.stderr).toMatch(/answers neither era: initialize got error -32600.*; server\/discover got error -32600/);
+  });
+
+  it('a server that serves 2026-07-28 requests but not server/discover: one line naming DISC-IMPL-01 (not "answers neither era"), exit 2, with or without --spec-version', () => {
+    const command = `node ${REFERENCE_2026} --break no-discover`;
+    for (const extra of [[], ['--spec-version', '2026-07-28']]) {
+      const r = mcpcheck(['server', '--stdio', command, '--request-timeout', '2000', ...extra]);
+      expect(r.code).toBe(2);
+      expectOneLine(r.stderr);
+      expect(r.stderr).toMatch(/does not implement server\/discover, which every 2026-07-28 server must \(DISC-IMPL-01\), yet serves 2026-07-28 requests/);
+    }
   });
 
   it('a server that claims 2026-07-28 in server/discover but refuses modern requests: a DISC-RES-03 finding, no hang', async () => {

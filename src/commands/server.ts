@@ -191,8 +191,8 @@ export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 
     if (!probes.some(toTest)) {
       // A target that went away answered nothing: say why it went, as a run of one era would.
       const gone = probes.find((p) => p.gone !== undefined)?.gone;
-      // What the initialize era's probe saw of a peer that is no MCP server (noise on stdout, an HTTP 404) says more than two timeouts.
-      const noMcp = probes.find((p) => p.why?.startsWith('is not an MCP server'));
+      // What one probe diagnosed (no MCP server: noise on stdout, an HTTP 404; a modern server without server/discover) says more than two refusals.
+      const noMcp = probes.find((p) => p.diagnosis !== undefined);
       const others = probes.filter((p) => p !== noMcp).map((p) => p.detail);
       throw new SetupError(`${target.description} ${gone ?? (noMcp ? [noMcp.why, ...others].join('; ') : `answers neither era: ${probes.map((p) => p.detail).join('; ')}`)}`);
     }

@@ -8,6 +8,7 @@
 import { ClientSession } from '../harness/client-session.js';
 import { describeReply } from '../harness/describe-reply.js';
 import { connect } from '../harness/lifecycle/index.js';
+import type { Diagnosis } from '../harness/lifecycle/conversation.js';
 import type { Reply } from '../harness/peer-session.js';
 import { Pace, STARTUP_MS } from '../harness/pace.js';
 import type { Target } from '../harness/target.js';
@@ -34,8 +35,10 @@ export interface EraProbe {
   code?: unknown;
   /** The target went away before answering (a process that exited): why, as a sentence after its name. */
   gone?: string;
-  /** Why no conversation began, as a sentence after the target's name (the era's own diagnosis: "is not an MCP server: …"). */
+  /** Why no conversation began, as a sentence after the target's name (the era's own diagnosis). */
   why?: string;
+  /** What the answer showed beyond "not served", as the era's lifecycle found it (no MCP server; a modern one lacking server/discover). */
+  diagnosis?: Diagnosis;
 }
 
 const MODERN_CODES: readonly unknown[] = Object.values(MODERN_ERRORS);
@@ -68,6 +71,7 @@ async function probeEra(target: Target, revision: Revision, era: Era, requestTim
       ...(outcome.reply.kind === 'error' || outcome.reply.kind === 'rejected' ? { code: outcome.reply.error?.code } : {}),
       detail: `${outcome.opening} got ${describeReply(outcome.reply)}`,
       why: outcome.why,
+      ...(outcome.diagnosis ? { diagnosis: outcome.diagnosis } : {}),
       ...(outcome.reply.kind === 'closed' ? { gone: outcome.why } : {}),
     };
   } finally {

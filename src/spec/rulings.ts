@@ -214,6 +214,13 @@ const RULING_LIST = [
       'A header/body protocol version mismatch always involves an unsupported version, so −32020 (HDR-VER-02) and −32022 (VER-NEG-01) both apply; either with status 400 passes, −32020 is preferred.',
     requirements: ['HDR-VER-02', 'VER-NEG-01'],
   },
+  {
+    id: 'subscription-end',
+    section2026: 1,
+    ruling:
+      'A server ending a subscription on its own over stdio sends at least one of the listen result (SUBS-END-01, preferred) and a notifications/cancelled naming the listen request (SUBS-END-02) before it closes: SUBS-END-02 fails only when neither arrives, a cancel without the result is a SUBS-END-01 warning.',
+    requirements: ['SUBS-END-01', 'SUBS-END-02', 'CANCEL-11'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

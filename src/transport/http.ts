@@ -95,6 +95,10 @@ export interface ProbeRequest {
    * most `ms` more, so that whether the stream ends after it is watched that long and no longer.
    */
   endsWithin?: { when: (e: SseEvent) => boolean; ms: number };
+  /** SSE bodies only: told of each event as it is read (e.g. to start work once a stream is acknowledged). */
+  onEvent?: (e: SseEvent) => void;
+  /** Stop reading, and drop the connection, once this settles (the prober has seen enough); read as reaching readMs. */
+  until?: Promise<unknown>;
 }
 
 export interface ProbeResponse {
@@ -303,9 +307,18 @@ export class HttpChannel extends ChannelEvents implements Channel {
       const sse = mediaType(contentType) === 'text/event-stream';
       const ends = probe.endsWithin;
       let watching = false;
-      const onEvent = ends
+      const told = probe.onEvent;
+      if (probe.until) {
+        const stop = () => {
+          clearTimeout(timer);
+          timer = deadline(ctl, 0, 'the prober stopped reading');
+        };
+        probe.until.then(stop, stop);
+      }
+      const onEvent = ends || told
         ? (e: SseEvent) => {
-            if (watching || !ends.when(e)) return;
+            told?.(e);
+            if (!ends || watching || !ends.when(e)) return;
             watching = true;
             const ms = Math.min(ends.ms, readEnd - performance.now());
             clearTimeout(timer);

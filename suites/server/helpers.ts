@@ -246,3 +246,17 @@ export function completionTargets(discovery: Discovery): CompletionTarget[] {
   }
   return targets;
 }
+
+/**
+ * The arguments `args` of a tool with one free-form string argument (no enum, const, pattern or
+ * format) changed to another value, or undefined when the tool has none: other arguments the tool
+ * still accepts, for a request that must be told apart from the first (MRTR-SEC-02).
+ */
+export function otherArguments(plan: ToolPlan, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  const properties = isObject(plan.tool.inputSchema) && isObject(plan.tool.inputSchema.properties) ? plan.tool.inputSchema.properties : {};
+  const free = Object.entries(properties).find(([, p]) => isObject(p) && p.type === 'string' && !('enum' in p) && !('const' in p) && !('pattern' in p) && !('format' in p));
+  if (!free) return undefined;
+  const [name] = free;
+  const now = args[name];
+  return { ...args, [name]: typeof now === 'string' && now !== '' ? `${now} (mcpcheck)` : 'mcpcheck' };
+}

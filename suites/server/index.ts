@@ -4,6 +4,7 @@ import { clientFeatures } from './client-features.js';
 import { http } from './http.js';
 import { httpStreams } from './http-streams.js';
 import { lifecycle } from './lifecycle.js';
+import { modernCancellation } from './modern-cancellation.js';
 import { modernDiscover } from './modern-discover.js';
 import { modernHttp } from './modern-http.js';
 import { modernLegacy } from './modern-legacy.js';
@@ -21,4 +22,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging, ...modernCancellation];

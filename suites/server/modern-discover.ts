@@ -106,6 +106,13 @@ export const listedVersionsServed = scenario({
   async run({ session, check }) {
     const discover = await session.request('server/discover', {});
     if (!check.isResult(discover, { key: 'listed', what: 'server/discover with protocolVersion 2026-07-28' }) || discover.kind !== 'result') return;
+    const listed = discover.result.supportedVersions;
+    check.expect(Array.isArray(listed) && listed.includes(session.speaks), {
+      key: 'includes-requested',
+      expected: `the supportedVersions of the DiscoverResult answering server/discover with protocolVersion ${session.speaks} to list ${session.speaks} (a server answering with a result serves the version it was asked with)`,
+      actual: show(listed),
+      frames: [discover.frame],
+    });
     // The one modern revision there is; legacy entries are not flagged (the catalog's doubts, item 8).
     const answer = await exchange(session, modernRequest(session, 'tools/list'));
     check.expect(errorCode(answer) !== MODERN_ERRORS.unsupportedProtocolVersion, {

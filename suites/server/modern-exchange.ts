@@ -1,4 +1,4 @@
-import { type ClientSession, describeReply, isObject, META, MODERN_HEADERS, modernRequestHeaders, type Reply, replyFrame, show } from '../kit.js';
+import { type ClientSession, describeReply, isObject, META, MODERN_HEADERS, modernRequestHeaders, type ProbeResponse, type Reply, replyFrame, show } from '../kit.js';
 import { describeProbe, probe, responseIn } from './http.js';
 
 // A 2026-07-28 request sent exactly as a scenario shapes it: its body's `_meta` and, over
@@ -95,11 +95,26 @@ export interface ListenOutcome {
   messages: Array<Record<string, unknown>>;
   shown: string;
   frames: Array<number | undefined>;
+  /** HTTP only: the response headers (names in lower case). */
+  headers?: Record<string, string>;
 }
 
 /** Whether a message carries `id` as its subscriptionId, same JSON type and value (SUBS-ID-01). */
 export function ofSubscription(message: unknown, id: string | number): boolean {
   return isObject(message) && isObject(message.params) && isObject(message.params._meta) && message.params._meta[META.subscriptionId] === id;
+}
+
+/** The JSON objects a response body held: each SSE event's data, or the body itself. */
+function bodyMessages(res: ProbeResponse): Array<Record<string, unknown>> {
+  const texts = res.sseEvents ? res.sseEvents.map((e) => e.data) : [res.body];
+  return texts.flatMap((t) => {
+    try {
+      const value: unknown = JSON.parse(t);
+      return isObject(value) ? [value] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**
@@ -129,16 +144,48 @@ export async function listenOnce(session: ClientSession, id: string | number, no
     // The stream is the subscription's: its first event is what SUBS-ACK-01 judges.
     stopWhen: () => true,
   });
-  const texts = res.sseEvents ? res.sseEvents.map((e) => e.data) : [res.body];
-  const messages = texts.flatMap((t) => {
-    try {
-      const value: unknown = JSON.parse(t);
-      return isObject(value) ? [value] : [];
-    } catch {
-      return [];
-    }
+  return { messages: bodyMessages(res), shown: describeProbe(res), frames: [], headers: res.headers };
+}
+
+/**
+ * Opens a subscription with `id`, runs `during` once it is acknowledged (or its first message or
+ * a response came, within `ms`), then ends it as listenOnce does. The outcome holds what the
+ * subscription carried meanwhile; `during` is not run when nothing came.
+ */
+export async function listenDuring(session: ClientSession, id: string | number, notifications: Record<string, unknown>, ms: number, during: () => Promise<void>): Promise<ListenOutcome & { ran: boolean }> {
+  const message = { ...modernRequest(session, 'subscriptions/listen', { notifications }), id };
+  if (session.channel.kind !== 'http') {
+    const mark = session.mark;
+    await session.send(message);
+    const first = await session.waitForFrame((f) => ofSubscription(f.message, id) || (isObject(f.message) && f.message.id === id && !('method' in f.message)), session.answerMs(ms), mark);
+    if (first) await during();
+    await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck is done with the subscription' });
+    const frames = session.peerFrames(mark).filter((f) => ofSubscription(f.message, id));
+    return { messages: frames.map((f) => f.message as Record<string, unknown>), shown: first ? `${frames.length} message(s) on the subscription` : `nothing carrying subscriptionId ${show(id)} within ${session.answerMs(ms)} ms`, frames: frames.map((f) => f.index), ran: first !== undefined };
+  }
+  let opened!: (started: boolean) => void;
+  const acknowledged = new Promise<boolean>((resolve) => (opened = resolve));
+  let ran = false;
+  const work = acknowledged.then(async (started) => {
+    if (!started) return;
+    ran = true;
+    await during();
   });
-  return { messages, shown: describeProbe(res), frames: [] };
+  const res = await probe(session.channel, {
+    method: 'POST',
+    body: JSON.stringify(message),
+    omitProtocolVersion: true,
+    omitSessionId: true,
+    headers: { [MODERN_HEADERS.protocolVersion]: session.speaks, ...modernRequestHeaders(message) },
+    readMs: session.answerMs(ms) + 30_000,
+    onEvent: () => opened(true),
+    until: work,
+    timeoutMs: session.answerMs(ms),
+  });
+  // The stream ended or failed before its first event: nothing to run the work against.
+  opened(false);
+  await work.catch(() => undefined);
+  return { messages: bodyMessages(res), shown: describeProbe(res), frames: [], headers: res.headers, ran };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { MODERN_ERRORS, MODERN_HEADERS, type RequirementId, ruling, scenario, type Scenario, show } from '../kit.js';
+import { encodeHeaderValue, type HeaderParameter, headerParameters, MODERN_ERRORS, MODERN_HEADERS, planToolCall, type RequirementId, ruling, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
+import { argumentContext, quickArguments } from './helpers.js';
 import { describeProbe, probe } from './http.js';
 import { exchange, legacyInitialize, modernRequest, refusedWith, served } from './modern-exchange.js';
 
@@ -115,4 +116,57 @@ export const noSessionMachinery = scenario({
   },
 });
 
-export const modernHttp: Scenario[] = [headerValidation, versionHeaderMismatch, unknownMethod, noSessionMachinery];
+/** A value of the same JSON type as `value` that differs from it, or undefined for other types. */
+function otherValue(value: unknown): string | number | boolean | undefined {
+  if (typeof value === 'string') return `${value}-mcpcheck`;
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'boolean') return !value;
+  return undefined;
+}
+
+/** A tool mcpcheck may call whose arguments hold a value for a top-level x-mcp-header parameter. */
+function headerTool(plans: readonly ToolPlan[]): { plan: ToolPlan; args: Record<string, unknown>; param: HeaderParameter; value: unknown } | undefined {
+  for (const plan of plans) {
+    const args = quickArguments(plan);
+    const param = headerParameters(plan.tool.inputSchema).find((p) => p.path.length === 1 && otherValue(args[p.path[0]!]) !== undefined);
+    if (param) return { plan, args, param, value: args[param.path[0]!] };
+  }
+  return undefined;
+}
+
+export const paramHeaders = scenario({
+  id: 'server.modern.http.param-headers',
+  title: 'A tools/call whose Mcp-Param-* header (x-mcp-header) is missing or differs from its argument is rejected with 400 and −32020',
+  requirements: ['HDR-PARAM-05'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { ...needs, capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    const context = argumentContext(discovery);
+    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call);
+    const found = headerTool(plans);
+    if (!found) {
+      const why = `not exercised: no tool mcpcheck may call (--call-tools ${options.callTools.mode}) has an x-mcp-header parameter its arguments give a value`;
+      for (const key of ['differs', 'missing']) check.skip(why, { key });
+      return;
+    }
+    const { plan, args, param, value } = found;
+    const header = `Mcp-Param-${param.header}`;
+    const message = () => modernRequest(session, 'tools/call', { name: plan.name, arguments: args });
+    const wrong = String(otherValue(value));
+    const probes = [
+      { key: 'differs', what: `with ${header}: ${encodeHeaderValue(wrong)}`, headers: { [header]: encodeHeaderValue(wrong) } },
+      { key: 'missing', what: `without ${header}`, headers: {} },
+    ];
+    for (const p of probes) {
+      const answer = await exchange(session, message(), p.headers);
+      check.expect(refusedWith(answer, HEADER_MISMATCH, 400), {
+        key: p.key,
+        expected: `tools/call of ${plan.name} with arguments.${param.path[0]} ${show(value)}, ${p.what}: HTTP 400 with error −32020`,
+        actual: answer.shown,
+      });
+    }
+  },
+});
+
+export const modernHttp: Scenario[] = [headerValidation, versionHeaderMismatch, unknownMethod, noSessionMachinery, paramHeaders];

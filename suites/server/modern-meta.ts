@@ -1,4 +1,4 @@
-import { describeReply, META, MODERN_ERRORS, replyFrame, ruling, scenario, type Scenario } from '../kit.js';
+import { describeReply, isObject, META, MODERN_ERRORS, replyFrame, ruling, scenario, type Scenario, show } from '../kit.js';
 import { errorCode, exchange, modernRequest, refusedWith } from './modern-exchange.js';
 
 // The per-request `_meta` of the stateless era (basic/index.mdx#meta): every request carries its
@@ -69,4 +69,34 @@ export const invalidLogLevel = scenario({
   },
 });
 
-export const modernMeta: Scenario[] = [missingMeta, invalidLogLevel];
+/** Results of requests every server may serve, whatever it offers (server/discover's own is DISC-RES-02's). */
+const RESULT_PROBES = ['tools/list', 'prompts/list', 'resources/list'] as const;
+
+export const resultServerInfo = scenario({
+  id: 'server.modern.meta.result-server-info',
+  title: 'Every result\'s _meta names the server (io.modelcontextprotocol/serverInfo) unless the server is configured not to',
+  requirements: ['META-RES-01'],
+  isolation: 'shared',
+  revisions: MODERN,
+  async run({ session, check }) {
+    const served: string[] = [];
+    const without: string[] = [];
+    const frames: Array<number | undefined> = [];
+    for (const method of RESULT_PROBES) {
+      const reply = await session.request(method, {});
+      if (reply.kind !== 'result') continue;
+      served.push(method);
+      frames.push(reply.frame);
+      const meta = isObject(reply.result._meta) ? reply.result._meta : undefined;
+      if (meta?.[META.serverInfo] === undefined) without.push(`${method}: ${meta ? `_meta ${show(meta, 120)}` : 'no _meta'}`);
+    }
+    if (served.length === 0) return check.skip(`not exercised: none of ${RESULT_PROBES.join(', ')} was answered with a result`);
+    check.expect(without.length === 0, {
+      expected: `the results of ${served.join(', ')} each with _meta["${META.serverInfo}"]`,
+      actual: without.join('; '),
+      frames,
+    });
+  },
+});
+
+export const modernMeta: Scenario[] = [missingMeta, invalidLogLevel, resultServerInfo];

@@ -25,6 +25,8 @@ export interface ConnectOptions {
   timeoutMs?: number;
 }
 
+export type Diagnosis = 'not-mcp' | 'lacks-discover';
+
 /**
  * How an attempt to start a conversation ended: either way with the server's answer to the
  * opening request, named for messages ("initialize got …"). Once it began, the session given to
@@ -42,6 +44,12 @@ export type ConnectOutcome =
        * server: …"): what the run reports when its first conversation cannot start.
        */
       why: string;
+      /**
+       * What the answer shows beyond "this era is not served", as data: 'not-mcp', the peer is no
+       * MCP server at all (noise where JSON-RPC belongs, a result of no known shape);
+       * 'lacks-discover', it serves 2026-07-28 requests but not server/discover (DISC-IMPL-01).
+       */
+      diagnosis?: Diagnosis;
     };
 
 /**

@@ -5,7 +5,7 @@ import { describeReply } from '../describe-reply.js';
 import type { RecordedFrame, Reply } from '../peer-session.js';
 import { show } from '../../validate/finding.js';
 import { isObject } from '../../json.js';
-import type { ConnectOptions, ConnectOutcome } from './conversation.js';
+import type { ConnectOptions, ConnectOutcome, Diagnosis } from './conversation.js';
 
 const OPENING = 'initialize';
 
@@ -16,7 +16,7 @@ const OPENING = 'initialize';
  */
 export async function connectStateful(session: ClientSession, options: ConnectOptions): Promise<ConnectOutcome> {
   const reply = await session.initialize({ capabilities: options.capabilities ?? {}, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
-  if (reply.kind !== 'result' || typeof reply.result.protocolVersion !== 'string') return { ok: false, reply, opening: OPENING, why: notAConversation(reply, session.peerFrames()) };
+  if (reply.kind !== 'result' || typeof reply.result.protocolVersion !== 'string') return { ok: false, reply, opening: OPENING, ...notAConversation(reply, session.peerFrames()) };
   const { result } = reply;
   return {
     ok: true,
@@ -32,26 +32,27 @@ export async function connectStateful(session: ClientSession, options: ConnectOp
 }
 
 /**
- * Why the answer to initialize began no conversation, as a sentence after the target's name. A
- * result without protocolVersion shows the target is no MCP server: nothing is graded then, as a
- * grade of something that is not an MCP peer would be meaningless.
+ * Why the answer to initialize began no conversation, as a sentence after the target's name, and
+ * whether it shows the target is no MCP server: nothing is graded then, as a grade of something
+ * that is not an MCP peer would be meaningless.
  */
-function notAConversation(reply: Reply, received: RecordedFrame[]): string {
+function notAConversation(reply: Reply, received: RecordedFrame[]): { why: string; diagnosis?: Diagnosis } {
+  const noMcp = (why: string) => ({ why: `is not an MCP server: ${why}`, diagnosis: 'not-mcp' as const });
   const noise = received.find((f) => f.raw !== undefined);
-  if (reply.kind === 'timeout' && noise) return `is not an MCP server: it wrote ${show(noise.raw, 80)} where a JSON-RPC answer to initialize belongs`;
+  if (reply.kind === 'timeout' && noise) return noMcp(`it wrote ${show(noise.raw, 80)} where a JSON-RPC answer to initialize belongs`);
   switch (reply.kind) {
     case 'result':
-      return `is not an MCP server: initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`;
+      return noMcp(`initialize was answered with a result that has no protocolVersion: ${describeReply(reply)}`);
     case 'error':
-      return `refused initialize (${describeReply(reply)}); nothing can be tested without a session`;
+      return { why: `refused initialize (${describeReply(reply)}); nothing can be tested without a session` };
     case 'timeout':
-      return reply.strays.length > 0 ? `is not an MCP server: ${describeReply(reply)}` : `did not answer initialize within ${reply.waitedMs} ms (if it is slow to start, raise --request-timeout)`;
+      return reply.strays.length > 0 ? noMcp(describeReply(reply)) : { why: `did not answer initialize within ${reply.waitedMs} ms (if it is slow to start, raise --request-timeout)` };
     case 'unanswered':
-      return `left initialize unanswered: ${describeReply(reply)}; nothing can be tested without a session`;
+      return { why: `left initialize unanswered: ${describeReply(reply)}; nothing can be tested without a session` };
     case 'closed':
-      return `closed the connection before answering initialize: ${describeReply(reply)}`;
+      return { why: `closed the connection before answering initialize: ${describeReply(reply)}` };
     default:
-      return `is not an MCP server: initialize got ${describeReply(reply)}`;
+      return noMcp(`initialize got ${describeReply(reply)}`);
   }
 }
 

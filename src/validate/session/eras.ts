@@ -1,6 +1,7 @@
 import { Caching } from './caching.js';
 import { Cancellation } from './cancellation.js';
 import { Deprecations } from './deprecations.js';
+import { Discovered } from './discovered.js';
 import { Capabilities } from './capabilities.js';
 import type { ConcernKind } from './concern.js';
 import type { Era } from '../../spec/revisions.js';
@@ -25,6 +26,6 @@ import { Tools } from './tools.js';
  * LIFE-OP-02 before the feature rules that hang on a declared capability.
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
-  stateless: [Listen, Mrtr, Progress, RequestCancellation, RequestLogging, Caching, Deprecations, Tools],
+  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, Caching, Deprecations, Tools],
   stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, Tasks],
 };
