@@ -83,9 +83,10 @@ const SDK_V2_STDIO_2026 = [
   // When its stdin closes it exits with a subscription open, sending neither the listen result
   // (subscriptions.mdx#graceful-closure, SHOULD) nor notifications/cancelled naming the listen id
   // (cancellation.mdx: the server MUST send it when it tears the stream down); the catalog's test
-  // for both rows ends subscriptions by closing stdin (ruling subscription-end, §19.1).
+  // for both rows ends subscriptions by closing stdin, which stdio.mdx#shutdown makes the client's own
+  // shutdown: graded as a warning there (ruling subscription-end, §19.1).
   'server.modern.subscriptions.end-at-shutdown/result:warn',
-  'server.modern.subscriptions.end-at-shutdown/ended:fail',
+  'server.modern.subscriptions.end-at-shutdown/ended:warn',
 ].sort();
 
 describe('a dual-era server (the SDK v2 fixture) is tested in both eras in one run', () => {

@@ -261,12 +261,13 @@ describe('small apps on other MCP libraries', () => {
         // When its stdin closes it exits with a subscription open, sending neither the listen result
         // (subscriptions.mdx#graceful-closure, SHOULD) nor notifications/cancelled naming the listen id
         // (cancellation.mdx: MUST when the server tears the stream down); the catalog's test for both
-        // rows ends subscriptions by closing stdin (ruling subscription-end, §19.1).
+        // rows ends subscriptions by closing stdin, which stdio.mdx#shutdown makes the client's own
+        // shutdown: graded as a warning there (ruling subscription-end, §19.1).
         'server.modern.subscriptions.end-at-shutdown/result:warn',
-        'server.modern.subscriptions.end-at-shutdown/ended:fail',
+        'server.modern.subscriptions.end-at-shutdown/ended:warn',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(7);
+    expect(report.summary.mustFailures).toBe(6);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {

@@ -218,7 +218,7 @@ const RULING_LIST = [
     id: 'subscription-end',
     section2026: 1,
     ruling:
-      'A server ending a subscription on its own over stdio sends at least one of the listen result (SUBS-END-01, preferred) and a notifications/cancelled naming the listen request (SUBS-END-02) before it closes: SUBS-END-02 fails only when neither arrives, a cancel without the result is a SUBS-END-01 warning.',
+      'A server ending a subscription on its own over stdio sends at least one of the listen result (SUBS-END-01, preferred) and a notifications/cancelled naming the listen request (SUBS-END-02) before it closes: SUBS-END-02 fails only when neither arrives, a cancel without the result is a SUBS-END-01 warning. The one shutdown mcpcheck can cause over stdio is closing stdin, which stdio.mdx#shutdown makes the client\'s own: whether a server must still end a subscription its client is leaving is not settled, so there SUBS-END-02 is graded as a warning (SHOULD), never a failure.',
     requirements: ['SUBS-END-01', 'SUBS-END-02', 'CANCEL-11'],
   },
 ] as const satisfies readonly Ruling[];
