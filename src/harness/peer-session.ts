@@ -239,9 +239,10 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /**
    * The request that shows a target is alive and has read what came before: ping in the stateful
-   * era, server/discover in the stateless one (which has no ping).
+   * era, server/discover in the stateless one (which has no ping). Scenarios carried into both eras
+   * ask it, not `ping`, after a probe.
    */
-  protected get probeMethod(): string {
+  get probeMethod(): string {
     return this.era === 'stateless' ? 'server/discover' : 'ping';
   }
 
