@@ -248,13 +248,13 @@ export const batch = scenario({
     const { reaction, barrier } = await sendBatch(session);
     // A branch per check, not a declared span of revisions: the revisions without batches are not
     // one span (2024-11-05, then 2025-06-18 on), and the skip reports what the batch got.
-    if (allowsBatches(session.revision)) {
+    if (allowsBatches(session.speaks)) {
       // One defect, one finding: a session on a revision with batches is what batch-2025-03-26 judges.
-      check.skip(`judged by server.base.batch-2025-03-26: this session negotiated ${session.revision}, where batches are part of the protocol and must be processed (${describeReaction(reaction)})`, { key: 'executed-or-refused' });
+      check.skip(`judged by server.base.batch-2025-03-26: this session negotiated ${session.speaks}, where batches are part of the protocol and must be processed (${describeReaction(reaction)})`, { key: 'executed-or-refused' });
     } else {
       check.expect(executed(reaction) || refused(reaction), {
         key: 'executed-or-refused',
-        expected: `the batch of two ${session.probeMethod} requests either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.revision} (${DERIVED}; ${ruling('batch-reaction').cite})`,
+        expected: `the batch of two ${session.probeMethod} requests either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.speaks} (${DERIVED}; ${ruling('batch-reaction').cite})`,
         actual: describeReaction(reaction),
         frames: [...reaction.answerFrames, ...reaction.refusals].map((f) => f.index),
         replies: [barrier],

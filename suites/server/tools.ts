@@ -15,6 +15,30 @@ function nameOf(tool: Record<string, unknown>): string {
   return typeof tool.name === 'string' ? tool.name : show(tool.name);
 }
 
+type SchemaKey = 'inputSchema' | 'outputSchema';
+
+/**
+ * What is wrong with the listed tools' schemas: each must be a valid JSON Schema object, and those
+ * of `rootObject` have root "type": "object".
+ */
+function schemaProblems(tools: Array<Record<string, unknown>>, rootObject: readonly SchemaKey[]): string[] {
+  const bad: string[] = [];
+  for (const t of tools) {
+    for (const key of ['inputSchema', 'outputSchema'] as const) {
+      // A missing inputSchema is TOOL-LIST-01's; an optional outputSchema may be absent.
+      if (!(key in t)) continue;
+      const s = t[key];
+      if (!isObject(s)) bad.push(`${nameOf(t)}: ${key} is ${show(s, 40)}, not a JSON Schema object`);
+      else if (rootObject.includes(key) && s.type !== 'object') bad.push(`${nameOf(t)}: ${key} has root "type": ${show(s.type, 40)}, not "object"`);
+      else {
+        const broken = checkSchema(s, `/${key}`).filter((f) => f.severity === 'fail');
+        if (broken.length) bad.push(`${nameOf(t)}: ${broken[0]!.message}`);
+      }
+    }
+  }
+  return bad;
+}
+
 /** One check per rule over every listed tool; the live validators flag each page as it arrives. */
 export const toolList = scenario({
   id: 'server.tools.list',
@@ -42,20 +66,7 @@ export const toolList = scenario({
       actual: !walked ? `the walk ended with "${walk?.end ?? 'not run'}"${walk?.lastReply ? `: ${describeReply(walk.lastReply)}` : ''}` : `${badShape.length} of ${tools.length} malformed: ${list(badShape)}`,
     });
 
-    const badSchema: string[] = [];
-    for (const t of tools) {
-      for (const key of ['inputSchema', 'outputSchema'] as const) {
-        // A missing inputSchema is TOOL-LIST-01's (above); an optional outputSchema may be absent.
-        if (!(key in t)) continue;
-        const s = t[key];
-        if (!isObject(s)) badSchema.push(`${nameOf(t)}: ${key} is ${show(s, 40)}, not a JSON Schema object`);
-        else if (s.type !== 'object') badSchema.push(`${nameOf(t)}: ${key} has root "type": ${show(s.type, 40)}, not "object"`);
-        else {
-          const broken = checkSchema(s, `/${key}`).filter((f) => f.severity === 'fail');
-          if (broken.length) badSchema.push(`${nameOf(t)}: ${broken[0]!.message}`);
-        }
-      }
-    }
+    const badSchema = schemaProblems(tools, ['inputSchema', 'outputSchema']);
     check.expect(badSchema.length === 0, {
       key: 'schemas',
       requirements: ['TOOL-SCHEMA-01'],
@@ -116,6 +127,27 @@ export const toolList = scenario({
       requirements: ['TOOL-EXEC-01'],
       expected: 'execution.taskSupport, when present, one of "forbidden", "optional", "required"',
       actual: `${badExecution.length} problem(s): ${list(badExecution)}`,
+    });
+  },
+});
+
+/**
+ * TOOL-SCHEMA-03 (replaces TOOL-SCHEMA-01 in 2026-07-28): inputSchema keeps its root object type,
+ * outputSchema may be any valid JSON Schema (e.g. "type": "array"); §19.19 keeps the root rule.
+ */
+export const toolSchemas = scenario({
+  id: 'server.modern.tools.schemas',
+  title: 'Every listed inputSchema is a valid JSON Schema object with root type "object"; every outputSchema a valid JSON Schema',
+  requirements: ['TOOL-SCHEMA-03'],
+  isolation: 'shared',
+  revisions: { introduced: '2026-07-28' },
+  needs: { capabilities: ['tools'] },
+  async run({ check, discovery }) {
+    if (discovery.tools.length === 0) return check.skip('not exercised: the server lists no tools');
+    const bad = schemaProblems(discovery.tools, ['inputSchema']);
+    check.expect(bad.length === 0, {
+      expected: `every inputSchema a valid JSON Schema object with root "type": "object", every outputSchema a valid JSON Schema (${discovery.tools.length} tool(s))`,
+      actual: `${bad.length} problem(s): ${list(bad)}`,
     });
   },
 });
@@ -450,4 +482,4 @@ export const invalidArguments = scenario({
   },
 });
 
-export const tools = [toolList, toolListOrder, unknownTool, caseSensitiveNames, toolCalls, modernToolCalls, invalidArguments];
+export const tools = [toolList, toolSchemas, toolListOrder, unknownTool, caseSensitiveNames, toolCalls, modernToolCalls, invalidArguments];
