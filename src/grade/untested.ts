@@ -26,7 +26,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'revision 2026-07-28', why: 'mcpcheck fuzz speaks the initialize era only; server/discover and stateless requests are not generated', runs: ['fuzz'] },
   {
     area: 'revision 2026-07-28, in part',
-    why: 'of the initialize era\'s scenarios only the tool, resource, template and prompt lists are carried over (tools/call with --call-tools, completion, pagination walks, base-protocol robustness and hostile input do not run in that era yet); x-mcp-header (HDR-PARAM-*), cancellation by closing a stream (HTTP-CANCEL-*) and the end of a subscription (SUBS-END-*) have no scenario',
+    why: 'of the initialize era\'s scenarios these do not run in that era yet: the capabilities-honoured check (TOOL-CAP-01, RES-CAP-01, PROMPT-CAP-01, COMP-CAP-01 there), the HTTP probe of unacceptable input (HTTP-POST-09), and tool calls that need a client capability (made without one, they are refused with −32021); x-mcp-header (HDR-PARAM-*), cancellation by closing a stream (HTTP-CANCEL-*) and the end of a subscription (SUBS-END-*) have no scenario',
     runs: ['server'],
   },
   {

@@ -1,4 +1,4 @@
-import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type SendResult, show } from '../kit.js';
+import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, MODERN_ERRORS, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type SendResult, show } from '../kit.js';
 import { DERIVED, isResponse, ourRequestIds, stillAnswers, strayResponses, unansweredErrorSkip } from './helpers.js';
 
 export const nullIdRejected = scenario({
@@ -125,10 +125,17 @@ export const invalidParams = scenario({
     const reply = await session.requestMessage({ jsonrpc: '2.0', id, method, params: 5 });
     if (reply.kind === 'unanswered') unansweredErrorSkip(check, what, 'answered', { key: 'code', requirements: ['BASE-ERR-04'] });
     else if (reply.kind === 'rejected' && reply.error === undefined) httpRefusalSkip(check, what, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : [], 'code');
-    else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });
+    else if (session.transport === 'http' && headerMismatch(reply)) {
+      check.expect(true, { key: 'code', requirements: ['BASE-ERR-04'], expected: `${what}: −32602 or −32600, or −32020 over HTTP (params that are no object carry no _meta, so the MCP-Protocol-Version header differs from the body's absent version: ${ruling('missing-meta-error').cite})`, actual: '−32020', frames: [replyFrame(reply)] });
+    } else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });
     check.answered(reply, { key: 'answered', what, sent: mark, why: CALL_ANSWERED });
   },
 });
+
+/** A 2026-07-28 HeaderMismatchError over HTTP. */
+function headerMismatch(reply: Reply): boolean {
+  return (reply.kind === 'error' || reply.kind === 'rejected') && reply.error?.code === MODERN_ERRORS.headerMismatch;
+}
 
 /** Each probe notification, the rules an answer to it would break, and why it must be ignored. */
 const NOTIFICATION_PROBES: Array<{ key: string; what: string; message: Record<string, unknown>; requirements: RequirementId[] }> = [

@@ -30,9 +30,14 @@ export function isResponse(frame: RecordedFrame): boolean {
   return isObject(m) && !('method' in m) && ('result' in m || 'error' in m);
 }
 
-/** Responses among the server's frames since `mark` whose id is not in `ours`. */
+/**
+ * Responses among the server's frames since `mark` whose id is not in `ours`. The body of an HTTP
+ * error status is no such response: it refuses the POST as a whole, which a server may do to a
+ * notification it cannot accept (HTTP-POST-04, HTTP-POST-09 in 2026-07-28), its body "MAY" be an
+ * error without id.
+ */
 export function strayResponses(session: ClientSession, mark: number, ours: ReadonlySet<unknown>): RecordedFrame[] {
-  return session.peerFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
+  return session.peerFrames(mark).filter((f) => f.via !== 'post-error' && isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
 }
 
 

@@ -121,4 +121,20 @@ export const streamEnds = scenario({
   },
 });
 
-export const httpStateless = [notificationAccepted, originRefused, streamEnds];
+/** ROBUST-06 in 2026-07-28: only the Content-Type half (RFC 9110 lets a server disregard Accept). */
+export const mediaTypesEnforced = scenario({
+  id: 'server.modern.http.media-types-enforced',
+  title: 'A POST whose body is not labelled JSON is refused with a 4xx',
+  requirements: ['ROBUST-06'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs,
+  async run({ session, check }) {
+    const res = await postModern(session, session.compose('mcpcheck-media-type', 'server/discover'), { 'Content-Type': 'text/plain' });
+    if (res.status === 0) return check.error(`could not judge: POST server/discover with Content-Type: text/plain got ${describeProbe(res)}`, { key: 'content-type' });
+    // The key the initialize era's check has, so that baselines name both alike.
+    check.expect(res.status >= 400 && res.status < 500, { key: 'content-type', expected: 'POST server/discover with Content-Type: text/plain → a 4xx refusal (SDKs use 415)', actual: describeProbe(res) });
+  },
+});
+
+export const httpStateless = [notificationAccepted, originRefused, streamEnds, mediaTypesEnforced];
