@@ -249,6 +249,11 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Sees each message from the target before it is validated (a role may recognise a new session in it). */
   protected beforeValidating(_message: unknown): void {}
 
+  /** How long a request is waited for unless its caller says otherwise (--request-timeout). */
+  get requestTimeoutMs(): number {
+    return this.timeoutMs;
+  }
+
   get transport(): 'stdio' | 'http' {
     return this.options.transport;
   }

@@ -105,7 +105,8 @@ export const invalidCursor = scenario({
     const time = budget(20_000);
     for (const method of methods) {
       if (time.spent()) return check.error(`no time left for ${method} (the earlier requests were slow)`, { key: method });
-      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, time.timeout(5_000));
+      // Never longer than --request-timeout: a server whose errors match no request leaves each to its timeout.
+      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, time.timeout(Math.min(5_000, session.requestTimeoutMs)));
       check.errorCode(reply, [-32602], { key: method, what: `${method} with cursor "mcpcheck-invalid-cursor"` });
     }
   },
@@ -276,7 +277,7 @@ export const completionErrors = scenario({
   carriedOver: true,
   needs: { capabilities: ['completions'] },
   async run({ session, check }) {
-    const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, 5_000);
+    const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, Math.min(5_000, session.requestTimeoutMs));
     if (reply.kind === 'error' && reply.error.code === -32601) {
       return check.skip('not exercised: completion/complete is not served at all (−32601) although completions is declared (see server.utilities.completion/served), so the unknown-prompt error is not observable', {
         frames: [reply.frame],
