@@ -22,9 +22,10 @@ export function isEmptyResult(reply: Reply): boolean {
 /** PING-01's "promptly". */
 export const PING_LIMIT_MS = 2_000;
 
+/** How long the era's liveness request (ping, or server/discover where there is no ping) took. */
 export async function timedPing(session: PeerSession): Promise<{ reply: Reply; ms: number }> {
   const started = performance.now();
-  const reply = await session.request('ping', undefined, 5_000);
+  const reply = await session.request(session.probeMethod, undefined, 5_000);
   return { reply, ms: Math.round(performance.now() - started) };
 }
 

@@ -57,6 +57,15 @@ export class ClientSession extends PeerSession<ChannelToServer> {
     return super.request(method, this.era === 'stateless' ? withRequestMeta(params, this.requestMeta()) : params, timeoutMs);
   }
 
+  /**
+   * A request message as `request` would send it, under `id`: for scenarios that send a message
+   * themselves (to hold its id, or send it raw) in whichever era the session speaks.
+   */
+  compose(id: unknown, method: string, params?: unknown): Record<string, unknown> {
+    const sent = this.era === 'stateless' ? withRequestMeta(params, this.requestMeta()) : params;
+    return { jsonrpc: '2.0', id, method, ...(sent === undefined ? {} : { params: sent }) };
+  }
+
   /** The per-request `_meta` of the stateless era (basic/index.mdx#meta, META-REQ-01/02). */
   requestMeta(): Record<string, unknown> {
     return { [META.protocolVersion]: this.speaks, [META.clientCapabilities]: this.clientCapabilities, [META.clientInfo]: toolInfo() };

@@ -239,14 +239,20 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /**
    * The request that shows a target is alive and has read what came before: ping in the stateful
-   * era, server/discover in the stateless one (which has no ping).
+   * era, server/discover in the stateless one (which has no ping). Scenarios carried into both eras
+   * ask it, not `ping`, after a probe.
    */
-  protected get probeMethod(): string {
+  get probeMethod(): string {
     return this.era === 'stateless' ? 'server/discover' : 'ping';
   }
 
   /** Sees each message from the target before it is validated (a role may recognise a new session in it). */
   protected beforeValidating(_message: unknown): void {}
+
+  /** How long a request is waited for unless its caller says otherwise (--request-timeout). */
+  get requestTimeoutMs(): number {
+    return this.timeoutMs;
+  }
 
   get transport(): 'stdio' | 'http' {
     return this.options.transport;

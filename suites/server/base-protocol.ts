@@ -1,4 +1,4 @@
-import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type SendResult, show } from '../kit.js';
+import { allowsBatches, type CheckRecorder, type ClientSession, describeReply, isAnonymousError, isObject, MODERN_ERRORS, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type SendResult, show } from '../kit.js';
 import { DERIVED, isResponse, ourRequestIds, stillAnswers, strayResponses, unansweredErrorSkip } from './helpers.js';
 
 export const nullIdRejected = scenario({
@@ -6,13 +6,15 @@ export const nullIdRejected = scenario({
   title: 'A request whose id is null is rejected, not executed',
   requirements: ['ROBUST-01'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     const mark = session.mark;
-    await session.send({ jsonrpc: '2.0', id: null, method: 'ping' });
+    // The era's liveness request (ping, or server/discover with its _meta): one any server would run.
+    await session.send(session.compose(null, session.probeMethod));
     const barrier = await session.barrier();
     const executed = session.peerFrames(mark).filter((f) => isObject(f.message) && 'result' in f.message && (f.message.id === null || !('id' in f.message)));
     check.expect(executed.length === 0, {
-      expected: `an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"ping"}, never a result (${DERIVED})`,
+      expected: `an error (−32600) or no answer to {"jsonrpc":"2.0","id":null,"method":"${session.probeMethod}"}, never a result (${DERIVED})`,
       actual: `${executed.length} result frame(s) answering it`,
       frames: executed.map((f) => f.index),
       // Nothing came back is evidence only once the server has answered what followed.
@@ -73,6 +75,7 @@ export const parseError = scenario({
   title: 'Unparsable JSON gets a −32700 parse error',
   requirements: ['BASE-ERR-04'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     await expectErrorFor(session, check, () => session.sendFrameText('{"jsonrpc":"2.0","id":'), -32700, 'a frame that is not JSON (parse error, no id)');
   },
@@ -83,6 +86,7 @@ export const invalidRequest = scenario({
   title: 'A message that is not a valid request gets −32600',
   requirements: ['BASE-ERR-04', 'BASE-ID-04'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     const id = session.allocateId();
     const what = '{"jsonrpc":"2.0","id":N,"method":42} (invalid request)';
@@ -100,6 +104,7 @@ export const unknownMethod = scenario({
   title: 'An unknown method gets −32601 carrying the request id',
   requirements: ['BASE-ERR-04', 'ROBUST-04'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     const reply = await session.request('mcpcheck/no-such-method', {});
     check.errorCode(reply, [-32601], { what: 'request mcpcheck/no-such-method' });
@@ -111,18 +116,26 @@ export const invalidParams = scenario({
   title: 'Params of the wrong type get −32602 (or −32600)',
   requirements: ['BASE-ERR-04', 'BASE-ID-04'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check, discovery }) {
-    const method = 'tools' in discovery.capabilities ? 'tools/call' : 'ping';
+    const method = 'tools' in discovery.capabilities ? 'tools/call' : session.probeMethod;
     const what = `${method} with "params": 5`;
     const id = session.allocateId();
     const mark = session.mark;
     const reply = await session.requestMessage({ jsonrpc: '2.0', id, method, params: 5 });
     if (reply.kind === 'unanswered') unansweredErrorSkip(check, what, 'answered', { key: 'code', requirements: ['BASE-ERR-04'] });
     else if (reply.kind === 'rejected' && reply.error === undefined) httpRefusalSkip(check, what, reply.status, reply.body, reply.frame !== undefined ? [reply.frame] : [], 'code');
-    else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });
+    else if (session.transport === 'http' && headerMismatch(reply)) {
+      check.expect(true, { key: 'code', requirements: ['BASE-ERR-04'], expected: `${what}: −32602 or −32600, or −32020 over HTTP (params that are no object carry no _meta, so the MCP-Protocol-Version header differs from the body's absent version: ${ruling('missing-meta-error').cite})`, actual: '−32020', frames: [replyFrame(reply)] });
+    } else check.errorCode(reply, [-32602, -32600], { key: 'code', requirements: ['BASE-ERR-04'], what });
     check.answered(reply, { key: 'answered', what, sent: mark, why: CALL_ANSWERED });
   },
 });
+
+/** A 2026-07-28 HeaderMismatchError over HTTP. */
+function headerMismatch(reply: Reply): boolean {
+  return (reply.kind === 'error' || reply.kind === 'rejected') && reply.error?.code === MODERN_ERRORS.headerMismatch;
+}
 
 /** Each probe notification, the rules an answer to it would break, and why it must be ignored. */
 const NOTIFICATION_PROBES: Array<{ key: string; what: string; message: Record<string, unknown>; requirements: RequirementId[] }> = [
@@ -138,6 +151,7 @@ export const notificationsUnanswered = scenario({
   title: 'Notifications, known or unknown, are never answered',
   requirements: ['BASE-NOTIF-02', 'ROBUST-04', 'CANCEL-07', 'CANCEL-08'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     let barrier: Awaited<ReturnType<typeof session.barrier>> | undefined;
     for (const probe of NOTIFICATION_PROBES) {
@@ -158,7 +172,7 @@ export const notificationsUnanswered = scenario({
     check.expect(barrier?.kind === 'result', {
       key: 'still-healthy',
       requirements: ['CANCEL-07'],
-      expected: 'the session stays healthy (ping answered) after invalid cancellations',
+      expected: `the session stays healthy (${session.probeMethod} answered) after invalid cancellations`,
       actual: barrier ? describeReply(barrier) : 'no ping sent',
       frames: [barrier ? replyFrame(barrier) : undefined],
     });
@@ -205,7 +219,7 @@ function batchReaction(session: ClientSession, mark: number, ids: number[], sent
 async function sendBatch(session: ClientSession): Promise<{ ids: number[]; mark: number; reaction: BatchReaction; barrier: Reply }> {
   const mark = session.mark;
   const ids = [session.allocateId(), session.allocateId()];
-  const sent = await session.send(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })));
+  const sent = await session.send(ids.map((id) => session.compose(id, session.probeMethod)));
   const started = performance.now();
   const barrier = await session.barrier();
   let reaction = batchReaction(session, mark, ids, sent);
@@ -236,17 +250,18 @@ export const batch = scenario({
   title: 'A JSON-RPC batch on the negotiated revision is executed (one answer per request) or refused with one error; the server survives it',
   requirements: ['ROBUST-05'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     const { reaction, barrier } = await sendBatch(session);
     // A branch per check, not a declared span of revisions: the revisions without batches are not
     // one span (2024-11-05, then 2025-06-18 on), and the skip reports what the batch got.
-    if (allowsBatches(session.revision)) {
+    if (allowsBatches(session.speaks)) {
       // One defect, one finding: a session on a revision with batches is what batch-2025-03-26 judges.
-      check.skip(`judged by server.base.batch-2025-03-26: this session negotiated ${session.revision}, where batches are part of the protocol and must be processed (${describeReaction(reaction)})`, { key: 'executed-or-refused' });
+      check.skip(`judged by server.base.batch-2025-03-26: this session negotiated ${session.speaks}, where batches are part of the protocol and must be processed (${describeReaction(reaction)})`, { key: 'executed-or-refused' });
     } else {
       check.expect(executed(reaction) || refused(reaction), {
         key: 'executed-or-refused',
-        expected: `the batch of two pings either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.revision} (${DERIVED}; ${ruling('batch-reaction').cite})`,
+        expected: `the batch of two ${session.probeMethod} requests either executed (each answered once, one by one or in one array) or refused with one error (HTTP: a 4xx), since batches are no MCP message on ${session.speaks} (${DERIVED}; ${ruling('batch-reaction').cite})`,
         actual: describeReaction(reaction),
         frames: [...reaction.answerFrames, ...reaction.refusals].map((f) => f.index),
         replies: [barrier],
@@ -279,42 +294,54 @@ export const batch20250326 = scenario({
   },
 });
 
+/** Where a probe's bulk goes in its text: a `_meta` value stands in for it, then gives way. */
+const PLACEHOLDER = 'mcpcheck-placeholder';
+
 /**
- * A ping whose `_meta` carries a 10 MB string, as text and as the value it parses to: the padding
- * is joined into the text of the message without it rather than stringified, and the value saves
- * parsing it back (each cost tens of ms).
+ * The era's liveness request (ping, or server/discover) whose `_meta` carries `key`, as text with
+ * `bulk` put in place of its value (joined into the text rather than stringified: a 10 MB string
+ * cost tens of ms each way), and the message with the placeholder.
  */
-function hugeStringPing(id: number): { text: string; value: { parsed: unknown } } {
-  const padding = 'x'.repeat(10 * 1024 * 1024);
-  const message = (p: string) => ({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { 'dev.mcpcheck/padding': p } } });
-  // The only "" in the text is the empty padding.
-  const text = JSON.stringify(message('')).replace('""', () => `"${padding}"`);
-  return { text, value: { parsed: message(padding) } };
+function livenessWith(session: ClientSession, key: string, bulk: string): { text: string; message: { params: { _meta: Record<string, unknown> } } } {
+  const message = session.compose(session.allocateId(), session.probeMethod, { _meta: { [key]: PLACEHOLDER } }) as { params: { _meta: Record<string, unknown> } };
+  return { text: JSON.stringify(message).replace(`"${PLACEHOLDER}"`, () => bulk), message };
 }
 
-/** Values that would trip a careless server; each is sent alone, then ping must still work. */
-function hostileFrames(id: () => number): Array<{ key: string; what: string; text: string | Uint8Array; value?: { parsed: unknown } }> {
+/**
+ * A liveness request whose `_meta` carries a 10 MB string, as text and as the value it parses to
+ * (which saves parsing it back).
+ */
+function hugeStringProbe(session: ClientSession): { text: string; value: { parsed: unknown } } {
+  const padding = 'x'.repeat(10 * 1024 * 1024);
+  const { text, message } = livenessWith(session, 'dev.mcpcheck/padding', `"${padding}"`);
+  message.params._meta['dev.mcpcheck/padding'] = padding;
+  return { text, value: { parsed: message } };
+}
+
+/** Values that would trip a careless server; each is sent alone, then the era's liveness request must still work. */
+function hostileFrames(session: ClientSession): Array<{ key: string; what: string; text: string | Uint8Array; value?: { parsed: unknown } }> {
   const deep = 10_000;
   return [
     { key: 'invalid-utf8', what: 'a line of invalid UTF-8', text: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
-    { key: 'huge-string', what: 'a 10 MB string', ...hugeStringPing(id()) },
-    { key: 'deep-nesting', what: '10,000-deep nesting', text: `{"jsonrpc":"2.0","id":${id()},"method":"ping","params":{"_meta":{"dev.mcpcheck/deep":${'['.repeat(deep)}${']'.repeat(deep)}}}}` },
+    { key: 'huge-string', what: 'a 10 MB string', ...hugeStringProbe(session) },
+    { key: 'deep-nesting', what: '10,000-deep nesting', text: livenessWith(session, 'dev.mcpcheck/deep', `${'['.repeat(deep)}${']'.repeat(deep)}`).text },
     { key: 'envelope-types', what: 'wrong types in the envelope', text: JSON.stringify({ jsonrpc: 2, id: {}, method: [] }) },
-    { key: 'params-types', what: 'wrong types in params', text: JSON.stringify({ jsonrpc: '2.0', id: id(), method: 'tools/list', params: { cursor: { evil: true } } }) },
+    { key: 'params-types', what: 'wrong types in params', text: JSON.stringify(session.compose(session.allocateId(), 'tools/list', { cursor: { evil: true } })) },
     { key: 'json-string', what: 'a JSON string instead of an object', text: '"mcpcheck"' },
   ];
 }
 
 export const hostileInput = scenario({
   id: 'server.base.hostile-input',
-  title: 'Hostile input is survived: the server keeps answering ping',
+  title: 'Hostile input is survived: the server keeps answering ping (server/discover in 2026-07-28)',
   requirements: ['ROBUST-05'],
   isolation: 'process',
+  carriedOver: true,
   waits: true,
   async run({ session, connect, check }) {
     const init = await connect(session);
     if (!init.ok) return check.error(`${init.opening} failed: ${describeReply(init.reply)}`);
-    for (const probe of hostileFrames(() => session.allocateId())) {
+    for (const probe of hostileFrames(session)) {
       const sent = performance.now();
       await session.sendFrameText(probe.text, probe.value);
       if (!(await stillAnswers(session, check, probe.what, probe.key, undefined, performance.now() - sent))) return;

@@ -15,15 +15,29 @@ export function offersNothing(reply: Reply, listed: string): boolean {
   return Array.isArray(items) && items.length === 0 && typeof reply.result.nextCursor !== 'string';
 }
 
+/**
+ * An InputRequiredResult (2026-07-28): the request asks the client for input before it completes
+ * (tools/call, prompts/get, resources/read may), which server.modern.mrtr.* judges; it is no final
+ * result of its method to judge.
+ */
+export function asksForInput(reply: Reply): boolean {
+  return reply.kind === 'result' && reply.result.resultType === 'input_required';
+}
+
 /** A response frame (result or error) that answers no request of ours still waiting. */
 export function isResponse(frame: RecordedFrame): boolean {
   const m = frame.message;
   return isObject(m) && !('method' in m) && ('result' in m || 'error' in m);
 }
 
-/** Responses among the server's frames since `mark` whose id is not in `ours`. */
+/**
+ * Responses among the server's frames since `mark` whose id is not in `ours`. The body of an HTTP
+ * error status is no such response: it refuses the POST as a whole, which a server may do to a
+ * notification it cannot accept (HTTP-POST-04, HTTP-POST-09 in 2026-07-28), its body "MAY" be an
+ * error without id.
+ */
 export function strayResponses(session: ClientSession, mark: number, ours: ReadonlySet<unknown>): RecordedFrame[] {
-  return session.peerFrames(mark).filter((f) => isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
+  return session.peerFrames(mark).filter((f) => f.via !== 'post-error' && isResponse(f) && !ours.has((f.message as Record<string, unknown>).id));
 }
 
 
@@ -77,11 +91,11 @@ export const DERIVED = `derived robustness check, no spec keyword; ${ruling('der
  * target took to read the probe in (its send), which the wait for the ping scales with.
  */
 export async function stillAnswers(session: ClientSession, check: CheckRecorder, after: string, key: string, requirements: RequirementId[] = ['ROBUST-05'], readMs = 0): Promise<boolean> {
-  const reply = await session.request('ping', undefined, stretched(STILL_ANSWERS_MS, readMs, PROBE_READ_SLACK));
+  const reply = await session.request(session.probeMethod, undefined, stretched(STILL_ANSWERS_MS, readMs, PROBE_READ_SLACK));
   return check.expect(reply.kind === 'result', {
     key,
     requirements,
-    expected: `the server still answers ping after ${after} (${DERIVED})`,
+    expected: `the server still answers ${session.probeMethod} after ${after} (${DERIVED})`,
     actual: describeReply(reply),
     frames: [reply.kind === 'result' || reply.kind === 'error' ? reply.frame : undefined],
   });
@@ -191,7 +205,7 @@ export async function findProgressTool(session: ClientSession, tools: Array<Reco
     const token = `mcpcheck-progress-${id}`;
     const mark = session.mark;
     const started = performance.now();
-    const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, time.timeout(5_000));
+    const reply = await session.requestMessage(session.compose(id, 'tools/call', { name: plan.name, arguments: args, _meta: { progressToken: token } }), time.timeout(5_000));
     const estimateMs = Math.round(performance.now() - started);
     await session.barrier(time.timeout(2_000));
     if (session.peerFrames(mark).some((f) => notificationParams(f, 'notifications/progress')?.progressToken === token)) return { plan, args, token, mark, reply, estimateMs };
@@ -217,7 +231,7 @@ export function budget(ms: number): { left(): number; spent(): boolean; timeout(
  */
 export async function callTool(session: ClientSession, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
   const id = session.allocateId();
-  const reply = await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, timeoutMs);
+  const reply = await session.requestMessage(session.compose(id, 'tools/call', { name, arguments: args }), timeoutMs);
   if (reply.kind === 'timeout' || reply.kind === 'unanswered') await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: no response within the time limit' });
   return reply;
 }

@@ -351,6 +351,8 @@ export const bindLoopback = scenario({
   title: 'A server mcpcheck started listens on loopback only, not on all interfaces',
   requirements: ['HTTP-BIND-01'],
   isolation: 'shared',
+  // Where the started server listens, whichever era it speaks.
+  carriedOver: true,
   needs: { transport: 'http' },
   async run({ check, target }) {
     const group = target.startedGroup;

@@ -87,7 +87,7 @@ async function initialized(ctx: ScenarioContext, capabilities: Record<string, un
  * a body that is not JSON is fine; a JSON body must be a JSONRPCErrorResponse without `id`.
  * `"id": null` (JSON-RPC 2.0 style) is a compatibility note, not a failure (ROBUST-08, ruling jsonrpc-null-id).
  */
-function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: RequirementId[], what: string): void {
+export function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: string, requirements: RequirementId[], what: string): void {
   const text = res.body.trim();
   if (mediaOf(res.contentType) !== 'application/json' || text === '') {
     check.expect(true, { key, requirements, expected: `${what}: a body that is not JSON, or a JSON-RPC error response without id`, actual: `a body that is not JSON (${text ? show(text, 80) : 'empty'})` });

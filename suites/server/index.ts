@@ -2,6 +2,7 @@ import type { Scenario } from '../kit.js';
 import { baseProtocol } from './base-protocol.js';
 import { clientFeatures } from './client-features.js';
 import { http } from './http.js';
+import { httpStateless } from './http-stateless.js';
 import { httpStreams } from './http-streams.js';
 import { lifecycle } from './lifecycle.js';
 import { modernCancellation } from './modern-cancellation.js';
@@ -22,4 +23,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging, ...modernCancellation];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging, ...modernCancellation, ...httpStateless];

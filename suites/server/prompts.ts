@@ -1,5 +1,5 @@
-import { type ArgumentContext, type ClientSession, contentBlockProblem, describeReply, hasCapability, isObject, list, promptArgumentValue, type Reply, replyFrame, scenario, show } from '../kit.js';
-import { argumentContext, budget } from './helpers.js';
+import { type ArgumentContext, type ClientSession, contentBlockProblem, describeReply, hasCapability, isObject, list, MODERN_ERRORS, promptArgumentValue, type Reply, replyFrame, scenario, show } from '../kit.js';
+import { argumentContext, asksForInput, budget } from './helpers.js';
 
 const MAX_GETS = 20;
 
@@ -95,6 +95,7 @@ export const promptGet = scenario({
   title: 'Each listed prompt can be fetched: messages with a user/assistant role and a content block',
   requirements: ['PROMPT-GET-01'],
   isolation: 'shared',
+  carriedOver: true,
   needs: { capabilities: ['prompts'] },
   async run({ session, check, discovery }) {
     const prompts = discovery.prompts.filter((p) => typeof p.name === 'string').slice(0, MAX_GETS);
@@ -110,9 +111,14 @@ export const promptGet = scenario({
       const reply = await session.request('prompts/get', { name: p.name, arguments: args }, time.timeout(5_000));
       gets.push({ name: p.name as string, args, needsArgs: declared.some((a) => a.required), reply });
     }
-    const results = gets.filter((g) => g.reply.kind === 'result');
+    const askedForInput = gets.filter((g) => asksForInput(g.reply));
+    if (askedForInput.length) check.note(`asked for input first (an InputRequiredResult, judged by server.modern.mrtr.*, not here): ${askedForInput.map((g) => g.name).join(', ')}`);
+    const results = gets.filter((g) => g.reply.kind === 'result' && !asksForInput(g.reply));
     const refusedWithArgs = gets.filter((g) => g.reply.kind !== 'result' && g.needsArgs);
-    const refusedPlain = gets.filter((g) => g.reply.kind !== 'result' && !g.needsArgs);
+    // A prompt that needs a client capability mcpcheck did not declare is refused as the 2026-07-28 spec asks (META-REQ-05).
+    const needsCapability = gets.filter((g) => g.reply.kind === 'error' && g.reply.error.code === MODERN_ERRORS.missingClientCapability);
+    if (needsCapability.length) check.note(`refused for a client capability mcpcheck did not declare (−32021): ${needsCapability.map((g) => g.name).join(', ')}`);
+    const refusedPlain = gets.filter((g) => g.reply.kind !== 'result' && !g.needsArgs && !needsCapability.includes(g));
     if (refusedWithArgs.length) {
       check.note(
         `${refusedWithArgs.length} prompt(s) refused mcpcheck's stand-in argument values (not a verdict: the values may simply be invalid): ${list(refusedWithArgs.map((g) => `${g.name} ${show(g.args, 80)} → ${describeReply(g.reply)}`), 5)}`,
@@ -143,6 +149,7 @@ export const promptErrors = scenario({
   title: 'An unknown prompt, or missing required arguments, get −32602',
   requirements: ['PROMPT-ERR-01'],
   isolation: 'shared',
+  carriedOver: true,
   needs: { capabilities: ['prompts'] },
   async run({ session, check, discovery }) {
     const unknown = await session.request('prompts/get', { name: 'mcpcheck_no_such_prompt', arguments: {} });

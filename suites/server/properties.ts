@@ -42,6 +42,8 @@ export const toolArgumentsProperty = scenario({
   title: "Every tools/call whose arguments satisfy the tool's inputSchema gets exactly one response, and the server keeps answering",
   requirements: ['BASE-ID-04'],
   isolation: 'session',
+  // Each generated call carries the era's per-request _meta (callTool composes it); BASE-ID-04 holds in both eras.
+  carriedOver: true,
   needs: { capabilities: ['tools'] },
   async run({ session, openSession, connect, check, discovery, options, timeLeft }) {
     if (options.cases === 0) return check.skip('the property tier is off (--properties 0)');
@@ -76,14 +78,15 @@ export const toolArgumentsProperty = scenario({
       // A call may take long while its server answers pings: the spec sets no time limit on a tool.
       if (reply.kind === 'timeout' || reply.kind === 'unanswered') return { inconclusive: `${call.name} was still working after mcpcheck's ${CALL_MS} ms limit (cancelled): ${describeReply(reply)}` };
       if (reply.kind === 'closed') return { failed: `the connection closed before ${call.name} answered (${reply.detail})` };
-      const ping = await s.request('ping', undefined, CALL_MS);
+      // The era's liveness request: ping, or server/discover in 2026-07-28.
+      const ping = await s.request(s.probeMethod, undefined, CALL_MS);
       if (ping.kind === 'closed') return { failed: `the server went away after answering ${call.name} (${ping.detail})` };
-      if (ping.kind === 'timeout') return { inconclusive: `ping went unanswered for ${CALL_MS} ms after ${call.name}` };
+      if (ping.kind === 'timeout') return { inconclusive: `${s.probeMethod} went unanswered for ${CALL_MS} ms after ${call.name}` };
       return { held: true };
     };
     const outcome = await checkProperty(oneof(...arbitraries), options.seed, { cases: options.cases, maxEvaluations: options.cases + SHRINK_BUDGET, deadline: performance.now() + timeLeft() - RESERVE_MS }, judge);
     recordProperty(check, outcome, {
-      expected: 'a response to every tools/call whose arguments satisfy the inputSchema, and ping answered after it',
+      expected: `a response to every tools/call whose arguments satisfy the inputSchema, and ${session.probeMethod} answered after it`,
       asked: options.cases,
       what: 'call',
       show: (call) => `tools/call ${show(call.name)} with ${show(call.args, 1_000)}`,

@@ -1,5 +1,5 @@
 import { describeReply, isObject, isStrictBase64, list, parseUriTemplate, type Reply, replyFrame, ruling, scenario, show } from '../kit.js';
-import { budget, EMPTY_RESULT, isEmptyResult } from './helpers.js';
+import { asksForInput, budget, EMPTY_RESULT, isEmptyResult } from './helpers.js';
 
 const MAX_READS = 20;
 
@@ -52,6 +52,7 @@ export const resourceRead = scenario({
   title: 'Each listed resource can be read: contents with a uri and text or a base64 blob',
   requirements: ['RES-READ-01'],
   isolation: 'shared',
+  carriedOver: true,
   needs: { capabilities: ['resources'] },
   async run({ session, check, discovery }) {
     const uris = discovery.resources.map((r) => r.uri).filter((u): u is string => typeof u === 'string');
@@ -62,7 +63,9 @@ export const resourceRead = scenario({
       if (time.spent()) break;
       reads.push({ uri, reply: await session.request('resources/read', { uri }, time.timeout(5_000)) });
     }
-    const answered = reads.filter((r) => r.reply.kind === 'result');
+    const askedForInput = reads.filter((r) => asksForInput(r.reply));
+    if (askedForInput.length) check.note(`asked for input first (an InputRequiredResult, judged by server.modern.mrtr.*, not here): ${list(askedForInput.map((r) => show(r.uri, 80)))}`);
+    const answered = reads.filter((r) => r.reply.kind === 'result' && !asksForInput(r.reply));
     const unread = reads.filter((r) => r.reply.kind !== 'result');
     const bad: Array<{ uri: string; problem: string; frame: number }> = [];
     for (const r of answered) {
@@ -145,6 +148,8 @@ export const resourceMissing = scenario({
   title: 'Reading a resource that does not exist gets −32002 (resource not found)',
   requirements: ['RES-ERR-01'],
   isolation: 'shared',
+  // RES-ERR-01 became RES-ERR-02 (−32602 at MUST, −32002 retired).
+  revisions: { removed: '2026-07-28' },
   needs: { capabilities: ['resources'] },
   async run({ session, check }) {
     for (const { key, uri } of MISSING) {
@@ -158,4 +163,25 @@ export const resourceMissing = scenario({
   },
 });
 
-export const resources = [resourceList, resourceRead, resourceTemplates, resourceSubscribe, resourceMissing];
+/** RES-ERR-02 (replaces RES-ERR-01 in 2026-07-28): −32602 at MUST, −32002 retired (BASE-ERR-08); never empty contents (RES-ERR-04). */
+export const modernResourceMissing = scenario({
+  id: 'server.modern.resources.missing',
+  title: 'Reading a resource that does not exist gets −32602, never an empty contents array',
+  requirements: ['RES-ERR-02', 'RES-ERR-04'],
+  isolation: 'shared',
+  revisions: { introduced: '2026-07-28' },
+  needs: { capabilities: ['resources'] },
+  async run({ session, check }) {
+    for (const { key, uri } of MISSING) {
+      const reply = await session.request('resources/read', { uri });
+      const empty = reply.kind === 'result' && Array.isArray(reply.result.contents) && reply.result.contents.length === 0;
+      if (empty) {
+        check.expect(false, { key, requirements: ['RES-ERR-04'], expected: `resources/read ${show(uri)} (no such resource): −32602, never an empty contents array`, actual: describeReply(reply), frames: [reply.frame] });
+        continue;
+      }
+      check.errorCode(reply, [-32602], { key, requirements: ['RES-ERR-02'], what: `resources/read ${show(uri)} (no such resource)` });
+    }
+  },
+});
+
+export const resources = [resourceList, resourceRead, resourceTemplates, resourceSubscribe, resourceMissing, modernResourceMissing];

@@ -1,6 +1,6 @@
-import { type ClientSession, describeReply, isObject, ITEM_KEY, list, type ListMethod, type ListWalk, planToolCall, type RecordedFrame, type Reply, replyFrame, ruling, scenario, show, type ToolPlan, walkList, walkProblems } from '../kit.js';
+import { type ClientSession, describeReply, isObject, ITEM_KEY, list, type ListMethod, type ListWalk, planToolCall, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type ScenarioContext, show, type ToolPlan, walkList, walkProblems } from '../kit.js';
 import { isAnswer } from '../common.js';
-import { answerSlackMs, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, ourRequestIds, PING_LIMIT_MS, timedPing, quickArguments, strayResponses } from './helpers.js';
+import { answerSlackMs, asksForInput, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, ourRequestIds, PING_LIMIT_MS, timedPing, quickArguments, strayResponses } from './helpers.js';
 
 const notification = notificationParams;
 
@@ -41,6 +41,7 @@ export const pagination = scenario({
   title: 'Every list walks to its end with stable cursors: no loops, no duplicates, the same items twice',
   requirements: ['PAGE-01', 'PAGE-05'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check, discovery }) {
     const methods = Object.keys(discovery.walks) as ListMethod[];
     if (methods.length === 0) return check.skip('the server declares none of tools, resources, prompts: nothing is paginated');
@@ -97,13 +98,15 @@ export const invalidCursor = scenario({
   title: 'An invalid cursor gets −32602',
   requirements: ['PAGE-06'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check, discovery }) {
     const methods = Object.keys(discovery.walks) as ListMethod[];
     if (methods.length === 0) return check.skip('the server declares none of tools, resources, prompts: nothing is paginated');
     const time = budget(20_000);
     for (const method of methods) {
       if (time.spent()) return check.error(`no time left for ${method} (the earlier requests were slow)`, { key: method });
-      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, time.timeout(5_000));
+      // Never longer than --request-timeout: a server whose errors match no request leaves each to its timeout.
+      const reply = await session.request(method, { cursor: 'mcpcheck-invalid-cursor' }, time.timeout(Math.min(5_000, session.requestTimeoutMs)));
       check.errorCode(reply, [-32602], { key: method, what: `${method} with cursor "mcpcheck-invalid-cursor"` });
     }
   },
@@ -214,6 +217,7 @@ export const completionLimit = scenario({
   title: 'Completing each prompt argument and template variable gives at most 100 values',
   requirements: ['COMP-RES-01'],
   isolation: 'shared',
+  carriedOver: true,
   needs: { capabilities: ['completions'] },
   async run({ session, check, discovery }) {
     const targets = completionTargets(discovery);
@@ -224,6 +228,9 @@ export const completionLimit = scenario({
       if (time.spent()) break;
       done.push({ t, reply: await session.request('completion/complete', { ref: t.ref, argument: { name: t.argument, value: '' } }, time.timeout(5_000)) });
     }
+    // An InputRequiredResult to completion/complete is MRTR-SRV-02's defect (only three methods may ask for input): no CompleteResult to judge here.
+    const askedForInput = done.filter((d) => asksForInput(d.reply));
+    if (askedForInput.length) check.note(`answered with an InputRequiredResult, which completion/complete may not have (MRTR-SRV-02, judged live): ${list(askedForInput.map((d) => d.t.label), 5)}`);
     const refused = done.filter((d) => d.reply.kind !== 'result');
     const notFound = refused.filter((d) => d.reply.kind === 'error' && d.reply.error.code === -32601);
     check.expect(notFound.length === 0, {
@@ -239,7 +246,7 @@ export const completionLimit = scenario({
     const bad: Array<{ label: string; problem: string; frame: number }> = [];
     let most = 0;
     for (const d of done) {
-      if (d.reply.kind !== 'result') continue;
+      if (d.reply.kind !== 'result' || asksForInput(d.reply)) continue;
       const completion = d.reply.result.completion;
       const values = isObject(completion) ? completion.values : undefined;
       let problem: string | undefined;
@@ -251,8 +258,8 @@ export const completionLimit = scenario({
       if (Array.isArray(values)) most = Math.max(most, values.length);
       if (problem) bad.push({ label: d.t.label, problem, frame: d.reply.frame });
     }
-    const answered = done.length - refused.length;
-    if (answered === 0) return;
+    const answered = done.length - refused.length - askedForInput.length;
+    if (answered === 0) return askedForInput.length ? check.skip(`not exercised: every completion was answered with an InputRequiredResult (see the notes), so no CompleteResult came to judge`, { key: 'values' }) : undefined;
     check.expect(bad.length === 0, {
       key: 'values',
       expected: `at most 100 string values (optional integer total, boolean hasMore) for each of ${answered} completion(s) with value "" (most: ${most})`,
@@ -267,13 +274,17 @@ export const completionErrors = scenario({
   title: 'Completing an argument of an unknown prompt gets −32602',
   requirements: ['COMP-ERR-01'],
   isolation: 'shared',
+  carriedOver: true,
   needs: { capabilities: ['completions'] },
   async run({ session, check }) {
-    const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, 5_000);
+    const reply = await session.request('completion/complete', { ref: { type: 'ref/prompt', name: 'mcpcheck_no_such_prompt' }, argument: { name: 'x', value: '' } }, Math.min(5_000, session.requestTimeoutMs));
     if (reply.kind === 'error' && reply.error.code === -32601) {
       return check.skip('not exercised: completion/complete is not served at all (−32601) although completions is declared (see server.utilities.completion/served), so the unknown-prompt error is not observable', {
         frames: [reply.frame],
       });
+    }
+    if (asksForInput(reply)) {
+      return check.skip('not exercised: completion/complete for an unknown prompt was answered with an InputRequiredResult, which completion/complete may not have (MRTR-SRV-02, judged live), so no error came to judge', { frames: [replyFrame(reply)] });
     }
     check.errorCode(reply, [-32602], { what: 'completion/complete for ref/prompt mcpcheck_no_such_prompt' });
   },
@@ -294,6 +305,7 @@ export const progress = scenario({
   title: 'Progress for a tool call carries the token, increases, and stops with the response',
   requirements: ['PROG-02', 'PROG-04'],
   isolation: 'shared',
+  carriedOver: true,
   // A slow tool's duration, then a quiet moment after its response.
   waits: true,
   needs: { capabilities: ['tools'] },
@@ -311,7 +323,7 @@ export const progress = scenario({
     const id = session.allocateId();
     const token = probe?.token ?? `mcpcheck-progress-${id}`;
     const mark = probe?.mark ?? session.mark;
-    const reply = probe?.reply ?? (await session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, 10_000));
+    const reply = probe?.reply ?? (await session.requestMessage(session.compose(id, 'tools/call', { name: plan.name, arguments: args, _meta: { progressToken: token } }), 10_000));
     await session.barrier(3_000);
     await session.settle(150);
     const seen = progressFrames(session, token, mark);
@@ -362,85 +374,106 @@ const CANCEL_RETRY_SCALES = [1, 4, 16];
 /** How long the progress and cancel scenarios may spend looking for a tool that reports progress. */
 const PROGRESS_SEARCH_MS = 6_000;
 
+/** The body of server.utilities.cancel in either era; `silence` is the rule that the cancelled call's silence is judged by. */
+async function cancelSlowCall({ session, connect, check, discovery, options }: ScenarioContext, silence: RequirementId): Promise<void> {
+  const init = await connect(session);
+  if (!init.ok) return check.error(`${init.opening} failed: ${describeReply(init.reply)}`);
+  // Else a permitted tool that reports progress, with the duration its first call took.
+  const first = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS) ?? (await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS));
+  // The tool must outlast the cancel yet finish soon enough that a server ignoring the cancel is seen answering.
+  if (!first || first.estimateMs < CANCEL_TARGET_MS || first.estimateMs > 6_000) {
+    return check.skip(
+      `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about ${CANCEL_TARGET_MS / 1000} s, or one that reports progress and takes ${CANCEL_TARGET_MS / 1000}–6 s${first ? `; ${first.plan.name} took ${first.estimateMs} ms` : ''})`,
+    );
+  }
+  // A call that ends before the server reads the cancel is a race the spec allows, and a busy
+  // machine loses it more often: it is run again, longer where the tool's arguments allow.
+  const races: string[] = [];
+  for (const longer of CANCEL_RETRY_SCALES) {
+    const slow = (longer > 1 ? findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS * longer) : undefined) ?? first;
+    const { plan, args, estimateMs } = slow;
+    // Wait long enough that a server ignoring the cancel would have answered, at its measured pace.
+    const rtt = await timedPing(session);
+    const waitMs = Math.min(8_000, estimateMs + answerSlackMs(rtt.ms));
+    const id = session.allocateId();
+    const token = `mcpcheck-cancel-${id}`;
+    const mark = session.mark;
+    const started = performance.now();
+    const pending = session.requestMessage(session.compose(id, 'tools/call', { name: plan.name, arguments: args, _meta: { progressToken: token } }), waitMs);
+    const early: { reply?: Reply } = {};
+    void pending.then((r) => (early.reply = r));
+    // Cancel after the first progress notification, or half-way through the call, whichever comes first.
+    await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, Math.min(CANCEL_AT_MAX_MS * longer, estimateMs * CANCEL_AT_SHARE), mark);
+    if (early.reply) {
+      races.push(`${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)})`);
+      continue;
+    }
+    const cancelIndex = session.mark;
+    await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: cancellation test' });
+    const cancelAt = session.frames.find((f) => f.index === cancelIndex)?.at ?? 0;
+    const cancelMs = Math.round(performance.now() - started);
+    // A cancel that left once the call's whole duration was over (mcpcheck's own process was slow
+    // to get to it) tests nothing: the call may be done, its frames still on their way.
+    if (cancelMs >= estimateMs) {
+      races.push(`mcpcheck sent the cancel for ${plan.name} ${show(args, 80)} at ${cancelMs} ms, when its ${estimateMs} ms of work were over`);
+      await pending;
+      continue;
+    }
+    // Progress the server sent before it read the cancel is a race the spec allows. Its answer to a
+    // ping sent after the cancel shows it has read it (messages are read in order); without that
+    // answer, 200 ms after the cancel stands in.
+    const seen = await session.barrier(2_000);
+    const sentAfterCancel = seen.kind === 'result' ? (p: { frame: RecordedFrame }) => p.frame.index > seen.frame : (p: { frame: RecordedFrame }) => p.frame.at - cancelAt > 200;
+    const reply = await pending;
+    // An answer may have progress right behind it; a call that went unanswered was watched to its end.
+    // (Unanswered, a ping sent after it was answered: the cancel did its work.)
+    const silent = reply.kind === 'timeout' || reply.kind === 'unanswered';
+    if (!silent) await session.settle(100);
+    // A response sent before the server showed it had read the cancel may have crossed it: the spec allows that race.
+    if (isAnswer(reply) && seen.kind === 'result' && reply.frame < seen.frame) {
+      races.push(`${plan.name} ${show(args, 80)} answered before the server showed it had read the cancel (sent at ${cancelMs} ms)`);
+      continue;
+    }
+    const progressAfter = progressFrames(session, token, cancelIndex).filter(sentAfterCancel);
+    check.expect(silent && progressAfter.length === 0, {
+      key: 'no-response',
+      requirements: [silence],
+      expected: `no response to tools/call ${show(plan.name)} ${show(args, 80)} (about ${Math.round(estimateMs / 100) / 10} s of work) after cancelling it at ${cancelMs} ms, and no more progress (waited ${waitMs / 1000} s in all; ping took ${rtt.ms} ms${races.length > 0 ? `; attempt ${races.length + 1}, as ${races.join('; ')}` : ''})`,
+      actual: `${silent ? 'no response' : describeReply(reply)}; ${progressAfter.length} progress notification(s) after the server had read the cancel`,
+      frames: [replyFrame(reply), ...progressAfter.map((p) => p.frame.index)],
+    });
+    const alive = await session.request(session.probeMethod, undefined, 3_000);
+    check.expect(alive.kind === 'result', { key: 'alive', requirements: ['CANCEL-05'], expected: `${session.probeMethod} answered after the cancellation`, actual: describeReply(alive), frames: [replyFrame(alive)], replies: [alive] });
+    return;
+  }
+  check.skip(`not exercised in ${races.length} attempt(s), a race the spec allows: ${races.join('; ')}`);
+}
+
 export const cancelInFlight = scenario({
   id: 'server.utilities.cancel',
   title: 'A cancelled tool call gets no response and no more progress; the server keeps answering',
   requirements: ['CANCEL-05'],
   isolation: 'session',
+  // 2026-07-28 grades the silence after a cancel by the transport (STDIO-CANCEL-02; on HTTP closing the stream cancels, HTTP-CANCEL-01).
+  revisions: { removed: '2026-07-28' },
   waits: true,
   needs: { capabilities: ['tools'] },
-  async run({ session, connect, check, discovery, options }) {
-    const init = await connect(session);
-    if (!init.ok) return check.error(`${init.opening} failed: ${describeReply(init.reply)}`);
-    // Else a permitted tool that reports progress, with the duration its first call took.
-    const first = findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS) ?? (await findProgressTool(session, discovery.tools, options.callTools, PROGRESS_SEARCH_MS));
-    // The tool must outlast the cancel yet finish soon enough that a server ignoring the cancel is seen answering.
-    if (!first || first.estimateMs < CANCEL_TARGET_MS || first.estimateMs > 6_000) {
-      return check.skip(
-        `no slow tool may be called under --call-tools ${options.callTools.mode} (looked for a permitted tool named or described as slow/long/sleep/delay/wait/progress whose duration-like argument allows about ${CANCEL_TARGET_MS / 1000} s, or one that reports progress and takes ${CANCEL_TARGET_MS / 1000}–6 s${first ? `; ${first.plan.name} took ${first.estimateMs} ms` : ''})`,
-      );
-    }
-    // A call that ends before the server reads the cancel is a race the spec allows, and a busy
-    // machine loses it more often: it is run again, longer where the tool's arguments allow.
-    const races: string[] = [];
-    for (const longer of CANCEL_RETRY_SCALES) {
-      const slow = (longer > 1 ? findSlowTool(discovery.tools, options.callTools, CANCEL_TARGET_MS * longer) : undefined) ?? first;
-      const { plan, args, estimateMs } = slow;
-      // Wait long enough that a server ignoring the cancel would have answered, at its measured pace.
-      const rtt = await timedPing(session);
-      const waitMs = Math.min(8_000, estimateMs + answerSlackMs(rtt.ms));
-      const id = session.allocateId();
-      const token = `mcpcheck-cancel-${id}`;
-      const mark = session.mark;
-      const started = performance.now();
-      const pending = session.requestMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: plan.name, arguments: args, _meta: { progressToken: token } } }, waitMs);
-      const early: { reply?: Reply } = {};
-      void pending.then((r) => (early.reply = r));
-      // Cancel after the first progress notification, or half-way through the call, whichever comes first.
-      await session.waitForFrame((f) => notification(f, 'notifications/progress')?.progressToken === token, Math.min(CANCEL_AT_MAX_MS * longer, estimateMs * CANCEL_AT_SHARE), mark);
-      if (early.reply) {
-        races.push(`${plan.name} ${show(args, 80)} finished before mcpcheck could cancel it (${describeReply(early.reply)})`);
-        continue;
-      }
-      const cancelIndex = session.mark;
-      await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: cancellation test' });
-      const cancelAt = session.frames.find((f) => f.index === cancelIndex)?.at ?? 0;
-      const cancelMs = Math.round(performance.now() - started);
-      // A cancel that left once the call's whole duration was over (mcpcheck's own process was slow
-      // to get to it) tests nothing: the call may be done, its frames still on their way.
-      if (cancelMs >= estimateMs) {
-        races.push(`mcpcheck sent the cancel for ${plan.name} ${show(args, 80)} at ${cancelMs} ms, when its ${estimateMs} ms of work were over`);
-        await pending;
-        continue;
-      }
-      // Progress the server sent before it read the cancel is a race the spec allows. Its answer to a
-      // ping sent after the cancel shows it has read it (messages are read in order); without that
-      // answer, 200 ms after the cancel stands in.
-      const seen = await session.barrier(2_000);
-      const sentAfterCancel = seen.kind === 'result' ? (p: { frame: RecordedFrame }) => p.frame.index > seen.frame : (p: { frame: RecordedFrame }) => p.frame.at - cancelAt > 200;
-      const reply = await pending;
-      // An answer may have progress right behind it; a call that went unanswered was watched to its end.
-      // (Unanswered, a ping sent after it was answered: the cancel did its work.)
-      const silent = reply.kind === 'timeout' || reply.kind === 'unanswered';
-      if (!silent) await session.settle(100);
-      // A response sent before the server showed it had read the cancel may have crossed it: the spec allows that race.
-      if (isAnswer(reply) && seen.kind === 'result' && reply.frame < seen.frame) {
-        races.push(`${plan.name} ${show(args, 80)} answered before the server showed it had read the cancel (sent at ${cancelMs} ms)`);
-        continue;
-      }
-      const progressAfter = progressFrames(session, token, cancelIndex).filter(sentAfterCancel);
-      check.expect(silent && progressAfter.length === 0, {
-        key: 'no-response',
-        expected: `no response to tools/call ${show(plan.name)} ${show(args, 80)} (about ${Math.round(estimateMs / 100) / 10} s of work) after cancelling it at ${cancelMs} ms, and no more progress (waited ${waitMs / 1000} s in all; ping took ${rtt.ms} ms${races.length > 0 ? `; attempt ${races.length + 1}, as ${races.join('; ')}` : ''})`,
-        actual: `${silent ? 'no response' : describeReply(reply)}; ${progressAfter.length} progress notification(s) after the server had read the cancel`,
-        frames: [replyFrame(reply), ...progressAfter.map((p) => p.frame.index)],
-      });
-      const alive = await session.request('ping', undefined, 3_000);
-      check.expect(alive.kind === 'result', { key: 'alive', expected: 'ping answered after the cancellation', actual: describeReply(alive), frames: [replyFrame(alive)], replies: [alive] });
-      return;
-    }
-    check.skip(`not exercised in ${races.length} attempt(s), a race the spec allows: ${races.join('; ')}`);
-  },
+  run: (ctx) => cancelSlowCall(ctx, 'CANCEL-05'),
+});
+
+/**
+ * The same over stdio in 2026-07-28, where nothing further may come for a cancelled request
+ * (STDIO-CANCEL-02, MUST NOT: the transport page is more specific than CANCEL-05's SHOULD, §19.9).
+ */
+export const modernCancelInFlight = scenario({
+  id: 'server.modern.utilities.cancel',
+  title: 'A tool call cancelled with notifications/cancelled gets no response and no more progress; the server keeps answering',
+  requirements: ['STDIO-CANCEL-02', 'CANCEL-05'],
+  isolation: 'session',
+  revisions: { introduced: '2026-07-28' },
+  waits: true,
+  needs: { capabilities: ['tools'], transport: 'stdio' },
+  run: (ctx) => cancelSlowCall(ctx, 'STDIO-CANCEL-02'),
 });
 
 export const cancelAfterResponse = scenario({
@@ -448,16 +481,17 @@ export const cancelAfterResponse = scenario({
   title: 'Cancelling a request that was already answered is ignored',
   requirements: ['CANCEL-07', 'CANCEL-08'],
   isolation: 'shared',
+  carriedOver: true,
   async run({ session, check }) {
     const id = session.allocateId();
-    const first = await session.requestMessage({ jsonrpc: '2.0', id, method: 'ping' }, 5_000);
+    const first = await session.requestMessage(session.compose(id, session.probeMethod), 5_000);
     const mark = session.mark;
     await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck: already answered' });
     const barrier = await session.barrier(3_000);
     // A response naming one of our requests (e.g. a duplicate answer) is BASE-ID-04's business, not an answer to the notification.
     const stray = strayResponses(session, mark, ourRequestIds(session));
     check.expect(stray.length === 0 && barrier.kind === 'result' && first.kind === 'result', {
-      expected: `no response to notifications/cancelled for the already answered request ${id}, and ping still answered`,
+      expected: `no response to notifications/cancelled for the already answered request ${id}, and ${session.probeMethod} still answered`,
       actual: `${stray.length} response frame(s) to the notification; then ping: ${describeReply(barrier)}`,
       frames: [...stray.map((f) => f.index), replyFrame(barrier)],
     });
@@ -474,5 +508,6 @@ export const utilities = [
   completionErrors,
   progress,
   cancelInFlight,
+  modernCancelInFlight,
   cancelAfterResponse,
 ];
