@@ -89,7 +89,7 @@ export const resourceUpdates = scenario({
     if (sub.kind !== 'result') return check.skip(`not exercised: resources/subscribe ${show(uri)} got ${describeReply(sub)}`, { key: 'subscribed', frames: [replyFrame(sub)] });
 
     const isSwitch = plan !== undefined && SWITCH.test(String(plan.name));
-    const cause = async (): Promise<Reply | undefined> => (plan ? session.request('tools/call', { name: plan.name, arguments: args }, 10_000) : undefined);
+    const cause = async (): Promise<Reply | undefined> => (plan ? session.request('tools/call', { name: plan.name, arguments: args }) : undefined);
     const why = options.callTools.mode === 'all' || options.callTools.mode === 'named' ? 'no permitted tool says it updates a resource' : 'tools that change resources are called only under --call-tools all or by name';
     if (!plan) note(`resources/updated was watched for after subscribing, with no tool to cause one (${why})`);
 

@@ -6,7 +6,6 @@ const TASK_SUPPORT = ['forbidden', 'optional', 'required'];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 /** Bounds on what server.tools.call does to a real server. */
 const MAX_CALLS = 20;
-const CALL_TIMEOUT_MS = 10_000;
 const CALL_BUDGET_MS = 20_000;
 /** Calls in flight at once: a client may have several requests outstanding, and a slow tool need not hold up the quick ones. */
 const CALLS_AT_ONCE = 3;
@@ -246,11 +245,11 @@ export const caseSensitiveNames = scenario({
     }
     const flipped = flipCase(plan.name);
     const args = quickArguments(plan);
-    const reply = await session.request('tools/call', { name: flipped, arguments: args }, CALL_TIMEOUT_MS);
+    const reply = await session.request('tools/call', { name: flipped, arguments: args });
     const ran = reply.kind === 'result' && reply.result.isError !== true;
     if (ran) {
       // A server that answers every unknown name with success (TOOL-ERR-01) shows nothing about case.
-      const control = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: args }, CALL_TIMEOUT_MS);
+      const control = await session.request('tools/call', { name: 'mcpcheck_no_such_tool', arguments: args });
       if (control.kind === 'result' && control.result.isError !== true) {
         return check.skip(`not judged: tools/call ${show(flipped)} succeeded, but so does the unknown tool mcpcheck_no_such_tool (see server.tools.unknown-tool), so success shows nothing about case`, {
           frames: [reply.frame, control.frame],
@@ -307,7 +306,7 @@ async function callPermittedTools({ session, check, options, note, discovery }: 
     const left = CALL_BUDGET_MS - (performance.now() - started);
     if (left < 1_000) return;
     const args = quickArguments(plan);
-    made[i] = { plan, args, reply: await callTool(session, plan.name, args, Math.min(CALL_TIMEOUT_MS, left)) };
+    made[i] = { plan, args, reply: await callTool(session, plan.name, args, Math.min(session.requestTimeoutMs, left)) };
   });
   const calls = made.filter((c): c is Call => c !== undefined);
   for (const [i, plan] of allowed.entries()) {
@@ -463,7 +462,7 @@ export const invalidArguments = scenario({
     if (!chosen) return check.skip(`no tool with a required string property may be called under --call-tools ${options.callTools.mode}`);
     const { plan, property, args } = chosen;
     const what = `tools/call ${show(plan.name)} with ${show(property)}: 12345 where its inputSchema requires a string`;
-    const reply = await session.request('tools/call', { name: plan.name, arguments: args }, CALL_TIMEOUT_MS);
+    const reply = await session.request('tools/call', { name: plan.name, arguments: args });
     if (reply.kind === 'error' && reply.error.code === -32602) {
       check.expect(true, {
         expected: `${what}: a CallToolResult with isError: true, or −32602, accepted (the spec does not say whether a wrong type is a protocol error, ${ruling('wrong-argument-type').cite}; an isError result lets the model correct itself)`,

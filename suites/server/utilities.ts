@@ -323,7 +323,7 @@ export const progress = scenario({
     const id = session.allocateId();
     const token = probe?.token ?? `mcpcheck-progress-${id}`;
     const mark = probe?.mark ?? session.mark;
-    const reply = probe?.reply ?? (await session.requestMessage(session.compose(id, 'tools/call', { name: plan.name, arguments: args, _meta: { progressToken: token } }), 10_000));
+    const reply = probe?.reply ?? (await session.requestMessage(session.compose(id, 'tools/call', { name: plan.name, arguments: args, _meta: { progressToken: token } })));
     await session.barrier(3_000);
     await session.settle(150);
     const seen = progressFrames(session, token, mark);
