@@ -351,7 +351,10 @@ export function checkModernError(error: Record<string, unknown>, response: Recor
   const shape = MODERN_ERROR_SHAPES.get(code);
   if (shape) {
     mark(applied, [shape.rule]);
-    const errors = schemaFor(LATEST_REVISION).validate(shape.def, { jsonrpc: '2.0', ...('id' in response ? { id: response.id } : {}), error });
+    // "id": null is JSON-RPC 2.0's spelling of "no id" (an error refusing a notification or an
+    // unreadable request): a compatibility note elsewhere, not a second defect of the shape (ruling jsonrpc-null-id).
+    const id = 'id' in response && response.id !== null ? { id: response.id } : {};
+    const errors = schemaFor(LATEST_REVISION).validate(shape.def, { jsonrpc: '2.0', ...id, error });
     if (errors) findings.push(violation([shape.rule, 'BASE-ERR-07'], `expected a ${code} error in the shape of ${shape.def}; ${describeErrors(errors, '')}`, '/error'));
   } else if (code <= -32020 && code >= -32099) {
     findings.push(violation('BASE-ERR-07', `expected only the codes the specification defines in −32020…−32099 (−32020, −32021, −32022); got ${code}`, '/error/code'));
