@@ -325,7 +325,9 @@ export const progress = scenario({
     const mark = probe?.mark ?? session.mark;
     const reply = probe?.reply ?? (await session.requestMessage(session.compose(id, 'tools/call', { name: plan.name, arguments: args, _meta: { progressToken: token } })));
     await session.barrier(3_000);
-    await session.settle(150);
+    // The quiet moment after the response, stretched by the run's pace: a late notification sent
+    // on a timer comes later on a busy machine, and must be seen there too.
+    await session.settle(session.answerMs(150));
     const seen = progressFrames(session, token, mark);
     const foreign = session
       .peerFrames(mark)
