@@ -265,6 +265,22 @@ export class TargetProcess {
     });
   }
 
+  /**
+   * Resolves with the exit info once the process exited and its stdout was read to the end (bounded
+   * as onFinished is), or undefined if that has not happened after `timeoutMs`: what a caller needs
+   * before judging the last things the process wrote.
+   */
+  waitForFinished(timeoutMs: number): Promise<ExitInfo | undefined> {
+    if (this.finishedInfo || this.spawnError) return Promise.resolve(this.finishedInfo);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), timeoutMs);
+      this.onFinished((info) => {
+        clearTimeout(timer);
+        resolve(info);
+      });
+    });
+  }
+
   /** Signals the whole process group; false when nothing was left to signal. */
   signalGroup(signal: NodeJS.Signals): boolean {
     const pid = this.child.pid;

@@ -181,7 +181,8 @@ export const endedAtShutdown = scenario({
       return;
     }
     channel.process.closeStdin();
-    const exit = await channel.process.waitForExit(session.processMs(EXIT_WAIT_MS));
+    // Exited and its stdout read to the end: 'exit' can come before the last frames it wrote.
+    const exit = await channel.process.waitForFinished(session.processMs(EXIT_WAIT_MS));
     await session.settle(50);
     const frames = session.peerFrames(mark);
     const result = frames.find((f) => isObject(f.message) && f.message.id === id && 'result' in f.message);
