@@ -91,6 +91,9 @@ export interface RevisionSpan {
   removed?: Revision;
 }
 
+/** The span of a scenario written for the stateless era: introduced with 2026-07-28. */
+export const MODERN: RevisionSpan = { introduced: '2026-07-28' };
+
 /**
  * Whether a scenario of `span` belongs to the suite of `revision`'s era. A scenario without a
  * span, or one introduced in the stateful era, was written for initialize-based conversations: it

@@ -1,8 +1,6 @@
-import { clientScenario, type ClientScenario, isObject, ruling, show } from '../kit.js';
-import { methodOf, requestsSince, WAIT_MS } from './helpers.js';
+import { type ClientScenario, clientScenario, isObject, MODERN, ruling, show } from '../kit.js';
+import { callOf, methodOf, requestsSince, WAIT_MS } from './helpers.js';
 import { firstRequest, initializeOrExit } from './modern-helpers.js';
-
-const MODERN = { introduced: '2026-07-28' } as const;
 
 /** The requests that probe a server's era: server/discover sent to learn it, or initialize (VER-BC-04). */
 const PROBES = new Set(['server/discover', 'initialize']);
@@ -37,7 +35,7 @@ export const clientCachesEra = clientScenario({
     session.handle('server/discover', () => ({ result: { supportedVersions: [...session.modernVersions], capabilities: session.capabilities, ttlMs: 3_600_000, cacheScope: 'private' } }));
   },
   async run({ session, check }) {
-    const last = await session.waitForFrame((f) => methodOf(f) === 'tools/call' && isObject(f.message) && isObject(f.message.params) && f.message.params.name === 'add_numbers', WAIT_MS);
+    const last = await session.waitForFrame(callOf('add_numbers'), WAIT_MS);
     if (!last) return check.skip(`not exercised: the client did not get through its four requests (the last a call of add_numbers) within ${WAIT_MS} ms`);
     const probes = requestsSince(session, 0).filter((f) => PROBES.has(methodOf(f)!));
     check.expect(probes.length <= 1, {

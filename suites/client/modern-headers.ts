@@ -1,7 +1,5 @@
-import { checkModernRequestHeaders, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
-import { WAIT_MS } from './helpers.js';
-
-const MODERN = { introduced: '2026-07-28' } as const;
+import { checkModernRequestHeaders, type ClientScenario, clientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, MODERN, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
+import { callOf, WAIT_MS } from './helpers.js';
 
 /**
  * A tool whose parameters travel in headers too (HDR-PARAM-01/04): a plain string, a negative
@@ -36,7 +34,7 @@ const INVALID_TOOLS = [
 const VALID_TOOL = { name: 'mcpcheck_valid_header', description: 'Its x-mcp-header is valid.', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } };
 
 function callsOf(ctx: ClientScenarioContext, name: string): RecordedFrame[] {
-  return ctx.session.requestsFor('tools/call').filter((f) => isObject(f.message) && isObject(f.message.params) && f.message.params.name === name);
+  return ctx.session.requestsFor('tools/call').filter(callOf(name));
 }
 
 export const clientSendsParamHeaders = clientScenario({

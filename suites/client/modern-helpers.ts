@@ -1,5 +1,5 @@
 import { type ClientScenarioContext, DEFAULT_TOOLS, isObject, META, type RecordedFrame, type ServerSession } from '../kit.js';
-import { WAIT_MS } from './helpers.js';
+import { callOf, WAIT_MS } from './helpers.js';
 
 /** The methods an InputRequiredResult may answer (MRTR-SRV-02), and the member that names what they ask for. */
 const NAMED_BY = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' } as const;
@@ -69,7 +69,7 @@ export function askFirst(session: ServerSession, method: string, asks: (params: 
 
 /** The client's calls of INPUT_TOOL from frame `since` on, the first one and its retries in order. */
 export function inputToolCalls(session: ServerSession, since = 0): RecordedFrame[] {
-  return session.requestsFor('tools/call', since).filter((f) => isObject(f.message) && isObject(f.message.params) && f.message.params.name === INPUT_TOOL.name);
+  return session.requestsFor('tools/call', since).filter(callOf(INPUT_TOOL.name));
 }
 
 /** Waits for the n-th (from 0) call of INPUT_TOOL. */

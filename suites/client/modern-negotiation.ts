@@ -1,8 +1,6 @@
-import { clientScenario, type ClientScenario, isObject, type RecordedFrame, show } from '../kit.js';
+import { type ClientScenario, clientScenario, isObject, MODERN, type RecordedFrame, show } from '../kit.js';
 import { methodOf, requestsSince, WAIT_MS } from './helpers.js';
 import { declared } from './modern-helpers.js';
-
-const MODERN = { introduced: '2026-07-28' } as const;
 
 /** What a request uses of an extension: a method of one (tasks/*), or the tasks extension's `task` parameter. */
 function extensionUse(frame: RecordedFrame): string | undefined {

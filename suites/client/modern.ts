@@ -1,8 +1,6 @@
-import { clientScenario, type ClientScenario, isObject, META, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
-import { requestsSince, WAIT_MS } from './helpers.js';
+import { type ClientScenario, clientScenario, isObject, META, MODERN, MODERN_ERRORS, type RecordedFrame, show, waitUntil } from '../kit.js';
+import { callOf, requestsSince, WAIT_MS } from './helpers.js';
 import { firstRequest, initializeOrExit } from './modern-helpers.js';
-
-const MODERN = { introduced: '2026-07-28' } as const;
 
 function metaOf(frame: RecordedFrame): Record<string, unknown> | undefined {
   const params = isObject(frame.message) && isObject(frame.message.params) ? frame.message.params : undefined;
@@ -123,7 +121,7 @@ export const clientTakesUntypedResultAsComplete = clientScenario({
     };
   },
   async run({ session, check }) {
-    const add = await session.waitForFrame((f) => methodOf(f) === 'tools/call' && isObject(f.message) && isObject(f.message.params) && f.message.params.name === 'add_numbers', WAIT_MS);
+    const add = await session.waitForFrame(callOf('add_numbers'), WAIT_MS);
     if (!add) return check.skip('the client never called add_numbers after the untyped tools/list');
     const echo = await session.waitForFrame((f) => f.index > add.index && methodOf(f) === 'tools/call', WAIT_MS);
     if (!echo) return check.skip('the client sent no call after the untyped result of add_numbers');
@@ -153,7 +151,7 @@ export const clientRefusesUnknownResultType = clientScenario({
   },
   async run(ctx) {
     const { session, check } = ctx;
-    const echoes = () => session.requestsFor('tools/call').filter((f) => isObject(f.message) && isObject(f.message.params) && f.message.params.name === 'echo');
+    const echoes = () => session.requestsFor('tools/call').filter(callOf('echo'));
     const first = await session.waitForFrame(() => echoes().length > 0, WAIT_MS);
     if (!first) return check.skip('the client never called echo');
     // Its next step (tools/list), its exit, or WAIT_MS: by then a storm has shown.

@@ -1,8 +1,6 @@
-import { clientScenario, type ClientScenario, type ClientScenarioContext, isObject, type RecordedFrame, show } from '../kit.js';
+import { type ClientScenario, clientScenario, type ClientScenarioContext, isObject, MODERN, type RecordedFrame, show } from '../kit.js';
 import { WAIT_MS } from './helpers.js';
 import { askFirst, coreParams, declaresForm, FORM_REQUEST, sameJson } from './modern-helpers.js';
-
-const MODERN = { introduced: '2026-07-28' } as const;
 
 /** A prompt and a resource whose first request mcpcheck answers with an InputRequiredResult (MRTR-CLI-06 names both methods). */
 const PROMPT = { name: 'mcpcheck_prompt_needs_input', description: 'Asks the client for input (an InputRequiredResult) before it answers.', arguments: [{ name: 'topic', required: false }] };

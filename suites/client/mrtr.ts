@@ -1,8 +1,7 @@
-import { clientScenario, type ClientScenario, isObject, type RecordedFrame, show } from '../kit.js';
+import { type ClientScenario, clientScenario, isObject, MODERN, type RecordedFrame, show } from '../kit.js';
 import { WAIT_MS } from './helpers.js';
 import { coreParams, declaresForm, FORM_REQUEST, INPUT_TOOL, inputToolCalls, namedBy, nthInputCall, sameJson, serveInputRequired, TRICKY_STATE } from './modern-helpers.js';
 
-const MODERN = { introduced: '2026-07-28' } as const;
 const CALL_INPUT_TOOL = [{ do: 'call-tool' as const, name: INPUT_TOOL.name, arguments: { topic: 'mcpcheck' } }];
 
 function paramsOf(frame: RecordedFrame): Record<string, unknown> {

@@ -133,6 +133,12 @@ export function argumentContext(discovery: Discovery): ArgumentContext {
   return { resourceUris: [...new Set(uris)].slice(0, MAX_CONTEXT_URIS) };
 }
 
+/** The plans of the listed tools `--call-tools` lets mcpcheck call, with arguments made from what discovery learned. */
+export function callablePlans(discovery: Discovery, policy: ToolPolicy): ToolPlan[] {
+  const context = argumentContext(discovery);
+  return discovery.tools.map((t) => planToolCall(t, policy, context)).filter((p) => p.call);
+}
+
 const SLOW_WORDS = /slow|long|sleep|delay|wait|progress|duration/i;
 
 /** Named or described as slow, long-running, sleeping, delaying, waiting or reporting progress. */

@@ -1,4 +1,4 @@
-import { type ClientSession, MODERN_HEADERS, modernRequestHeaders, type ProbeRequest, type ProbeResponse, ruling, scenario, type SseEvent, show } from '../kit.js';
+import { type ClientSession, MODERN, MODERN_HEADERS, modernRequestHeaders, type ProbeRequest, type ProbeResponse, ruling, scenario, show, type SseEvent } from '../kit.js';
 import { findSlowTool } from './helpers.js';
 import { checkErrorBody, describeProbe, is2xx, probe } from './http.js';
 
@@ -6,7 +6,6 @@ import { checkErrorBody, describeProbe, is2xx, probe } from './http.js';
 // 2026-07-28): each POST a modern message with its headers, no session, no initialize first.
 // Every exchange is raw, so a probe the server wrongly accepts leaves the run's traffic alone.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 const needs = { transport: 'http' } as const;
 /** How long a request's stream may stay open after its response before it counts as not ended (HTTP-SSE-05's "~1 s"). */
 const ENDS_WITHIN_MS = 1_000;

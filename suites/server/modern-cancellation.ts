@@ -1,11 +1,10 @@
-import { isObject, planToolCall, scenario, type Scenario, show, timedArguments } from '../kit.js';
+import { isObject, MODERN, planToolCall, scenario, type Scenario, show, timedArguments } from '../kit.js';
 import { argumentContext } from './helpers.js';
 
 // Cancellation in the stateless era (basic/patterns/cancellation.mdx): a server sends
 // notifications/cancelled only to end a subscriptions/listen subscription, naming that listen
 // request; never for anything else, such as echoing the cancel of a client's own request.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 /** How long the cancelled call would have run: long enough to be in flight when the cancel comes. */
 const CALL_MS = 1_000;
 /** How long the server's messages are watched after the cancel. */

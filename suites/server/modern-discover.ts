@@ -1,11 +1,10 @@
-import { isObject, META, MODERN_ERRORS, scenario, type Scenario, show } from '../kit.js';
+import { isObject, META, MODERN, MODERN_ERRORS, scenario, type Scenario, show } from '../kit.js';
 import { errorCode, exchange, modernRequest, refusedWith } from './modern-exchange.js';
 
 // Discovery and version negotiation in the stateless era (server/discover.mdx,
 // basic/versioning.mdx#protocol-version-negotiation). Every request carries its revision in
 // `_meta`; server/discover says which revisions the server supports and what it offers.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 /** A version no server supports (the catalog's probe value). */
 const UNSUPPORTED = '1999-01-01';
 

@@ -1,5 +1,5 @@
-import { encodeHeaderValue, type HeaderParameter, headerParameters, MODERN_ERRORS, MODERN_HEADERS, planToolCall, type RequirementId, ruling, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
-import { argumentContext, quickArguments } from './helpers.js';
+import { encodeHeaderValue, type HeaderParameter, headerParameters, MODERN, MODERN_ERRORS, MODERN_HEADERS, type RequirementId, ruling, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
+import { callablePlans, quickArguments } from './helpers.js';
 import { describeProbe, probe } from './http.js';
 import { exchange, legacyInitialize, modernRequest, refusedWith, served } from './modern-exchange.js';
 
@@ -7,7 +7,6 @@ import { exchange, legacyInitialize, modernRequest, refusedWith, served } from '
 // request headers mirror the body and are validated against it, unknown methods are 404, and
 // nothing of the old session machinery (GET stream, DELETE, session ids) is served.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 const needs = { transport: 'http' } as const;
 const HEADER_MISMATCH = [MODERN_ERRORS.headerMismatch];
 
@@ -142,8 +141,7 @@ export const paramHeaders = scenario({
   revisions: MODERN,
   needs: { ...needs, capabilities: ['tools'] },
   async run({ session, check, discovery, options }) {
-    const context = argumentContext(discovery);
-    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call);
+    const plans = callablePlans(discovery, options.callTools);
     const found = headerTool(plans);
     if (!found) {
       const why = `not exercised: no tool mcpcheck may call (--call-tools ${options.callTools.mode}) has an x-mcp-header parameter its arguments give a value`;

@@ -1,4 +1,4 @@
-import { scenario, type Scenario, show } from '../kit.js';
+import { MODERN, scenario, type Scenario, show } from '../kit.js';
 import { DERIVED } from './helpers.js';
 import { errorCode, exchange, legacyInitialize, modernRequest, refusedWith } from './modern-exchange.js';
 
@@ -6,7 +6,6 @@ import { errorCode, exchange, legacyInitialize, modernRequest, refusedWith } fro
 // #compatibility-matrix, changelog.mdx#major-changes): removed methods are unknown methods, and a
 // legacy initialize to a server that serves only the stateless era is refused, naming its versions.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 const METHOD_NOT_FOUND = -32601;
 
 /** Methods 2026-07-28 removed from the core (tasks/list belongs to the tasks extension, which mcpcheck does not advertise). */

@@ -1,11 +1,10 @@
-import { isObject, META, planToolCall, type RecordedFrame, replyFrame, scenario, type Scenario, show } from '../kit.js';
-import { argumentContext, quickArguments } from './helpers.js';
+import { isObject, META, MODERN, type RecordedFrame, replyFrame, scenario, type Scenario, show } from '../kit.js';
+import { callablePlans, quickArguments } from './helpers.js';
 
 // Per-request log level (server/utilities/logging.mdx#per-request-log-level): logging/setLevel is
 // gone; a server sends notifications/message for a request only when its _meta carries
 // io.modelcontextprotocol/logLevel, and then only at that level or more severe.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 const MAX_TOOLS = 8;
 /** RFC 5424 levels, least severe first (LOG-LVL-01). */
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -22,8 +21,7 @@ export const perRequestLogLevel = scenario({
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
   async run({ session, check, discovery, options }) {
-    const context = argumentContext(discovery);
-    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call).slice(0, MAX_TOOLS);
+    const plans = callablePlans(discovery, options.callTools).slice(0, MAX_TOOLS);
     if (plans.length === 0) {
       check.skip(`not exercised: no tool may be called (--call-tools ${options.callTools.mode})`, { key: 'without-level', requirements: ['LOG-REQ-01'] });
       check.skip(`not exercised: no tool may be called (--call-tools ${options.callTools.mode})`, { key: 'below-level', requirements: ['LOG-REQ-02'] });

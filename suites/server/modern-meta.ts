@@ -1,11 +1,10 @@
-import { describeReply, isObject, META, MODERN_ERRORS, replyFrame, ruling, scenario, type Scenario, show } from '../kit.js';
+import { describeReply, isObject, META, MODERN, MODERN_ERRORS, replyFrame, ruling, scenario, type Scenario, show } from '../kit.js';
 import { errorCode, exchange, modernRequest, refusedWith } from './modern-exchange.js';
 
 // The per-request `_meta` of the stateless era (basic/index.mdx#meta): every request carries its
 // protocol version and the client's capabilities; a request lacking one is malformed. And the
 // per-request log level (server/utilities/logging.mdx#per-request-log-level).
 
-const MODERN = { introduced: '2026-07-28' } as const;
 const INVALID_PARAMS = -32602;
 
 export const missingMeta = scenario({

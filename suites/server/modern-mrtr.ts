@@ -1,5 +1,5 @@
-import { cannedCapabilities, type CheckRecorder, type ClientSession, DEFAULT_CANNED, describeReply, isObject, META, MODERN_ERRORS, planToolCall, type Reply, replyFrame, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
-import { argumentContext, otherArguments, quickArguments } from './helpers.js';
+import { cannedCapabilities, type CheckRecorder, type ClientSession, DEFAULT_CANNED, describeReply, isObject, META, MODERN, MODERN_ERRORS, type Reply, replyFrame, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
+import { callablePlans, otherArguments, quickArguments } from './helpers.js';
 
 // Multi round-trip requests (basic/patterns/mrtr.mdx): a server that needs client input answers
 // with an InputRequiredResult (resultType "input_required", inputRequests and/or requestState),
@@ -7,7 +7,6 @@ import { argumentContext, otherArguments, quickArguments } from './helpers.js';
 // id with inputResponses and the requestState echoed unchanged. And a request that cannot be
 // served without an undeclared client capability gets −32021 (basic/index.mdx#meta).
 
-const MODERN = { introduced: '2026-07-28' } as const;
 /** Tools called per capability set: enough to find one that asks for input, bounded. */
 const MAX_TOOLS = 12;
 const INPUT_METHODS: Readonly<Record<string, string>> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
@@ -48,8 +47,7 @@ export const mrtrRoundTrip = scenario({
   async run({ session, check, connect, discovery, options }) {
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
-    const context = argumentContext(discovery);
-    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call).slice(0, MAX_TOOLS);
+    const plans = callablePlans(discovery, options.callTools).slice(0, MAX_TOOLS);
     const called = plans.map((p) => p.name).join(', ') || `none (--call-tools ${options.callTools.mode})`;
 
     // With no client capability declared, no tool may ask for input; it may need one (−32021).

@@ -1,12 +1,11 @@
-import { type CheckRecorder, isObject, META, planToolCall, ruling, scenario, type Scenario, show } from '../kit.js';
-import { argumentContext, quickArguments } from './helpers.js';
+import { type CheckRecorder, isObject, META, MODERN, ruling, scenario, type Scenario, show } from '../kit.js';
+import { callablePlans, quickArguments } from './helpers.js';
 import { listenDuring, listenOnce, type ListenOutcome, modernRequest, ofSubscription } from './modern-exchange.js';
 
 // subscriptions/listen (basic/patterns/subscriptions.mdx): every server accepts it and first
 // acknowledges the part of the requested filter it will honour; every message of a subscription
 // carries the listen request's id as its subscriptionId, same JSON type and value.
 
-const MODERN = { introduced: '2026-07-28' } as const;
 /** How long the acknowledgment may take at an idle pace. */
 const ACK_MS = 3_000;
 const NOPE = 'mcpcheck://nope/x';
@@ -129,8 +128,7 @@ export const requestScopedOffSubscriptions = scenario({
   async run({ session, check, connect, discovery, options }) {
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
-    const context = argumentContext(discovery);
-    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call).slice(0, MAX_SCOPED_TOOLS);
+    const plans = callablePlans(discovery, options.callTools).slice(0, MAX_SCOPED_TOOLS);
     if (plans.length === 0) return check.skip(`not exercised: no tool may be called (--call-tools ${options.callTools.mode})`);
     const called = plans.map((p) => p.name).join(', ');
     let scoped = 0;

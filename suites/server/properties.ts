@@ -1,7 +1,7 @@
 import type { Arbitrary } from 'fast-check';
-import { type CaseVerdict, type ClientSession, describeReply, loadPropertyCheck, loadSchemaArbitrary, planToolCall, scenario, type Scenario, type schemaArbitrary, show, timedArguments, type ToolPlan } from '../kit.js';
+import { type CaseVerdict, type ClientSession, describeReply, loadPropertyCheck, loadSchemaArbitrary, scenario, type Scenario, type schemaArbitrary, show, timedArguments, type ToolPlan } from '../kit.js';
 import { recordProperty } from '../common.js';
-import { argumentContext, callTool } from './helpers.js';
+import { callablePlans, callTool } from './helpers.js';
 
 /** mcpcheck's own limit for one generated call: longer is "could not judge", never the server's fault. */
 const CALL_MS = 2_000;
@@ -47,8 +47,7 @@ export const toolArgumentsProperty = scenario({
   needs: { capabilities: ['tools'] },
   async run({ session, openSession, connect, check, discovery, options, timeLeft }) {
     if (options.cases === 0) return check.skip('the property tier is off (--properties 0)');
-    const context = argumentContext(discovery);
-    const plans = discovery.tools.map((t) => planToolCall(t, options.callTools, context)).filter((p) => p.call);
+    const plans = callablePlans(discovery, options.callTools);
     if (plans.length === 0) return check.skip(`no listed tool may be called under --call-tools ${options.callTools.mode}`);
     const { oneof, checkProperty, schemaArbitrary } = await generators();
     const arbitraries: Array<Arbitrary<Call>> = [];
