@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
 import { modernRequestHeaders } from '../src/transport/modern-request-headers.js';
 import { encodeHeaderValue } from '../src/validate/modern-headers.js';
-import { EVERYTHING, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
+import { EVERYTHING, findingsOf, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -25,7 +25,7 @@ function modernChecks(report: RunReport) {
 }
 
 function findings(report: RunReport, revision: string): string[] {
-  return report.checks.filter((c) => c.revision === revision && (c.status === 'fail' || c.status === 'warn' || c.status === 'error')).map((c) => `${c.id}:${c.status}`).sort();
+  return findingsOf(report, (c) => c.revision === revision);
 }
 
 function mcpcheck(args: string[]) {

@@ -38,6 +38,11 @@ export async function runHttp(command: (port: number) => string, extra: Partial<
   return testServer({ url, start, targetFlags: `--url ${url} --start ${JSON.stringify(start)}`, concurrency: 2, ...extra });
 }
 
+/** The checks that failed, warned or could not run, as "id:status", sorted; `keep` narrows them (an era, a revision). */
+export function findingsOf(report: RunReport, keep: (check: RunReport['checks'][number]) => boolean = () => true): string[] {
+  return [...new Set(report.checks.filter((c) => keep(c) && (c.status === 'fail' || c.status === 'warn' || c.status === 'error')).map((c) => `${c.id}:${c.status}`))].sort();
+}
+
 /** Requirement ids whose verdict is fail or warn, excluding baselined checks. */
 export function brokenRequirements(report: RunReport): string[] {
   return report.requirements.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id).sort();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
-import { EVERYTHING, ROOT, harnessErrors, requireBuild, runHttp } from './server-helpers.js';
+import { EVERYTHING, findingsOf, ROOT, harnessErrors, requireBuild, runHttp } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -17,7 +17,7 @@ const RUN_MS = 120_000;
 
 function findings(report: RunReport, era: 'stateful' | 'stateless'): string[] {
   const inEra = (revision: string | undefined) => (era === 'stateless' ? revision === '2026-07-28' : revision !== '2026-07-28');
-  return [...new Set(report.checks.filter((c) => inEra(c.revision) && (c.status === 'fail' || c.status === 'warn' || c.status === 'error')).map((c) => `${c.id}:${c.status}`))].sort();
+  return findingsOf(report, (c) => inEra(c.revision));
 }
 
 describe('mcp-proxy in front of server-everything', () => {

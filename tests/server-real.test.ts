@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../src/model.js';
-import { EVERYTHING, LOOPBACK, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
+import { EVERYTHING, findingsOf, LOOPBACK, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -13,10 +12,6 @@ const SDK_V2_FIXTURE = `${ROOT}/dist/tests/fixtures/sdk-v2/server.js`;
  * pace), so on a busy machine the run outlasts vitest's default minute.
  */
 const STDIO_RUN_MS = 150_000;
-
-function findings(report: RunReport): string[] {
-  return [...new Set(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => `${c.id}:${c.status}`))].sort();
-}
 
 /**
  * What the real servers get wrong, each read against the spec text. They are real servers: a
@@ -90,7 +85,7 @@ describe('@modelcontextprotocol/server-everything', () => {
   it('over stdio: graded with no harness error, findings as pinned', async () => {
     const report = await runStdio(`node ${EVERYTHING} stdio`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         ...SDK_STDIO,
         ...SDK_COMMON,
@@ -107,7 +102,7 @@ describe('@modelcontextprotocol/server-everything', () => {
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
     const report = await runHttp((port) => `PORT=${port} node --import ${LOOPBACK} ${EVERYTHING} streamableHttp`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         ...SDK_HTTP,
         ...SDK_COMMON,
@@ -143,13 +138,13 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
   it('over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${SDK_FIXTURE}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_COMMON].sort());
+    expect(findingsOf(report)).toEqual([...SDK_STDIO, ...SDK_COMMON].sort());
   }, STDIO_RUN_MS);
 
   it('over Streamable HTTP, with DNS-rebinding protection on: findings as pinned', async () => {
     const report = await runHttp((port) => `node ${SDK_FIXTURE} --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         ...SDK_HTTP,
         ...SDK_COMMON,
@@ -180,7 +175,7 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
     const report = await runStdio(`node ${SDK_V2_FIXTURE}`, { specVersion: '2025-11-25' });
     expect(harnessErrors(report)).toEqual([]);
     // Its stdio transport is v1's: silent on unparsable and invalid frames, deaf after a 10 MB line.
-    expect(findings(report)).toEqual([...SDK_STDIO, ...SDK_V2_COMMON].sort());
+    expect(findingsOf(report)).toEqual([...SDK_STDIO, ...SDK_V2_COMMON].sort());
     // SDK_STDIO's three BASE-ID-04 failures: the invalid requests it leaves unanswered while answering ping.
     expect(report.summary.mustFailures).toBe(3);
   });
@@ -190,7 +185,7 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
   it('over Streamable HTTP (createMcpHandler, stateless, DNS-rebinding protection on): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${SDK_V2_FIXTURE} --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         // Every request is served by a fresh instance and no MCP-Session-Id is issued (the transports
         // page: a server "MAY assign a session ID"), so no POST is "before initialize": its tools/list
@@ -237,7 +232,7 @@ describe('small apps on other MCP libraries', () => {
   it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/tmcp/server.js`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         // Answers tools/list before initialize (ROBUST-02, SHOULD) and drops unparsable frames silently (BASE-ERR-04).
         'server.lifecycle.before-initialize/refused:warn',
@@ -300,7 +295,7 @@ describe('small apps on other MCP libraries', () => {
   it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/fastmcp/server.js`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         ...SDK_STDIO,
         ...FASTMCP_COMMON,
@@ -317,7 +312,7 @@ describe('small apps on other MCP libraries', () => {
   it('tmcp (tests/fixtures/tmcp), over Streamable HTTP (@tmcp/transport-http): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${ROOT}/dist/tests/fixtures/tmcp/server.js --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         // As over stdio: tools/list served before initialize (ROBUST-02), the garbage version refused with
         // −32602 (ruling unsupported-version-error), invalid cursors ignored (PAGE-06), unknown or nameless
@@ -369,7 +364,7 @@ describe('small apps on other MCP libraries', () => {
   it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${ROOT}/dist/tests/fixtures/fastmcp/server.js --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findings(report)).toEqual(
+    expect(findingsOf(report)).toEqual(
       [
         // The SDK's HTTP transport underneath: {"method":42} and "params": 5 get −32700 though the JSON parsed (BASE-ERR-04).
         'server.base.invalid-request/code:warn',
