@@ -41,8 +41,7 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   'no-ttl': [],
   'mixed-cache-scope': [],
   'listen-refused': [],
-  // An acknowledgement that is not first is also no acknowledgement of the filter asked for.
-  'ack-not-first': ['SUBS-ACK-02'],
+  'ack-not-first': [],
   'wrong-subscription-id': [],
   'logs-without-level': [],
   'logs-below-level': [],

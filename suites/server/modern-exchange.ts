@@ -104,9 +104,8 @@ export function ofSubscription(message: unknown, id: string | number): boolean {
   return isObject(message) && isObject(message.params) && isObject(message.params._meta) && message.params._meta[META.subscriptionId] === id;
 }
 
-/** The JSON objects a response body held: each SSE event's data, or the body itself. */
-function bodyMessages(res: ProbeResponse): Array<Record<string, unknown>> {
-  const texts = res.sseEvents ? res.sseEvents.map((e) => e.data) : [res.body];
+/** The JSON objects among `texts` (SSE events' data or a body). */
+function jsonObjects(texts: readonly string[]): Array<Record<string, unknown>> {
   return texts.flatMap((t) => {
     try {
       const value: unknown = JSON.parse(t);
@@ -117,21 +116,30 @@ function bodyMessages(res: ProbeResponse): Array<Record<string, unknown>> {
   });
 }
 
+/** The JSON objects a response body held: each SSE event's data, or the body itself. */
+function bodyMessages(res: ProbeResponse): Array<Record<string, unknown>> {
+  return jsonObjects(res.sseEvents ? res.sseEvents.map((e) => e.data) : [res.body]);
+}
+
 /**
- * Opens a subscription with `id` and reads until its first message (or a response to it) has come,
- * within `ms`; then ends it: over stdio with notifications/cancelled, over HTTP by closing the
- * stream (the listen stream is long-lived and answered only when it ends).
+ * Opens a subscription with `id` and reads until its acknowledgment (or a response to it) has come,
+ * within `ms`, keeping whatever came before it; then ends it: over stdio with notifications/cancelled,
+ * over HTTP by closing the stream (the listen stream is long-lived and answered only when it ends).
+ * Reading past a first message that is no acknowledgment keeps a late acknowledgment from landing
+ * in the next subscription's reading.
  */
 export async function listenOnce(session: ClientSession, id: string | number, notifications: Record<string, unknown>, ms: number): Promise<ListenOutcome> {
   const message = { ...modernRequest(session, 'subscriptions/listen', { notifications }), id };
   // An acknowledgment with another subscriptionId is still looked at: its id is then the finding.
-  const mine = (m: unknown) => ofSubscription(m, id) || (isObject(m) && (m.method === 'notifications/subscriptions/acknowledged' || (m.id === id && !('method' in m))));
+  const closing = (m: unknown) => isObject(m) && (m.method === 'notifications/subscriptions/acknowledged' || (m.id === id && !('method' in m)));
+  const mine = (m: unknown) => ofSubscription(m, id) || closing(m);
   if (session.channel.kind !== 'http') {
     const mark = session.mark;
     await session.send(message);
-    const first = await session.waitForFrame((f) => mine(f.message), session.answerMs(ms), mark);
+    const last = await session.waitForFrame((f) => closing(f.message), session.answerMs(ms), mark);
     await session.notify('notifications/cancelled', { requestId: id, reason: 'mcpcheck read the acknowledgment' });
-    const frames = session.peerFrames(mark).filter((f) => mine(f.message));
+    const frames = session.peerFrames(mark).filter((f) => mine(f.message) && (last === undefined || f.index <= last.index));
+    const first = frames[0];
     return { messages: frames.map((f) => f.message as Record<string, unknown>), shown: first ? show(first.message, 300) : `nothing carrying subscriptionId ${show(id)} within ${session.answerMs(ms)} ms`, frames: frames.map((f) => f.index) };
   }
   const res = await probe(session.channel, {
@@ -141,8 +149,8 @@ export async function listenOnce(session: ClientSession, id: string | number, no
     omitSessionId: true,
     headers: { [MODERN_HEADERS.protocolVersion]: session.speaks, ...modernRequestHeaders(message) },
     readMs: session.answerMs(ms),
-    // The stream is the subscription's: its first event is what SUBS-ACK-01 judges.
-    stopWhen: () => true,
+    // The stream is the subscription's: read up to its acknowledgment, what came first included (SUBS-ACK-01).
+    stopWhen: (e) => jsonObjects([e.data]).some(closing),
   });
   return { messages: bodyMessages(res), shown: describeProbe(res), frames: [], headers: res.headers };
 }

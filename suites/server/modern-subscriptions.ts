@@ -92,14 +92,24 @@ export const listenAcknowledged = scenario({
         actual: `${wrong.length} of ${notices.length} without it, e.g. ${show(wrong[0], 300)}`,
         frames: outcome.frames,
       });
-      const acknowledged = isObject(first.params) && isObject(first.params.notifications) ? first.params.notifications : undefined;
+      // The acknowledgment is judged where it came, first or not (SUBS-ACK-01 judged its place).
+      const at = outcome.messages.findIndex((m) => m.method === 'notifications/subscriptions/acknowledged');
+      const ack = outcome.messages[at];
+      if (!ack) {
+        for (const [part, requirement] of [['filter-subset', 'SUBS-ACK-02'], ['advertised', 'SUBS-CAP-01']] as const) {
+          check.skip(`not exercised: subscription ${show(id)} was not acknowledged (${outcome.shown})`, { key: `${key}/${part}`, requirements: [requirement] });
+        }
+        continue;
+      }
+      const ackFrames = outcome.frames.slice(at, at + 1);
+      const acknowledged = isObject(ack.params) && isObject(ack.params.notifications) ? ack.params.notifications : undefined;
       const extra = acknowledged ? unrequested(acknowledged, requested) : ['no notifications object'];
       check.expect(extra.length === 0, {
         key: `${key}/filter-subset`,
         requirements: ['SUBS-ACK-02'],
         expected: `an acknowledged filter within the requested one (${show(requested)})`,
         actual: extra.join('; '),
-        frames: outcome.frames.slice(0, 1),
+        frames: ackFrames,
       });
       if (!acknowledged) continue;
       const beyond = unadvertised(acknowledged, discovery.capabilities);
@@ -108,7 +118,7 @@ export const listenAcknowledged = scenario({
         requirements: ['SUBS-CAP-01'],
         expected: `an acknowledged filter within what server/discover advertised (capabilities ${show(discovery.capabilities, 200)})`,
         actual: beyond.join('; '),
-        frames: outcome.frames.slice(0, 1),
+        frames: ackFrames,
       });
     }
   },
