@@ -239,6 +239,11 @@ describe('timedArguments', () => {
     expect(out).toEqual({ args: { delayMs: 400 }, estimateMs: 2000, timeProperties: ['delayMs'] });
   });
 
+  it('sets an unstated step count beside a per-step delay named for its step, so no unseen server default multiplies it', () => {
+    const schema = { type: 'object', properties: { steps: { type: 'integer', minimum: 1, maximum: 100 }, stepMs: { type: 'integer', minimum: 1, maximum: 10_000 } }, additionalProperties: false };
+    expect(timedArguments(schema, {}, 300)).toEqual({ args: { steps: 3, stepMs: 100 }, estimateMs: 300, timeProperties: ['stepMs'] });
+  });
+
   it('reads a duration in seconds as a total', () => {
     const schema = {
       $schema: D07,

@@ -11,6 +11,8 @@ const PER_STEP = /delay|interval|sleep|wait|pause|per[\s_-]?step|each/i;
 const STEP_NAME = /^(?:steps?|count|iterations?|repeat|repetitions|ticks|n)$/i;
 /** More steps than this make a timed call long however short each step (one progress notification each, say). */
 const MAX_STEPS = 10;
+/** The step count set when a per-step delay has a count argument with no value and no default. */
+const UNSTATED_STEPS = 3;
 
 export interface TimedArguments {
   args: Record<string, unknown>;
@@ -24,7 +26,8 @@ export interface TimedArguments {
  * Sets the time-like numeric arguments of a tool (duration, delayMs, seconds, …) so that the call
  * should take about `targetMs` in total, when the schema allows it. Units are guessed: "ms"/"milli"
  * in the name or description means milliseconds, otherwise seconds; a per-step delay beside a
- * step-count argument is divided by the count, and a count above MAX_STEPS comes down to it. Returns undefined when the tool has no time-like
+ * step-count argument is divided by the count (set to UNSTATED_STEPS when it has neither value nor
+ * default), and a count above MAX_STEPS comes down to it. Returns undefined when the tool has no time-like
  * argument or the adjusted arguments would not validate.
  */
 export function timedArguments(inputSchema: unknown, base: Record<string, unknown>, targetMs: number): TimedArguments | undefined {
@@ -37,15 +40,21 @@ export function timedArguments(inputSchema: unknown, base: Record<string, unknow
     args[stepName] = Math.max(MAX_STEPS, num((props[stepName] as Record<string, unknown>).minimum) ?? MAX_STEPS);
   }
   const stepValue = stepName === undefined ? undefined : typeof args[stepName] === 'number' ? args[stepName] : (props[stepName] as Record<string, unknown>).default;
-  const steps = typeof stepValue === 'number' && stepValue > 0 ? stepValue : 1;
+  let steps = typeof stepValue === 'number' && stepValue > 0 ? stepValue : undefined;
   const timeProperties: string[] = [];
   let estimateMs = 0;
   for (const [name, prop] of Object.entries(props)) {
     if (name === stepName || !numeric(prop) || !isTimeName(name)) continue;
     const text = `${name} ${typeof prop.description === 'string' ? prop.description : ''}`;
     const ms = msName(name) || MS_TEXT.test(text);
-    const perStep = stepName !== undefined && PER_STEP.test(text);
-    const wantedMs = perStep ? targetMs / steps : targetMs;
+    const perStep = stepName !== undefined && (PER_STEP.test(text) || /step/i.test(name));
+    if (perStep && steps === undefined) {
+      // No count given and none by default: the server's own would multiply the delay unseen.
+      const bounds = props[stepName] as Record<string, unknown>;
+      steps = Math.min(Math.max(UNSTATED_STEPS, num(bounds.minimum) ?? 1), num(bounds.maximum) ?? UNSTATED_STEPS);
+      args[stepName] = steps;
+    }
+    const wantedMs = perStep ? targetMs / (steps ?? 1) : targetMs;
     const integer = prop.type === 'integer' || (Array.isArray(prop.type) && !prop.type.includes('number'));
     let value = ms ? wantedMs : wantedMs / 1000;
     if (integer) value = Math.max(ms ? 0 : 1, Math.round(value));
@@ -55,7 +64,7 @@ export function timedArguments(inputSchema: unknown, base: Record<string, unknow
     if (hi !== undefined && value > hi) value = hi;
     args[name] = value;
     timeProperties.push(name);
-    const thisMs = (ms ? value : value * 1000) * (perStep ? steps : 1);
+    const thisMs = (ms ? value : value * 1000) * (perStep ? (steps ?? 1) : 1);
     estimateMs = Math.max(estimateMs, thisMs);
   }
   if (timeProperties.length === 0) return undefined;
