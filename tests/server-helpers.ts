@@ -3,6 +3,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { testServer, type ServerCommandOptions } from '../src/commands/server.js';
 import type { RunReport } from '../src/model.js';
+import { inEra, outsideRevisions } from '../src/runner/scenario.js';
+import type { Revision } from '../src/spec/revisions.js';
+import { serverScenarios } from '../suites/server/index.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const REFERENCE = join(ROOT, 'dist/tests/fixtures/reference/server.js');
@@ -24,6 +27,20 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * What a break run needs to show its rule and whatever else it cascades into: the scenarios of
+ * `revision`'s era that cite `requirement` (the live checks judge all their traffic too), or the
+ * whole suite (undefined) for a rule that only live checks judge, on whatever traffic comes.
+ * `shownBy` adds the scenarios whose traffic a live check judges the break on, when the citing ones
+ * do not make the traffic it shows in.
+ * A whole suite per break spent most of CI's time starting fixture processes; the clean runs of the
+ * correct fixture are whole suites.
+ */
+export function breakScope(requirement: string, revision: Revision, shownBy: readonly string[] = []): { only: string[] } | undefined {
+  const citing = serverScenarios.filter((s) => (s.requirements as readonly string[]).includes(requirement) && inEra(s, revision) && outsideRevisions(s.revisions, revision) === undefined);
+  return citing.length > 0 ? { only: [...citing.map((s) => s.id), ...shownBy] } : undefined;
 }
 
 export function runStdio(command: string, extra: Partial<ServerCommandOptions> = {}): Promise<RunReport> {

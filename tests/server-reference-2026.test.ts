@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BREAKS } from './fixtures/reference-2026/breaks.js';
-import { brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT, runHttp, runStdio } from './server-helpers.js';
+import { breakScope, brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT, runHttp, runStdio } from './server-helpers.js';
 import { join } from 'node:path';
 
 /**
@@ -145,10 +145,11 @@ describe.concurrent('each 2026 break the suite reaches fails its rule', () => {
   for (const b of BREAKS.filter((x) => x.name in CAUGHT)) {
     const transport = b.transport === 'http' ? 'http' : 'stdio';
     it(`${b.name} → ${b.requirement} (${transport})`, async ({ expect }) => {
+      const options = { ...MODERN, ...breakScope(b.requirement, '2026-07-28') };
       const report =
         transport === 'http'
-          ? await runHttp((port) => `node ${REFERENCE_2026} --http --port ${port} --break ${b.name}`, MODERN)
-          : await runStdio(`node ${REFERENCE_2026} --break ${b.name}`, MODERN);
+          ? await runHttp((port) => `node ${REFERENCE_2026} --http --port ${port} --break ${b.name}`, options)
+          : await runStdio(`node ${REFERENCE_2026} --break ${b.name}`, options);
       const broken = brokenRequirements(report);
       expect(broken, describeFailures(report)).toContain(b.requirement);
       const also = CAUGHT[b.name]!;
