@@ -767,6 +767,21 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     expect((await s.result('server/discover')).capabilities.tools).toBeUndefined();
     expect((await s.result('tools/list')).tools.length).toBeGreaterThan(0);
   },
+  'resources-undeclared': async (t) => {
+    const s = t.stdio();
+    expect((await s.result('server/discover')).capabilities.resources).toBeUndefined();
+    expect((await s.result('resources/list')).resources.length).toBeGreaterThan(0);
+  },
+  'prompts-undeclared': async (t) => {
+    const s = t.stdio();
+    expect((await s.result('server/discover')).capabilities.prompts).toBeUndefined();
+    expect((await s.result('prompts/list')).prompts.length).toBeGreaterThan(0);
+  },
+  'completions-undeclared': async (t) => {
+    const s = t.stdio();
+    expect((await s.result('server/discover')).capabilities.completions).toBeUndefined();
+    expect((await s.result('completion/complete', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: '' } })).completion.values.length).toBeGreaterThan(0);
+  },
   'logging-undeclared': async (t) => {
     const s = t.stdio();
     expect((await s.result('server/discover')).capabilities.logging).toBeUndefined();

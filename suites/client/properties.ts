@@ -70,7 +70,8 @@ async function stillAnswers(ctx: ClientScenarioContext, listed: number): Promise
   const answered = isAnswer(reply);
   // Over HTTP the ping and the listing's answer travel on different streams: the client may take
   // the ping first and only then choke on the list, so an answer counts once it is still there.
-  const exit = ctx.client.exit ?? (await ctx.exited(answered ? SETTLE_MS[ctx.transport] : 500));
+  // A crash right behind the answer is seen as an exit only once the machine ran it: by the run's pace.
+  const exit = ctx.client.exit ?? (await ctx.exited(ctx.session.answerMs(answered ? SETTLE_MS[ctx.transport] : 500)));
   if (answered && !exit) return { held: true };
   if (exit && exit.code === 0 && !exit.signal) return { inconclusive: 'the client ended its session cleanly (exit 0) right after the listing' };
   const failed = failedCalls(ctx.session, listed);

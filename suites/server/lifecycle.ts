@@ -1,4 +1,4 @@
-import { cannedCapabilities, type CheckRecorder, type ClientSession, describeErrors, describeReply, type Discovery, isObject, isRevision, LATEST_REVISION, list, mayRequestBeforeInitialized, notAProtocolVersion, type Reply, replyFrame, REVISIONS, ruling, scenario, schemaFor, show, unsupportedVersionErrorRuling } from '../kit.js';
+import { cannedCapabilities, type CheckRecorder, type ClientSession, describeErrors, describeReply, type Discovery, isObject, isRevision, LATEST_REVISION, list, mayRequestBeforeInitialized, MODERN, notAProtocolVersion, type Reply, replyFrame, REVISIONS, ruling, scenario, type ScenarioContext, schemaFor, show, unsupportedVersionErrorRuling } from '../kit.js';
 import { completionTargets, type CompletionTarget, isEmptyResult, offersNothing, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
 
 interface VersionProbe {
@@ -211,45 +211,59 @@ const FEATURES = [
   { capability: 'logging', method: 'logging/setLevel', params: { level: 'debug' }, listed: undefined, served: 'LOG-SET-01', undeclared: undefined },
 ] as const;
 
-/** Declared ⇒ served; undeclared ⇒ not offered. */
+type Feature = (typeof FEATURES)[number];
+
+/** Declared ⇒ served; undeclared ⇒ not offered: each of `features`, then completions. */
+async function honourCapabilities({ session, check, discovery }: ScenarioContext, features: readonly Feature[]): Promise<void> {
+  for (const f of features) {
+    const declared = f.capability in discovery.capabilities;
+    if (!declared && f.undeclared === undefined) continue;
+    const reply = await session.request(f.method, f.params);
+    if (declared) {
+      check.expect(reply.kind === 'result', {
+        key: `${f.capability}-served`,
+        requirements: [f.served],
+        level: 'SHOULD',
+        expected: `${f.method} answered with a result, since the server declared ${f.capability} (${ruling('declared-capability-served').cite})`,
+        actual: describeReply(reply),
+        frames: [replyFrame(reply)],
+        replies: [reply],
+      });
+      continue;
+    }
+    const key = `${f.capability}-refused`;
+    if (reply.kind === 'malformed-result') {
+      check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key, requirements: [f.undeclared!], frames: [reply.frame] });
+    } else if (offersNothing(reply, f.listed!)) {
+      // As with completions: an empty list offers nothing, so "a server offering X" does not apply.
+      check.skip(`not exercised: ${f.method} answered with an empty list (${describeReply(reply)}), so the server offers no ${f.capability} and ${f.undeclared} does not apply`, { key, requirements: [f.undeclared!], frames: [replyFrame(reply)] });
+    } else {
+      check.isError(reply, {
+        key,
+        requirements: [f.undeclared!],
+        what: `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`,
+      });
+    }
+  }
+  if (!('completions' in discovery.capabilities)) await undeclaredCompletions(session, check, discovery);
+}
+
 export const capabilitiesHonoured = scenario({
   id: 'server.lifecycle.capabilities-honoured',
   title: 'Declared capabilities are served and undeclared ones not offered',
   requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'LOG-SET-01', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01'],
   isolation: 'shared',
-  async run({ session, check, discovery }) {
-    for (const f of FEATURES) {
-      const declared = f.capability in discovery.capabilities;
-      if (!declared && f.undeclared === undefined) continue;
-      const reply = await session.request(f.method, f.params);
-      if (declared) {
-        check.expect(reply.kind === 'result', {
-          key: `${f.capability}-served`,
-          requirements: [f.served],
-          level: 'SHOULD',
-          expected: `${f.method} answered with a result, since the server declared ${f.capability} (${ruling('declared-capability-served').cite})`,
-          actual: describeReply(reply),
-          frames: [replyFrame(reply)],
-          replies: [reply],
-        });
-        continue;
-      }
-      const key = `${f.capability}-refused`;
-      if (reply.kind === 'malformed-result') {
-        check.skip(`not judged: ${f.method} was neither refused nor served, the answer is malformed (${describeReply(reply)}; see live.BASE-RES-02)`, { key, requirements: [f.undeclared!], frames: [reply.frame] });
-      } else if (offersNothing(reply, f.listed!)) {
-        // As with completions: an empty list offers nothing, so "a server offering X" does not apply.
-        check.skip(`not exercised: ${f.method} answered with an empty list (${describeReply(reply)}), so the server offers no ${f.capability} and ${f.undeclared} does not apply`, { key, requirements: [f.undeclared!], frames: [replyFrame(reply)] });
-      } else {
-        check.isError(reply, {
-          key,
-          requirements: [f.undeclared!],
-          what: `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`,
-        });
-      }
-    }
-    if (!('completions' in discovery.capabilities)) await undeclaredCompletions(session, check, discovery);
-  },
+  run: (ctx) => honourCapabilities(ctx, FEATURES),
+});
+
+/** The same in 2026-07-28, against the DiscoverResult's capabilities; logging/setLevel is gone (a per-request logLevel instead). */
+export const modernCapabilitiesHonoured = scenario({
+  id: 'server.modern.lifecycle.capabilities-honoured',
+  title: 'Capabilities declared in server/discover are served and undeclared ones not offered',
+  requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01'],
+  isolation: 'shared',
+  revisions: MODERN,
+  run: (ctx) => honourCapabilities(ctx, FEATURES.filter((f) => f.method !== 'logging/setLevel')),
 });
 
 /** How many prompt arguments or template variables an undeclared completion is asked for: enough to see it served. */
@@ -322,4 +336,4 @@ async function undeclaredCompletions(session: ClientSession, check: CheckRecorde
   });
 }
 
-export const lifecycle = [versionNegotiation, beforeInitialize, noRequestsBeforeInitialized, capabilitiesHonoured];
+export const lifecycle = [versionNegotiation, beforeInitialize, noRequestsBeforeInitialized, capabilitiesHonoured, modernCapabilitiesHonoured];
