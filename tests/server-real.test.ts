@@ -228,6 +228,13 @@ const FASTMCP_COMMON = [
   'live.BASE-ERR-03:warn',
 ];
 
+/** tmcp in 2026-07-28: completion/complete, undeclared, answered with a result that has no `completion`. */
+const TMCP_2026_COMPLETION = [
+  'live.modern.BASE-RES-03:fail',
+  'live.modern.COMP-RES-01:fail',
+  'server.modern.lifecycle.capabilities-honoured/completions-not-supported:warn',
+];
+
 describe('small apps on other MCP libraries', () => {
   it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/tmcp/server.js`);
@@ -287,9 +294,13 @@ describe('small apps on other MCP libraries', () => {
         'server.modern.utilities.invalid-cursor/tools/list:warn',
         'server.modern.tools.unknown-tool/unknown:warn',
         'server.modern.tools.unknown-tool/no-name:warn',
+        // completion/complete, which it does not declare in server/discover, is answered with a
+        // result that has no `completion` (the 2026 schema requires it: BASE-RES-03 and
+        // COMP-RES-01, MUST), where completion.mdx#error-handling asks for −32601 (COMP-ERR-01, SHOULD).
+        ...TMCP_2026_COMPLETION,
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(9);
+    expect(report.summary.mustFailures).toBe(11);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {
@@ -356,9 +367,11 @@ describe('small apps on other MCP libraries', () => {
         'server.modern.utilities.invalid-cursor/resources/templates/list:warn',
         'server.modern.utilities.invalid-cursor/tools/list:warn',
         'server.modern.tools.unknown-tool/unknown:warn',
+        // As over stdio: the undeclared completion/complete answered with no `completion`.
+        ...TMCP_2026_COMPLETION,
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(7);
+    expect(report.summary.mustFailures).toBe(9);
   });
 
   it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async () => {

@@ -5,7 +5,7 @@
  * through the session (so they carry the per-request `_meta`); what they show comes back as data.
  */
 import type { ClientSession } from '../harness/client-session.js';
-import { cannedCapabilities, DEFAULT_CANNED } from '../harness/canned.js';
+import { cannedCapabilities, cannedInputResponses } from '../harness/canned.js';
 import { describeReply } from '../harness/describe-reply.js';
 import type { Reply } from '../harness/peer-session.js';
 import { isObject } from '../json.js';
@@ -30,11 +30,6 @@ export interface MrtrRound {
 const inputRequired = (r: Reply): r is Extract<Reply, { kind: 'result' }> => r.kind === 'result' && r.result.resultType === 'input_required';
 const refused = (r: Reply) => r.kind === 'error' || r.kind === 'rejected';
 
-/** mcpcheck's canned answer to each input request, by its method (the answers a client would give). */
-function answersTo(inputRequests: Record<string, unknown>): Record<string, unknown> {
-  const canned: Record<string, unknown> = { 'elicitation/create': DEFAULT_CANNED.elicitation, 'sampling/createMessage': DEFAULT_CANNED.sampling, 'roots/list': { roots: DEFAULT_CANNED.roots } };
-  return Object.fromEntries(Object.entries(inputRequests).map(([key, r]) => [key, canned[isObject(r) ? String(r.method) : ''] ?? {}]));
-}
 
 /** The requestState altered: extended, a character flipped, cut short, or replaced outright. */
 export function tamper(state: string, how: Extract<MrtrRetry, { kind: 'tampered' }>['tamper']): string {
@@ -72,7 +67,7 @@ export async function mrtrRound(session: ClientSession, step: MrtrStep, replyMs:
   if (!inputRequired(first)) return { replies, exercised: [], stopped: `${step.tool} did not ask for input (${describeReply(first)})` };
   const asked = isObject(first.result.inputRequests) ? first.result.inputRequests : {};
   const state = typeof first.result.requestState === 'string' ? first.result.requestState : undefined;
-  const answers = answersTo(asked);
+  const answers = cannedInputResponses(asked);
   const echoed = state !== undefined ? { requestState: state } : {};
   const retry = step.retry;
   switch (retry.kind) {

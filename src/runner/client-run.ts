@@ -99,8 +99,6 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         channel,
         transport: target.transport,
         requestTimeoutMs: input.requestTimeoutMs,
-        // The client's pings measure its pace: waits on it stretch on a busy machine.
-        pace,
         onFinding: ledger.sink(() => s.id, () => session),
       });
       accept(session);

@@ -13,6 +13,8 @@ const SHRINK_BUDGET = 60;
  * the ping may overtake the listing's answer (another stream), so the client gets longer there.
  */
 const SETTLE_MS = { stdio: 200, http: 500 } as const;
+/** On a busy machine the settle lasts this many times the ping's own round trip. */
+const SETTLE_PINGS = 3;
 /** What the property leaves of the scenario timeout for the last case and the report. */
 const RESERVE_MS = 6_000;
 
@@ -70,8 +72,10 @@ async function stillAnswers(ctx: ClientScenarioContext, listed: number): Promise
   const answered = isAnswer(reply);
   // Over HTTP the ping and the listing's answer travel on different streams: the client may take
   // the ping first and only then choke on the list, so an answer counts once it is still there.
-  // A crash right behind the answer is seen as an exit only once the machine ran it: by the run's pace.
-  const exit = ctx.client.exit ?? (await ctx.exited(ctx.session.answerMs(answered ? SETTLE_MS[ctx.transport] : 500)));
+  // A crash right behind the answer shows as an exit only once the machine ran it: on a busy one,
+  // a few times what this ping took.
+  const settleMs = answered ? Math.max(SETTLE_MS[ctx.transport], SETTLE_PINGS * ms) : 500;
+  const exit = ctx.client.exit ?? (await ctx.exited(settleMs));
   if (answered && !exit) return { held: true };
   if (exit && exit.code === 0 && !exit.signal) return { inconclusive: 'the client ended its session cleanly (exit 0) right after the listing' };
   const failed = failedCalls(ctx.session, listed);

@@ -1,4 +1,4 @@
-import { cannedCapabilities, type CheckRecorder, type ClientSession, DEFAULT_CANNED, describeReply, isObject, META, MODERN, MODERN_ERRORS, type Reply, replyFrame, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
+import { cannedCapabilities, cannedInputResponses, type CheckRecorder, type ClientSession, describeReply, isObject, META, MODERN, MODERN_ERRORS, type Reply, replyFrame, scenario, type Scenario, show, type ToolPlan } from '../kit.js';
 import { callablePlans, otherArguments, quickArguments } from './helpers.js';
 
 // Multi round-trip requests (basic/patterns/mrtr.mdx): a server that needs client input answers
@@ -31,11 +31,6 @@ function inputRequired(reply: Reply): reply is Extract<Reply, { kind: 'result' }
   return reply.kind === 'result' && reply.result.resultType === 'input_required';
 }
 
-/** The canned answer mcpcheck gives each input request, by its method. */
-function answersTo(inputRequests: Record<string, unknown>): Record<string, unknown> {
-  const canned: Record<string, unknown> = { 'elicitation/create': DEFAULT_CANNED.elicitation, 'sampling/createMessage': DEFAULT_CANNED.sampling, 'roots/list': { roots: DEFAULT_CANNED.roots } };
-  return Object.fromEntries(Object.entries(inputRequests).map(([key, r]) => [key, canned[isObject(r) ? String(r.method) : ''] ?? {}]));
-}
 
 export const mrtrRoundTrip = scenario({
   id: 'server.modern.mrtr.round-trip',
@@ -94,7 +89,7 @@ export const mrtrRoundTrip = scenario({
       frames: [reply.frame],
     });
     const state = typeof requestState === 'string' ? { requestState } : {};
-    const retry = await session.request('tools/call', call(plan, declared, { inputResponses: answersTo(requests), ...state }));
+    const retry = await session.request('tools/call', call(plan, declared, { inputResponses: cannedInputResponses(requests), ...state }));
     check.expect(retry.kind === 'result', {
       key: 'retry',
       requirements: ['MRTR-SRV-03'],
@@ -116,7 +111,7 @@ export const mrtrRoundTrip = scenario({
       for (const key of ['tampered-state', 'other-arguments', 'other-tool'] as const) check.skip('not exercised: the InputRequiredResult carried no requestState to tamper with or replay', { key, requirements: [REQUIREMENT_OF[key]] });
       return;
     }
-    const tampered = await session.request('tools/call', call(plan, declared, { inputResponses: answersTo(requests), requestState: `${requestState}mcpcheck` }));
+    const tampered = await session.request('tools/call', call(plan, declared, { inputResponses: cannedInputResponses(requests), requestState: `${requestState}mcpcheck` }));
     const sameAsUntampered = tampered.kind === 'result' && retry.kind === 'result' && JSON.stringify(tampered.result) === JSON.stringify(retry.result);
     check.expect(errorOrAsk(tampered) || sameAsUntampered, {
       key: 'tampered-state',
@@ -188,7 +183,7 @@ function judgeMissingCapability(check: CheckRecorder, bare: ReadonlyMap<string, 
  */
 async function judgeReplays(session: ClientSession, check: CheckRecorder, first: Asking, others: readonly Asking[], declared: Record<string, unknown>, requestState: string): Promise<void> {
   const { plan, reply } = first;
-  const answers = answersTo(isObject(reply.result.inputRequests) ? reply.result.inputRequests : {});
+  const answers = cannedInputResponses(isObject(reply.result.inputRequests) ? reply.result.inputRequests : {});
   const varied = otherArguments(plan, quickArguments(plan));
   if (!varied) check.skip(`not exercised: ${plan.name} has no free-form string argument mcpcheck could change`, { key: 'other-arguments', requirements: ['MRTR-SEC-02'] });
   else {
@@ -205,7 +200,7 @@ async function judgeReplays(session: ClientSession, check: CheckRecorder, first:
   const other = others[0];
   if (!other) return check.skip(`not exercised: only ${plan.name} asked for input, so no other tool's retry could carry its state`, { key: 'other-tool', requirements: ['MRTR-SEC-02'] });
   const otherRequests = isObject(other.reply.result.inputRequests) ? other.reply.result.inputRequests : {};
-  const replay = await session.request('tools/call', call(other.plan, declared, { inputResponses: answersTo(otherRequests), requestState }));
+  const replay = await session.request('tools/call', call(other.plan, declared, { inputResponses: cannedInputResponses(otherRequests), requestState }));
   check.expect(errorOrAsk(replay), {
     key: 'other-tool',
     requirements: ['MRTR-SEC-02'],
