@@ -32,6 +32,28 @@ function expectOneLine(stderr: string): void {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpcheck-cli-'));
 
+/** mcpcheck in a process of its own, not waited for: the other tests run meanwhile. */
+function mcpcheckInBackground(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+// Its first start is waited for up to the pace's ceiling (a slow server may need more than 10 s):
+// started before every other test and judged after them, so that the minute passes meanwhile.
+let neverServes: Promise<{ code: number | null; stderr: string }>;
+beforeAll(async () => {
+  const port = await freePort();
+  neverServes = mcpcheckInBackground(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', `${process.execPath} -e "setTimeout(() => {}, 90000)"`]);
+});
+
 describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
   it('an unreachable URL, within 10 s', async () => {
     const port = await freePort();
@@ -54,15 +76,6 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/exited with code 3/);
   });
-
-  // Its first start is waited for up to the pace's ceiling (a slow server may need more than 10 s).
-  it('a --start command that never serves the URL', async () => {
-    const port = await freePort();
-    const r = mcpcheck(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', `${process.execPath} -e "setTimeout(() => {}, 90000)"`], {});
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toMatch(/did not accept connections within 60000 ms of starting .* \(the most mcpcheck waits for a first start\)/);
-  }, 90_000);
 
   it.each([
     [['server'], /exactly one target/],
@@ -460,4 +473,13 @@ describe('the npm package', () => {
     for (const f of ['LICENSE', 'dist/src/cli.js', 'dist/src/cli/main.js', 'dist/suites/server/index.js', 'src/spec/requirements.json', 'schemas/report.schema.json']) expect(files).toContain(f);
     expect([...files].some((f) => f.startsWith('dist/tests/'))).toBe(false);
   });
+});
+
+describe('bad input to mcpcheck, judged last: a --start command that never serves the URL', () => {
+  it('one line after the start-up wait, exit 2', async () => {
+    const r = await neverServes;
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(/did not accept connections within 60000 ms of starting .* \(the most mcpcheck waits for a first start\)/);
+  }, 90_000);
 });

@@ -34,6 +34,9 @@ export const clientHandshake = clientScenario({
       actual: done ? 'sent' : `nothing within ${WAIT_MS} ms`,
       frames: [done?.index ?? init.index],
     });
+    // The step's tools/list is the first request in session: the live checks judge it too (its
+    // _meta, id, headers), so the scenario lasts until it came, not only until the handshake did.
+    await session.waitForMethod('tools/list', WAIT_MS, (done ?? init).index);
   },
 });
 
