@@ -33,7 +33,7 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
-  it('answers server/discover with the versions, capabilities, serverInfo, resultType and caching fields, and no session id', async ({ expect }) => {
+  it('answers server/discover with the versions, capabilities, serverInfo, resultType and caching fields, and no session id', async () => {
     const { endpoint } = await served();
     const r = await post(endpoint.address, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }, { 'mcp-method': 'server/discover' });
     expect(r.status).toBe(200);
@@ -43,7 +43,7 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect((result._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'mcpcheck' });
   });
 
-  it('serves every modern request by its own _meta: resultType on results, −32022 (400) for an unsupported version, −32602 (400) for missing fields, 404 with −32601 for an unknown method', async ({ expect }) => {
+  it('serves every modern request by its own _meta: resultType on results, −32022 (400) for an unsupported version, −32602 (400) for missing fields, 404 with −32601 for an unknown method', async () => {
     const { endpoint, session } = await served();
     const list = await post(endpoint.address, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } }, { 'mcp-method': 'tools/list' });
     expect(list.status).toBe(200);
@@ -68,7 +68,7 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect(note.status).toBe(202);
   });
 
-  it('still opens a stateful session with initialize on the same endpoint (dual-era, VER-BC-02)', async ({ expect }) => {
+  it('still opens a stateful session with initialize on the same endpoint (dual-era, VER-BC-02)', async () => {
     const { endpoint, session } = await served();
     const init = await fetch(endpoint.address, {
       method: 'POST',
@@ -83,7 +83,7 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect(modern.json?.result).toMatchObject({ resultType: 'complete' });
   });
 
-  it('as a modern-only server answers GET and DELETE 405, and refuses initialize naming its versions', async ({ expect }) => {
+  it('as a modern-only server answers GET and DELETE 405, and refuses initialize naming its versions', async () => {
     const { endpoint, session } = await served({ eras: 'stateless' });
     session.serves = 'stateless';
     expect((await fetch(endpoint.address, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
@@ -92,7 +92,7 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect(init.json?.error).toMatchObject({ data: { supported: ['2026-07-28'] } });
   });
 
-  it('acknowledges a subscription on its SSE stream with what its capabilities honour, the listen id as subscriptionId (SUBS-ACK-01/02, SUBS-ID-01)', async ({ expect }) => {
+  it('acknowledges a subscription on its SSE stream with what its capabilities honour, the listen id as subscriptionId (SUBS-ACK-01/02, SUBS-ID-01)', async () => {
     const { endpoint } = await served();
     const abort = new AbortController();
     const res = await fetch(endpoint.address, {
@@ -110,7 +110,7 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
     expect(JSON.parse(data)).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { toolsListChanged: true } } });
   });
 
-  it('as an initialize-era server refuses a modern request without a session with 400 and an empty body (HTTP-BC-03)', async ({ expect }) => {
+  it('as an initialize-era server refuses a modern request without a session with 400 and an empty body (HTTP-BC-03)', async () => {
     const { endpoint, session } = await served({ eras: 'stateful' });
     session.serves = 'stateful';
     const r = await post(endpoint.address, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
@@ -133,9 +133,9 @@ function unmet(report: RunReport): string[] {
   return report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => c.id);
 }
 
-describe.concurrent('mcpcheck client against the 2026-07-28 reference client (needs npm run build)', () => {
+describe('mcpcheck client against the 2026-07-28 reference client (needs npm run build)', () => {
   for (const address of ['{url}', '{stdio}'] as const) {
-    it(`grades the correct client clean over ${address === '{url}' ? 'HTTP' : 'stdio'}: every modern scenario passes or is skipped with its reason, the initialize-era ones do not apply`, async ({ expect }) => {
+    it(`grades the correct client clean over ${address === '{url}' ? 'HTTP' : 'stdio'}: every modern scenario passes or is skipped with its reason, the initialize-era ones do not apply`, async () => {
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
@@ -149,7 +149,7 @@ describe.concurrent('mcpcheck client against the 2026-07-28 reference client (ne
   }
 
   for (const [address, rule] of [['{url}', 'HTTP-BC-03'], ['{stdio}', 'STDIO-BC-02']] as const) {
-    it(`sees a dual-era client fall back to initialize when an initialize-era server turns its modern request down (${rule})`, async ({ expect }) => {
+    it(`sees a dual-era client fall back to initialize when an initialize-era server turns its modern request down (${rule})`, async () => {
       const report = await judge('--dual', address);
       expect(report.checks.find((c) => c.id === 'client.modern.legacy-fallback')).toMatchObject({ status: 'pass', requirements: [rule] });
       // Over stdio it falls back on −32602 as on −32601 (STDIO-BC-03).
@@ -183,7 +183,7 @@ describe.concurrent('mcpcheck client against the 2026-07-28 reference client (ne
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());
   });
   for (const [brk, address, check, also = []] of caught) {
-    it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async ({ expect }) => {
+    it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async () => {
       const report = await judge(`--break ${brk}`, address);
       // Live validation of the stateless era judges the same rule on the same frames: the only other check allowed.
       const rule = CLIENT_2026_BREAKS[brk].rule;

@@ -3,9 +3,9 @@
  * failing its rule), the SDK example client over both transports, and clients that are no
  * clients at all (a setup error, not a grade).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { CLIENT_BREAKS as BREAKS } from './fixtures/client/breaks.js';
@@ -13,6 +13,16 @@ import { brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT
 import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
+
+// The first client's start is waited for up to the pace's ceiling (a slow client may need more than
+// 10 s): this run is started before every test and judged last, so that its minute passes meanwhile.
+let neverConnects: Promise<{ status: number | null; stderr: string }>;
+beforeAll(() => {
+  neverConnects = new Promise((resolve) => {
+    const command = `node -e "setTimeout(() => {}, 90000)"`;
+    const child = execFile(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'client', '--command', command, '--only', 'client.lifecycle.handshake'], { encoding: 'utf8', timeout: 90_000 }, (_error, _stdout, stderr) => resolve({ status: child.exitCode, stderr }));
+  });
+});
 
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
@@ -112,132 +122,9 @@ const ALSO: Record<string, string[]> = {
   'no-resume': ['HTTP-SSE-02'],
 };
 
-describe.concurrent('something that is no MCP client is not graded', () => {
-  // Asynchronous, so that the start-up wait of the one that never connects overlaps the other tests.
-  const cli = (command: string) =>
-    new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [CLI, 'client', '--command', command, '--only', 'client.lifecycle.handshake'], { encoding: 'utf8', timeout: 90_000 }, (_error, _stdout, stderr) =>
-        resolve({ status: child.exitCode, stderr }),
-      );
-    });
-  it('a command that does not exist: one line, exit 2', async ({ expect }) => {
-    const r = await cli('mcpcheck-no-such-client-command');
-    expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/could not be started|exited/);
-  });
-  it('a command that exits at once: one line with its stderr, exit 2', async ({ expect }) => {
-    const r = await cli(`node -e "console.error('no such option'); process.exit(3)"`);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/exited with code 3.*no such option/);
-  });
-  // The first client's start is waited for up to the pace's ceiling (a slow client may need more than 10 s).
-  it('a command that never connects: one line after the start-up wait, exit 2', async ({ expect }) => {
-    const r = await cli(`node -e "setTimeout(() => {}, 90000)"`);
-    expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toMatch(/sent mcpcheck no message within 60000 ms of starting \(the most mcpcheck waits for a first start\)/);
-  }, 90_000);
-});
-
-describe.concurrent('the property tier', () => {
-  const PROPERTY = 'client.properties.tool-lists';
-  const property = (report: RunReport) => report.checks.find((c) => c.id === PROPERTY);
-
-  it('judges every generated case of a correct client, seed in the report', async ({ expect }) => {
-    const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], seed: 99, properties: 4 });
-    expect(report.seed).toBe(99);
-    expect(property(report)?.status, describeFailures(report)).toBe('pass');
-    expect(property(report)?.message).toMatch(/4 generated case\(s\) judged/);
-  });
-
-  it('shrinks a crash to the smallest tool list that still crashes, the same one for the same seed', async ({ expect }) => {
-    // A timeout roomy enough that shrinking is never cut short, even on a loaded machine. Over
-    // stdio, because there the ping comes after the listing on one pipe: the crash is seen right
-    // behind it. Over HTTP the ping may overtake the listing (another stream), and a loaded
-    // machine can then let a crashing candidate look held, which sends shrinking elsewhere.
-    const once = () => run(`node ${FIXTURE} --break crashes-on-icon-sizes {stdio}`, { only: [PROPERTY], seed: BREAK_SEED, scenarioTimeoutMs: 120_000 });
-    const first = property(await once())!;
-    const second = property(await once())!;
-    expect(first.status).toBe('warn');
-    const smallest = (message: string) => /smallest failing tool list \(after \d+ shrink step\(s\).*?\): (\[.*\]); seed/.exec(message)?.[1];
-    const shrunk = smallest(first.message);
-    expect(shrunk, first.message).toBeDefined();
-    const tools = JSON.parse(shrunk!) as Array<Record<string, unknown>>;
-    // One tool, one icon, and of that icon nothing but what the crash needs.
-    expect(tools).toHaveLength(1);
-    expect(tools[0]!.icons).toEqual([{ src: expect.any(String), sizes: [expect.any(String)] }]);
-    // The same seed reaches the same smallest case, unless a run says that it passed a smaller
-    // candidate by as not judged (a loaded machine can leave a real client's case unjudged).
-    const passedBy = (message: string) => message.includes('passed by as not judged');
-    if (!passedBy(first.message) && !passedBy(second.message)) expect(smallest(second.message), second.message).toBe(shrunk);
-    expect(first.reproduce).toContain(`--seed ${BREAK_SEED}`);
-  }, 240_000);
-
-  it('is off with --properties 0', async ({ expect }) => {
-    const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], properties: 0 });
-    expect(property(report)?.status).toBe('skip');
-  });
-});
-
-describe.concurrent('the SDK example client', () => {
+describe('the correct client fixture', () => {
   for (const transport of ['http', 'stdio'] as const) {
-    it(`is graded with no harness error over ${transport}`, async ({ expect }) => {
-      const report = await run(`node ${EXAMPLE}${transport === 'stdio' ? ' {stdio}' : ''}`);
-      expect(harnessErrors(report)).toEqual([]);
-      expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
-      expect(report.target.clientInfo?.name).toBeDefined();
-    });
-  }
-});
-
-describe.concurrent('a client that ignores the steps and calls every tool it is shown (greedy-sdk-client)', () => {
-  const CANCEL = 'client.utilities.cancel-on-timeout';
-  const PROPERTY = 'client.properties.tool-lists';
-  const status = (report: RunReport, id: string) => report.checks.find((c) => c.id === id);
-
-  it('is judged on LIFE-TIME-01 by its own timeout, never by the step\'s 1000 ms it did not follow', async ({ expect }) => {
-    // Its own timeout is the SDK's 60 s, beyond mcpcheck's bound: a skip that says why. With a
-    // 3 s timeout of its own it cancels within the bound: a pass. (Over stdio the cancel, which
-    // the SDK sends without waiting, is written before the client ends its session.)
-    const [sdkDefault, ownTimeout] = await Promise.all([run(`node ${GREEDY} {url}`, { only: [CANCEL] }), run(`node ${GREEDY} --call-timeout 3000 {stdio}`, { only: [CANCEL] })]);
-    const skipped = status(sdkDefault, CANCEL)!;
-    expect(skipped.status, skipped.message).toBe('skip');
-    expect(skipped.message).toMatch(/not with the step's arguments .*no notifications\/cancelled for the call within \d+ ms/);
-    expect(status(ownTimeout, CANCEL)?.status, status(ownTimeout, CANCEL)?.message).toBe('pass');
-    expect(status(ownTimeout, CANCEL)?.message).toMatch(/the client's own timeout/);
-  }, 60_000);
-
-  it('is judged on losing the server mid-request only with the held call pending, not one mcpcheck answered', async ({ expect }) => {
-    // It calls add_numbers and echo (answered) before hang_then_die (held). Over HTTP the SDK
-    // client, which has no handler for the dropped stream, waits on: a true warning, on that call.
-    const report = await run(`node ${GREEDY} {url}`, { only: ['client.robust.server-dies'] });
-    const dies = status(report, 'client.robust.server-dies')!;
-    expect(dies.status, dies.message).toBe('warn');
-    expect(dies.evidence[0]?.excerpt).toMatch(/"name":"hang_then_die"/);
-  }, 60_000);
-
-  it('is served every tool it was shown: the property never reads its exit after an "unknown tool" as not tolerating the list', async ({ expect }) => {
-    // Seeds whose first lists hold tools the client calls at once; before mcpcheck served what it
-    // listed, each was a ROBUST-07 warning: the call answered -32602, the client exited 1 on it.
-    // Over stdio, where the ping follows the listing's answer on one pipe, that exit was always seen.
-    const reports = await Promise.all([3, 4, 6].map((seed) => run(`node ${GREEDY} {stdio}`, { only: [PROPERTY], seed })));
-    for (const report of reports) {
-      const property = status(report, PROPERTY)!;
-      // A true warning is allowed on one ground only: a listed outputSchema declaring a property
-      // named like a member of Object.prototype, whose valid result the SDK client refuses before
-      // exiting 1 (its Ajv leaves "__proto__" out of `properties`, and judges an absent "constructor"
-      // by the one Object.prototype lends, which is no object).
-      if (property.status === 'warn') expect(property.message).toMatch(/smallest failing tool list.*"outputSchema":.*"(__proto__|constructor|toString|valueOf|hasOwnProperty)":\{/s);
-      else expect(['pass', 'skip'], property.message).toContain(property.status);
-      expect(property.message).not.toMatch(/unknown tool|could not make a result/);
-    }
-  }, 120_000);
-});
-
-describe.concurrent('the correct client fixture', () => {
-  for (const transport of ['http', 'stdio'] as const) {
-    it(`passes everything that applies, over ${transport}`, async ({ expect }) => {
+    it(`passes everything that applies, over ${transport}`, async () => {
       const report = await run(`node ${FIXTURE}${transport === 'stdio' ? ' {stdio}' : ''}`);
       expect(harnessErrors(report)).toEqual([]);
       expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
@@ -249,8 +136,8 @@ describe.concurrent('the correct client fixture', () => {
   }
 });
 
-describe.concurrent('a conforming variant', () => {
-  it('elicitation-form-only refuses URL mode with −32602: client.elicitation.url-undeclared passes', async ({ expect }) => {
+describe('a conforming variant', () => {
+  it('elicitation-form-only refuses URL mode with −32602: client.elicitation.url-undeclared passes', async () => {
     const report = await run(`node ${FIXTURE} --break elicitation-form-only`, { only: ['client.elicitation'] });
     expect(harnessErrors(report)).toEqual([]);
     expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
@@ -258,7 +145,7 @@ describe.concurrent('a conforming variant', () => {
     expect(verdictLines(report)).toMatchSnapshot();
   });
 
-  it('no-roots declares no roots and refuses roots/list with −32601: client.roots.undeclared passes', async ({ expect }) => {
+  it('no-roots declares no roots and refuses roots/list with −32601: client.roots.undeclared passes', async () => {
     const report = await run(`node ${FIXTURE} --break no-roots`, { only: ['client.roots'] });
     expect(harnessErrors(report)).toEqual([]);
     expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
@@ -287,4 +174,120 @@ describe.concurrent('each broken client fixture fails its rule', () => {
       });
     }
   }
+});
+
+describe('the property tier', () => {
+  const PROPERTY = 'client.properties.tool-lists';
+  const property = (report: RunReport) => report.checks.find((c) => c.id === PROPERTY);
+
+  it('judges every generated case of a correct client, seed in the report', async () => {
+    const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], seed: 99, properties: 4 });
+    expect(report.seed).toBe(99);
+    expect(property(report)?.status, describeFailures(report)).toBe('pass');
+    expect(property(report)?.message).toMatch(/4 generated case\(s\) judged/);
+  });
+
+  it('shrinks a crash to the smallest tool list that still crashes, the same one for the same seed', async () => {
+    // A timeout roomy enough that shrinking is never cut short, even on a loaded machine. Over
+    // stdio, because there the ping comes after the listing on one pipe: the crash is seen right
+    // behind it. Over HTTP the ping may overtake the listing (another stream), and a loaded
+    // machine can then let a crashing candidate look held, which sends shrinking elsewhere.
+    const once = () => run(`node ${FIXTURE} --break crashes-on-icon-sizes {stdio}`, { only: [PROPERTY], seed: BREAK_SEED, scenarioTimeoutMs: 120_000 });
+    const first = property(await once())!;
+    const second = property(await once())!;
+    expect(first.status).toBe('warn');
+    const smallest = (message: string) => /smallest failing tool list \(after \d+ shrink step\(s\).*?\): (\[.*\]); seed/.exec(message)?.[1];
+    const shrunk = smallest(first.message);
+    expect(shrunk, first.message).toBeDefined();
+    const tools = JSON.parse(shrunk!) as Array<Record<string, unknown>>;
+    // One tool, one icon, and of that icon nothing but what the crash needs.
+    expect(tools).toHaveLength(1);
+    expect(tools[0]!.icons).toEqual([{ src: expect.any(String), sizes: [expect.any(String)] }]);
+    // The same seed reaches the same smallest case, unless a run says that it passed a smaller
+    // candidate by as not judged (a loaded machine can leave a real client's case unjudged).
+    const passedBy = (message: string) => message.includes('passed by as not judged');
+    if (!passedBy(first.message) && !passedBy(second.message)) expect(smallest(second.message), second.message).toBe(shrunk);
+    expect(first.reproduce).toContain(`--seed ${BREAK_SEED}`);
+  }, 240_000);
+
+  it('is off with --properties 0', async () => {
+    const report = await run(`node ${FIXTURE}`, { only: [PROPERTY], properties: 0 });
+    expect(property(report)?.status).toBe('skip');
+  });
+});
+
+describe('the SDK example client', () => {
+  for (const transport of ['http', 'stdio'] as const) {
+    it(`is graded with no harness error over ${transport}`, async () => {
+      const report = await run(`node ${EXAMPLE}${transport === 'stdio' ? ' {stdio}' : ''}`);
+      expect(harnessErrors(report)).toEqual([]);
+      expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
+      expect(report.target.clientInfo?.name).toBeDefined();
+    });
+  }
+});
+
+describe('a client that ignores the steps and calls every tool it is shown (greedy-sdk-client)', () => {
+  const CANCEL = 'client.utilities.cancel-on-timeout';
+  const PROPERTY = 'client.properties.tool-lists';
+  const status = (report: RunReport, id: string) => report.checks.find((c) => c.id === id);
+
+  it('is judged on LIFE-TIME-01 by its own timeout, never by the step\'s 1000 ms it did not follow', async () => {
+    // Its own timeout is the SDK's 60 s, beyond mcpcheck's bound: a skip that says why. With a
+    // 3 s timeout of its own it cancels within the bound: a pass. (Over stdio the cancel, which
+    // the SDK sends without waiting, is written before the client ends its session.)
+    const [sdkDefault, ownTimeout] = await Promise.all([run(`node ${GREEDY} {url}`, { only: [CANCEL] }), run(`node ${GREEDY} --call-timeout 3000 {stdio}`, { only: [CANCEL] })]);
+    const skipped = status(sdkDefault, CANCEL)!;
+    expect(skipped.status, skipped.message).toBe('skip');
+    expect(skipped.message).toMatch(/not with the step's arguments .*no notifications\/cancelled for the call within \d+ ms/);
+    expect(status(ownTimeout, CANCEL)?.status, status(ownTimeout, CANCEL)?.message).toBe('pass');
+    expect(status(ownTimeout, CANCEL)?.message).toMatch(/the client's own timeout/);
+  }, 60_000);
+
+  it('is judged on losing the server mid-request only with the held call pending, not one mcpcheck answered', async () => {
+    // It calls add_numbers and echo (answered) before hang_then_die (held). Over HTTP the SDK
+    // client, which has no handler for the dropped stream, waits on: a true warning, on that call.
+    const report = await run(`node ${GREEDY} {url}`, { only: ['client.robust.server-dies'] });
+    const dies = status(report, 'client.robust.server-dies')!;
+    expect(dies.status, dies.message).toBe('warn');
+    expect(dies.evidence[0]?.excerpt).toMatch(/"name":"hang_then_die"/);
+  }, 60_000);
+
+  it('is served every tool it was shown: the property never reads its exit after an "unknown tool" as not tolerating the list', async () => {
+    // Seeds whose first lists hold tools the client calls at once; before mcpcheck served what it
+    // listed, each was a ROBUST-07 warning: the call answered -32602, the client exited 1 on it.
+    // Over stdio, where the ping follows the listing's answer on one pipe, that exit was always seen.
+    const reports = await Promise.all([3, 4, 6].map((seed) => run(`node ${GREEDY} {stdio}`, { only: [PROPERTY], seed })));
+    for (const report of reports) {
+      const property = status(report, PROPERTY)!;
+      // A true warning is allowed on one ground only: a listed outputSchema declaring a property
+      // named like a member of Object.prototype, whose valid result the SDK client refuses before
+      // exiting 1 (its Ajv leaves "__proto__" out of `properties`, and judges an absent "constructor"
+      // by the one Object.prototype lends, which is no object).
+      if (property.status === 'warn') expect(property.message).toMatch(/smallest failing tool list.*"outputSchema":.*"(__proto__|constructor|toString|valueOf|hasOwnProperty)":\{/s);
+      else expect(['pass', 'skip'], property.message).toContain(property.status);
+      expect(property.message).not.toMatch(/unknown tool|could not make a result/);
+    }
+  }, 120_000);
+});
+
+describe('something that is no MCP client is not graded', () => {
+  const cli = (command: string) => spawnSync(process.execPath, [CLI, 'client', '--command', command, '--only', 'client.lifecycle.handshake'], { encoding: 'utf8', timeout: 90_000 });
+  it('a command that does not exist: one line, exit 2', () => {
+    const r = cli('mcpcheck-no-such-client-command');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/could not be started|exited/);
+  });
+  it('a command that exits at once: one line with its stderr, exit 2', () => {
+    const r = cli(`node -e "console.error('no such option'); process.exit(3)"`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/exited with code 3.*no such option/);
+  });
+  it('a command that never connects: one line after the start-up wait, exit 2', async () => {
+    const r = await neverConnects;
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(/sent mcpcheck no message within 60000 ms of starting \(the most mcpcheck waits for a first start\)/);
+  }, 90_000);
 });

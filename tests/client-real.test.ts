@@ -4,7 +4,7 @@
  * fixed client or a changed verdict, and must be explained.
  */
 import { join } from 'node:path';
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { harnessErrors, requireBuild, ROOT } from './server-helpers.js';
@@ -50,8 +50,8 @@ const NO_ICONS = ['skip client.icons.data-not-fetched', 'skip client.icons.hosti
 
 // Each test runs the whole client suite on real third-party processes (mcp-remote starts two per
 // scenario): on a loaded 2-core machine that has taken twice the usual minute.
-describe.concurrent('real clients', { timeout: 150_000 }, () => {
-  it('@modelcontextprotocol/inspector-cli 1.0.3 (tools/list over HTTP): no DELETE at the end', async ({ expect }) => {
+describe('real clients', { timeout: 150_000 }, () => {
+  it('@modelcontextprotocol/inspector-cli 1.0.3 (tools/list over HTTP): no DELETE at the end', async () => {
     // It reads its package.json relative to the working directory, so it runs from its build folder.
     const report = await run(`cd ${INSPECTOR_BUILD} && exec node index.js --method tools/list {url}`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
@@ -60,7 +60,7 @@ describe.concurrent('real clients', { timeout: 150_000 }, () => {
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
-  it('mcporter 0.9.0 (list over HTTP): no DELETE at the end', async ({ expect }) => {
+  it('mcporter 0.9.0 (list over HTTP): no DELETE at the end', async () => {
     const report = await run(`node ${MCPORTER} list --allow-http --http-url {url}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('mcporter');
@@ -68,7 +68,7 @@ describe.concurrent('real clients', { timeout: 150_000 }, () => {
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
-  it('mcp-remote 0.15.1 (a stdio server to the fixture, an HTTP client to mcpcheck)', async ({ expect }) => {
+  it('mcp-remote 0.15.1 (a stdio server to the fixture, an HTTP client to mcpcheck)', async () => {
     const report = await run(`node ${FIXTURE} node ${MCP_REMOTE} {url} --allow-http`);
     expect(harnessErrors(report)).toEqual([]);
     // Its first session (a connection test) is never ended with DELETE; it does not pass the
@@ -85,7 +85,7 @@ describe.concurrent('real clients', { timeout: 150_000 }, () => {
     // Up to 20 s of it is the wait for the client's own request timeout (it follows no step).
   }, 150_000);
 
-  it('a client that knows only the official suite contract (no MCPCHECK_STEPS) runs unchanged', async ({ expect }) => {
+  it('a client that knows only the official suite contract (no MCPCHECK_STEPS) runs unchanged', async () => {
     const report = await run(`env -u MCPCHECK_STEPS node ${EXAMPLE} {url}`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
     expect(findings(report), said(report)).toEqual([]);
@@ -106,7 +106,7 @@ describe.concurrent('real clients', { timeout: 150_000 }, () => {
   // ElicitResult under the requested key with the original params (MRTR-CLI-01/05), state kept to
   // its request (MRTR-CLI-04), headers matching the body (HDR-VER-01/02, HDR-STD-01).
   for (const address of ['{url}', '{stdio}'] as const) {
-    it(`@modelcontextprotocol/client 2.4.0 (SDK v2, 2026-07-28) over ${address === '{url}' ? 'HTTP' : 'stdio'}: no finding`, async ({ expect }) => {
+    it(`@modelcontextprotocol/client 2.4.0 (SDK v2, 2026-07-28) over ${address === '{url}' ? 'HTTP' : 'stdio'}: no finding`, async () => {
       const report = await run(`node ${SDK_V2} ${address}`);
       expect(harnessErrors(report)).toEqual([]);
       expect(report.target.protocolVersion).toBe('2026-07-28');

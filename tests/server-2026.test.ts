@@ -118,7 +118,7 @@ const SDK_V2_STDIO_2026 = [
   ...SDK_V2_CARRIED_COMMON,
 ].sort();
 
-describe.concurrent('a dual-era server (the SDK v2 fixture) is tested in both eras in one run', () => {
+describe('a dual-era server (the SDK v2 fixture) is tested in both eras in one run', () => {
   it(
     'over stdio: a section per era, no harness error; its 2026 findings as pinned',
     async () => {
@@ -150,7 +150,7 @@ describe.concurrent('a dual-era server (the SDK v2 fixture) is tested in both er
   );
 });
 
-describe.concurrent('--spec-version tests one era', () => {
+describe('--spec-version tests one era', () => {
   it('2026-07-28: the 2026 suite alone, no initialize-era check', async () => {
     const report = await runStdio(`node ${SDK_V2_FIXTURE}`, { specVersion: '2026-07-28' });
     expect(harnessErrors(report)).toEqual([]);

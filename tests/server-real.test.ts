@@ -1,4 +1,4 @@
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, findingsOf, LOOPBACK, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
 beforeAll(requireBuild);
@@ -81,8 +81,8 @@ const EVERYTHING_COMMON = [
   'live.TOOL-CALL-01:warn',
 ];
 
-describe.concurrent('@modelcontextprotocol/server-everything', () => {
-  it('over stdio: graded with no harness error, findings as pinned', async ({ expect }) => {
+describe('@modelcontextprotocol/server-everything', () => {
+  it('over stdio: graded with no harness error, findings as pinned', async () => {
     const report = await runStdio(`node ${EVERYTHING} stdio`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -99,7 +99,7 @@ describe.concurrent('@modelcontextprotocol/server-everything', () => {
     expect(report.summary.mustFailures).toBe(3);
   }, STDIO_RUN_MS);
 
-  it('over Streamable HTTP: graded with no harness error, findings as pinned', async ({ expect }) => {
+  it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
     const report = await runHttp((port) => `PORT=${port} node --import ${LOOPBACK} ${EVERYTHING} streamableHttp`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -134,14 +134,14 @@ describe.concurrent('@modelcontextprotocol/server-everything', () => {
   });
 });
 
-describe.concurrent('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () => {
-  it('over stdio: findings as pinned', async ({ expect }) => {
+describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () => {
+  it('over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${SDK_FIXTURE}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual([...SDK_STDIO, ...SDK_COMMON].sort());
   }, STDIO_RUN_MS);
 
-  it('over Streamable HTTP, with DNS-rebinding protection on: findings as pinned', async ({ expect }) => {
+  it('over Streamable HTTP, with DNS-rebinding protection on: findings as pinned', async () => {
     const report = await runHttp((port) => `node ${SDK_FIXTURE} --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -157,7 +157,7 @@ describe.concurrent('a server built on @modelcontextprotocol/sdk (tests/fixtures
   // Its HTTP transport refuses the 10 MB POST before reading it; a ping that went out later on a
   // kept-alive connection the server had dropped was once taken for the server no longer answering
   // (deep-nesting, "connection reset"): such a POST is now resent on a fresh connection (http-client.ts).
-  it('over Streamable HTTP: answers ping after every hostile input', async ({ expect }) => {
+  it('over Streamable HTTP: answers ping after every hostile input', async () => {
     const report = await runHttp((port) => `node ${SDK_FIXTURE} --http --port ${port}`, { only: ['server.base.hostile-input'] });
     const probes = report.checks.filter((c) => c.id.startsWith('server.base.hostile-input/'));
     expect(probes.map((c) => c.id)).toContain('server.base.hostile-input/deep-nesting');
@@ -168,10 +168,10 @@ describe.concurrent('a server built on @modelcontextprotocol/sdk (tests/fixtures
 /** SDK v2 keeps v1's findings but one: an unknown tool now gets a JSON-RPC error (TOOL-ERR-01 holds). */
 const SDK_V2_COMMON = SDK_COMMON.filter((f) => f !== 'server.tools.unknown-tool/unknown:warn');
 
-describe.concurrent('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fixtures/sdk-v2)', () => {
+describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fixtures/sdk-v2)', () => {
   // Its initialize era alone: the run of both eras, with its 2026-07-28 findings (META-REQ-03,
   // BASE-STATE-01 over stdio), is pinned in tests/server-2026.test.ts.
-  it('over stdio (serveStdio): findings as pinned', async ({ expect }) => {
+  it('over stdio (serveStdio): findings as pinned', async () => {
     const report = await runStdio(`node ${SDK_V2_FIXTURE}`, { specVersion: '2025-11-25' });
     expect(harnessErrors(report)).toEqual([]);
     // Its stdio transport is v1's: silent on unparsable and invalid frames, deaf after a 10 MB line.
@@ -182,7 +182,7 @@ describe.concurrent('a server built on @modelcontextprotocol/server 2.4.0, SDK v
 
   // Stateless: no session ids, GET and DELETE answered 405, so closing a session sends nothing and
   // aborts at once; the run used to die there with an uncaught AbortError (exit 4, no report).
-  it('over Streamable HTTP (createMcpHandler, stateless, DNS-rebinding protection on): findings as pinned', async ({ expect }) => {
+  it('over Streamable HTTP (createMcpHandler, stateless, DNS-rebinding protection on): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${SDK_V2_FIXTURE} --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -235,8 +235,8 @@ const TMCP_2026_COMPLETION = [
   'server.modern.lifecycle.capabilities-honoured/completions-not-supported:warn',
 ];
 
-describe.concurrent('small apps on other MCP libraries', () => {
-  it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async ({ expect }) => {
+describe('small apps on other MCP libraries', () => {
+  it('tmcp (tests/fixtures/tmcp), over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/tmcp/server.js`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -303,7 +303,7 @@ describe.concurrent('small apps on other MCP libraries', () => {
     expect(report.summary.mustFailures).toBe(11);
   });
 
-  it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async ({ expect }) => {
+  it('fastmcp (tests/fixtures/fastmcp), over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${ROOT}/dist/tests/fixtures/fastmcp/server.js`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -320,7 +320,7 @@ describe.concurrent('small apps on other MCP libraries', () => {
     expect(report.summary.mustFailures).toBe(3);
   }, STDIO_RUN_MS);
 
-  it('tmcp (tests/fixtures/tmcp), over Streamable HTTP (@tmcp/transport-http): findings as pinned', async ({ expect }) => {
+  it('tmcp (tests/fixtures/tmcp), over Streamable HTTP (@tmcp/transport-http): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${ROOT}/dist/tests/fixtures/tmcp/server.js --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
@@ -374,7 +374,7 @@ describe.concurrent('small apps on other MCP libraries', () => {
     expect(report.summary.mustFailures).toBe(9);
   });
 
-  it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async ({ expect }) => {
+  it('fastmcp (tests/fixtures/fastmcp), over Streamable HTTP (httpStream): findings as pinned', async () => {
     const report = await runHttp((port) => `node ${ROOT}/dist/tests/fixtures/fastmcp/server.js --http --port ${port}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(findingsOf(report)).toEqual(
