@@ -32,7 +32,7 @@ export function freePort(): Promise<number> {
 /**
  * What a break run needs to show its rule and whatever else it cascades into: the scenarios of
  * `revision`'s era that cite `requirement` (the live checks judge all their traffic too), or the
- * whole suite (undefined) for a rule that only live checks judge, on whatever traffic comes.
+ * whole suite (undefined) for a rule that only live checks judge and no `shownBy` names the traffic of.
  * `shownBy` adds the scenarios whose traffic a live check judges the break on, when the citing ones
  * do not make the traffic it shows in.
  * A whole suite per break spent most of CI's time starting fixture processes; the clean runs of the
@@ -40,7 +40,8 @@ export function freePort(): Promise<number> {
  */
 export function breakScope(requirement: string, revision: Revision, shownBy: readonly string[] = []): { only: string[] } | undefined {
   const citing = serverScenarios.filter((s) => (s.requirements as readonly string[]).includes(requirement) && inEra(s, revision) && outsideRevisions(s.revisions, revision) === undefined);
-  return citing.length > 0 ? { only: [...citing.map((s) => s.id), ...shownBy] } : undefined;
+  const only = [...citing.map((s) => s.id), ...shownBy];
+  return only.length > 0 ? { only } : undefined;
 }
 
 export function runStdio(command: string, extra: Partial<ServerCommandOptions> = {}): Promise<RunReport> {

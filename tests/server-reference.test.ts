@@ -75,6 +75,17 @@ const BREAK_SEED = 1;
 const SHOWN_BY: Record<string, string[]> = {
   // Only a tool call with a progress token is answered with an SSE stream, whose first event is the priming one.
   'http-no-priming-event': ['server.utilities.progress'],
+  // Rules only the live checks judge, on the traffic that carries each break:
+  // the InitializeResult and ping answers every scenario gets,
+  'invalid-utf8-output': ['server.utilities.ping'],
+  'missing-jsonrpc': ['server.utilities.ping'],
+  'icon-javascript': ['server.utilities.ping'],
+  'icon-bad-sizes': ['server.utilities.ping'],
+  // the tools listed and called,
+  'reserved-meta-key': ['server.tools.list'],
+  'bad-meta-key': ['server.tools.call'],
+  // the unknown method's error.
+  'result-and-error': ['server.base.unknown-method'],
 };
 
 describe('the reference server', () => {
