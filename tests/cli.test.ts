@@ -9,7 +9,7 @@ import { useColor } from '../src/cli/report-output.js';
 import { planSelection } from '../src/commands/selection.js';
 import type { CheckResult } from '../src/model.js';
 import { serverScenarios } from '../suites/server/index.js';
-import { freePort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, mcpcheckAsync, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 
@@ -32,26 +32,12 @@ function expectOneLine(stderr: string): void {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcpcheck-cli-'));
 
-/** mcpcheck in a process of its own, not waited for: the other tests run meanwhile. */
-function mcpcheckInBackground(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' } });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
-
 // Its first start is waited for up to the pace's ceiling (a slow server may need more than 10 s):
 // started before every other test and judged after them, so that the minute passes meanwhile.
-let neverServes: Promise<{ code: number | null; stderr: string }>;
+let neverServes: ReturnType<typeof mcpcheckAsync>;
 beforeAll(async () => {
   const port = await freePort();
-  neverServes = mcpcheckInBackground(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', `${process.execPath} -e "setTimeout(() => {}, 90000)"`]);
+  neverServes = mcpcheckAsync(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', `${process.execPath} -e "setTimeout(() => {}, 90000)"`], { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' });
 });
 
 describe('bad input to mcpcheck: one line on stderr, exit 2', () => {

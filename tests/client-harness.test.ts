@@ -3,25 +3,22 @@
  * failing its rule), the SDK example client over both transports, and clients that are no
  * clients at all (a setup error, not a grade).
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { CLIENT_BREAKS as BREAKS } from './fixtures/client/breaks.js';
-import { brokenRequirements, describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
+import { brokenRequirements, describeFailures, harnessErrors, mcpcheckAsync, requireBuild, ROOT } from './server-helpers.js';
 import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
 
 // The first client's start is waited for up to the pace's ceiling (a slow client may need more than
 // 10 s): this run is started before every test and judged last, so that its minute passes meanwhile.
-let neverConnects: Promise<{ status: number | null; stderr: string }>;
+let neverConnects: ReturnType<typeof mcpcheckAsync>;
 beforeAll(() => {
-  neverConnects = new Promise((resolve) => {
-    const command = `node -e "setTimeout(() => {}, 90000)"`;
-    const child = execFile(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'client', '--command', command, '--only', 'client.lifecycle.handshake'], { encoding: 'utf8', timeout: 90_000 }, (_error, _stdout, stderr) => resolve({ status: child.exitCode, stderr }));
-  });
+  neverConnects = mcpcheckAsync(['client', '--command', `node -e "setTimeout(() => {}, 90000)"`, '--only', 'client.lifecycle.handshake']);
 });
 
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
@@ -286,7 +283,7 @@ describe('something that is no MCP client is not graded', () => {
   });
   it('a command that never connects: one line after the start-up wait, exit 2', async () => {
     const r = await neverConnects;
-    expect(r.status).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toMatch(/sent mcpcheck no message within 60000 ms of starting \(the most mcpcheck waits for a first start\)/);
   }, 90_000);

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
-import { found, fuzzAtAsync, mcpcheck, mcpcheckAsync, servedOverHttp } from './fuzz-helpers.js';
-import { requireBuild, ROOT } from './server-helpers.js';
+import { found, fuzzAtAsync, mcpcheck, servedOverHttp } from './fuzz-helpers.js';
+import { mcpcheckAsync, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
 

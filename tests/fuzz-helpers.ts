@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { FuzzCase } from '../src/fuzz/case.js';
 import type { RunReport } from '../src/model.js';
-import { freePort, ROOT } from './server-helpers.js';
+import { freePort, mcpcheckAsync, ROOT } from './server-helpers.js';
 
 export const CLI = join(ROOT, 'dist/src/cli.js');
 export const FIXTURE = `node ${join(ROOT, 'dist/tests/fixtures/fuzz/server.js')}`;
@@ -44,21 +44,6 @@ export function fuzz(target: string, extra: string[] = []): Run {
 }
 
 /** mcpcheck as a child that leaves the event loop free, for tests that run side by side (`describe.concurrent`). */
-export function mcpcheckAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** The arguments of a seeded fuzz run that writes its report and failures to a fresh folder. */
 function fuzzRun(targetFlags: string[], extra: string[]): { args: string[]; out: string; json: string } {
   const out = mkdtempSync(join(tmpdir(), 'mcpcheck-fuzz-'));

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE, found, fuzz, fuzzAtAsync, mcpcheck, mcpcheckAsync, overHttp, type Run } from './fuzz-helpers.js';
-import { requireBuild } from './server-helpers.js';
+import { FIXTURE, found, fuzz, fuzzAtAsync, mcpcheck, overHttp, type Run } from './fuzz-helpers.js';
+import { mcpcheckAsync, requireBuild } from './server-helpers.js';
 
 // The stateful part of mcpcheck fuzz, apart from the case oracles (tests/fuzz.test.ts) so the two files run side by side.
 beforeAll(requireBuild);

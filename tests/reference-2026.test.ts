@@ -710,6 +710,15 @@ async function greetState(s: Stdio): Promise<string> {
   return (await s.result('tools/call', { name: 'greet', arguments: {} }, ELICIT)).requestState;
 }
 
+/** A `<capability>-undeclared` break: server/discover leaves the capability out while its `<capability>/list` serves some. */
+function listedUndeclared(capability: 'tools' | 'resources' | 'prompts'): (t: BreakTarget) => Promise<void> {
+  return async (t) => {
+    const s = t.stdio();
+    expect((await s.result('server/discover')).capabilities[capability]).toBeUndefined();
+    expect((await s.result(`${capability}/list`))[capability].length).toBeGreaterThan(0);
+  };
+}
+
 const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'no-discover': async (t) => {
     expect((await t.stdio().request('server/discover', params())).error.code).toBe(-32601);
@@ -762,21 +771,9 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'ping-answered': async (t) => {
     expect((await t.stdio().request('ping', params())).result).toBeDefined();
   },
-  'tools-undeclared': async (t) => {
-    const s = t.stdio();
-    expect((await s.result('server/discover')).capabilities.tools).toBeUndefined();
-    expect((await s.result('tools/list')).tools.length).toBeGreaterThan(0);
-  },
-  'resources-undeclared': async (t) => {
-    const s = t.stdio();
-    expect((await s.result('server/discover')).capabilities.resources).toBeUndefined();
-    expect((await s.result('resources/list')).resources.length).toBeGreaterThan(0);
-  },
-  'prompts-undeclared': async (t) => {
-    const s = t.stdio();
-    expect((await s.result('server/discover')).capabilities.prompts).toBeUndefined();
-    expect((await s.result('prompts/list')).prompts.length).toBeGreaterThan(0);
-  },
+  'tools-undeclared': listedUndeclared('tools'),
+  'resources-undeclared': listedUndeclared('resources'),
+  'prompts-undeclared': listedUndeclared('prompts'),
   'completions-undeclared': async (t) => {
     const s = t.stdio();
     expect((await s.result('server/discover')).capabilities.completions).toBeUndefined();

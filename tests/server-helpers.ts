@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +12,22 @@ export const ROOT = join(import.meta.dirname, '..');
 export const REFERENCE = join(ROOT, 'dist/tests/fixtures/reference/server.js');
 export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const LOOPBACK = join(ROOT, 'tests/fixtures/loopback-only.mjs');
+
+/** mcpcheck (the built CLI) in a process of its own, awaited without blocking: other tests run meanwhile. `env` is added to this process's. */
+export function mcpcheckAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src/cli.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 export function requireBuild(): void {
   if (!existsSync(REFERENCE)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');

@@ -30,7 +30,6 @@ export interface MrtrRound {
 const inputRequired = (r: Reply): r is Extract<Reply, { kind: 'result' }> => r.kind === 'result' && r.result.resultType === 'input_required';
 const refused = (r: Reply) => r.kind === 'error' || r.kind === 'rejected';
 
-
 /** The requestState altered: extended, a character flipped, cut short, or replaced outright. */
 export function tamper(state: string, how: Extract<MrtrRetry, { kind: 'tampered' }>['tamper']): string {
   switch (how) {

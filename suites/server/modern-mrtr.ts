@@ -31,7 +31,6 @@ function inputRequired(reply: Reply): reply is Extract<Reply, { kind: 'result' }
   return reply.kind === 'result' && reply.result.resultType === 'input_required';
 }
 
-
 export const mrtrRoundTrip = scenario({
   id: 'server.modern.mrtr.round-trip',
   title: 'A tool needing client input asks only for declared kinds in a well-formed InputRequiredResult, and its retry completes; malformed, missing or tampered retry fields get an error or a fresh InputRequiredResult; a requestState is honoured only for the request it was issued for; an undeclared required capability gets −32021',
