@@ -79,6 +79,7 @@ export const loadServedTools = () => import('../src/property/served-tools.js');
 
 // The stateless era (2026-07-28): its reserved _meta keys, error codes and request headers.
 export { META, MODERN_ERRORS, MODERN_HEADERS } from '../src/spec/modern.js';
+export { LOG_LEVELS, severityOf } from '../src/spec/log-levels.js';
 export { modernRequestHeaders } from '../src/transport/modern-request-headers.js';
 export { encodeHeaderValue, headerParameters, type HeaderParameter } from '../src/validate/modern-headers.js';
 

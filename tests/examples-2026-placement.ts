@@ -111,6 +111,20 @@ const inReadResult: Place = (ex) => asResult('resources/read', { uri: String(ex.
 /** A sampling message of a sampling input request. */
 const inSampling = (params: (ex: Json) => Json): Place => (ex) => asInputRequest()({ method: 'sampling/createMessage', params: params(ex) });
 
+/**
+ * What a sampling message of tool results follows in a conversation (SAMP-MSG-02): the question and
+ * the assistant's tool uses it answers; nothing for any other message.
+ */
+function toolUsesAnswered(message: Json): Json[] {
+  const blocks: Json[] = Array.isArray(message.content) ? message.content : [message.content];
+  const ids = blocks.filter((b) => b?.type === 'tool_result').map((b) => b.toolUseId);
+  if (ids.length === 0) return [];
+  return [
+    { role: 'user', content: { type: 'text', text: 'Weather in Paris and Lyon?' } },
+    { role: 'assistant', content: ids.map((id) => ({ type: 'tool_use', id, name: 'get_weather', input: {} })) },
+  ];
+}
+
 /** Every definition with examples, and where its examples go. A definition missing here fails the test. */
 export const PLACEMENT: Readonly<Record<string, Place>> = {
   // Requests of the client, whole.
@@ -214,7 +228,7 @@ export const PLACEMENT: Readonly<Record<string, Place>> = {
   Resource: (ex) => asResult('resources/list')({ resultType: 'complete', resources: [ex], ...CACHE }),
   Tool: (ex) => asResult('tools/list')({ resultType: 'complete', tools: [ex], ...CACHE }),
   ModelPreferences: inSampling((ex) => ({ messages: SAMPLE.params.messages, maxTokens: 100, modelPreferences: ex })),
-  SamplingMessage: inSampling((ex) => ({ messages: [ex], maxTokens: 100 })),
+  SamplingMessage: inSampling((ex) => ({ messages: [...toolUsesAnswered(ex), ex], maxTokens: 100 })),
   ToolUseContent: asInputResponses({ k: SAMPLE }, (ex) => ({ k: { role: 'assistant', content: ex, model: 'm', stopReason: 'toolUse' } })),
   ToolResultContent: inSampling((ex) => ({
     messages: [

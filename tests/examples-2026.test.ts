@@ -178,10 +178,10 @@ describe('broken copies of the examples get exactly their rule', () => {
     expect(ids(judge(PLACEMENT.ServerCapabilities!({ extensions: { 'ui': {} } })))).toEqual(['EXT-ID-01']);
   });
 
-  it('a removed method, and a server request: BASE-SCHEMA-01, MRTR-SRV-01', () => {
+  it('a removed method, and a server request: BASE-SCHEMA-01, MRTR-SRV-01 (with STDIO-DIR-02 on stdio)', () => {
     expect(ids(judge([request('ping')]))).toEqual(['BASE-SCHEMA-01']);
     const elicit = read('ElicitRequest', 'elicitation-request.json');
-    expect(ids(judge([{ from: 'server', message: { jsonrpc: '2.0', id: 5, ...elicit } }]))).toEqual(['MRTR-SRV-01+BASE-DIR-01']);
+    expect(ids(judge([{ from: 'server', message: { jsonrpc: '2.0', id: 5, ...elicit } }]))).toEqual(['MRTR-SRV-01+BASE-DIR-01+STDIO-DIR-02']);
   });
 
   it('a progress notification on a subscription: SUBS-SCOPE-01', () => {

@@ -788,6 +788,12 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'reserved-meta-key': async (t) => {
     expect((await t.stdio().result('tools/list'))._meta['io.modelcontextprotocol/mcpcheck-note']).toBeDefined();
   },
+  'server-info-unversioned': async (t) => {
+    expect((await t.stdio().result('tools/list'))._meta[SERVER_INFO]).toEqual({ name: 'mcpcheck-reference-2026' });
+  },
+  'bad-traceparent': async (t) => {
+    expect((await t.stdio().result('tools/list'))._meta.traceparent).toBe('00-mcpcheck-reference');
+  },
   'unknown-method-32600': async (t) => {
     expect((await t.stdio().error('mcpcheck/nonexistent')).code).toBe(-32600);
   },
@@ -851,6 +857,10 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await s.result('tools/call', { name: 'ask_llm', arguments: { question: 'q' } }, { sampling: {} });
     expect(s.frames.some((f) => f.method === 'sampling/createMessage' && 'id' in f)).toBe(true);
   },
+  'http-server-request': async (t) => {
+    const r = await post(await t.http(), 'tools/call', params({ name: 'ask_llm', arguments: { question: 'q' } }, { sampling: {} }));
+    expect(r.messages.some((m) => m.method === 'sampling/createMessage' && 'id' in m)).toBe(true);
+  },
   'input-required-on-complete': async (t) => {
     const r = await t.stdio().result('completion/complete', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: '' } });
     expect(r.resultType).toBe('input_required');
@@ -858,6 +868,10 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'input-required-empty': async (t) => {
     const r = await t.stdio().result('tools/call', { name: 'greet', arguments: {} }, ELICIT);
     expect(r).toEqual({ resultType: 'input_required', _meta: expect.any(Object) });
+  },
+  'elicitation-without-schema': async (t) => {
+    const r = await t.stdio().result('tools/call', { name: 'greet', arguments: {} }, ELICIT);
+    expect(r.inputRequests.user_name.params).toEqual({ mode: 'form', message: 'What is your name?' });
   },
   'input-request-with-id': async (t) => {
     const r = await t.stdio().result('tools/call', { name: 'greet', arguments: {} }, ELICIT);
@@ -954,10 +968,23 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     expect(await waitExit(s.child, WAIT_MS)).toBe(0);
     expect(s.frames.filter((f) => f.id === 1 || f.method === 'notifications/cancelled')).toEqual([]);
   },
+  'listen-cancel-malformed': async (t) => {
+    const s = t.stdio();
+    await listenOn(s, 1, { toolsListChanged: true });
+    s.child.stdin?.end();
+    expect(await waitExit(s.child, WAIT_MS)).toBe(0);
+    expect(s.notifications('notifications/cancelled')[0].params).toMatchObject({ requestId: 1, reason: 503 });
+  },
   'logs-without-level': async (t) => {
     const s = t.stdio();
     await s.result('tools/call', { name: 'log', arguments: {} });
     expect(s.notifications('notifications/message').length).toBeGreaterThan(0);
+  },
+  'log-on-listen': async (t) => {
+    const s = t.stdio();
+    await listenOn(s, 'sub', { toolsListChanged: true });
+    await s.request('tools/call', params({ name: 'log', arguments: {} }, {}, { 'io.modelcontextprotocol/logLevel': 'debug' }));
+    expect(s.notifications('notifications/message').some((n) => n.params._meta?.[SUB_ID] === 'sub')).toBe(true);
   },
   'logs-below-level': async (t) => {
     const s = t.stdio();
@@ -1040,6 +1067,11 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const u = await t.http();
     const r = await send(u, 'POST', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, { Accept: ACCEPT, 'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'notifications/cancelled' });
     expect(r.status).toBe(200);
+  },
+  'http-response-accepted': async (t) => {
+    const u = await t.http();
+    const r = await send(u, 'POST', { jsonrpc: '2.0', id: 'never-asked', result: {} }, { Accept: ACCEPT, 'MCP-Protocol-Version': VERSION });
+    expect(r.status).toBe(202);
   },
   'http-origin-ignored': async (t) => {
     const u = await t.http();

@@ -195,7 +195,10 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
         // It serves 2026-07-28 too (the run tests both eras), where the carried scenarios find what
         // they find in the other era: invalid cursors ignored (PAGE-06), zod dumps as error messages
         // (BASE-ERR-03); and its 413 answer to the 10 MB probe carries −32000, a code of the legacy
-        // range 2026-07-28 implementations SHOULD NOT use (BASE-ERR-05). Read in tests/server-2026.test.ts.
+        // range 2026-07-28 implementations SHOULD NOT use (BASE-ERR-05); completion/complete, which
+        // it does not declare, refused with −32601 in a 200, not a 404 (DISC-CAP-02, SHOULD).
+        // Read in tests/server-2026.test.ts.
+        'server.modern.lifecycle.capabilities-honoured/completions-method-not-found:warn',
         'server.modern.utilities.invalid-cursor/prompts/list:warn',
         'server.modern.utilities.invalid-cursor/resources/list:warn',
         'server.modern.utilities.invalid-cursor/resources/templates/list:warn',

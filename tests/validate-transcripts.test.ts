@@ -63,6 +63,7 @@ const SEVERITY: Readonly<Record<string, 'fail' | 'warn'>> = {
  * BASE-SCHEMA-01 (plus the feature rule for that method's schema) report.
  */
 const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
+  'ELIC-FORM-01--form-without-requested-schema': { ids: ['BASE-SCHEMA-01', 'ELIC-REQ-01'], why: 'a form request without requestedSchema fails the schema; the finding names the method\'s rule and the form rule' },
   'ELIC-URL-01--url-not-absolute': { ids: ['BASE-SCHEMA-01'], why: 'the schema gives url format "uri", so the request also fails it' },
   'BASE-RES-03--tools-list-without-tools': {
     ids: ['TOOL-LIST-01'],

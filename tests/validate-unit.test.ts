@@ -234,12 +234,34 @@ describe('checkMeta: key grammar and reserved keys', () => {
     expect(one('io.modelcontextprotocol/related-task', { id: 't' })).toEqual(['META-RSV-03:fail']);
     expect(one('io.modelcontextprotocol/related-task', 't')).toEqual(['META-RSV-03:fail']);
     expect(one('io.modelcontextprotocol/model-immediate-response', 5)).toEqual(['META-RSV-03:warn']);
-    for (const bad of [{ id: 1 }, 1.5, null, true, ['a']]) expect(one('progressToken', bad), JSON.stringify(bad)).toEqual(['META-RSV-03:fail']);
+    // 2026-07-28 restates the progressToken rule as META-RSV-04: the finding cites both, each revision keeps its own.
+    for (const bad of [{ id: 1 }, 1.5, null, true, ['a']]) expect(one('progressToken', bad), JSON.stringify(bad)).toEqual(['META-RSV-03+META-RSV-04:fail']);
     for (const good of ['tok', 0, -3, 12345678901]) expect(one('progressToken', good)).toEqual([]);
   });
 
   it.each([[null], ['x'], [[]], [3]])('META-RSV-03: _meta %j is not an object', (meta) => {
     expect(tags(checkMeta(meta, P))).toEqual(['META-RSV-03:fail']);
+  });
+
+  it('META-OTEL-01: traceparent, tracestate and baggage follow W3C, judged at 2026-07-28 only', () => {
+    const otel = (key: string, value: unknown) => tags(checkMeta({ [key]: value }, P, 'stateless'));
+    for (const good of ['00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', '01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00-later-field']) expect(otel('traceparent', good), good).toEqual([]);
+    const badParents = [
+      'ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      '00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01',
+      '00-00000000000000000000000000000000-b7ad6b7169203331-01',
+      '00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01',
+      '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-more',
+      '00-mcpcheck',
+    ];
+    for (const bad of [...badParents, 7]) expect(otel('traceparent', bad), String(bad)).toEqual(['META-OTEL-01:fail']);
+    for (const good of ['rojo=00f067aa0ba902b7,congo=t61rcWkgMzE', 'tenant@vendor=x', '', 'a=1 , b=2']) expect(otel('tracestate', good), good).toEqual([]);
+    for (const bad of ['Rojo=1', 'rojo', 'a=b=c', Array.from({ length: 33 }, (_, i) => `k${i}=v`).join(',')]) expect(otel('tracestate', bad), bad).toEqual(['META-OTEL-01:fail']);
+    for (const good of ['userId=alice,serverNode=DF%2028,isProduction=false', 'k=v;prop1;p2=x', 'k = v']) expect(otel('baggage', good), good).toEqual([]);
+    for (const bad of ['key with space=1', 'k="quoted"', 'novalue', 'k=v;bad prop']) expect(otel('baggage', bad), bad).toEqual(['META-OTEL-01:fail']);
+    // The initialize era reserves no such keys; other keys, even on Object.prototype, are none of its business.
+    expect(tags(checkMeta({ traceparent: 'x' }, P))).toEqual([]);
+    expect(otel('constructor', 'x')).toEqual([]);
   });
 
   it('findings point at the key (RFC 6901 escaped)', () => {

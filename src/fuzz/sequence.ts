@@ -18,7 +18,8 @@ import { mrtrRound } from './mrtr.js';
 import { schemaViolation } from './oracles.js';
 import { livenessProbe } from './send.js';
 import { type FuzzRule, SEQUENCE_RULES } from './rules.js';
-import { allowed, advance, describeStep, LOG_LEVELS, type LogLevel, type Model, type Step } from './steps.js';
+import { allowed, advance, describeStep, type Model, type Step } from './steps.js';
+import { severityOf } from '../spec/log-levels.js';
 
 /** A rule every step's traffic is held to. */
 export type Invariant = FuzzRule;
@@ -324,9 +325,9 @@ function judgeNotifications(frames: RecordedFrame[], model: Model, real: Real, s
   }
   const set = step.kind === 'set-level' && since ? { level: step.level, since } : model.level !== undefined && real.levelSetAt ? { level: model.level, since: real.levelSetAt } : undefined;
   if (!set) return;
-  const floor = LOG_LEVELS.indexOf(set.level);
+  const floor = severityOf(set.level);
   for (const { frame, params } of notifications(frames, 'notifications/message')) {
-    const level = LOG_LEVELS.indexOf(params.level as LogLevel);
+    const level = severityOf(params.level);
     if (level < 0 || !after(frame, set.since, transport)) continue;
     exercised(real, INVARIANTS.levelRespected);
     if (level < floor) throw new InvariantBroken(INVARIANTS.levelRespected, `a ${String(params.level)} message (during ${shown}) after logging/setLevel ${set.level} was answered`);

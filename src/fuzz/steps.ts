@@ -5,10 +5,7 @@
  * subscribed, set a level only where it logs. Pure: no I/O.
  */
 import fc from 'fast-check';
-
-/** RFC 5424 severities as MCP orders them, least severe first (LOG-LVL-01). */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { LOG_LEVELS, type LogLevel } from '../spec/log-levels.js';
 
 export type Step =
   | { kind: 'ping' }

@@ -2,6 +2,7 @@ import type { RequirementId } from '../spec/requirement-id.js';
 import { allRequirements, appliesIn, findRequirement } from '../spec/catalog.js';
 import { type Era, LATEST_REVISION } from '../spec/revisions.js';
 import { MESSAGE_RULES } from './message.js';
+import { HEADER_RULES } from './modern-headers.js';
 import { SESSION_RULES } from './session.js';
 import { VERSION_RULES } from './versions.js';
 
@@ -35,5 +36,6 @@ export function validatorRulesOf(era: Era): RequirementId[] {
  */
 export const TRANSPORT_RULES: Readonly<Record<'stdio' | 'http', readonly RequirementId[]>> = {
   stdio: ['LIFE-SHUT-01'],
-  http: ['HTTP-POST-05', 'HTTP-SSE-01', 'HTTP-RESUME-01', 'HTTP-GET-02', 'HTTP-POST-01', 'HTTP-POST-02', 'HTTP-GET-01', 'HTTP-VER-01', 'HTTP-VER-02', 'HTTP-SESS-04'],
+  // …and at 2026-07-28 mcpcheck's endpoint judges each modern POST's headers against its body (HEADER_RULES).
+  http: ['HTTP-POST-05', 'HTTP-SSE-01', 'HTTP-RESUME-01', 'HTTP-GET-02', 'HTTP-POST-01', 'HTTP-POST-02', 'HTTP-GET-01', 'HTTP-VER-01', 'HTTP-VER-02', 'HTTP-SESS-04', ...HEADER_RULES],
 };

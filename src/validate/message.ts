@@ -16,6 +16,7 @@ import { ruling } from '../spec/rulings.js';
 import { describeErrors, INPUT_REQUIRED, laterRevisionAccepting, type RevisionSchema, schemaFor } from './schemas.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
 import { mayHoldWalked, WALK_RULES, walkMessage } from './walk.js';
+import { TYPED_RESERVED_KEYS } from './meta.js';
 import { obj, table } from '../json.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 
@@ -37,6 +38,8 @@ export interface MessageContext {
   applied?: Set<string>;
   /** Text that holds the message's JSON (its frame, or a transcript line), when there is one. */
   source?: string | undefined;
+  /** The transport that carried it, when known (a rule a transport restates is cited then). */
+  transport?: 'stdio' | 'http' | undefined;
 }
 
 /** Rules every frame of a kind exercises in checkEnvelope (ENVELOPE_RULES lists all it cites). */
@@ -62,7 +65,9 @@ const MARKS = {
   requestedSchema: ['ELIC-FORM-02', 'ELIC-FORM-04', 'JSCH-VAL-03', 'JSCH-VAL-02'],
   samplingMessages: ['SAMP-MSG-01', 'SAMP-MSG-02'],
   embeddedSchema: ['JSCH-VAL-03', 'JSCH-VAL-02'],
-  elicitationUrl: ['ELIC-URL-01'],
+  // Each era's words for a URL-mode request's shape; findingsIn keeps the revision's own.
+  elicitationUrl: ['ELIC-URL-01', 'ELIC-URL-04'],
+  formElicitation: ['ELIC-FORM-01'],
   errorMessage: ['BASE-ERR-03'],
   urlElicitationError: ['ELIC-ERR-01'],
   ping: ['PING-01'],
@@ -101,11 +106,16 @@ const RESULT_RULE: ReadonlyMap<string, RequirementId> = table({
   'elicitation/create': 'ELIC-RESP-01',
 });
 
+function idsOf(rule: RequirementId | RuleTable | undefined): RuleTable {
+  return rule === undefined ? [] : typeof rule === 'string' ? [rule] : rule;
+}
+
 /** The feature rule a schema failure also breaks, by method (requests and notifications). */
-const PARAMS_RULE: ReadonlyMap<string, RequirementId> = table({
+const PARAMS_RULE: ReadonlyMap<string, RequirementId | RuleTable> = table<RequirementId | RuleTable>({
   initialize: 'LIFE-INIT-01',
   'notifications/message': 'LOG-LVL-01',
-  'notifications/cancelled': 'CANCEL-04',
+  // requestId present (and a RequestId) in each era's words; findingsIn keeps the revision's own.
+  'notifications/cancelled': ['CANCEL-04', 'CANCEL-12'],
   'notifications/progress': 'PROG-01',
   'completion/complete': 'COMP-REQ-01',
   'sampling/createMessage': 'SAMP-REQ-01',
@@ -117,7 +127,7 @@ const PARAMS_RULE: ReadonlyMap<string, RequirementId> = table({
 });
 
 /** What a request or notification with a schema definition is judged by: its schema and its method's rule. */
-const PARAMS_MARKS: ReadonlyMap<string, readonly RequirementId[]> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', rule]]));
+const PARAMS_MARKS: ReadonlyMap<string, RuleTable> = new Map([...PARAMS_RULE].map(([method, rule]) => [method, ['BASE-SCHEMA-01', ...idsOf(rule)]]));
 const PARAMS_MARKS_OTHER: RuleTable = ['BASE-SCHEMA-01'];
 /** What a result with a schema definition is judged by: its schema, its method's rule, and for initialize the capabilities' shape. */
 const RESULT_MARKS: ReadonlyMap<string, RuleTable> = new Map(
@@ -134,7 +144,7 @@ export const MESSAGE_RULES: RuleTable = [
   ...ENVELOPE_RULES,
   ...[...ENVELOPE_MARKS.values()].flat(),
   ...PARAMS_MARKS_OTHER,
-  ...PARAMS_RULE.values(),
+  ...[...PARAMS_RULE.values()].flatMap(idsOf),
   ...RESULT_MARKS_OTHER,
   ...[...RESULT_MARKS.values()].flat(),
   ...[...RESULT_EXTRA_RULES.values()].flat(),
@@ -152,20 +162,34 @@ function depth(pointer: string): number {
   return n;
 }
 
-function paramsRule(method: string, errors: ErrorObject[]): RequirementId | undefined {
-  if (method === 'elicitation/create' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
-  if (method === 'elicitation/create' && errors.some((e) => e.instancePath === '/params/url')) return 'ELIC-URL-01';
+function paramsRule(method: string, errors: ErrorObject[], params: Record<string, unknown> | undefined): RequirementId | RuleTable | undefined {
+  if (method === 'elicitation/create') {
+    if (errors.some((e) => e.instancePath.startsWith('/params/requestedSchema'))) return 'ELIC-FORM-02';
+    if (errors.some((e) => e.instancePath === '/params/url')) return MARKS.elicitationUrl;
+    if (isFormElicitation(params) && !('requestedSchema' in params)) return ['ELIC-REQ-01', ...MARKS.formElicitation];
+  }
   return PARAMS_RULE.get(method);
 }
 
-function schemaFinding(base: RequirementId, rule: RequirementId | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
-  const ids = rule ? [base, rule] : [base];
+/** Whether a schema error's path lies in the value of a typed reserved `_meta` key other than progressToken. */
+function typedReservedKeyAt(instancePath: string): boolean {
+  const at = instancePath.indexOf('/_meta/');
+  if (at < 0) return false;
+  const segment = instancePath.slice(at + 7).split('/', 1)[0]!;
+  const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+  return key !== 'progressToken' && TYPED_RESERVED_KEYS.has(key);
+}
+
+function schemaFinding(base: RequirementId, rule: RequirementId | RuleTable | undefined, unsorted: ErrorObject[], where: string, what: string, rev: Revision, later: Revision | undefined): Finding {
+  const ids = [base, ...idsOf(rule)];
   // Under anyOf every branch reports; the deepest error is the one that names what is wrong.
   const errors = [...unsorted].sort((a, b) => depth(b.instancePath) - depth(a.instancePath));
   const first = errors[0];
   let requirementIds = ids;
   // Capability shape errors are their own rule (LIFE-CAP-01).
   if (first && /\/capabilities(\/|$)/.test(first.instancePath)) requirementIds = ['LIFE-CAP-01', ...ids];
+  // A value of the wrong type at a key 2026-07-28 types is META-RSV-04's, not the method's (progressToken the walk reports itself).
+  else if (first && typedReservedKeyAt(first.instancePath)) requirementIds = ['META-RSV-04', base];
   const pointer = where + (first?.instancePath ?? '');
   if (later !== undefined) {
     // Valid MCP of a later revision: a departure from the negotiated version, graded at that rule's level there.
@@ -204,7 +228,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
   if ((env.kind === 'request' || env.kind === 'notification') && env.method !== undefined) {
     const method = env.method;
     if (modern) {
-      if (env.kind === 'request') checkModernRequest(method, msg.params, ctx.from, findings, ctx.applied);
+      if (env.kind === 'request') checkModernRequest(method, msg.params, ctx.from, findings, ctx.applied, ctx.transport);
       else checkModernNotification(method, msg.params, ctx.from, findings, ctx.applied);
     } else {
       checkDirection(env.kind, method, ctx.from, findings);
@@ -219,7 +243,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
       const errors = schemaErrors(schema, def, msg, modern, '');
       if (errors) {
         const later = laterRevisionAccepting(ctx.revision, (s) => (env.kind === 'request' ? s.requestDef(method) : s.notificationDef(method)), msg);
-        findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors), errors, '', `${method} ${env.kind}`, ctx.revision, later));
+        findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors, obj(msg.params)), errors, '', `${method} ${env.kind}`, ctx.revision, later));
       }
     }
     checkParams(method, obj(msg.params), ctx, findings);
@@ -241,6 +265,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     // are read only when something failed, which most results do not.
     const request = ctx.request;
     if (modern && isModernRequest(request.params)) checkModernResult(result, request, findings, ctx.applied, ctx.source);
+    if (modern && result.resultType === INPUT_REQUIRED) checkInputRequestParams(obj(result.inputRequests), ctx, findings);
     if (def) {
       mark(ctx, RESULT_MARKS.get(method) ?? RESULT_MARKS_OTHER);
       mark(ctx, RESULT_EXTRA_RULES.get(method));
@@ -331,7 +356,8 @@ function knownNotification(method: string): boolean {
 function checkParams(method: string, params: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
   if (!params) return;
   if (method === 'elicitation/create') {
-    if (params.mode !== 'url' && 'requestedSchema' in params) {
+    if (isFormElicitation(params)) mark(ctx, MARKS.formElicitation);
+    if (isFormElicitation(params) && 'requestedSchema' in params) {
       mark(ctx, MARKS.requestedSchema);
       findings.push(...checkRequestedSchema(params.requestedSchema));
     }
@@ -349,9 +375,31 @@ function checkParams(method: string, params: Record<string, unknown> | undefined
   if (method === 'elicitation/create' && params.mode === 'url') {
     mark(ctx, MARKS.elicitationUrl);
     if (typeof params.url === 'string' && !isAbsoluteUrl(params.url)) {
-      findings.push(violation('ELIC-URL-01', `expected the url of a URL-mode elicitation to be a valid absolute URL; got ${show(params.url)}`, '/params/url'));
+      findings.push(violation([...MARKS.elicitationUrl], `expected the url of a URL-mode elicitation to be a valid absolute URL; got ${show(params.url)}`, '/params/url'));
     }
   }
+}
+
+/**
+ * Each input request of an InputRequiredResult (2026-07-28) by its method's own rules, as checkParams
+ * judges the same request sent on its own in the initialize era (a flat requestedSchema, sampling
+ * messages, a URL-mode url); its shape against the schema is MRTR-SRV-04's (modern.ts).
+ */
+function checkInputRequestParams(requests: Record<string, unknown> | undefined, ctx: MessageContext, findings: Finding[]): void {
+  if (!requests) return;
+  for (const [key, value] of Object.entries(requests)) {
+    const request = obj(value);
+    if (typeof request?.method !== 'string') continue;
+    const own: Finding[] = [];
+    checkParams(request.method, obj(request.params), ctx, own);
+    const at = ptr('result', 'inputRequests', key);
+    for (const f of own) findings.push({ ...f, pointer: at + f.pointer });
+  }
+}
+
+/** A form-mode elicitation: `mode: "form"` or no mode (ELIC-FORM-01). */
+function isFormElicitation(params: Record<string, unknown> | undefined): params is Record<string, unknown> {
+  return params !== undefined && (params.mode === undefined || params.mode === 'form');
 }
 
 function isAbsoluteUrl(text: string): boolean {

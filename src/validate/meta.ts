@@ -3,6 +3,7 @@ import { ruling } from '../spec/rulings.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import { META } from '../spec/modern.js';
 import type { Era } from '../spec/revisions.js';
+import { otelFormat } from './otel.js';
 
 const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
@@ -95,11 +96,15 @@ function isRequestId(v: unknown): boolean {
   return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 }
 
+/** The `_meta` keys whose values 2026-07-28 types (META-RSV-04); the schema judges their shape, and a failure there cites the rule. */
+export const TYPED_RESERVED_KEYS: ReadonlySet<string> = new Set(['progressToken', ...Object.values(META)]);
+
 /**
  * Checks one `_meta` member: it must be an object, its keys must follow the grammar, and the
- * values at keys the spec defines must have their defined shape.
+ * values at keys the spec defines must have their defined shape (at 2026-07-28 the OpenTelemetry
+ * keys too, META-OTEL-01). `exercised` learns the rules its values gave a chance to fail.
  */
-export function checkMeta(meta: unknown, pointer: string, era: Era = 'stateful'): Finding[] {
+export function checkMeta(meta: unknown, pointer: string, era: Era = 'stateful', exercised?: Set<string>): Finding[] {
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
     return [violation('META-RSV-03', `expected _meta to be an object; got ${show(meta)}`, pointer)];
   }
@@ -107,8 +112,18 @@ export function checkMeta(meta: unknown, pointer: string, era: Era = 'stateful')
   for (const key of Object.keys(meta)) {
     for (const v of judgeKey(key, era)) findings.push(violation(v.id, v.message, pointer + ptr(key)));
     const value = (meta as Record<string, unknown>)[key];
+    if (era === 'stateless') {
+      if (TYPED_RESERVED_KEYS.has(key)) exercised?.add('META-RSV-04');
+      const otel = otelFormat(key);
+      if (otel) {
+        exercised?.add('META-OTEL-01');
+        const problem = otel.problem(value);
+        if (problem !== undefined) findings.push(violation('META-OTEL-01', `expected _meta.${key} to follow ${otel.standard} (${problem}); got ${show(value)}`, pointer + ptr(key)));
+      }
+    }
+    // 2026-07-28 restates progressToken's type in META-RSV-04; each revision keeps its own id (findingsIn).
     if (key === 'progressToken' && !isRequestId(value)) {
-      findings.push(violation('META-RSV-03', `expected _meta.progressToken to be a string or an integer; got ${show(value)}`, pointer + ptr(key)));
+      findings.push(violation(['META-RSV-03', 'META-RSV-04'], `expected _meta.progressToken to be a string or an integer; got ${show(value)}`, pointer + ptr(key)));
     } else if (key === 'io.modelcontextprotocol/related-task') {
       const taskId = value !== null && typeof value === 'object' ? (value as Record<string, unknown>).taskId : undefined;
       if (typeof taskId !== 'string') {

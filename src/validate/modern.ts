@@ -53,6 +53,9 @@ const MODERN_ERROR_SHAPES: ReadonlyMap<number, { def: string; rule: RequirementI
   [MODERN_ERRORS.unsupportedProtocolVersion, { def: 'UnsupportedProtocolVersionError', rule: 'VER-NEG-01' }],
 ]);
 
+/** Where each transport says the server sends no request (2026-07-28). */
+const TRANSPORT_DIRECTION = { stdio: 'STDIO-DIR-02', http: 'HTTP-SSE-10' } as const satisfies Record<string, RequirementId>;
+
 /** What each check below marks exercised: the module's rule table is derived from it. */
 const MARKS = {
   clientRequest: ['META-REQ-01', 'META-REQ-02', 'BASE-SCHEMA-01', 'EXT-NEG-02'],
@@ -60,15 +63,18 @@ const MARKS = {
   extensionIds: ['EXT-ID-01'],
   direction: ['BASE-DIR-01', 'MRTR-SRV-01'],
   notification: ['SUBS-SCOPE-01'],
+  logNotification: ['LOG-REQ-03'],
   result: ['BASE-RES-04', 'BASE-RES-07', 'EXT-NEG-02'],
   inputRequired: ['MRTR-SRV-02', 'MRTR-SRV-03', 'CACHE-RES-02'],
   inputRequests: ['MRTR-SRV-04', 'MRTR-SRV-05'],
+  // Marked by the kind of input request seen (inputRequestRule).
+  inputRequestKinds: ['ELIC-FORM-01', 'ELIC-URL-04', 'SAMP-MSG-04'],
   cacheable: ['CACHE-RES-01', 'CACHE-TTL-01'],
   error: ['BASE-ERR-05', 'BASE-ERR-07', 'BASE-ERR-08'],
 } as const satisfies Record<string, RuleTable>;
 
 /** Every rule the checks below cite: what they mark, and the rule of each modern error's shape (marked when that code comes). */
-export const MODERN_RULES: RuleTable = [...Object.values(MARKS).flat(), ...[...MODERN_ERROR_SHAPES.values()].map((shape) => shape.rule)];
+export const MODERN_RULES: RuleTable = [...Object.values(MARKS).flat(), ...Object.values(TRANSPORT_DIRECTION), ...[...MODERN_ERROR_SHAPES.values()].map((shape) => shape.rule)];
 
 function mark(applied: Set<string> | undefined, ids: RuleTable): void {
   if (applied) for (const id of ids) applied.add(id);
@@ -144,11 +150,13 @@ function advertises(params: unknown, extension: string): boolean {
 }
 
 /** A request of a modern exchange: from the client its `_meta` and method; from the server it should not exist. */
-export function checkModernRequest(method: string, params: unknown, from: 'client' | 'server', findings: Finding[], applied?: Set<string>): void {
+export function checkModernRequest(method: string, params: unknown, from: 'client' | 'server', findings: Finding[], applied?: Set<string>, transport?: 'stdio' | 'http'): void {
   if (from === 'server') {
-    mark(applied, MARKS.direction);
+    // Each transport restates the rule for what it carries (STDIO-DIR-02, HTTP-SSE-10); a transcript may not say which.
+    const restated = transport ? [TRANSPORT_DIRECTION[transport]] : [];
+    mark(applied, [...MARKS.direction, ...restated]);
     const asks = INPUT_KINDS.has(method) || method === 'ping';
-    findings.push(violation(asks ? ['MRTR-SRV-01', 'BASE-DIR-01'] : 'BASE-DIR-01', `expected no JSON-RPC request from the server at 2026-07-28 (input is asked for inside an InputRequiredResult); got a ${show(method)} request`, '/method'));
+    findings.push(violation([...(asks ? ['MRTR-SRV-01', 'BASE-DIR-01'] as const : ['BASE-DIR-01'] as const), ...restated], `expected no JSON-RPC request from the server at 2026-07-28 (input is asked for inside an InputRequiredResult); got a ${show(method)} request`, '/method'));
     return;
   }
   mark(applied, MARKS.clientRequest);
@@ -175,8 +183,11 @@ export function checkModernNotification(method: string, params: unknown, from: '
   if (!REQUEST_SCOPED.has(method)) return;
   mark(applied, MARKS.notification);
   const meta = obj(obj(params)?._meta);
+  // A log message is LOG-REQ-03's too: never on a subscriptions/listen stream.
+  const log = method === 'notifications/message';
+  if (log) mark(applied, MARKS.logNotification);
   if (meta && META.subscriptionId in meta) {
-    findings.push(violation('SUBS-SCOPE-01', `expected ${method} to accompany only its own request, never a subscription; it carries ${META.subscriptionId} ${show(meta[META.subscriptionId])}`, `/params/_meta${ptr(META.subscriptionId)}`));
+    findings.push(violation(log ? ['SUBS-SCOPE-01', ...MARKS.logNotification] : 'SUBS-SCOPE-01', `expected ${method} to accompany only its own request, never a subscription; it carries ${META.subscriptionId} ${show(meta[META.subscriptionId])}`, `/params/_meta${ptr(META.subscriptionId)}`));
   }
 }
 
@@ -261,14 +272,31 @@ function checkInputRequired(result: Record<string, unknown>, request: AnsweredRe
     return;
   }
   const capabilities = declaredCapabilities(request.params);
-  for (const [key, value] of Object.entries(map)) checkInputRequest(key, value, capabilities, findings);
+  for (const [key, value] of Object.entries(map)) checkInputRequest(key, value, capabilities, findings, applied);
   for (const key of duplicateMemberKeys(source, 'inputRequests')) {
     findings.push(violation('MRTR-SRV-04', `expected the keys of inputRequests to be unique; ${show(key)} appears more than once in the message text`, ptr('result', 'inputRequests', key)));
   }
 }
 
+/** The feature rule that describes an input request's shape: a form or URL elicitation (ELIC-FORM-01, ELIC-URL-04), sampling messages (SAMP-MSG-04). */
+function inputRequestRule(method: string, params: Record<string, unknown> | undefined): RequirementId | undefined {
+  if (method === 'elicitation/create') return params?.mode === 'url' ? 'ELIC-URL-04' : 'ELIC-FORM-01';
+  return method === 'sampling/createMessage' ? 'SAMP-MSG-04' : undefined;
+}
+
+/**
+ * The feature rule an input request's schema errors break, where they lie in what it describes: a
+ * requestedSchema's shape is ELIC-FORM-02's (as for an elicitation of the initialize era), sampling
+ * messages SAMP-MSG-04's; anything else in a form or URL request its own rule's.
+ */
+function featureRuleOf(own: RequirementId, errors: readonly ErrorObject[]): RequirementId | undefined {
+  if (own === 'ELIC-FORM-01' && errors.some((e) => e.instancePath.startsWith('/params/requestedSchema/'))) return 'ELIC-FORM-02';
+  if (own === 'SAMP-MSG-04') return errors.some((e) => e.instancePath.startsWith('/params/messages')) ? own : undefined;
+  return own;
+}
+
 /** MRTR-SRV-04 (valid by its method) and MRTR-SRV-05 (a kind the request declared) for one input request. */
-function checkInputRequest(key: string, value: unknown, capabilities: Record<string, unknown>, findings: Finding[]): void {
+function checkInputRequest(key: string, value: unknown, capabilities: Record<string, unknown>, findings: Finding[], applied?: Set<string>): void {
   const at = ptr('result', 'inputRequests', key);
   const method = obj(value)?.method;
   const kind = typeof method === 'string' ? INPUT_KINDS.get(method) : undefined;
@@ -276,8 +304,13 @@ function checkInputRequest(key: string, value: unknown, capabilities: Record<str
     findings.push(violation('MRTR-SRV-04', `expected each input request to be elicitation/create, sampling/createMessage or roots/list with its params; ${show(key)} is ${show(value, 80)}`, at));
     return;
   }
+  const own = inputRequestRule(method as string, obj(obj(value)?.params));
+  if (own) mark(applied, [own]);
   const errors = schemaFor(LATEST_REVISION).validate(kind.def, value);
-  if (errors) findings.push(violation('MRTR-SRV-04', `expected input request ${show(key)} to match ${kind.def}; ${describeErrors(errors, at)}`, at));
+  if (errors) {
+    const rule = own && featureRuleOf(own, errors);
+    findings.push(violation(rule ? ['MRTR-SRV-04', rule] : 'MRTR-SRV-04', `expected input request ${show(key)} to match ${kind.def}; ${describeErrors(errors, at)}`, at));
+  }
   const missing = missingCapability(method as string, obj(obj(value)?.params), capabilities);
   if (missing) findings.push(violation('MRTR-SRV-05', `expected input requests only of kinds the request declared in clientCapabilities; ${show(key)} (${method}) needs ${missing}, declared ${show(capabilities)}`, at));
 }

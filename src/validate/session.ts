@@ -112,7 +112,7 @@ export class SessionValidator {
     const env = checkEnvelope(message);
     const answered = env.kind === 'result' || env.kind === 'error' ? this.ids.outstanding(from, env.id) : undefined;
     const request = answered ? this.concerns.judgedAs(answered) : undefined;
-    const ctx: MessageContext = { from, revision: s.revision, request, tools: s.tools, applied: s.applied, source: source ?? raw };
+    const ctx: MessageContext = { from, revision: s.revision, request, tools: s.tools, applied: s.applied, source: source ?? raw, transport: s.options.transport };
     const repeat = env.kind === 'result' ? this.repeats.repeated(from, s.revision, request, env.msg!, ctx.source) : undefined;
     let findings: Finding[];
     if (repeat) {

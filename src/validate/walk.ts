@@ -21,9 +21,11 @@ const MAX_DEPTH = 256;
  * and turned into a pointer only when there is something to report.
  */
 const META_RULES: RuleTable = ['META-KEY-01', 'META-KEY-02', 'META-KEY-03', 'META-KEY-04', 'META-RSV-01', 'META-RSV-03'];
+/** Rules a `_meta` object exercises only when it holds their keys (checkMeta marks them). */
+const META_VALUE_RULES: RuleTable = ['META-RSV-04', 'META-OTEL-01'];
 const ICON_RULES: RuleTable = ['ICON-FMT-01', 'ICON-FMT-02', 'ICON-FMT-03'];
 /** Every rule the walk judges: _meta keys, icons, and resource annotations' timestamps. */
-export const WALK_RULES: RuleTable = [...META_RULES, ...ICON_RULES, 'RES-ANN-01'];
+export const WALK_RULES: RuleTable = [...META_RULES, ...META_VALUE_RULES, ...ICON_RULES, 'RES-ANN-01'];
 
 /** The findings of a check run with pointers relative to the member, placed at the member's path (built only when there are any). */
 function placed(found: Finding[], path: ReadonlyArray<string | number>, findings: Finding[]): void {
@@ -72,7 +74,7 @@ export function walkMessage(message: unknown, findings: Finding[], applied?: Set
         if (applied && !metaSeen) for (const id of META_RULES) applied.add(id);
         metaSeen = true;
         path.push(key);
-        placed(checkMeta(child, '', era), path, findings);
+        placed(checkMeta(child, '', era, applied), path, findings);
         path.pop();
         continue;
       }

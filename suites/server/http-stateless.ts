@@ -51,6 +51,27 @@ export const notificationAccepted = scenario({
   },
 });
 
+/**
+ * HTTP-POST-09: clients never send JSON-RPC responses at 2026-07-28 (input travels in a retry's
+ * inputResponses), so a POSTed response is input the server cannot accept: an HTTP error status.
+ * The body is left alone: the rule only allows an id-less JSON-RPC error there (MAY), and an error
+ * echoing the response's id, as JSON-RPC libraries answer, breaks nothing it requires.
+ */
+export const responseRefused = scenario({
+  id: 'server.modern.http.response-refused',
+  title: 'A POSTed JSON-RPC response, which no 2026-07-28 client sends, is refused with an HTTP error status',
+  requirements: ['HTTP-POST-09'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs,
+  async run({ session, check }) {
+    const what = 'POST of a JSON-RPC response (id "mcpcheck-never-asked", result {})';
+    const res = await postModern(session, { jsonrpc: '2.0', id: 'mcpcheck-never-asked', result: {} });
+    if (res.status === 0) return check.error(`could not judge: ${what} got ${describeProbe(res)}`);
+    check.expect(res.status >= 400, { expected: `${what} → an HTTP error status such as 400 (a response is input a 2026-07-28 server cannot accept)`, actual: describeProbe(res) });
+  },
+});
+
 /** HTTP-ORIGIN-01 in 2026-07-28: a present but invalid Origin gets 403, on any request. */
 export const originRefused = scenario({
   id: 'server.modern.http.origin',
@@ -136,4 +157,4 @@ export const mediaTypesEnforced = scenario({
   },
 });
 
-export const httpStateless = [notificationAccepted, originRefused, streamEnds, mediaTypesEnforced];
+export const httpStateless = [notificationAccepted, responseRefused, originRefused, streamEnds, mediaTypesEnforced];

@@ -213,8 +213,11 @@ const FEATURES = [
 
 type Feature = (typeof FEATURES)[number];
 
-/** Declared ⇒ served; undeclared ⇒ not offered: each of `features`, then completions. */
-async function honourCapabilities({ session, check, discovery }: ScenarioContext, features: readonly Feature[]): Promise<void> {
+/**
+ * Declared ⇒ served; undeclared ⇒ not offered: each of `features`, then completions. `notFound`:
+ * the rule, where the era has one, that names the refusal's code (−32601, on HTTP with 404).
+ */
+async function honourCapabilities({ session, check, discovery }: ScenarioContext, features: readonly Feature[], notFound?: 'DISC-CAP-02'): Promise<void> {
   for (const f of features) {
     const declared = f.capability in discovery.capabilities;
     if (!declared && f.undeclared === undefined) continue;
@@ -238,14 +241,25 @@ async function honourCapabilities({ session, check, discovery }: ScenarioContext
       // As with completions: an empty list offers nothing, so "a server offering X" does not apply.
       check.skip(`not exercised: ${f.method} answered with an empty list (${describeReply(reply)}), so the server offers no ${f.capability} and ${f.undeclared} does not apply`, { key, requirements: [f.undeclared!], frames: [replyFrame(reply)] });
     } else {
-      check.isError(reply, {
-        key,
-        requirements: [f.undeclared!],
-        what: `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`,
-      });
+      const what = `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`;
+      const refused = check.isError(reply, { key, requirements: [f.undeclared!], what });
+      if (refused && notFound) methodNotFound(check, reply, session.channel.kind === 'http', `${f.capability}-method-not-found`, notFound, what);
     }
   }
-  if (!('completions' in discovery.capabilities)) await undeclaredCompletions(session, check, discovery);
+  if (!('completions' in discovery.capabilities)) await undeclaredCompletions(session, check, discovery, notFound);
+}
+
+/** The refusal of a method the server did not advertise: −32601, and over HTTP status 404 (DISC-CAP-02). */
+function methodNotFound(check: CheckRecorder, reply: Reply, http: boolean, key: string, rule: 'DISC-CAP-02', what: string): void {
+  const status = reply.kind === 'rejected' ? reply.status : undefined;
+  check.expect(errorCode(reply) === -32601 && (!http || status === 404), {
+    key,
+    requirements: [rule],
+    expected: `${what}: a JSON-RPC error with code −32601${http ? ' as the body of HTTP status 404' : ''}`,
+    actual: describeReply(reply),
+    frames: [replyFrame(reply)],
+    replies: [reply],
+  });
 }
 
 export const capabilitiesHonoured = scenario({
@@ -260,10 +274,10 @@ export const capabilitiesHonoured = scenario({
 export const modernCapabilitiesHonoured = scenario({
   id: 'server.modern.lifecycle.capabilities-honoured',
   title: 'Capabilities declared in server/discover are served and undeclared ones not offered',
-  requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01'],
+  requirements: ['TOOL-LIST-01', 'RES-LIST-01', 'PROMPT-LIST-01', 'TOOL-CAP-01', 'RES-CAP-01', 'PROMPT-CAP-01', 'COMP-CAP-01', 'COMP-ERR-01', 'DISC-CAP-02'],
   isolation: 'shared',
   revisions: MODERN,
-  run: (ctx) => honourCapabilities(ctx, FEATURES.filter((f) => f.method !== 'logging/setLevel')),
+  run: (ctx) => honourCapabilities(ctx, FEATURES.filter((f) => f.method !== 'logging/setLevel'), 'DISC-CAP-02'),
 });
 
 /** How many prompt arguments or template variables an undeclared completion is asked for: enough to see it served. */
@@ -288,7 +302,7 @@ function errorCode(reply: Reply): unknown {
  * really serving completions (values) undeclared; an empty result shows no support, and for a
  * server without support COMP-ERR-01 asks for −32601 (a SHOULD).
  */
-async function undeclaredCompletions(session: ClientSession, check: CheckRecorder, discovery: Discovery): Promise<void> {
+async function undeclaredCompletions(session: ClientSession, check: CheckRecorder, discovery: Discovery, notFound?: 'DISC-CAP-02'): Promise<void> {
   const targets = completionTargets(discovery).slice(0, UNDECLARED_COMPLETION_PROBES);
   const asked: Array<{ t: CompletionTarget; reply: Reply }> = [];
   for (const t of targets.length > 0 ? targets : [NO_SUCH_PROMPT]) {
@@ -326,7 +340,7 @@ async function undeclaredCompletions(session: ClientSession, check: CheckRecorde
   // A server that serves completions supports the capability: −32601 for "not supported" does not apply.
   if (served.length > 0) return;
   const wrong = asked.filter((a) => errorCode(a.reply) !== -32601);
-  check.expect(wrong.length === 0, {
+  const refused = check.expect(wrong.length === 0, {
     key: 'completions-not-supported',
     requirements: ['COMP-ERR-01'],
     expected: 'completion/complete, from a server that did not declare completions, refused with −32601 (capability not supported); a result without values shows no support either, but the spec asks for the error',
@@ -334,6 +348,7 @@ async function undeclaredCompletions(session: ClientSession, check: CheckRecorde
     frames: replies.map(replyFrame),
     replies,
   });
+  if (refused && notFound) methodNotFound(check, asked[0]!.reply, session.channel.kind === 'http', 'completions-method-not-found', notFound, 'completion/complete, which the server did not declare (completions)');
 }
 
 export const lifecycle = [versionNegotiation, beforeInitialize, noRequestsBeforeInitialized, capabilitiesHonoured, modernCapabilitiesHonoured];

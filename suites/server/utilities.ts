@@ -1,4 +1,4 @@
-import { type ClientSession, describeReply, isObject, ITEM_KEY, list, type ListMethod, type ListWalk, planToolCall, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type ScenarioContext, show, type ToolPlan, walkList, walkProblems } from '../kit.js';
+import { type ClientSession, describeReply, isObject, ITEM_KEY, list, type ListMethod, type ListWalk, LOG_LEVELS, planToolCall, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type ScenarioContext, severityOf, show, type ToolPlan, walkList, walkProblems } from '../kit.js';
 import { isAnswer } from '../common.js';
 import { answerSlackMs, asksForInput, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, ourRequestIds, PING_LIMIT_MS, timedPing, quickArguments, strayResponses } from './helpers.js';
 
@@ -114,8 +114,7 @@ export const invalidCursor = scenario({
 
 // ---- Logging -------------------------------------------------------------------------------------
 
-const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-const ERROR_LEVEL = LOG_LEVELS.indexOf('error');
+const ERROR_LEVEL = severityOf('error');
 
 export const logLevels = scenario({
   id: 'server.utilities.log-levels',
@@ -182,7 +181,7 @@ export const logFilter = scenario({
       .map((p) => `${p.name}: ${p.call ? 'neither read-only nor idempotent, so two calls are not comparable' : p.why}`);
     const unexercised = (why: string) => check.skip(`not exercised: ${why}${withheld.length ? ` (log-related tools not called: ${list(withheld, 3)})` : ''}`);
     if (plans.length === 0) return unexercised(`no read-only or idempotent tool may be called under --call-tools ${options.callTools.mode}, and nothing else makes a server log`);
-    const below = (m: { level: string }) => LOG_LEVELS.indexOf(m.level) >= 0 && LOG_LEVELS.indexOf(m.level) < ERROR_LEVEL;
+    const below = (m: { level: string }) => severityOf(m.level) >= 0 && severityOf(m.level) < ERROR_LEVEL;
     const names = plans.map((p) => p.name).join(', ');
     // Level error first, so that what the calls do under the filter is seen before any state changes.
     const error = await session.request('logging/setLevel', { level: 'error' }, 3_000);

@@ -3,8 +3,8 @@ import { show, violation } from '../finding.js';
 import { type AnswerHook, type Concern, type NotificationHook, resultOf, type Routes } from './concern.js';
 import { declared } from './capabilities.js';
 import type { SessionState } from './state.js';
+import { LOG_LEVELS, severityOf } from '../../spec/log-levels.js';
 
-const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** Log messages only from a server that declared logging, and none below the level the client set. */
 export class Logging implements Concern {
@@ -22,7 +22,7 @@ export class Logging implements Concern {
       if (s.negotiated && !declared(s.serverCapabilities, ['logging'])) {
         findings.push(violation('LOG-CAP-01', 'expected notifications/message only from a server that declared the logging capability; it did not', '/method'));
       }
-      const level = LOG_LEVELS.indexOf(String(params?.level));
+      const level = severityOf(params?.level);
       if (this.level !== undefined && level >= 0) {
         s.applied.add('LOG-SET-02');
         if (level < this.level) {
@@ -35,7 +35,7 @@ export class Logging implements Concern {
   readonly answers: Routes<AnswerHook> = {
     'logging/setLevel': (request, kind, message) => {
       if (!resultOf(kind, message)) return;
-      const level = LOG_LEVELS.indexOf(String(request.params?.level));
+      const level = severityOf(request.params?.level);
       if (level >= 0) this.level = level;
     },
   };

@@ -4,9 +4,8 @@ import { META } from '../../spec/modern.js';
 import type { Concern, NotificationHook, Routes } from './concern.js';
 import { obj } from '../../json.js';
 import type { SessionState } from './state.js';
+import { severityOf } from '../../spec/log-levels.js';
 
-/** RFC 5424 levels, least severe first (server/utilities/logging.mdx#log-levels). */
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /**
  * Per-request log levels (2026-07-28, server/utilities/logging.mdx#per-request-log-level): a log
@@ -28,7 +27,7 @@ export class RequestLogging implements Concern {
       let asked = '';
       for (const p of this.s.ledger('client').pending.values()) {
         const wanted = obj(p.params?._meta)?.[META.logLevel];
-        const i = typeof wanted === 'string' ? LEVELS.indexOf(wanted) : -1;
+        const i = severityOf(wanted);
         if (i >= 0 && (lowest < 0 || i < lowest)) {
           lowest = i;
           asked = wanted as string;
@@ -38,7 +37,7 @@ export class RequestLogging implements Concern {
         findings.push(violation('LOG-REQ-01', `expected no notifications/message unless a request in flight carries ${META.logLevel}; none does`, ''));
         return;
       }
-      const level = LEVELS.indexOf(String(params?.level));
+      const level = severityOf(params?.level);
       if (level < 0) return;
       this.s.applied.add('LOG-REQ-02');
       if (level < lowest) {
