@@ -178,6 +178,9 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['listen-not-cancelled', '{stdio}', 'client.modern.subscriptions.ended'],
     ['task-without-server', '{url}', 'client.modern.extensions.one-sided'],
     ['no-relist-after-mismatch', '{url}', 'client.modern.headers.mismatch-relist'],
+    ['discover-with-params', '{stdio}', 'live.DISC-REQ-01'],
+    // The response breaks the base direction rule too, in the same finding, and answers no request of mcpcheck's (BASE-RES-01).
+    ['answers-input-as-response', '{stdio}', 'live.STDIO-DIR-01', ['live.BASE-DIR-01', 'live.BASE-RES-01']],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());

@@ -26,7 +26,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },
   {
     area: 'revision 2026-07-28, in part',
-    why: 'of the initialize era\'s scenarios these do not run in that era yet: the capabilities-honoured check (RES-CAP-01, PROMPT-CAP-01, COMP-CAP-01 there; TOOL-CAP-01 and LOG-CAP-01 are judged live), the HTTP probe of unacceptable input (HTTP-POST-09), and tool calls that need a client capability (made without one, they are refused with −32021); cancellation by closing a stream (HTTP-CANCEL-01), the keep-alive of a quiet listen stream (HTTP-SSE-12), the end of a subscription over HTTP (SUBS-END-*, judged on stdio only) and a requestState replayed by another principal or after a long delay (MRTR-SEC-02) are not judged',
+    why: 'tools/call of the carried scenarios is made without client capabilities, so a tool that needs one is refused with −32021 there (the multi round-trip scenario calls it with them); cancellation by closing a stream (HTTP-CANCEL-01), the keep-alive of a quiet listen stream (HTTP-SSE-12), the end of a subscription over HTTP (SUBS-END-*, judged on stdio only) and a requestState replayed by another principal or after a long delay (MRTR-SEC-02) are not judged',
     runs: ['server'],
   },
   {

@@ -238,10 +238,15 @@ export class ServerSession extends PeerSession<ServerChannel> {
     return serve();
   }
 
-  /** The era a frame belongs to: the client's modern requests and mcpcheck's answers to them are stateless. */
+  /**
+   * The era a frame belongs to: the client's modern requests and mcpcheck's answers to them are
+   * stateless. mcpcheck sends requests only in a stateful session, so a response of the client's
+   * before any initialize answers nothing: it is a modern client sending one (BASE-DIR-01).
+   */
   protected override eraOf(message: unknown, from: Side): Era {
     if (!isObject(message) || !('id' in message)) return this.statefulOpened ? 'stateful' : 'stateless';
     if (from === this.them && typeof message.method === 'string') return this.speaksModern(message) ? 'stateless' : 'stateful';
+    if (from === this.them) return this.statefulOpened || this.serveModern === undefined ? 'stateful' : 'stateless';
     return this.modernIds.has(idKey(message.id)) ? 'stateless' : 'stateful';
   }
 

@@ -249,11 +249,11 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     checkParams(method, obj(msg.params), ctx, findings);
   } else if (env.kind === 'error') {
     checkError(obj(msg.error), ctx, findings);
-    if (modern && obj(msg.error) && checkModernResponseSide(ctx.from, findings, ctx.applied)) checkModernError(obj(msg.error)!, msg, findings, ctx.applied);
+    if (modern && obj(msg.error) && checkModernResponseSide(ctx.from, findings, ctx.applied, ctx.transport)) checkModernError(obj(msg.error)!, msg, findings, ctx.applied);
   } else if (env.kind === 'result' && ctx.request && !obj(msg.result)) {
     // BASE-RES-02 (the envelope) says the result is no object; only ping's own rule says more.
     if (ctx.request.method === 'ping') checkPingResult(msg.result, ctx, findings);
-  } else if (env.kind === 'result' && modern && !checkModernResponseSide(ctx.from, findings, ctx.applied)) {
+  } else if (env.kind === 'result' && modern && !checkModernResponseSide(ctx.from, findings, ctx.applied, ctx.transport)) {
     // A client's response has no request of the server to be judged against.
   } else if (env.kind === 'result' && ctx.request) {
     const method = ctx.request.method;

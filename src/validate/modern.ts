@@ -53,12 +53,24 @@ const MODERN_ERROR_SHAPES: ReadonlyMap<number, { def: string; rule: RequirementI
   [MODERN_ERRORS.unsupportedProtocolVersion, { def: 'UnsupportedProtocolVersionError', rule: 'VER-NEG-01' }],
 ]);
 
-/** Where each transport says the server sends no request (2026-07-28). */
-const TRANSPORT_DIRECTION = { stdio: 'STDIO-DIR-02', http: 'HTTP-SSE-10' } as const satisfies Record<string, RequirementId>;
+/**
+ * Where each transport restates the direction rule (2026-07-28): the server sends no request
+ * (STDIO-DIR-02, HTTP-SSE-10), the client no response (STDIO-DIR-01, HTTP-POST-07).
+ */
+const TRANSPORT_DIRECTION = {
+  server: { stdio: 'STDIO-DIR-02', http: 'HTTP-SSE-10' },
+  client: { stdio: 'STDIO-DIR-01', http: 'HTTP-POST-07' },
+} as const satisfies Record<'client' | 'server', Record<'stdio' | 'http', RequirementId>>;
+
+/** The transport's restatement of the direction rule for what `from` sent, when the transport is known. */
+function restated(from: 'client' | 'server', transport: 'stdio' | 'http' | undefined): RequirementId[] {
+  return transport ? [TRANSPORT_DIRECTION[from][transport]] : [];
+}
 
 /** What each check below marks exercised: the module's rule table is derived from it. */
 const MARKS = {
   clientRequest: ['META-REQ-01', 'META-REQ-02', 'BASE-SCHEMA-01', 'EXT-NEG-02'],
+  discover: ['DISC-REQ-01'],
   // Only where there is something of its kind to judge: extension identifiers, input requests, a modern error code.
   extensionIds: ['EXT-ID-01'],
   direction: ['BASE-DIR-01', 'MRTR-SRV-01'],
@@ -74,7 +86,7 @@ const MARKS = {
 } as const satisfies Record<string, RuleTable>;
 
 /** Every rule the checks below cite: what they mark, and the rule of each modern error's shape (marked when that code comes). */
-export const MODERN_RULES: RuleTable = [...Object.values(MARKS).flat(), ...Object.values(TRANSPORT_DIRECTION), ...[...MODERN_ERROR_SHAPES.values()].map((shape) => shape.rule)];
+export const MODERN_RULES: RuleTable = [...Object.values(MARKS).flat(), ...Object.values(TRANSPORT_DIRECTION).flatMap((t) => Object.values(t)), ...[...MODERN_ERROR_SHAPES.values()].map((shape) => shape.rule)];
 
 function mark(applied: Set<string> | undefined, ids: RuleTable): void {
   if (applied) for (const id of ids) applied.add(id);
@@ -152,17 +164,25 @@ function advertises(params: unknown, extension: string): boolean {
 /** A request of a modern exchange: from the client its `_meta` and method; from the server it should not exist. */
 export function checkModernRequest(method: string, params: unknown, from: 'client' | 'server', findings: Finding[], applied?: Set<string>, transport?: 'stdio' | 'http'): void {
   if (from === 'server') {
-    // Each transport restates the rule for what it carries (STDIO-DIR-02, HTTP-SSE-10); a transcript may not say which.
-    const restated = transport ? [TRANSPORT_DIRECTION[transport]] : [];
-    mark(applied, [...MARKS.direction, ...restated]);
+    // Each transport restates the rule for what it carries; a transcript may not say which.
+    const transportRule = restated('server', transport);
+    mark(applied, [...MARKS.direction, ...transportRule]);
     const asks = INPUT_KINDS.has(method) || method === 'ping';
-    findings.push(violation([...(asks ? ['MRTR-SRV-01', 'BASE-DIR-01'] as const : ['BASE-DIR-01'] as const), ...restated], `expected no JSON-RPC request from the server at 2026-07-28 (input is asked for inside an InputRequiredResult); got a ${show(method)} request`, '/method'));
+    findings.push(violation([...(asks ? ['MRTR-SRV-01', 'BASE-DIR-01'] as const : ['BASE-DIR-01'] as const), ...transportRule], `expected no JSON-RPC request from the server at 2026-07-28 (input is asked for inside an InputRequiredResult); got a ${show(method)} request`, '/method'));
     return;
   }
   mark(applied, MARKS.clientRequest);
   checkRequestMeta(params, findings);
   checkExtensionIds(declaredCapabilities(params), `/params/_meta${ptr(META.clientCapabilities)}`, findings, applied);
   checkMethodExists(method, params, '/method', findings);
+  if (method === 'server/discover') checkDiscoverParams(obj(params), findings, applied);
+}
+
+/** DISC-REQ-01: a server/discover request's params hold only the standard `_meta` (RequestParams). */
+function checkDiscoverParams(params: Record<string, unknown> | undefined, findings: Finding[], applied?: Set<string>): void {
+  mark(applied, MARKS.discover);
+  const extra = params ? Object.keys(params).filter((k) => k !== '_meta') : [];
+  if (extra.length > 0) findings.push(violation('DISC-REQ-01', `expected server/discover params to hold only _meta; they also hold ${show(extra)}`, '/params'));
 }
 
 /** A method 2026-07-28 removed, or one of the tasks extension the request did not advertise. */
@@ -192,10 +212,11 @@ export function checkModernNotification(method: string, params: unknown, from: '
 }
 
 /** A response sent by the client: clients never send JSON-RPC responses at 2026-07-28 (BASE-DIR-01). */
-export function checkModernResponseSide(from: 'client' | 'server', findings: Finding[], applied?: Set<string>): boolean {
+export function checkModernResponseSide(from: 'client' | 'server', findings: Finding[], applied?: Set<string>, transport?: 'stdio' | 'http'): boolean {
   if (from === 'server') return true;
-  mark(applied, MARKS.direction);
-  findings.push(violation('BASE-DIR-01', 'expected no JSON-RPC response from the client at 2026-07-28 (input goes into the retry\'s inputResponses); got one', ''));
+  const transportRule = restated('client', transport);
+  mark(applied, [...MARKS.direction, ...transportRule]);
+  findings.push(violation(['BASE-DIR-01', ...transportRule], 'expected no JSON-RPC response from the client at 2026-07-28 (input goes into the retry\'s inputResponses); got one', ''));
   return false;
 }
 
