@@ -95,6 +95,7 @@ export class SessionValidator {
     const s = this.state;
     s.frame = frame;
     s.side = from;
+    s.source = source ?? raw;
     if (Array.isArray(message) && message.length > 0 && allowsBatches(s.revision)) {
       const findings: Finding[] = [];
       if (raw !== undefined) checkFrameText(s, raw, findings);
@@ -112,7 +113,7 @@ export class SessionValidator {
     const env = checkEnvelope(message);
     const answered = env.kind === 'result' || env.kind === 'error' ? this.ids.outstanding(from, env.id) : undefined;
     const request = answered ? this.concerns.judgedAs(answered) : undefined;
-    const ctx: MessageContext = { from, revision: s.revision, request, tools: s.tools, applied: s.applied, source: source ?? raw, transport: s.options.transport };
+    const ctx: MessageContext = { from, revision: s.revision, request, tools: s.tools, applied: s.applied, source: s.source, transport: s.options.transport };
     const repeat = env.kind === 'result' ? this.repeats.repeated(from, s.revision, request, env.msg!, ctx.source) : undefined;
     let findings: Finding[];
     if (repeat) {

@@ -29,6 +29,8 @@ export class SessionState {
   side: Side = 'client';
   /** The index of the frame being judged. */
   frame = 0;
+  /** Text that holds the frame's JSON, when there is one: a rule may see there that the frame has nothing for it. */
+  source?: string | undefined;
   /** The revision frames are judged by: the negotiated one (stateful), or the one the request names (stateless). */
   revision: Revision;
   requestedVersion?: string;
