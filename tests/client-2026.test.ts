@@ -181,6 +181,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['discover-with-params', '{stdio}', 'live.DISC-REQ-01'],
     // The response breaks the base direction rule too, in the same finding, and answers no request of mcpcheck's (BASE-RES-01).
     ['answers-input-as-response', '{stdio}', 'live.STDIO-DIR-01', ['live.BASE-DIR-01', 'live.BASE-RES-01']],
+    ['mode-less-as-url', '{url}', 'client.mrtr.form-elicitation/mode-less-as-form'],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());

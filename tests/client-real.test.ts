@@ -122,6 +122,8 @@ describe('real clients', { timeout: 150_000 }, () => {
           'client.modern.unsupported-version/listed-version',
           'client.modern.unsupported-version/no-fallback',
           'client.mrtr.form-elicitation/answered',
+          // The elicitation names no mode: it accepts it with content, as a form (ELIC-REQ-02).
+          'client.mrtr.form-elicitation/mode-less-as-form',
           'client.mrtr.form-elicitation/same-request',
           'client.mrtr.new-id',
           'client.mrtr.no-leak',

@@ -11,7 +11,7 @@ function paramsOf(frame: RecordedFrame): Record<string, unknown> {
 export const clientAnswersElicitation = clientScenario({
   id: 'client.mrtr.form-elicitation',
   title: 'Given a form elicitation in an InputRequiredResult, the client retries the same request with an ElicitResult under the same key',
-  requirements: ['MRTR-CLI-01', 'MRTR-CLI-05'],
+  requirements: ['MRTR-CLI-01', 'MRTR-CLI-05', 'ELIC-REQ-02'],
   revisions: MODERN,
   steps: CALL_INPUT_TOOL,
   // Only what the call declared is asked for (MRTR-SRV-05 binds mcpcheck): without elicitation, state alone.
@@ -32,6 +32,18 @@ export const clientAnswersElicitation = clientScenario({
       actual: `inputResponses ${show(responses)}`,
       frames: [first.index, retry.index],
     });
+    // The elicitation names no mode: only an accept shows which mode the client took it for (a URL-mode accept carries no content).
+    if (isObject(answer) && answer.action === 'accept') {
+      check.expect(isObject(answer.content), {
+        key: 'mode-less-as-form',
+        requirements: ['ELIC-REQ-02'],
+        expected: 'the elicitation without mode accepted as a form: with content answering its requestedSchema',
+        actual: `an accept without content ${show(answer)}, as a URL-mode elicitation is answered`,
+        frames: [first.index, retry.index],
+      });
+    } else {
+      check.skip(`not exercised: the elicitation without mode was not accepted (${show(answer)}), so which mode the client took it for does not show`, { key: 'mode-less-as-form', requirements: ['ELIC-REQ-02'] });
+    }
     const keys = isObject(responses) ? Object.keys(responses) : [];
     check.expect(sameJson(coreParams(first), coreParams(retry)) && keys.length === 1 && keys[0] === 'mcpcheck_form', {
       key: 'same-request',
