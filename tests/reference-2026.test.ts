@@ -779,6 +779,11 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     expect((await s.result('server/discover')).capabilities.completions).toBeUndefined();
     expect((await s.result('completion/complete', { ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: '' } })).completion.values.length).toBeGreaterThan(0);
   },
+  'undeclared-refused-32602': async (t) => {
+    const s = t.stdio();
+    expect((await s.result('server/discover')).capabilities.prompts).toBeUndefined();
+    expect((await s.error('prompts/list')).code).toBe(-32602);
+  },
   'logging-undeclared': async (t) => {
     const s = t.stdio();
     expect((await s.result('server/discover')).capabilities.logging).toBeUndefined();

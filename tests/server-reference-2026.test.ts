@@ -77,6 +77,7 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   // Prompts offered undeclared: their promptsListChanged is then acknowledged unadvertised too.
   'prompts-undeclared': ['SUBS-CAP-01'],
   'completions-undeclared': [],
+  'undeclared-refused-32602': [],
   'logging-undeclared': [],
   'ack-undeclared-type': [],
   'ack-broader': [],
