@@ -124,10 +124,10 @@ describe('broken copies of the examples get exactly their rule', () => {
     expect(ids(judge([sent, { from: 'server', message: { jsonrpc: '2.0', id: sent.message.id, result } }]))).toEqual(['MRTR-SRV-02']);
   });
 
-  it('an input request the request did not declare: MRTR-SRV-05', () => {
+  it('an input request the request did not declare: MRTR-SRV-05, relying on an undeclared capability (META-REQ-04)', () => {
     const result = read('InputRequiredResult', 'input-required-result-with-elicitation-and-sampling-and-request-state.json');
     const sent = request('tools/call', { name: 'get_weather', arguments: {} }, { elicitation: {} });
-    expect(ids(judge([sent, { from: 'server', message: { jsonrpc: '2.0', id: sent.message.id, result } }]))).toEqual(['MRTR-SRV-05']);
+    expect(ids(judge([sent, { from: 'server', message: { jsonrpc: '2.0', id: sent.message.id, result } }]))).toEqual(['MRTR-SRV-05+META-REQ-04']);
   });
 
   it('an input request of no input kind, and a duplicate key in the text: MRTR-SRV-04', () => {

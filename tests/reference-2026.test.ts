@@ -886,6 +886,11 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const r = await t.stdio().result('tools/call', { name: 'ask_llm', arguments: { question: 'q' } });
     expect(r.inputRequests.answer.method).toBe('sampling/createMessage');
   },
+  'capabilities-remembered': async (t) => {
+    const s = t.stdio();
+    await s.result('tools/call', { name: 'greet', arguments: {} }, ELICIT);
+    expect((await s.result('tools/call', { name: 'greet', arguments: {} })).inputRequests.user_name.method).toBe('elicitation/create');
+  },
   'tampered-state-accepted': async (t) => {
     const s = t.stdio();
     const state = await greetState(s);

@@ -35,7 +35,10 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   // Errors without the request's id answer nothing mcpcheck can match: every refusal probe reads no answer.
   'error-without-id': ['*'],
   'input-request-with-id': [],
-  'input-kind-undeclared': [],
+  // Asking for an undeclared kind relies on a capability the request did not declare: META-REQ-04 in the same finding.
+  'input-kind-undeclared': ['META-REQ-04'],
+  // Asking for input the request did not declare is MRTR-SRV-05 too (the scenario's key and the live finding cite both).
+  'capabilities-remembered': ['MRTR-SRV-05'],
   'missing-response-error': [],
   'input-required-cacheable': [],
   'no-ttl': [],

@@ -37,6 +37,7 @@ const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
   'LOG-REQ-03--log-on-subscription': { ids: ['SUBS-SCOPE-01'], why: 'a log message on a subscription is a request-scoped notification off its request (one finding, both rules)' },
   'CANCEL-12--reason-not-a-string': { ids: ['BASE-SCHEMA-01'], why: 'the cancel fails the notification\'s schema, the finding CANCEL-12 names' },
   'ELIC-FORM-02--input-request-nested-object': { ids: ['MRTR-SRV-04'], why: 'a nested requestedSchema also makes the input request fail ElicitRequest' },
+  'MRTR-SRV-05--elicitation-not-declared': { ids: ['META-REQ-04'], why: 'asking for an undeclared kind relies on a capability the request did not declare (one finding, both rules)' },
   'MRTR-SRV-01--server-sends-elicitation-request': { ids: ['BASE-DIR-01', 'STDIO-DIR-02'], why: 'asking for input with a request of its own is a server sending a JSON-RPC request at all, which stdio (the transcript\'s transport) restates' },
   'CACHE-TTL-01--fractional-ttl': { ids: [], why: 'the schema types ttlMs as integer: that error is CACHE-TTL-01\'s own, not a second schema finding' },
 };

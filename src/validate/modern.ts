@@ -78,7 +78,7 @@ const MARKS = {
   logNotification: ['LOG-REQ-03'],
   result: ['BASE-RES-04', 'BASE-RES-07', 'EXT-NEG-02'],
   inputRequired: ['MRTR-SRV-02', 'MRTR-SRV-03', 'CACHE-RES-02'],
-  inputRequests: ['MRTR-SRV-04', 'MRTR-SRV-05'],
+  inputRequests: ['MRTR-SRV-04', 'MRTR-SRV-05', 'META-REQ-04'],
   // Marked by the kind of input request seen (inputRequestRule).
   inputRequestKinds: ['ELIC-FORM-01', 'ELIC-URL-04', 'SAMP-MSG-04'],
   cacheable: ['CACHE-RES-01', 'CACHE-TTL-01'],
@@ -333,7 +333,8 @@ function checkInputRequest(key: string, value: unknown, capabilities: Record<str
     findings.push(violation(rule ? ['MRTR-SRV-04', rule] : 'MRTR-SRV-04', `expected input request ${show(key)} to match ${kind.def}; ${describeErrors(errors, at)}`, at));
   }
   const missing = missingCapability(method as string, obj(obj(value)?.params), capabilities);
-  if (missing) findings.push(violation('MRTR-SRV-05', `expected input requests only of kinds the request declared in clientCapabilities; ${show(key)} (${method}) needs ${missing}, declared ${show(capabilities)}`, at));
+  // Asking for an undeclared kind relies on a capability the request did not declare (META-REQ-04's own words).
+  if (missing) findings.push(violation(['MRTR-SRV-05', 'META-REQ-04'], `expected input requests only of kinds the request declared in clientCapabilities; ${show(key)} (${method}) needs ${missing}, declared ${show(capabilities)}`, at));
 }
 
 /** The client capability an input request needs that the request did not declare, if any (ELIC-CAP-02, SAMP-TOOLS-01). */

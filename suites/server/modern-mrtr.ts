@@ -34,7 +34,7 @@ function inputRequired(reply: Reply): reply is Extract<Reply, { kind: 'result' }
 export const mrtrRoundTrip = scenario({
   id: 'server.modern.mrtr.round-trip',
   title: 'A tool needing client input asks only for declared kinds in a well-formed InputRequiredResult, and its retry completes; malformed, missing or tampered retry fields get an error or a fresh InputRequiredResult; a requestState is honoured only for the request it was issued for; an undeclared required capability gets −32021',
-  requirements: ['MRTR-SRV-05', 'META-REQ-05', 'MRTR-SRV-03', 'MRTR-SRV-04', 'MRTR-ERR-01', 'MRTR-ERR-03', 'MRTR-SEC-01', 'MRTR-SEC-02'],
+  requirements: ['MRTR-SRV-05', 'META-REQ-05', 'META-REQ-04', 'MRTR-SRV-03', 'MRTR-SRV-04', 'MRTR-ERR-01', 'MRTR-ERR-03', 'MRTR-SEC-01', 'MRTR-SEC-02'],
   isolation: 'session',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
@@ -63,13 +63,24 @@ export const mrtrRoundTrip = scenario({
       if (inputRequired(reply)) asking.push({ plan, reply });
     }
     judgeMissingCapability(check, bare, asking, called);
-    const keys = ['well-formed', 'input-requests', 'retry', 'malformed-responses', 'malformed-entries', 'missing-responses', 'tampered-state', 'other-arguments', 'other-tool'] as const;
+    const keys = ['earlier-capabilities', 'well-formed', 'input-requests', 'retry', 'malformed-responses', 'malformed-entries', 'missing-responses', 'tampered-state', 'other-arguments', 'other-tool'] as const;
     const first = asking[0];
     if (!first) {
       for (const key of keys) check.skip(`not exercised: no tool called (${called}) answered input_required with elicitation, sampling and roots declared`, { key, requirements: [REQUIREMENT_OF[key]] });
       return;
     }
     const { plan, reply } = first;
+    // What earlier requests declared is not this one's (META-REQ-04): the tool that asked, called again declaring nothing.
+    const again = await session.request('tools/call', call(plan, {}));
+    const askedAgain = inputRequired(again) && isObject(again.result.inputRequests) && Object.keys(again.result.inputRequests).length > 0;
+    check.expect(!askedAgain, {
+      key: 'earlier-capabilities',
+      requirements: ['META-REQ-04', 'MRTR-SRV-05'],
+      expected: `${plan.name} called again with clientCapabilities {}, after calls that declared elicitation, sampling and roots: no inputRequests (only the capabilities of the request being processed count)`,
+      actual: describeReply(again),
+      replies: [again],
+      frames: [replyFrame(again)],
+    });
     const { inputRequests, requestState } = reply.result;
     check.expect((isObject(inputRequests) && Object.keys(inputRequests).length > 0) || typeof requestState === 'string', {
       key: 'well-formed',
@@ -132,6 +143,7 @@ export const mrtrRoundTrip = scenario({
 
 /** The requirement each key of the round-trip scenario judges. */
 const REQUIREMENT_OF = {
+  'earlier-capabilities': 'META-REQ-04',
   'well-formed': 'MRTR-SRV-03',
   'input-requests': 'MRTR-SRV-04',
   retry: 'MRTR-SRV-03',
