@@ -139,7 +139,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
-      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
       if (address === '{stdio}') for (const id of ['client.modern.era.probe-first', 'client.modern.era.fallback-any-code/no-request-after-legacy', 'client.modern.subscriptions.ended']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
@@ -182,6 +182,8 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     // The response breaks the base direction rule too, in the same finding, and answers no request of mcpcheck's (BASE-RES-01).
     ['answers-input-as-response', '{stdio}', 'live.STDIO-DIR-01', ['live.BASE-DIR-01', 'live.BASE-RES-01']],
     ['mode-less-as-url', '{url}', 'client.mrtr.form-elicitation/mode-less-as-form'],
+    // Its keys then answer fewer than were asked: MRTR-CLI-05 judged live.
+    ['sampling-unanswered', '{stdio}', 'client.mrtr.sampling-and-roots/sampling-answered', ['live.MRTR-CLI-05']],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());

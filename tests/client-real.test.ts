@@ -103,7 +103,8 @@ describe('real clients', { timeout: 150_000 }, () => {
   // VER-BC-03), a modern request turned down as an initialize-era server would → initialize
   // (HTTP-BC-03: 400 with an empty body; STDIO-BC-02: −32601 to server/discover), retries under fresh
   // ids echoing the 8 KiB requestState exactly and none when none was given (MRTR-CLI-02/03), an
-  // ElicitResult under the requested key with the original params (MRTR-CLI-01/05), state kept to
+  // ElicitResult under the requested key with the original params (MRTR-CLI-01/05), a CreateMessageResult and a
+  // ListRootsResult for sampling and roots input requests (MRTR-CLI-01; shapes MRTR-CLI-05), state kept to
   // its request (MRTR-CLI-04), headers matching the body (HDR-VER-01/02, HDR-STD-01).
   for (const address of ['{url}', '{stdio}'] as const) {
     it(`@modelcontextprotocol/client 2.4.0 (SDK v2, 2026-07-28) over ${address === '{url}' ? 'HTTP' : 'stdio'}: no finding`, async () => {
@@ -125,6 +126,9 @@ describe('real clients', { timeout: 150_000 }, () => {
           // The elicitation names no mode: it accepts it with content, as a form (ELIC-REQ-02).
           'client.mrtr.form-elicitation/mode-less-as-form',
           'client.mrtr.form-elicitation/same-request',
+          // Declaring sampling and roots (with handlers), it answers both input requests under their keys (MRTR-CLI-01).
+          'client.mrtr.sampling-and-roots/roots-answered',
+          'client.mrtr.sampling-and-roots/sampling-answered',
           'client.mrtr.new-id',
           'client.mrtr.no-leak',
           'client.mrtr.request-state/echoed',

@@ -1,6 +1,6 @@
 import { type ClientScenario, clientScenario, isObject, MODERN, type RecordedFrame, show } from '../kit.js';
 import { WAIT_MS } from './helpers.js';
-import { coreParams, declaresForm, FORM_REQUEST, INPUT_TOOL, inputToolCalls, namedBy, nthInputCall, sameJson, serveInputRequired, TRICKY_STATE } from './modern-helpers.js';
+import { coreParams, declared, declaresForm, FORM_REQUEST, INPUT_TOOL, inputToolCalls, namedBy, nthInputCall, sameJson, serveInputRequired, TRICKY_STATE } from './modern-helpers.js';
 
 const CALL_INPUT_TOOL = [{ do: 'call-tool' as const, name: INPUT_TOOL.name, arguments: { topic: 'mcpcheck' } }];
 
@@ -152,4 +152,49 @@ export const clientKeepsStateToItsRequest = clientScenario({
   },
 });
 
-export const clientMrtr: ClientScenario[] = [clientAnswersElicitation, clientEchoesRequestState, clientRetriesWithNewId, clientUnderstandsStateOnly, clientKeepsStateToItsRequest];
+/** The input kinds beyond form elicitation, each asked of a client whose call declared it (MRTR-SRV-05 binds mcpcheck). */
+const OTHER_KINDS = [
+  {
+    capability: 'sampling',
+    key: 'mcpcheck_sampling',
+    request: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'mcpcheck asks for one word' } }], maxTokens: 16 } },
+  },
+  { capability: 'roots', key: 'mcpcheck_roots', request: { method: 'roots/list', params: {} } },
+] as const;
+
+export const clientAnswersSamplingAndRoots = clientScenario({
+  id: 'client.mrtr.sampling-and-roots',
+  title: 'Given a sampling or roots input request it declared, the client retries with an answer for each under its key',
+  requirements: ['MRTR-CLI-01'],
+  revisions: MODERN,
+  steps: CALL_INPUT_TOOL,
+  serve: (session) =>
+    serveInputRequired(session, (n, request) => {
+      const asked = n === 0 ? OTHER_KINDS.filter((k) => isObject(declared(request)[k.capability])) : [];
+      return asked.length > 0 ? { inputRequests: Object.fromEntries(asked.map((k) => [k.key, k.request])), requestState: 'mcpcheck-kinds-1' } : undefined;
+    }),
+  async run(ctx) {
+    const { check } = ctx;
+    const first = await nthInputCall(ctx, 0);
+    if (!first) return check.skip(`the client never called ${INPUT_TOOL.name}`);
+    const capabilities = declared(first.message);
+    const asked = OTHER_KINDS.filter((k) => isObject(capabilities[k.capability]));
+    const retry = asked.length > 0 ? await nthInputCall(ctx, 1) : undefined;
+    const responses = retry ? paramsOf(retry).inputResponses : undefined;
+    for (const k of OTHER_KINDS) {
+      const key = `${k.capability}-answered`;
+      if (!asked.includes(k)) check.skip(`the client declared no ${k.capability} in its call, so mcpcheck asked for none`, { key });
+      else if (!retry) check.skip(`the client sent no retry of ${INPUT_TOOL.name} within ${WAIT_MS} ms (it may have reported that input is required)`, { key, frames: [first.index] });
+      else {
+        check.expect(isObject(responses) && isObject(responses[k.key]), {
+          key,
+          expected: `inputResponses.${k.key}: the answer to ${k.request.method} (its shape is judged live, MRTR-CLI-05)`,
+          actual: `inputResponses ${show(responses)}`,
+          frames: [first.index, retry.index],
+        });
+      }
+    }
+  },
+});
+
+export const clientMrtr: ClientScenario[] = [clientAnswersElicitation, clientAnswersSamplingAndRoots, clientEchoesRequestState, clientRetriesWithNewId, clientUnderstandsStateOnly, clientKeepsStateToItsRequest];
