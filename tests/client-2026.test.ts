@@ -121,7 +121,8 @@ describe('mcpcheck serving 2026-07-28 (stateless accept)', () => {
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FIXTURE = `${process.execPath} ${join(ROOT, 'dist/tests/fixtures/client-2026/client.js')}`;
-const MODERN_SCENARIOS = clientScenarios.filter((s) => s.revisions?.introduced === '2026-07-28').map((s) => s.id);
+/** The scenarios a 2026-07-28 client is judged by: the modern ones, and those both eras share (no revision removed them). */
+const MODERN_SCENARIOS = clientScenarios.filter((s) => s.revisions?.removed === undefined).map((s) => s.id);
 
 /** `mcpcheck client` against the 2026 fixture: the modern scenarios (and the handshake, which a modern client skips), graded. */
 async function judge(args: string, address: '{url}' | '{stdio}'): Promise<RunReport> {
@@ -139,7 +140,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
-      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.pagination.cursors', 'client.pagination.page-size', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
       if (address === '{stdio}') for (const id of ['client.modern.era.probe-first', 'client.modern.era.fallback-any-code/no-request-after-legacy', 'client.modern.subscriptions.ended']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);

@@ -129,6 +129,11 @@ describe('real clients', { timeout: 150_000 }, () => {
           // Declaring sampling and roots (with handlers), it answers both input requests under their keys (MRTR-CLI-01).
           'client.mrtr.sampling-and-roots/roots-answered',
           'client.mrtr.sampling-and-roots/sampling-answered',
+          // Pagination, shared by both eras: it follows nextCursor through pages of 1, 3, 0 and 2
+          // items and sends every cursor back unchanged (PAGE-02/03/04).
+          'client.pagination.cursors/followed',
+          'client.pagination.cursors/unchanged',
+          'client.pagination.page-size',
           'client.mrtr.new-id',
           'client.mrtr.no-leak',
           'client.mrtr.request-state/echoed',

@@ -7,7 +7,7 @@ import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
 import { isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
-import { outsideRevisions } from './scenario.js';
+import { inEra, outsideRevisions } from './scenario.js';
 import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
 import type { ClientScenario, ClientScenarioContext } from './client-scenario.js';
@@ -79,7 +79,11 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
   }
 
   /** Why a scenario does not apply to the revision the client spoke in the run's first scenario (undefined: it does, or nothing was learnt). */
-  const outside = (s: ClientScenario): string | undefined => (isRevision(out.protocolVersion) ? outsideRevisions(s.revisions, out.protocolVersion, 'the client spoke') : undefined);
+  const outside = (s: ClientScenario): string | undefined => {
+    const spoke = out.protocolVersion;
+    if (!isRevision(spoke)) return undefined;
+    return outsideRevisions(s.revisions, spoke, 'the client spoke') ?? (inEra(s, spoke) ? undefined : `written for the other protocol era; the client spoke ${spoke}`);
+  };
 
   const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
     if (interrupted()) return settle(s, [scenarioInterrupted(s)]);

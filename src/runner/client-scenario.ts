@@ -54,6 +54,8 @@ export interface ClientScenario extends ScenarioIdentity {
   needs?: { transport?: 'stdio' | 'http' };
   /** The revisions it applies to; a client that spoke another one (in the run's first scenario) has it skipped, naming that revision. */
   revisions?: RevisionSpan;
+  /** Written for the stateful era and checked to hold in the stateless one too (it waits for a conversation of either era). */
+  carriedOver?: true;
   /** How long the scenario may wait on a client that is doing nothing, beyond its steps' own waits (it starts early then). */
   waitsMs?: number;
   /** Shapes what mcpcheck serves, before the client starts. */

@@ -1,5 +1,5 @@
 import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type RequirementId, type ServerSession } from '../kit.js';
-import { ask, ASKED, type DeclaredMethod, formOnly, initialized, refusedDeclared, violations, WAIT_MS } from './helpers.js';
+import { ask, ASKED, conversing, type DeclaredMethod, formOnly, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**
  * Judges the answer to a `method` request for a capability the client declared: −32601 says it
@@ -172,10 +172,10 @@ function cursorsSent(session: ServerSession) {
   });
 }
 
-/** The cursors the client sent once its walk of `pages` pages ended (or it sent one mcpcheck never made); undefined when it never initialized. */
+/** The cursors the client sent once its walk of `pages` pages ended (or it sent one mcpcheck never made); undefined when its conversation never started. */
 async function walked(ctx: ClientScenarioContext, pages: number): Promise<ReturnType<typeof cursorsSent> | undefined> {
   const { session } = ctx;
-  if (!(await initialized(ctx))) return undefined;
+  if (!(await conversing(ctx))) return undefined;
   // Every frame is a chance to see the last page asked for (or a cursor refused).
   await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
   await session.settle(100);
@@ -186,6 +186,7 @@ export const clientCursorsOpaque = clientScenario({
   id: 'client.pagination.cursors',
   title: 'The client returns cursors unchanged, and follows nextCursor until it is absent',
   requirements: ['PAGE-04', 'PAGE-03'],
+  carriedOver: true,
   steps: [{ do: 'list-tools' }],
   serve(session) {
     session.tools = PAGED_TOOLS;
@@ -226,6 +227,7 @@ export const clientPageSizes = clientScenario({
   id: 'client.pagination.page-size',
   title: 'The client assumes no fixed page size: it follows nextCursor past pages of 1, 3, 0 and 2 items to gather every tool',
   requirements: ['PAGE-02'],
+  carriedOver: true,
   steps: [{ do: 'list-tools' }],
   serve(session) {
     session.tools = VARIED_TOOLS;
@@ -248,4 +250,7 @@ export const clientPageSizes = clientScenario({
   },
 });
 
-export const clientFeatures: ClientScenario[] = [clientRoots, clientRootsUndeclared, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque, clientPageSizes];
+export const clientFeatures: ClientScenario[] = [clientRoots, clientRootsUndeclared, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl];
+
+/** Pagination, which both eras share (the PAGE rows keep their ids in 2026-07-28). */
+export const clientPagination: ClientScenario[] = [clientCursorsOpaque, clientPageSizes];

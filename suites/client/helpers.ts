@@ -25,6 +25,18 @@ export async function initialized(ctx: ClientScenarioContext): Promise<RecordedF
   return ready;
 }
 
+/**
+ * As initialized, in either era: a client that opens with a 2026-07-28 request has no handshake,
+ * so its conversation is under way with its first request past the server/discover probe.
+ */
+export async function conversing(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
+  const first = await ctx.session.waitForFrame((f) => methodOf(f) !== undefined, WAIT_MS);
+  if (!first || methodOf(first) === 'initialize') return initialized(ctx);
+  const ready = await ctx.session.waitForFrame((f) => methodOf(f) !== undefined && methodOf(f) !== 'server/discover', WAIT_MS);
+  if (!ready) ctx.check.error(`could not run: the client sent no request past server/discover within ${WAIT_MS} ms`);
+  return ready;
+}
+
 /** What live validation found against `rule` on the given frames (violations only, not notes). */
 export function violations(session: ServerSession, rule: RequirementId, frames: ReadonlyArray<number | undefined>): Finding[] {
   const wanted = new Set(frames.filter((f): f is number => f !== undefined));
