@@ -134,6 +134,9 @@ describe('real clients', { timeout: 150_000 }, () => {
           'client.pagination.cursors/followed',
           'client.pagination.cursors/unchanged',
           'client.pagination.page-size',
+          // Carried over too: its tools/call is a CallToolRequest, and it exits when the server dies mid-call (ROBUST-07).
+          'client.robust.server-dies',
+          'client.tools.call',
           'client.mrtr.new-id',
           'client.mrtr.no-leak',
           'client.mrtr.request-state/echoed',

@@ -250,7 +250,4 @@ export const clientPageSizes = clientScenario({
   },
 });
 
-export const clientFeatures: ClientScenario[] = [clientRoots, clientRootsUndeclared, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl];
-
-/** Pagination, which both eras share (the PAGE rows keep their ids in 2026-07-28). */
-export const clientPagination: ClientScenario[] = [clientCursorsOpaque, clientPageSizes];
+export const clientFeatures: ClientScenario[] = [clientRoots, clientRootsUndeclared, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque, clientPageSizes];

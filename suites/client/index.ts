@@ -1,5 +1,5 @@
 import type { ClientScenario } from '../kit.js';
-import { clientFeatures, clientPagination } from './features.js';
+import { clientFeatures } from './features.js';
 import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
 import { clientLifecycle } from './lifecycle.js';
@@ -18,12 +18,12 @@ import { clientUtilities } from './utilities.js';
 
 /**
  * The scenarios of the initialize era: each presupposes the handshake, so none applies to a client
- * that speaks 2026-07-28 (the run's first scenario tells which era the client speaks).
+ * that speaks 2026-07-28 (the run's first scenario tells which era the client speaks), but for
+ * those carried over, which wait for a conversation of either era and keep to rules both share.
  */
-const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, ...clientTools, ...clientFeatures, ...clientSchemas, ...clientIcons, ...clientHttp, ...clientStdio, ...clientRobust, ...clientProperties].map((s) => ({
-  ...s,
-  revisions: { removed: '2026-07-28' },
-}));
+const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, ...clientTools, ...clientFeatures, ...clientSchemas, ...clientIcons, ...clientHttp, ...clientStdio, ...clientRobust, ...clientProperties].map((s) =>
+  s.carriedOver ? s : { ...s, revisions: { removed: '2026-07-28' } },
+);
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientPagination, ...clientModern, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods];

@@ -1,5 +1,5 @@
 import { clientScenario, type ClientScenario, isObject } from '../kit.js';
-import { initialized, violations, WAIT_MS } from './helpers.js';
+import { conversing, violations, WAIT_MS } from './helpers.js';
 
 const ARGUMENTS = { a: 2, b: 3 };
 
@@ -8,10 +8,11 @@ export const clientToolCall = clientScenario({
   alias: 'tools_call',
   title: "A client's tools/call is a CallToolRequest as the schema defines it (params.name a string, params.arguments an object)",
   requirements: ['BASE-SCHEMA-01'],
+  carriedOver: true,
   steps: [{ do: 'list-tools' }, { do: 'call-tool', name: 'add_numbers', arguments: ARGUMENTS }],
   async run(ctx) {
     const { session, check } = ctx;
-    if (!(await initialized(ctx))) return;
+    if (!(await conversing(ctx))) return;
     const call = await session.waitForMethod('tools/call', WAIT_MS);
     if (!call || !isObject(call.message)) return check.skip('the client called no tool (it was asked to call add_numbers with {"a":2,"b":3})');
     const params = isObject(call.message.params) ? call.message.params : {};
