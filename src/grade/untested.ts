@@ -31,7 +31,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'revision 2026-07-28, in part',
-    why: 'of the initialize era\'s client scenarios pagination, the tool call and the server dying mid-call run against a 2026 client, not schemas, icons, HTTP and stdio transport or properties; of an unknown resultType (BASE-RES-06) only a retry storm is seen, not whether the client surfaced an error; a re-probe once the cached era fails (VER-BC-04), the stdio fallback on −32000 or silence (STDIO-BC-02/03 are judged on −32601 and −32602), extensions other than tasks (EXT-NEG-01) and, over HTTP, the end of a subscription by closing its stream (SUBS-CANCEL-01), the acknowledged filter (SUBS-ACK-03) and re-listening (SUBS-RECON-01) are not judged',
+    why: 'of the initialize era\'s client scenarios pagination, the tool call, the server dying mid-call and the server\'s stderr run against a 2026 client, not schemas, icons, the HTTP transport ones, stdio shutdown or properties; of an unknown resultType (BASE-RES-06) only a retry storm is seen, not whether the client surfaced an error; a re-probe once the cached era fails (VER-BC-04), the stdio fallback on −32000 or silence (STDIO-BC-02/03 are judged on −32601 and −32602), extensions other than tasks (EXT-NEG-01) and, over HTTP, the end of a subscription by closing its stream (SUBS-CANCEL-01), the acknowledged filter (SUBS-ACK-03) and re-listening (SUBS-RECON-01) are not judged',
     runs: ['client'],
   },
   { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read and call only the tools --call-tools allows; in 2025-11-25 they declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },

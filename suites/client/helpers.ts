@@ -26,6 +26,17 @@ export async function initialized(ctx: ClientScenarioContext): Promise<RecordedF
 }
 
 /**
+ * The client's first contact in either era: in the stateful one once it is in session
+ * (initialized), in the stateless one its first request (the server/discover probe, or a request
+ * of its steps when it sends no probe).
+ */
+export async function contact(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
+  const first = await ctx.session.waitForFrame((f) => methodOf(f) !== undefined, WAIT_MS);
+  if (!first || methodOf(first) === 'initialize') return initialized(ctx);
+  return first;
+}
+
+/**
  * As initialized, in either era: a client that opens with a 2026-07-28 request has no handshake,
  * so its conversation is under way with its first request past the server/discover probe.
  */

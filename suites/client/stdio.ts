@@ -1,5 +1,5 @@
 import { clientScenario, type ClientScenario } from '../kit.js';
-import { initialized, WAIT_MS } from './helpers.js';
+import { contact, initialized, methodOf, WAIT_MS } from './helpers.js';
 
 const needs = { transport: 'stdio' } as const;
 
@@ -28,12 +28,15 @@ export const clientStdioStderr = clientScenario({
   needs,
   // The pause gives the stderr line time to reach the client before it is asked for more.
   steps: [{ do: 'wait', ms: 500 }, { do: 'call-tool', name: 'echo', arguments: { text: 'after stderr' } }],
+  carriedOver: true,
   async run(ctx) {
     const { session, check } = ctx;
-    const done = await initialized(ctx);
+    const done = await contact(ctx);
     if (!done) return;
+    // A 2026-07-28 client that sends no probe opens with the step's call itself: nothing came after the stderr line then.
+    if (methodOf(done) === 'tools/call') return check.skip('the client called echo before mcpcheck could write to stderr (it opened with the call itself)');
     await session.channel.stderr?.('error: mcpcheck writes this log line to stderr on purpose\n');
-    const next = await session.waitForMethod('tools/call', WAIT_MS, done.index);
+    const next = await session.waitForMethod('tools/call', WAIT_MS, done.index + 1);
     check.expect(next !== undefined, {
       expected: 'the client goes on (tools/call) after the server wrote an error-looking line to stderr',
       actual: next ? 'it did' : `no tools/call within ${WAIT_MS} ms`,
