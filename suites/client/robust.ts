@@ -1,5 +1,5 @@
-import { clientScenario, type ClientScenario } from '../kit.js';
-import { callOf, conversing, serveHeldTool, WAIT_MS } from './helpers.js';
+import { clientScenario, type ClientScenario, isObject, type RecordedFrame } from '../kit.js';
+import { callOf, conversing, methodOf, serveHeldTool, WAIT_MS } from './helpers.js';
 
 const HANG_TOOL = { name: 'hang_then_die', description: 'The server dies while this call is pending.', inputSchema: { type: 'object', properties: {} } };
 const NOTICE_MS = 5_000;
@@ -31,4 +31,61 @@ export const clientServerDies = clientScenario({
   },
 });
 
-export const clientRobust: ClientScenario[] = [clientServerDies];
+/** A notification method no client knows (ROBUST-04), sent before mcpcheck answers the client's tools/list. */
+const UNKNOWN_NOTIFICATION = 'notifications/mcpcheck/unknown';
+
+/** A response with no id, or id null: all a client can answer a notification with (BASE-NOTIF-02 says it never does). */
+function answersNotification(f: RecordedFrame): boolean {
+  const m = isObject(f.message) ? f.message : undefined;
+  return m !== undefined && !('method' in m) && ('result' in m || 'error' in m) && (m.id === null || !('id' in m));
+}
+
+export const clientIgnoresUnknownNotification = clientScenario({
+  id: 'client.robust.unknown-notification',
+  title: 'A notification of a method the client does not know is ignored: never answered, and the client goes on',
+  requirements: ['ROBUST-04', 'BASE-NOTIF-02'],
+  carriedOver: true,
+  // Over HTTP a notification needs a stream, and a 2026-07-28 request is answered with a JSON body.
+  needs: { transport: 'stdio' },
+  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: 'echo', arguments: { text: 'after the notification' } }],
+  serve(session) {
+    const list = session.handler('tools/list');
+    let sent = false;
+    session.handle('tools/list', async (params, request) => {
+      if (!sent) {
+        sent = true;
+        await session.notify(UNKNOWN_NOTIFICATION, { note: 'mcpcheck: a notification no client knows' });
+      }
+      return list(params, request);
+    });
+  },
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await conversing(ctx))) return;
+    const listed = await session.waitForMethod('tools/list', WAIT_MS);
+    const next = listed && (await session.waitForMethod('tools/call', WAIT_MS, listed.index + 1));
+    // mcpcheck's own frames: the notification went out before the tools/list answer.
+    const notified = listed && session.frames.find((f) => f.index > listed.index && f.from === 'server' && methodOf(f) === UNKNOWN_NOTIFICATION);
+    if (!notified) {
+      for (const key of ['ignored', 'unanswered']) check.skip(`not exercised: the client listed no tools, so mcpcheck sent no ${UNKNOWN_NOTIFICATION}`, { key });
+      return;
+    }
+    check.expect(next !== undefined, {
+      key: 'ignored',
+      requirements: ['ROBUST-04'],
+      expected: `the client goes on (tools/call of echo) after ${UNKNOWN_NOTIFICATION} came before its tools/list answer`,
+      actual: next ? 'it did' : `no tools/call within ${WAIT_MS} ms`,
+      frames: [notified.index, next?.index],
+    });
+    const answers = session.peerFrames(notified.index + 1).filter(answersNotification);
+    check.expect(answers.length === 0, {
+      key: 'unanswered',
+      requirements: ['BASE-NOTIF-02'],
+      expected: `no response to ${UNKNOWN_NOTIFICATION} (a notification is never answered)`,
+      actual: answers.length ? `${answers.length} response(s) without id, e.g. frame ${answers[0]!.index}` : 'none',
+      frames: [notified.index, ...answers.map((f) => f.index)],
+    });
+  },
+});
+
+export const clientRobust: ClientScenario[] = [clientServerDies, clientIgnoresUnknownNotification];
