@@ -140,7 +140,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
-      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.pagination.cursors', 'client.pagination.page-size', 'client.tools.call', 'client.robust.server-dies', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
+      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.pagination.cursors', 'client.pagination.page-size', 'client.pagination.empty-cursor', 'client.tools.call', 'client.robust.server-dies', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
       if (address === '{stdio}') for (const id of ['client.modern.era.probe-first', 'client.modern.era.fallback-any-code/no-request-after-legacy', 'client.modern.subscriptions.ended', 'client.stdio.stderr-not-failure', 'client.robust.unknown-notification/ignored', 'client.robust.unknown-notification/unanswered']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
@@ -186,6 +186,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     // Its keys then answer fewer than were asked: MRTR-CLI-05 judged live.
     ['sampling-unanswered', '{stdio}', 'client.mrtr.sampling-and-roots/sampling-answered', ['live.MRTR-CLI-05']],
     // Its answer is a JSON-RPC response from a 2026 client (BASE-DIR-01 with STDIO-DIR-01, one finding) and an error without the id of any request (BASE-ERR-01).
+    ['stops-at-empty-cursor', '{url}', 'client.pagination.empty-cursor'],
     ['answers-unknown-notification', '{stdio}', 'client.robust.unknown-notification/unanswered', ['live.BASE-DIR-01', 'live.STDIO-DIR-01', 'live.BASE-ERR-01']],
   ];
   it('has a test for every break of the fixture', () => {

@@ -130,9 +130,10 @@ describe('real clients', { timeout: 150_000 }, () => {
           'client.mrtr.sampling-and-roots/roots-answered',
           'client.mrtr.sampling-and-roots/sampling-answered',
           // Pagination, shared by both eras: it follows nextCursor through pages of 1, 3, 0 and 2
-          // items and sends every cursor back unchanged (PAGE-02/03/04).
+          // items and sends every cursor back unchanged (PAGE-02/03/04); an empty nextCursor is a cursor to it (PAGE-07).
           'client.pagination.cursors/followed',
           'client.pagination.cursors/unchanged',
+          'client.pagination.empty-cursor',
           'client.pagination.page-size',
           // Carried over too: its tools/call is a CallToolRequest, and it exits when the server dies mid-call (ROBUST-07).
           'client.robust.server-dies',

@@ -1,4 +1,4 @@
-import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, type Reply, replyFrame, type RequirementId, type ServerSession } from '../kit.js';
+import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, MODERN, type Reply, replyFrame, type RequirementId, type ServerSession } from '../kit.js';
 import { ask, ASKED, conversing, type DeclaredMethod, formOnly, refusedDeclared, violations, WAIT_MS } from './helpers.js';
 
 /**
@@ -250,4 +250,42 @@ export const clientPageSizes = clientScenario({
   },
 });
 
+export const clientEmptyCursor = clientScenario({
+  id: 'client.pagination.empty-cursor',
+  title: 'The client takes an empty-string nextCursor for a cursor, not for the end: it asks for the page after it with cursor ""',
+  requirements: ['PAGE-07'],
+  revisions: MODERN,
+  steps: [{ do: 'list-tools' }],
+  serve(session) {
+    session.tools = PAGED_TOOLS;
+    session.toolsPageSize = 1;
+    // The second page's nextCursor is "" (the first page's is an ordinary one: a client that follows none shows nothing).
+    const list = session.handler('tools/list');
+    session.handle('tools/list', async (params, request) => {
+      const out = await list(params, request);
+      const at = typeof params.cursor === 'string' ? session.cursors.get(params.cursor) : undefined;
+      const next = 'result' in out && isObject(out.result) && typeof out.result.nextCursor === 'string' ? out.result.nextCursor : undefined;
+      if (at?.page !== 1 || next === undefined || !('result' in out)) return out;
+      session.cursors.set('', session.cursors.get(next)!);
+      return { result: { ...out.result, nextCursor: '' } };
+    });
+  },
+  async run(ctx) {
+    const { check } = ctx;
+    const sent = await walked(ctx, PAGED_TOOLS.length);
+    if (!sent) return;
+    if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page), so it never came to the empty one');
+    if (sent.some((c) => !c.known)) return check.skip('the client altered a cursor (see client.pagination.cursors), so the walk could not go on');
+    const empty = sent.find((c) => c.cursor === '');
+    check.expect(empty !== undefined, {
+      expected: 'tools/list asked again with cursor "" after the page whose nextCursor was "" (an empty string is a cursor, not the end)',
+      actual: empty ? 'it did' : `it stopped after ${sent.length + 1} page(s), at the page whose nextCursor was ""`,
+      frames: [empty?.frame ?? sent[sent.length - 1]!.frame],
+    });
+  },
+});
+
 export const clientFeatures: ClientScenario[] = [clientRoots, clientRootsUndeclared, clientSampling, clientSamplingToolsUndeclared, clientElicitForm, clientElicitModeless, clientElicitUrlUndeclared, clientElicitUrl, clientCursorsOpaque, clientPageSizes];
+
+/** Pagination rules 2026-07-28 added. */
+export const clientModernPagination: ClientScenario[] = [clientEmptyCursor];

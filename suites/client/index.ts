@@ -1,5 +1,5 @@
 import type { ClientScenario } from '../kit.js';
-import { clientFeatures } from './features.js';
+import { clientFeatures, clientModernPagination } from './features.js';
 import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
 import { clientLifecycle } from './lifecycle.js';
@@ -26,4 +26,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 );
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods];
