@@ -3,6 +3,7 @@ import { checkMeta } from './meta.js';
 import { type Finding, ptr, show, violation } from './finding.js';
 import type { RuleTable } from './rule-table.js';
 import type { Era } from '../spec/revisions.js';
+import { mayHoldMember } from '../json.js';
 
 /**
  * Members whose values are application data, not MCP objects: an `icons` or `_meta` member in
@@ -37,15 +38,9 @@ function placed(found: Finding[], path: ReadonlyArray<string | number>, findings
   }
 }
 
-/**
- * Whether JSON text can hold anything walkMessage judges: a member named `_meta`, `icons` or
- * `lastModified`. The names are ASCII letters and `_`, which JSON text spells out as they are
- * unless it writes them as \u escapes; so a text with none of the names and no \u holds none.
- * Most frames then need no walk; any text (a whole transcript line) that contains the message's
- * own JSON will do.
- */
+/** Whether JSON text can hold anything walkMessage judges (a member named `_meta`, `icons` or `lastModified`): most frames then need no walk. */
 export function mayHoldWalked(text: string): boolean {
-  return text.includes('_meta') || text.includes('icons') || text.includes('lastModified') || text.includes('\\u');
+  return mayHoldMember(text, '_meta', 'icons', 'lastModified');
 }
 
 /** `era` picks the reserved `_meta` keys the spec defines (META-RSV-01). */

@@ -263,10 +263,9 @@ export const clientEmptyCursor = clientScenario({
     const list = session.handler('tools/list');
     session.handle('tools/list', async (params, request) => {
       const out = await list(params, request);
-      const at = typeof params.cursor === 'string' ? session.cursors.get(params.cursor) : undefined;
-      const next = 'result' in out && isObject(out.result) && typeof out.result.nextCursor === 'string' ? out.result.nextCursor : undefined;
-      if (at?.page !== 1 || next === undefined || !('result' in out)) return out;
-      session.cursors.set('', session.cursors.get(next)!);
+      const page = typeof params.cursor === 'string' ? session.cursors.get(params.cursor)?.page : undefined;
+      if (page !== 1 || !('result' in out) || typeof out.result.nextCursor !== 'string') return out;
+      session.cursors.set('', session.cursors.get(out.result.nextCursor)!);
       return { result: { ...out.result, nextCursor: '' } };
     });
   },

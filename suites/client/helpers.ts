@@ -41,8 +41,8 @@ export async function contact(ctx: ClientScenarioContext): Promise<RecordedFrame
  * so its conversation is under way with its first request past the server/discover probe.
  */
 export async function conversing(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
-  const first = await ctx.session.waitForFrame((f) => methodOf(f) !== undefined, WAIT_MS);
-  if (!first || methodOf(first) === 'initialize') return initialized(ctx);
+  const first = await contact(ctx);
+  if (methodOf(first) !== 'server/discover') return first;
   const ready = await ctx.session.waitForFrame((f) => methodOf(f) !== undefined && methodOf(f) !== 'server/discover', WAIT_MS);
   if (!ready) ctx.check.error(`could not run: the client sent no request past server/discover within ${WAIT_MS} ms`);
   return ready;

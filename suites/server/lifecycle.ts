@@ -243,18 +243,18 @@ async function honourCapabilities({ session, check, discovery }: ScenarioContext
     } else {
       const what = `${f.method}, which the server did not declare (${f.capability}; a server offering it must declare it)`;
       const refused = check.isError(reply, { key, requirements: [f.undeclared!], what });
-      if (refused && notFound) methodNotFound(check, reply, session.channel.kind === 'http', `${f.capability}-method-not-found`, notFound, what);
+      if (refused && notFound) methodNotFound(check, reply, session.channel.kind === 'http', `${f.capability}-method-not-found`, what);
     }
   }
   if (!('completions' in discovery.capabilities)) await undeclaredCompletions(session, check, discovery, notFound);
 }
 
 /** The refusal of a method the server did not advertise: −32601, and over HTTP status 404 (DISC-CAP-02). */
-function methodNotFound(check: CheckRecorder, reply: Reply, http: boolean, key: string, rule: 'DISC-CAP-02', what: string): void {
+function methodNotFound(check: CheckRecorder, reply: Reply, http: boolean, key: string, what: string): void {
   const status = reply.kind === 'rejected' ? reply.status : undefined;
   check.expect(errorCode(reply) === -32601 && (!http || status === 404), {
     key,
-    requirements: [rule],
+    requirements: ['DISC-CAP-02'],
     expected: `${what}: a JSON-RPC error with code −32601${http ? ' as the body of HTTP status 404' : ''}`,
     actual: describeReply(reply),
     frames: [replyFrame(reply)],
@@ -348,7 +348,7 @@ async function undeclaredCompletions(session: ClientSession, check: CheckRecorde
     frames: replies.map(replyFrame),
     replies,
   });
-  if (refused && notFound) methodNotFound(check, asked[0]!.reply, session.channel.kind === 'http', 'completions-method-not-found', notFound, 'completion/complete, which the server did not declare (completions)');
+  if (refused && notFound) methodNotFound(check, asked[0]!.reply, session.channel.kind === 'http', 'completions-method-not-found', 'completion/complete, which the server did not declare (completions)');
 }
 
 export const lifecycle = [versionNegotiation, beforeInitialize, noRequestsBeforeInitialized, capabilitiesHonoured, modernCapabilitiesHonoured];

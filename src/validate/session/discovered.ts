@@ -1,7 +1,7 @@
 import type { RuleTable } from '../rule-table.js';
 import { type Finding, violation } from '../finding.js';
 import { checkXMcpHeaderSchema, headerParameters } from '../modern-headers.js';
-import { obj } from '../../json.js';
+import { mayHoldMember, obj } from '../../json.js';
 import { declared } from './capabilities.js';
 import { type AnswerHook, type Concern, type NotificationHook, resultOf, type Routes } from './concern.js';
 import type { SessionState } from './state.js';
@@ -78,9 +78,8 @@ export class Discovered implements Concern {
 
   /** HDR-PARAM-02 on every listed tool that carries an x-mcp-header annotation anywhere in its inputSchema. */
   private checkHeaderAnnotations(tools: readonly unknown[], findings: Finding[]): void {
-    // A text without the member's name (spelt out, as JSON writes it unless it uses \u escapes) has no annotation to judge.
-    const text = this.s.source;
-    if (text !== undefined && !text.includes('x-mcp-header') && !text.includes('\\u')) return;
+    // A frame whose text cannot hold the member has no annotation to judge.
+    if (this.s.source !== undefined && !mayHoldMember(this.s.source, 'x-mcp-header')) return;
     tools.forEach((tool, i) => {
       const inputSchema = obj(tool)?.inputSchema;
       const found = checkXMcpHeaderSchema(inputSchema, `/result/tools/${i}/inputSchema`);

@@ -5,7 +5,6 @@ import { declared } from './capabilities.js';
 import type { SessionState } from './state.js';
 import { LOG_LEVELS, severityOf } from '../../spec/log-levels.js';
 
-
 /** Log messages only from a server that declared logging, and none below the level the client set. */
 export class Logging implements Concern {
   static readonly rules: RuleTable = ['LOG-CAP-01', 'LOG-SET-02'];

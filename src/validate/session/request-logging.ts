@@ -6,7 +6,6 @@ import { obj } from '../../json.js';
 import type { SessionState } from './state.js';
 import { severityOf } from '../../spec/log-levels.js';
 
-
 /**
  * Per-request log levels (2026-07-28, server/utilities/logging.mdx#per-request-log-level): a log
  * message belongs to a request in flight that asked for logs with `logLevel` (LOG-REQ-01), at
