@@ -60,7 +60,7 @@ export interface WireFrame {
   from: 'client' | 'server';
   /** Milliseconds since the session opened (absent in transcripts without times). */
   at?: number;
-  /** The frame's text as sent (or its JSON), cut to a few KB. */
+  /** The frame's text as sent (or its JSON), cut to a few KB (then ending in …). */
   text: string;
   /** The full length in characters, when `text` was cut. */
   length?: number;

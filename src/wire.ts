@@ -1,4 +1,5 @@
 import type { CheckResult, WireFrame, WireLog } from './model.js';
+import { CUT_MARK } from './redact.js';
 
 /** A frame as a session or a transcript holds it. */
 export interface SourceFrame {
@@ -23,7 +24,8 @@ function wireFrame(frame: SourceFrame): WireFrame {
     index: frame.index,
     from: frame.from,
     ...(frame.at !== undefined ? { at: Math.round(frame.at) } : {}),
-    text: cut ? text.slice(0, WIRE_BOUNDS.textChars) : text,
+    // The mark says where the text was cut (and lets a secret cut there be hidden: redact.ts).
+    text: cut ? text.slice(0, WIRE_BOUNDS.textChars) + CUT_MARK : text,
     ...(cut ? { length: text.length } : {}),
   };
 }

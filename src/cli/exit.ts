@@ -1,4 +1,5 @@
 import { SetupError } from '../errors.js';
+import { redactorFor, type Redactor } from '../redact.js';
 
 /**
  * mcpcheck's exit codes (README "Exit codes" and `mcpcheck --help` say the same):
@@ -36,9 +37,18 @@ export function describeFatal(e: unknown, debug: boolean): { code: number; text:
   return { code: EXIT_INTERNAL, text: `mcpcheck: internal error: ${firstLine(message)}\n${stack}` };
 }
 
+/** The run's redactor once its flags are read (`--header` values); before that, the environment's. */
+let redactor: Redactor | undefined;
+
+export function useRedactor(r: Redactor): void {
+  redactor = r;
+}
+
+/** A target's stderr or a URL may hold a secret: the line is redacted like every report. */
 export function fatal(e: unknown): never {
   const { code, text } = describeFatal(e, process.env.MCPCHECK_DEBUG === '1');
-  process.stderr.write(text);
+  redactor ??= redactorFor(process.env);
+  process.stderr.write(redactor.text(text));
   process.exit(code);
 }
 

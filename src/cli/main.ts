@@ -8,7 +8,8 @@ import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
 import { STALLS_CEILING_MS } from '../runner/guard.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import type { RunControl } from '../runner/observer.js';
-import { EXIT_CODES_HELP, EXIT_INTERRUPTED, write } from './exit.js';
+import { EXIT_CODES_HELP, EXIT_INTERRUPTED, useRedactor, write } from './exit.js';
+import { redactorFor, type Redactor, targetEnv } from '../redact.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
 import type { WatchFlags } from './run-control.js';
 import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
@@ -28,8 +29,8 @@ interface BaselineFlags {
  * graded one, or 130 for an interrupted run. An interrupted run writes no baseline: the entries of
  * what it never finished would be dropped as if they passed.
  */
-async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, baseline: Baseline | undefined): Promise<never> {
-  await emitReport(report, flags);
+async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, baseline: Baseline | undefined, redactor: Redactor): Promise<never> {
+  await emitReport(report, flags, redactor);
   const update = flags['update-baseline'];
   const interrupted = report.summary.interrupted === true;
   if (update !== undefined && interrupted) await write(process.stderr, `mcpcheck: --update-baseline ${update}: not written, the run was interrupted\n`);
@@ -38,17 +39,25 @@ async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, bas
   process.exit(interrupted ? EXIT_INTERRUPTED : exitCode(report));
 }
 
+/** What a run keeps out of its output: the environment's values and its `--header` values (redact.ts); errors use it from now on. */
+function runRedactor(args: { header?: string[] | undefined }): Redactor {
+  const redactor = redactorFor(process.env, args.header ?? []);
+  useRedactor(redactor);
+  return redactor;
+}
+
 /**
  * The run of a command that grades: its report paths checked before anything runs, the baseline
  * read, then the report and the exit code (finish).
  */
-function graded<A extends ReportFlags & BaselineFlags & { baseline?: string | undefined }>(
-  produce: (args: A, baseline: Baseline | undefined, positionals: string[]) => Promise<RunReport>,
+function graded<A extends ReportFlags & BaselineFlags & { baseline?: string | undefined; header?: string[] | undefined }>(
+  produce: (args: A, baseline: Baseline | undefined, positionals: string[], redactor: Redactor) => Promise<RunReport>,
 ): (args: A, positionals: string[]) => Promise<void> {
   return async (args, positionals) => {
+    const redactor = runRedactor(args);
     await checkReportPaths(args);
     const baseline = await readBaseline(args.baseline);
-    await finish(await produce(args, baseline, positionals), args, baseline);
+    await finish(await produce(args, baseline, positionals, redactor), args, baseline, redactor);
   };
 }
 
@@ -57,9 +66,9 @@ function graded<A extends ReportFlags & BaselineFlags & { baseline?: string | un
  * else prints. Ctrl-C that ends the run before it could grade anything (say, while --start's
  * server came up) exits 130 with one line.
  */
-async function watched(flags: WatchFlags, run: (control: RunControl) => Promise<RunReport>): Promise<RunReport> {
+async function watched(flags: WatchFlags, redactor: Redactor, run: (control: RunControl) => Promise<RunReport>): Promise<RunReport> {
   const { watchRun } = await import('./run-control.js');
-  const watch = watchRun(flags);
+  const watch = watchRun(flags, redactor);
   try {
     return await run(watch.control);
   } catch (e) {
@@ -146,6 +155,12 @@ const serverOptions = {
   seed: { type: 'string', describe: 'seed of the generated cases of property scenarios (default: a fresh one, printed in the report)' },
   properties: { type: 'number', describe: `generated cases per property scenario (default ${PROPERTY_CASES}; 0 turns them off)` },
   quiet: { type: 'boolean', describe: 'no progress line on the terminal (the report still prints)' },
+  'target-env': {
+    type: 'string',
+    array: true,
+    arg: 'NAME',
+    describe: "start the target with only these of mcpcheck's environment variables (comma-separated or repeated; name PATH too unless the command is a full path). Default: all of them. Either way, reports show $NAME in place of a variable's value",
+  },
 } as const;
 
 const clientOptions = {
@@ -160,6 +175,7 @@ const clientOptions = {
   seed: serverOptions.seed,
   properties: serverOptions.properties,
   quiet: serverOptions.quiet,
+  'target-env': serverOptions['target-env'],
 } as const;
 
 const fuzzOptions = {
@@ -167,6 +183,7 @@ const fuzzOptions = {
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)' },
   start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first, started again after the server crashed or hung (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: serverOptions.header,
+  'target-env': serverOptions['target-env'],
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
   runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)' },
   sequences: { type: 'number', describe: 'generated sequences of operations (list, call, subscribe, setLevel, cancel, at once), each on a fresh session (default 10; 0: none)' },
@@ -217,11 +234,19 @@ interface RunFlags {
   transcript?: string | undefined;
   seed?: string | undefined;
   properties?: number | undefined;
+  'target-env'?: string[] | undefined;
+}
+
+/** The target's environment: --target-env's variables alone, when given. */
+function targetEnvOption(args: { 'target-env'?: string[] | undefined }): { env?: NodeJS.ProcessEnv } {
+  return args['target-env'] !== undefined ? { env: targetEnv(process.env, list(args['target-env'])) } : {};
 }
 
 /** What server and client runs take alike from their flags. */
-function runOptions(args: RunFlags, baseline: Baseline | undefined) {
+function runOptions(args: RunFlags, baseline: Baseline | undefined, redactor: Redactor) {
   return {
+    redactor,
+    ...targetEnvOption(args),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
     ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
     ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
@@ -268,13 +293,13 @@ const serverCommand = command({
   },
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
-  run: graded(async (args, baseline) => {
+  run: graded(async (args, baseline, _files, redactor) => {
     const { testServer } = await import('../commands/server.js');
     const targetFlags = serverTargetFlags(args);
-    return watched(args, (control) => testServer({
+    return watched(args, redactor, (control) => testServer({
       control,
       ...serverTarget(args),
-      ...runOptions(args, baseline),
+      ...runOptions(args, baseline, redactor),
       ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
       ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
       ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
@@ -289,13 +314,13 @@ const clientCommand = command({
   flags: { ...clientOptions, ...reportOptions },
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
-  run: graded(async (args, baseline) => {
+  run: graded(async (args, baseline, _files, redactor) => {
     const { testClient } = await import('../commands/client.js');
-    return watched(args, (control) => testClient({
+    return watched(args, redactor, (control) => testClient({
       control,
       command: args.command,
       ...(args.shell ? { shell: true } : {}),
-      ...runOptions(args, baseline),
+      ...runOptions(args, baseline, redactor),
       targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
     }));
   }),
@@ -311,11 +336,14 @@ const fuzzCommand = command({
   },
   epilogue: EXIT_CODES_HELP,
   async run(args) {
+    const redactor = runRedactor(args);
     await checkReportPaths(args);
     const { fuzzServer } = await import('../commands/fuzz.js');
     const { freshSeed } = await import('../property/seed.js');
     const report = await fuzzServer({
       ...serverTarget(args),
+      ...targetEnvOption(args),
+      redactor,
       ...(args['allow-remote'] ? { allowRemote: true } : {}),
       runs: args.runs ?? 200,
       ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),
@@ -329,7 +357,7 @@ const fuzzCommand = command({
       ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
       targetFlags: `${serverTargetFlags(args)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
     });
-    await emitReport(report, args);
+    await emitReport(report, args, redactor);
     // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.
     const found = report.summary.checks.fail + report.summary.checks.warn > 0;
     const { exitCode } = await import('../grade/index.js');

@@ -3,6 +3,7 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SetupError } from '../errors.js';
 import type { RunReport } from '../model.js';
+import type { Redactor } from '../redact.js';
 import { FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
 import { write } from './exit.js';
 
@@ -122,9 +123,11 @@ export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean },
 /**
  * Report files first (a closed stdout must not cost them), then the job summary, then the console
  * report, then stdout's format, then annotations. A job summary that cannot be appended to after
- * the run is a setup error (exit 2): CI would show a summary that is silently missing.
+ * the run is a setup error (exit 2): CI would show a summary that is silently missing. Every view
+ * is rendered from the report with its secrets replaced (redact.ts), before any escaping.
  */
-export async function emitReport(report: RunReport, flags: ReportFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function emitReport(full: RunReport, flags: ReportFlags, redactor: Redactor, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const report = redactor.deep(full);
   const plan = planOutput(flags, env);
   // The modules themselves, not the report barrel: a run loads only the renderers it writes with.
   const [{ appendReport, render, writeReports }, { renderConsole }, { renderGithub }] = await Promise.all([import('../report/write.js'), import('../report/console.js'), import('../report/github.js')]);

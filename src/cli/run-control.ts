@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import { ProgressLine, wantProgress } from '../report/progress.js';
+import { ProgressLine, type ProgressStream, wantProgress } from '../report/progress.js';
 import type { RunControl } from '../runner/observer.js';
+import type { Redactor } from '../redact.js';
 import { killAllNow } from '../transport/process.js';
 import { EXIT_INTERRUPTED } from './exit.js';
 import { useColor } from './report-output.js';
@@ -18,19 +19,29 @@ export interface WatchedRun {
   settle(): void;
 }
 
+/** The terminal, with the failing checks --verbose prints as they happen redacted like the report. */
+function redacting(stream: NodeJS.WriteStream, redactor: Redactor): ProgressStream {
+  return {
+    write: (text: string) => stream.write(redactor.text(text)),
+    get columns() {
+      return stream.columns;
+    },
+  };
+}
+
 /**
  * The interactive side of a server or client run. Progress goes to stderr when it is a terminal
  * (see `wantProgress`). The first Ctrl-C stops the run: no scenario starts any more, the running
  * ones are cut short, the targets are stopped, and the partial report is written before the exit
  * with 130. A second Ctrl-C quits at once with 130, killing every target process group first.
  */
-export function watchRun(flags: WatchFlags): WatchedRun {
+export function watchRun(flags: WatchFlags, redactor: Redactor): WatchedRun {
   const controller = new AbortController();
   // Every running scenario listens for the stop, and --concurrency may run more than ten at once.
   setMaxListeners(0, controller.signal);
   const env = process.env;
   const progress = wantProgress(process.stderr, flags.quiet ?? false, env)
-    ? new ProgressLine(process.stderr, { verbose: flags.verbose ?? false, color: useColor(flags.color, process.stderr, env) })
+    ? new ProgressLine(redacting(process.stderr, redactor), { verbose: flags.verbose ?? false, color: useColor(flags.color, process.stderr, env) })
     : undefined;
   process.on('SIGINT', () => {
     progress?.clear();

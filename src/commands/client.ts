@@ -12,6 +12,7 @@ import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
+import type { Redactor } from '../redact.js';
 
 export interface ClientCommandOptions {
   command: string;
@@ -31,6 +32,10 @@ export interface ClientCommandOptions {
   control?: RunControl;
   /** The flags that name the client, for reproduce commands. */
   targetFlags: string;
+  /** The environment the client starts with (--target-env); mcpcheck's own by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Keeps secrets out of the transcripts (the report is redacted where it is written). */
+  redactor?: Redactor;
 }
 
 /** mcpcheck answers as a conformant server would: SSE streams primed with an event id. */
@@ -47,7 +52,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
   const started = Date.now();
   const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
   const seed = o.seed ?? freshSeed();
-  const target = new ClientTarget({ command: o.command, ...(o.shell ? { shell: true } : {}) }, openEndpoint);
+  const target = new ClientTarget({ command: o.command, ...(o.shell ? { shell: true } : {}), ...(o.env ? { env: o.env } : {}) }, openEndpoint);
   try {
     const out = await runClientScenarios({
       ...o.control,
@@ -58,6 +63,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
+      ...(o.redactor ? { redactor: o.redactor } : {}),
       reproduce: `mcpcheck client ${o.targetFlags} --only {scenario} --seed ${seed}`,
       seed,
       cases: o.properties ?? PROPERTY_CASES,

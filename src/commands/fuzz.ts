@@ -25,6 +25,7 @@ import { fuzzSequences, replaySequence, SEQUENCE_INVARIANTS, type SequenceFailur
 import { describeStep, type Step } from '../fuzz/steps.js';
 import type { SendTimeouts } from '../fuzz/send.js';
 import { isLoopbackHost, makeTarget, parseSpecVersion, parseToolPolicy, probeEras, serverTargetInfo } from './server.js';
+import type { Redactor } from '../redact.js';
 
 export interface FuzzCommandOptions {
   stdio?: string;
@@ -49,10 +50,14 @@ export interface FuzzCommandOptions {
   targetFlags: string;
   /** The one revision to fuzz (--spec-version); none: the newest era the server serves. */
   specVersion?: string;
+  /** The environment the server starts with (--target-env); mcpcheck's own by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Keeps secrets out of the saved transcripts (the cases are mcpcheck's own input, kept as sent, for --replay). */
+  redactor?: Redactor;
 }
 
 function fuzzTarget(o: FuzzCommandOptions): Target {
-  const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}), ...(o.start !== undefined ? { start: o.start } : {}), headers: o.headers ?? [] });
+  const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}), ...(o.start !== undefined ? { start: o.start } : {}), headers: o.headers ?? [], ...(o.env ? { env: o.env } : {}) });
   // Hostile input is meant for servers one owns: a remote one only when asked for.
   const host = o.url !== undefined ? new URL(o.url).hostname : undefined;
   if (host !== undefined && !isLoopbackHost(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
@@ -124,11 +129,16 @@ function failureCheck(f: FuzzFailure, file: string, o: FuzzCommandOptions, revis
   return { ...baseCheck(f.oracle, findingStatus(f.oracle, revision), message, revision), evidence: [{ excerpt: shown.slice(0, 500), location: `${file}.jsonl` }], reproduce: replayCommand(o, `${file}.case.json`) };
 }
 
-async function saveFailure(dir: string, f: FuzzFailure, transport: 'stdio' | 'http', revision: Revision): Promise<string> {
+/** A failure's frames as a transcript, the target's secrets replaced. */
+function transcriptText(transport: 'stdio' | 'http', frames: Parameters<typeof formatTranscript>[1], redactor: Redactor | undefined): string {
+  return formatTranscript(transport, redactor ? redactor.deep(frames) : frames);
+}
+
+async function saveFailure(dir: string, f: FuzzFailure, transport: 'stdio' | 'http', revision: Revision, redactor?: Redactor): Promise<string> {
   const base = join(dir, `${f.oracle.id}-${f.seed}`);
   const saved: SavedCase = { mcpcheck: 'fuzz-case', version: 1, revision, oracle: f.oracle.id, seed: f.seed, path: f.path, input: f.input };
   await writeFile(`${base}.case.json`, JSON.stringify(saved, null, 1) + '\n', 'utf8');
-  await writeFile(`${base}.jsonl`, formatTranscript(transport, f.frames), 'utf8');
+  await writeFile(`${base}.jsonl`, transcriptText(transport, f.frames, redactor), 'utf8');
   return base;
 }
 
@@ -139,12 +149,12 @@ function sequenceCheck(f: SequenceFailure, file: string, o: FuzzCommandOptions, 
   return { ...baseCheck(f.invariant, findingStatus(f.invariant, revision), message, revision), evidence, reproduce: replayCommand(o, `${file}.sequence.json`) };
 }
 
-async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' | 'http', revision: Revision): Promise<string> {
+async function saveSequence(dir: string, f: SequenceFailure, transport: 'stdio' | 'http', revision: Revision, redactor?: Redactor): Promise<string> {
   const base = join(dir, `${f.invariant.id}-${f.seed}`);
   const saved: SavedSequence = { mcpcheck: 'fuzz-sequence', version: 1, revision, invariant: f.invariant.id, seed: f.seed, path: f.path, ...(f.replayPath !== undefined ? { replayPath: f.replayPath } : {}), steps: f.steps };
   await writeFile(`${base}.sequence.json`, JSON.stringify(saved, null, 1) + '\n', 'utf8');
-  await writeFile(`${base}.jsonl`, formatTranscript(transport, f.frames), 'utf8');
-  if (f.secondFrames) await writeFile(`${base}-second.jsonl`, formatTranscript(transport, f.secondFrames), 'utf8');
+  await writeFile(`${base}.jsonl`, transcriptText(transport, f.frames, redactor), 'utf8');
+  if (f.secondFrames) await writeFile(`${base}-second.jsonl`, transcriptText(transport, f.secondFrames, redactor), 'utf8');
   return base;
 }
 
@@ -255,7 +265,7 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
     if (outcome.failures.length) await mkdir(o.outDir, { recursive: true });
     for (const oracle of oraclesIn(revision)) {
       const failures = outcome.failures.filter((f) => f.oracle === oracle);
-      for (const f of failures) checks.push(failureCheck(f, await saveFailure(o.outDir, f, target.kind, revision), o, revision));
+      for (const f of failures) checks.push(failureCheck(f, await saveFailure(o.outDir, f, target.kind, revision, o.redactor), o, revision));
       if (failures.length) continue;
       const n = outcome.exercised.get(oracle.id) ?? 0;
       const why = oracle.transports && !oracle.transports.includes(target.kind) ? `it needs ${oracle.transports.join(' or ')}` : (outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it');
@@ -269,7 +279,7 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       if (stateful.failure) await mkdir(o.outDir, { recursive: true });
       for (const inv of invariantsIn(revision)) {
         if (stateful.failure?.invariant.id === inv.id) {
-          checks.push(sequenceCheck(stateful.failure, await saveSequence(o.outDir, stateful.failure, target.kind, revision), o, revision));
+          checks.push(sequenceCheck(stateful.failure, await saveSequence(o.outDir, stateful.failure, target.kind, revision, o.redactor), o, revision));
           continue;
         }
         const n = stateful.exercised.get(inv.id) ?? 0;

@@ -17,6 +17,7 @@ import { inEra } from '../runner/scenario.js';
 import { describeEras, detectEras, type EraProbe, toTest } from '../runner/eras.js';
 import type { CheckResult, EraSection, RunReport, TargetInfo } from '../model.js';
 import { eraCheck, inEraSection } from '../runner/era-checks.js';
+import type { Redactor } from '../redact.js';
 
 export interface ServerCommandOptions {
   stdio?: string;
@@ -43,6 +44,10 @@ export interface ServerCommandOptions {
   targetFlags: string;
   /** The one revision to test (--spec-version); none: every era the server serves, each in its own section. */
   specVersion?: string;
+  /** The environment the server starts with (--target-env); mcpcheck's own by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Keeps secrets out of the transcripts (the report is redacted where it is written). */
+  redactor?: Redactor;
 }
 
 /** The revisions --spec-version takes: the newest of each era. */
@@ -88,7 +93,7 @@ export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target
     if (o.stdio.trim() === '') throw new SetupError('--stdio needs a command');
     if (o.start) throw new SetupError('--start goes with --url');
     if (o.headers?.length) throw new SetupError('--header goes with --url');
-    return new StdioTarget({ command: o.stdio });
+    return new StdioTarget({ command: o.stdio, ...(o.env ? { env: o.env } : {}) });
   }
   let url: URL;
   try {
@@ -99,7 +104,7 @@ export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target
   if (o.start && !isLoopbackHost(url.hostname)) {
     throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   }
-  return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}) });
+  return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}), ...(o.env ? { env: o.env } : {}) });
 }
 
 /** The report's view of a server target: what it is, the revision it negotiated, what it said of itself. */
@@ -223,6 +228,7 @@ async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Sc
       concurrency: o.concurrency ?? (target.kind === 'http' ? 2 : 1) * availableParallelism(),
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       ...(o.transcriptDir ? { transcriptDir: join(o.transcriptDir, namesRevision ? revision : '') } : {}),
+      ...(o.redactor ? { redactor: o.redactor } : {}),
       reproduce: `mcpcheck server ${o.targetFlags}${namesRevision ? ` --spec-version ${revision}` : ''} --only {scenario} --seed ${options.seed}`,
     });
     return { ...out, revision };

@@ -13,6 +13,8 @@ export interface ClientTargetOptions {
   /** Run it through `sh -c` (pipes, variables) instead of as plain words. */
   shell?: boolean;
   cwd?: string;
+  /** The environment it starts with (mcpcheck's own by default); mcpcheck's variables for it come on top. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Opens the endpoint a client reaches mcpcheck through, one per scenario. */
@@ -52,7 +54,7 @@ export class ClientTarget {
     const present = this.options.command.includes(placeholder);
     // The client trusts mcpcheck's loopback certificate, so that its https: icons can be watched.
     this.trust ??= new TrustFile();
-    const fullEnv = { ...process.env, ...this.trust.env(), ...env };
+    const fullEnv = { ...(this.options.env ?? process.env), ...this.trust.env(), ...env };
     let child: TargetProcess;
     if (this.words) {
       // The address is one argument (a command line, for {stdio}, that the client splits on spaces).

@@ -73,6 +73,8 @@ export interface HttpTargetOptions {
   /** A command that serves the URL; started before the run, its process group killed after. */
   start?: string;
   requestTimeoutMs?: number;
+  /** The environment `start` runs with (mcpcheck's own by default). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class HttpTarget implements Target {
@@ -116,7 +118,7 @@ export class HttpTarget implements Target {
   async prepare(signal?: AbortSignal): Promise<void> {
     if (!this.options.start) return;
     const startedAt = performance.now();
-    this.server = new TargetProcess({ command: this.options.start });
+    this.server = new TargetProcess({ command: this.options.start, ...(this.options.env ? { env: this.options.env } : {}) });
     try {
       await this.server.ready(100);
     } catch (e) {

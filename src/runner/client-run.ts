@@ -16,6 +16,7 @@ import { Pace, type Start } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
 import { INTERRUPTED, type RunControl } from './observer.js';
 import { WireLogs } from '../wire.js';
+import type { Redactor } from '../redact.js';
 
 export interface ClientRunInput extends RunControl {
   target: ClientTarget;
@@ -24,6 +25,8 @@ export interface ClientRunInput extends RunControl {
   scenarioTimeoutMs: number;
   requestTimeoutMs: number;
   transcriptDir?: string;
+  /** Keeps secrets out of the transcripts. */
+  redactor?: Redactor;
   /** The command line that reruns one scenario: `{scenario}` is replaced by its id. */
   reproduce: string;
   /** Seeds what property scenarios generate. */
@@ -197,7 +200,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     rest.sort((x, y) => heldMs(y) - heldMs(x));
     await inLanes(rest, input.concurrency, (s) => runOne(s, false));
     checks.push(...ledger.checks('client', input.reproduce, '', (scenario) => wireOf.get(scenario)));
-    if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport);
+    if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport, input.redactor);
     out.wire = wire.build(checks);
     return out;
   } finally {

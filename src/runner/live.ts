@@ -5,6 +5,7 @@ import type { PeerSession, RecordedFrame, Side } from '../harness/peer-session.j
 import type { CheckResult, Evidence } from '../model.js';
 import { formatTranscript } from '../transcript/format.js';
 import type { Finding } from '../validate/finding.js';
+import type { Redactor } from '../redact.js';
 
 interface LiveFinding {
   finding: Finding;
@@ -89,14 +90,14 @@ export class LiveLedger {
     });
   }
 
-  /** One transcript per session, in the order they opened. */
-  async writeTranscripts(dir: string, transport: 'stdio' | 'http'): Promise<void> {
+  /** One transcript per session, in the order they opened, with `redactor`'s secrets replaced. */
+  async writeTranscripts(dir: string, transport: 'stdio' | 'http', redactor?: Redactor): Promise<void> {
     await mkdir(dir, { recursive: true });
     let n = 0;
     for (const { session, label } of this.sessions) {
       n++;
       const name = `${String(n).padStart(3, '0')}-${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`;
-      await writeFile(join(dir, name), formatTranscript(transport, session.frames), 'utf8');
+      await writeFile(join(dir, name), formatTranscript(transport, redactor ? redactor.deep(session.frames) : session.frames), 'utf8');
     }
   }
 }

@@ -14,6 +14,7 @@ import { type Discovery, type DiscoveryStep, emptyDiscovery, hasCapability } fro
 import type { RunControl } from './observer.js';
 import { outsideRevisions, type RunOptions, type Scenario } from './scenario.js';
 import type { Revision } from '../spec/revisions.js';
+import type { Redactor } from '../redact.js';
 
 export interface RunInput extends RunControl {
   target: Target;
@@ -27,6 +28,8 @@ export interface RunInput extends RunControl {
   scenarioTimeoutMs: number;
   /** Writes one transcript per session into this folder. */
   transcriptDir?: string;
+  /** Keeps secrets out of the transcripts. */
+  redactor?: Redactor;
   /** The command line that reruns one scenario: `{scenario}` is replaced by its id. */
   reproduce: string;
 }
@@ -269,7 +272,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
     checks.push(...ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session)));
-    if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind);
+    if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind, input.redactor);
     return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };
   } finally {
     restOfRunDone();

@@ -6,7 +6,7 @@ const DIRECTION = { client: 'client→server', server: 'server→client' } as co
 
 function frame(f: WireFrame): string {
   const time = f.at !== undefined ? ` · ${f.at} ms` : '';
-  const cut = f.length !== undefined ? ` · first ${f.text.length} of ${f.length} characters` : '';
+  const cut = f.length !== undefined ? ` · first ${f.text.length - 1} of ${f.length} characters` : '';
   return `<div class="f ${f.from}" data-i="${f.index}"><div class="fh">#${f.index} ${DIRECTION[f.from]}${time}${cut}</div><pre>${highlightJson(prettyJson(f.text, f.length !== undefined))}</pre></div>`;
 }
 

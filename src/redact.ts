@@ -1,0 +1,167 @@
+/**
+ * Secrets kept out of everything mcpcheck writes. A target inherits mcpcheck's environment, and a
+ * target may echo it (server-everything's `get-env` does): any text of a report, transcript,
+ * progress line or error that holds the value of an environment variable shows `$NAME` in its
+ * place, so a reproduce line that held it still runs where that variable is set; a `--header`
+ * value shows `[--header NAME]`.
+ */
+
+/** Shorter values are left: too short to be a secret worth hiding, too common to replace without garbling a report. */
+export const MIN_SECRET_CHARS = 8;
+
+/**
+ * Variables that say where and how a program runs, never what it may do: left as they are, so paths
+ * and names in a report read as written. A name that looks like a credential is never one of them.
+ */
+const PUBLIC_NAMES = new Set([
+  'PATH', 'HOME', 'PWD', 'OLDPWD', 'INIT_CWD', 'SHELL', 'TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'COLORTERM',
+  'LANG', 'LANGUAGE', 'USER', 'LOGNAME', 'HOSTNAME', 'TMPDIR', 'TMP', 'TEMP', 'EDITOR', 'VISUAL', 'PAGER', 'SHLVL',
+  '_', 'NODE', 'NODE_ENV', 'MAIL', 'MANPATH', 'DISPLAY',
+]);
+const PUBLIC_PREFIXES = ['LC_', 'XDG_', 'npm_package_', 'npm_lifecycle_', 'npm_node_execpath', 'npm_execpath', 'npm_command'];
+const CREDENTIAL_NAME = /TOKEN|SECRET|PASS|KEY|AUTH|CRED|COOKIE|SESSION|PRIVATE|SIGNATURE/i;
+
+function isPublic(name: string): boolean {
+  if (CREDENTIAL_NAME.test(name)) return false;
+  return PUBLIC_NAMES.has(name) || PUBLIC_PREFIXES.some((p) => name.startsWith(p));
+}
+
+/** A value as it may appear: as is, inside a JSON string, and inside a JSON string inside that (a tool's JSON text in a frame). */
+function formsOf(value: string): string[] {
+  const once = JSON.stringify(value).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  return [...new Set([value, once, twice])];
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The shortest start of a secret that is hidden where a text was cut after it. */
+const CUT_PREFIX_CHARS = 4;
+/** What mcpcheck appends where it cuts a text it quotes (excerpts, show(), frames kept, wire logs). */
+export const CUT_MARK = '…';
+
+/**
+ * Replaces secrets in text and in data (every string of a value, keys too). Built once per run
+ * from the environment mcpcheck started with and the `--header` values; without secrets both are
+ * the identity. A text cut in the middle of a secret (an excerpt, a quoted value) would show its
+ * start: where mcpcheck's cut mark follows the start of a secret, that start is replaced too.
+ */
+export class Redactor {
+  private readonly pattern: RegExp | undefined;
+  private readonly replacement = new Map<string, string>();
+  /** Each 4-character piece of each form, with where it starts in which form: finds a cut start of a secret from a text's last 4 characters. */
+  private readonly pieces = new Map<string, Array<{ form: string; at: number }>>();
+
+  constructor(secrets: ReadonlyArray<{ value: string; shownAs: string }>) {
+    for (const { value, shownAs } of secrets) {
+      if (value.length < MIN_SECRET_CHARS) continue;
+      for (const form of formsOf(value)) {
+        // The first name given a value wins: the caller lists the environment before headers.
+        if (this.replacement.has(form)) continue;
+        this.replacement.set(form, shownAs);
+        for (let at = 0; at + CUT_PREFIX_CHARS < form.length; at++) {
+          const piece = form.slice(at, at + CUT_PREFIX_CHARS);
+          const list = this.pieces.get(piece) ?? [];
+          list.push({ form, at });
+          this.pieces.set(piece, list);
+        }
+      }
+    }
+    // Longest first: a value that holds another is replaced whole.
+    const forms = [...this.replacement.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+    if (forms.length > 0) this.pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+  }
+
+  get empty(): boolean {
+    return this.pattern === undefined;
+  }
+
+  text(s: string): string {
+    if (!this.pattern) return s;
+    let out = s.replace(this.pattern, (m) => this.replacement.get(m)!);
+    for (let i = out.lastIndexOf(CUT_MARK); i >= 0; i = i === 0 ? -1 : out.lastIndexOf(CUT_MARK, i - 1)) out = this.cutStartBefore(out, i);
+    return out;
+  }
+
+  /** A copy of `value` with every string (and key) redacted; the same value when nothing was. */
+  deep<T>(value: T): T {
+    if (!this.pattern) return value;
+    return this.walk(value, 0) as T;
+  }
+
+  private walk(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (value === null || typeof value !== 'object' || depth > 200) return value;
+    if (Array.isArray(value)) {
+      let changed = false;
+      const out = value.map((v) => {
+        const w = this.walk(v, depth + 1);
+        if (w !== v) changed = true;
+        return w;
+      });
+      return changed ? out : value;
+    }
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const key = this.text(k);
+      const w = this.walk(v, depth + 1);
+      if (key !== k || w !== v) changed = true;
+      out[key] = w;
+    }
+    return changed ? out : value;
+  }
+
+  /** `s` with a secret's start that ends at `end` (where a cut was) replaced. */
+  private cutStartBefore(s: string, end: number): string {
+    if (end < CUT_PREFIX_CHARS) return s;
+    const candidates = this.pieces.get(s.slice(end - CUT_PREFIX_CHARS, end));
+    if (!candidates) return s;
+    let best = 0;
+    let shownAs = '';
+    for (const { form, at } of candidates) {
+      const length = at + CUT_PREFIX_CHARS;
+      if (length > best && length <= end && s.startsWith(form.slice(0, length), end - length)) {
+        best = length;
+        shownAs = this.replacement.get(form)!;
+      }
+    }
+    return best === 0 ? s : s.slice(0, end - best) + shownAs + s.slice(end);
+  }
+}
+
+/** The values of `--header "Name: value"` lines, and a credential's token after its scheme (`Bearer …`). */
+function headerSecrets(headers: ReadonlyArray<string>): Array<{ value: string; shownAs: string }> {
+  const out: Array<{ value: string; shownAs: string }> = [];
+  for (const line of headers) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const name = line.slice(0, colon).trim();
+    const value = line.slice(colon + 1).trim();
+    const shownAs = `[--header ${name}]`;
+    out.push({ value, shownAs });
+    const space = value.indexOf(' ');
+    if (space > 0) out.push({ value: value.slice(space + 1).trim(), shownAs });
+  }
+  return out;
+}
+
+/** The redactor for a run: every variable of `env` but the public ones, then the `--header` values. */
+export function redactorFor(env: NodeJS.ProcessEnv, headers: ReadonlyArray<string> = []): Redactor {
+  const secrets: Array<{ value: string; shownAs: string }> = [];
+  for (const name of Object.keys(env).sort()) {
+    const value = env[name];
+    if (value !== undefined && !isPublic(name)) secrets.push({ value, shownAs: `$${name}` });
+  }
+  return new Redactor([...secrets, ...headerSecrets(headers)]);
+}
+
+/** The environment a target starts with: all of mcpcheck's, or only the variables named (`--target-env`). */
+export function targetEnv(env: NodeJS.ProcessEnv, names: ReadonlyArray<string> | undefined): NodeJS.ProcessEnv {
+  if (names === undefined) return env;
+  const out: NodeJS.ProcessEnv = {};
+  for (const name of names) if (env[name] !== undefined) out[name] = env[name];
+  return out;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { MIN_SECRET_CHARS, Redactor, redactorFor, targetEnv } from '../src/redact.js';
+
+describe('redactorFor', () => {
+  const env = { API_TOKEN: 'tok-1234567890', PATH: '/usr/local/bin:/usr/bin', HOME: '/home/someone', SHORT: 'abc', QUOTED: 'a"b\\c-long-value', npm_package_name: 'mcpcheck' };
+
+  it('replaces an environment value with $NAME, raw, inside a JSON string, and inside JSON text inside that', () => {
+    const r = redactorFor(env);
+    expect(r.text('Bearer tok-1234567890 here')).toBe('Bearer $API_TOKEN here');
+    const once = JSON.stringify({ v: env.QUOTED });
+    expect(r.text(once)).toBe('{"v":"$QUOTED"}');
+    const twice = JSON.stringify({ text: once });
+    expect(r.text(twice)).toBe(JSON.stringify({ text: '{"v":"$QUOTED"}' }));
+  });
+
+  it('leaves the variables that say where a program runs, short values, and a public-looking name that holds a credential is still hidden', () => {
+    const r = redactorFor({ ...env, PATH_TOKEN: 'path-like-secret' });
+    expect(r.text('/usr/local/bin:/usr/bin and /home/someone, abc')).toBe('/usr/local/bin:/usr/bin and /home/someone, abc');
+    expect(r.text('mcpcheck server')).toBe('mcpcheck server');
+    expect(r.text('path-like-secret')).toBe('$PATH_TOKEN');
+    expect(MIN_SECRET_CHARS).toBe(8);
+  });
+
+  it('hides the start of a secret where mcpcheck cut the text after it', () => {
+    const r = redactorFor(env);
+    expect(r.text('{"token":"tok-12…(40 chars)')).toBe('{"token":"$API_TOKEN…(40 chars)');
+    // Fewer than 4 characters of it are not worth the guess; a text that merely ends like it is not cut.
+    expect(r.text('{"token":"tok…')).toBe('{"token":"tok…');
+    expect(r.text('it said tok-12')).toBe('it said tok-12');
+  });
+
+  it('replaces --header values, and a credential after its scheme, with the header name', () => {
+    const r = redactorFor({}, ['Authorization: Bearer abcdefgh12345', 'X-Api-Key: k3y-value-long']);
+    expect(r.text('Bearer abcdefgh12345')).toBe('[--header Authorization]');
+    expect(r.text('token abcdefgh12345 echoed')).toBe('token [--header Authorization] echoed');
+    expect(r.text('k3y-value-long')).toBe('[--header X-Api-Key]');
+  });
+
+  it('prefers the environment name for a value a header also carries (a reproduce line then runs)', () => {
+    const r = redactorFor({ MY_TOKEN: 'shared-secret-1' }, ['Authorization: Bearer shared-secret-1']);
+    expect(r.text('Bearer shared-secret-1')).toBe('[--header Authorization]');
+    expect(r.text('{"t":"shared-secret-1"}')).toBe('{"t":"$MY_TOKEN"}');
+  });
+});
+
+describe('Redactor.deep', () => {
+  it('copies what holds a secret (keys too) and returns the rest as it was', () => {
+    const r = new Redactor([{ value: 'secret-value-9', shownAs: '$S' }]);
+    const clean = { a: [1, 'x'], b: { c: true } };
+    const input = { clean, dirty: ['ok', { 'secret-value-9': 'secret-value-9 there' }] };
+    const out = r.deep(input);
+    expect(out).toEqual({ clean, dirty: ['ok', { $S: '$S there' }] });
+    expect(out.clean).toBe(clean);
+    expect(input.dirty[1]).toEqual({ 'secret-value-9': 'secret-value-9 there' });
+  });
+
+  it('is the identity without secrets', () => {
+    const r = redactorFor({ SHORT: 'abc' });
+    const v = { s: 'abc' };
+    expect(r.empty).toBe(true);
+    expect(r.deep(v)).toBe(v);
+  });
+
+  it('replaces a value that holds another as a whole', () => {
+    const r = new Redactor([{ value: 'inner-secret', shownAs: '$INNER' }, { value: 'outer-inner-secret-x', shownAs: '$OUTER' }]);
+    expect(r.text('outer-inner-secret-x / inner-secret')).toBe('$OUTER / $INNER');
+  });
+});
+
+describe('targetEnv', () => {
+  it('keeps only the variables named (and set)', () => {
+    expect(targetEnv({ A: '1', B: '2', PATH: '/bin' }, ['A', 'PATH', 'MISSING'])).toEqual({ A: '1', PATH: '/bin' });
+    const all = { A: '1' };
+    expect(targetEnv(all, undefined)).toBe(all);
+  });
+});
