@@ -16,9 +16,10 @@ export const MIN_SECRET_CHARS = 8;
 const PUBLIC_NAMES = new Set([
   'PATH', 'HOME', 'PWD', 'OLDPWD', 'INIT_CWD', 'SHELL', 'TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'COLORTERM',
   'LANG', 'LANGUAGE', 'USER', 'LOGNAME', 'HOSTNAME', 'TMPDIR', 'TMP', 'TEMP', 'EDITOR', 'VISUAL', 'PAGER', 'SHLVL',
-  '_', 'NODE', 'NODE_ENV', 'MAIL', 'MANPATH', 'DISPLAY',
+  '_', 'NODE', 'NODE_ENV', 'MAIL', 'MANPATH', 'DISPLAY', 'CI',
 ]);
-const PUBLIC_PREFIXES = ['LC_', 'XDG_', 'npm_package_', 'npm_lifecycle_', 'npm_node_execpath', 'npm_execpath', 'npm_command'];
+// npm's settings and a CI runner's description of the job; their credentials have names that say so.
+const PUBLIC_PREFIXES = ['LC_', 'XDG_', 'npm_package_', 'npm_lifecycle_', 'npm_config_', 'npm_node_execpath', 'npm_execpath', 'npm_command', 'GITHUB_', 'RUNNER_'];
 const CREDENTIAL_NAME = /TOKEN|SECRET|PASS|KEY|AUTH|CRED|COOKIE|SESSION|PRIVATE|SIGNATURE/i;
 
 function isPublic(name: string): boolean {

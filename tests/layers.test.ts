@@ -17,6 +17,7 @@ const TABLE: readonly (readonly [path: string, layer: Layer, why: string])[] = [
   ['src/errors.ts', 'leaf', 'the setup error class: knows nothing of MCP'],
   ['src/json.ts', 'leaf', 'JSON value helpers: knows nothing of MCP'],
   ['src/paths.ts', 'leaf', 'where the package and temporary files are'],
+  ['src/redact.ts', 'leaf', 'secrets kept out of what mcpcheck writes: knows nothing of MCP'],
   ['src/version.ts', 'leaf', "mcpcheck's own version, read from package.json"],
   ['src/spec', 'catalog', 'the requirement catalogs, revisions, levels and rulings: what every judgement cites'],
   ['src/model.ts', 'model', 'the result model (checks, verdicts, reports) as types; needs only the catalog, spoken by everything above'],
