@@ -63,6 +63,23 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     expect(r.stderr).toMatch(/exited with code 3/);
   });
 
+  it('a command that dies at start says why: the error line of its stderr, not its stack or version banner', () => {
+    const missing = join(tmpdir(), 'mcpcheck-no-such-server.js');
+    const r = mcpcheck(['server', '--stdio', `${process.execPath} ${missing}`]);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toContain(`stderr: Error: Cannot find module '${missing}'`);
+    expect(r.stderr).not.toMatch(/Node\.js v\d|MODULE_NOT_FOUND|\s+at /);
+  });
+
+  it('a URL with credentials in it is refused before anything is sent: one line, exit 2', () => {
+    const r = mcpcheck(['server', '--url', 'http://user:pw@127.0.0.1:9/mcp']);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toMatch(/--url must not carry a user name or password/);
+    expect(r.stderr).not.toContain('pw@');
+  });
+
   it.each([
     [['server'], /exactly one target/],
     [['server', '--stdio', 'x', '--url', 'http://127.0.0.1:1/mcp'], /exactly one target/],
@@ -118,6 +135,11 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
       ['--transcript', '/etc/passwd/t', /--transcript \/etc\/passwd\/t: cannot write there/],
       ['--update-baseline', '/etc/passwd/b.json', /--update-baseline \/etc\/passwd\/b\.json: cannot write there/],
       ['--json', tmpdir(), /is a directory, not a file/],
+      // Special file systems: a folder that access() calls writable, a file that cannot be made (and Node's recursive mkdir spins under /proc).
+      ['--junit', '/proc/r.xml', /--junit \/proc\/r\.xml: cannot write there/],
+      ['--json', '/sys/r.json', /--json \/sys\/r\.json: cannot write there/],
+      ['--transcript', '/proc/tr', /--transcript \/proc\/tr: cannot write there/],
+      ['--json', '/dev/null', /--json \/dev\/null: is not a regular file/],
     ])('%s %s', (flag, path, message) => {
       const started = marker();
       const r = mcpcheck(['server', '--stdio', target(started), flag, path]);
@@ -125,6 +147,19 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
       expectOneLine(r.stderr);
       expect(r.stderr).toMatch(message);
       expect(existsSync(started)).toBe(false);
+    });
+
+    it('an existing report file is proven writable without losing a byte; one mcpcheck made for the check is removed again', () => {
+      const dir = tmp();
+      const kept = join(dir, 'kept.json');
+      writeFileSync(kept, 'the previous report');
+      const made = join(dir, 'deeper', 'made.xml');
+      // The target does not start: the run ends at setup, after the paths were checked.
+      const r = mcpcheck(['server', '--stdio', `${process.execPath} -e "process.exit(3)"`, '--json', kept, '--junit', made]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(readFileSync(kept, 'utf8')).toBe('the previous report');
+      expect(existsSync(made)).toBe(false);
+      expect(readdirSync(join(dir, 'deeper'))).toEqual([]);
     });
 
     it('and for validate', () => {

@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { SetupError } from '../errors.js';
 import type { RunReport } from '../model.js';
 import type { Redactor } from '../redact.js';
@@ -82,31 +81,77 @@ export function errnoText(e: unknown): string {
   return (code !== undefined ? known[code] : undefined) ?? code ?? (e as Error).message;
 }
 
+/**
+ * `mkdir -p`, one level at a time from the nearest folder that exists: Node's recursive mkdir
+ * spins for ever where a file system says ENOENT to a new entry under a folder that exists (/proc).
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    const found = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+    if (found) {
+      if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR' });
+      break;
+    }
+    missing.push(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing.reverse()) await mkdir(level).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
+}
+
 async function writableDir(flag: string, path: string, dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
+    await makeDirectory(dir);
+    // A folder that access() calls writable may still refuse a file (/proc, /sys): a file is made and removed.
+    const probe = join(dir, `.mcpcheck-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    await (await open(probe, 'wx')).close();
+    await rm(probe, { force: true });
   } catch (e) {
     throw new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
   }
 }
 
+/**
+ * A report file, proven writable now: an existing one must be a regular file and is opened for
+ * appending (nothing of it is lost if the run never gets to write it); a new one is created, and
+ * removed again, since it is mcpcheck's own.
+ */
 async function writableFile(flag: string, path: string): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw new SetupError(`${flag} ${path}: is a directory, not a file`);
-  await writableDir(flag, path, dirname(path));
+  if (existing && !existing.isFile()) throw new SetupError(`${flag} ${path}: is not a regular file (a device, a pipe or a socket); name a file, or - for stdout`);
+  if (!existing) {
+    try {
+      await makeDirectory(dirname(path));
+    } catch (e) {
+      throw new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
+    }
+  }
+  try {
+    await (await open(path, existing ? 'a' : 'wx')).close();
+    if (!existing) await rm(path, { force: true });
+  } catch (e) {
+    throw new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
+  }
 }
 
 /**
  * Report destinations are checked before anything runs: a run of minutes must not end in
  * "cannot write the report". Parent folders are created here, as writing them would.
  */
-export async function checkReportPaths(flags: ReportFlags & { transcript?: string | undefined; 'update-baseline'?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function checkReportPaths(
+  flags: ReportFlags & { transcript?: string | undefined; 'update-baseline'?: string | undefined; out?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const plan = planOutput(flags, env);
   for (const [format, path] of Object.entries(plan.files)) await writableFile(`--${format}`, path);
   if (plan.stepSummary !== undefined) await writableFile('GITHUB_STEP_SUMMARY', plan.stepSummary);
   if (flags['update-baseline'] !== undefined) await writableFile('--update-baseline', flags['update-baseline']);
   if (flags.transcript !== undefined) await writableDir('--transcript', flags.transcript, flags.transcript);
+  if (flags.out !== undefined) await writableDir('--out', flags.out, flags.out);
 }
 
 /**

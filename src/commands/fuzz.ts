@@ -59,7 +59,7 @@ export interface FuzzCommandOptions {
 function fuzzTarget(o: FuzzCommandOptions): Target {
   const target = makeTarget({ ...(o.stdio !== undefined ? { stdio: o.stdio } : {}), ...(o.url !== undefined ? { url: o.url } : {}), ...(o.start !== undefined ? { start: o.start } : {}), headers: o.headers ?? [], ...(o.env ? { env: o.env } : {}) });
   // Hostile input is meant for servers one owns: a remote one only when asked for.
-  const host = o.url !== undefined ? new URL(o.url).hostname : undefined;
+  const host = target instanceof HttpTarget ? target.address.hostname : undefined;
   if (host !== undefined && !isLoopbackHost(host) && !o.allowRemote) throw new SetupError(`--url ${host} is not a loopback address: fuzzing a remote server needs --allow-remote`);
   return target;
 }

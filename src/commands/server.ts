@@ -95,16 +95,11 @@ export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target
     if (o.headers?.length) throw new SetupError('--header goes with --url');
     return new StdioTarget({ command: o.stdio, ...(o.env ? { env: o.env } : {}) });
   }
-  let url: URL;
-  try {
-    url = new URL(o.url!);
-  } catch {
-    throw new SetupError(`--url ${JSON.stringify(o.url)} is not a valid URL`);
-  }
-  if (o.start && !isLoopbackHost(url.hostname)) {
+  const target = new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}), ...(o.env ? { env: o.env } : {}) });
+  if (o.start && !isLoopbackHost(target.address.hostname)) {
     throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   }
-  return new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}), ...(o.env ? { env: o.env } : {}) });
+  return target;
 }
 
 /** The report's view of a server target: what it is, the revision it negotiated, what it said of itself. */

@@ -158,7 +158,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
       if (this.transportFindings.length < 1000) this.transportFindings.push(finding);
       this.report(finding);
     });
-    this.channel.onClose((info) => this.ended(`${info.reason}${info.code !== undefined && info.code !== null ? ` (exit code ${info.code})` : ''}${info.signal ? ` (signal ${info.signal})` : ''}${info.detail ? `: ${info.detail}` : ''}`));
+    // A detail says it all (a process's says how it exited and what its stderr said why).
+    this.channel.onClose((info) => this.ended(info.detail ?? `${info.reason}${info.code !== undefined && info.code !== null ? ` (exit code ${info.code})` : ''}${info.signal ? ` (signal ${info.signal})` : ''}`));
   }
 
   /**

@@ -77,6 +77,22 @@ export interface HttpTargetOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * A server's --url, checked once: a URL, http: or https:, and without user name or password, which
+ * fetch refuses to send and a report would show (a credential goes in a --header).
+ */
+export function targetUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new SetupError(`--url ${JSON.stringify(text)} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SetupError(`--url must be http: or https:, got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '') throw new SetupError('--url must not carry a user name or password: pass a credential with --header "Authorization: …"');
+  return url;
+}
+
 export class HttpTarget implements Target {
   readonly kind = 'http' as const;
   readonly description: string;
@@ -85,19 +101,16 @@ export class HttpTarget implements Target {
   /** How long the serving command's first start took to accept connections: its later starts are waited for by it. */
   private readonly pace = new Pace();
 
+  /** The --url, parsed once here: every later use reads this value. */
+  readonly address: URL;
+
   constructor(private readonly options: HttpTargetOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.url);
-    } catch {
-      throw new SetupError(`--url ${JSON.stringify(options.url)} is not a valid URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SetupError(`--url must be http: or https:, got ${url.protocol}`);
-    this.description = redactUrl(url) + (options.start ? ` (started by: ${options.start})` : '');
+    this.address = targetUrl(options.url);
+    this.description = redactUrl(this.address) + (options.start ? ` (started by: ${options.start})` : '');
   }
 
   get url(): string {
-    return this.options.url;
+    return this.address.href;
   }
 
   get headers(): Record<string, string> {
@@ -129,13 +142,13 @@ export class HttpTarget implements Target {
       if (signal?.aborted) throw new Error('the run was interrupted');
       const failure = this.server.startupFailure();
       if (failure || this.server.exit) {
-        throw new SetupError(failure?.message ?? `the server command \`${this.options.start}\` exited (code ${this.server.exit?.code}) before ${redactUrl(this.options.url)} answered`);
+        throw new SetupError(failure?.message ?? `the server command \`${this.options.start}\` exited (code ${this.server.exit?.code}) before ${redactUrl(this.address)} answered`);
       }
-      if (await answers(this.options.url, 1000)) {
+      if (await answers(this.address.href, 1000)) {
         this.pace.firstStart(performance.now() - startedAt);
         return;
       }
-      if (performance.now() - startedAt > waitMs) throw new SetupError(`${redactUrl(this.options.url)} did not accept connections within ${waitMs} ms of starting \`${this.options.start}\` (${this.pace.startupReason(1)})`);
+      if (performance.now() - startedAt > waitMs) throw new SetupError(`${redactUrl(this.address)} did not accept connections within ${waitMs} ms of starting \`${this.options.start}\` (${this.pace.startupReason(1)})`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -143,7 +156,7 @@ export class HttpTarget implements Target {
   /** A channel for a new HTTP session (initialize assigns the session id). */
   newChannel(): HttpChannel {
     const channel = new HttpChannel({
-      url: this.options.url,
+      url: this.address.href,
       ...(this.options.headers ? { headers: this.options.headers } : {}),
       ...(this.options.requestTimeoutMs ? { timeoutMs: this.options.requestTimeoutMs } : {}),
     });

@@ -17,6 +17,7 @@ import { LiveLedger } from './live.js';
 import { INTERRUPTED, type RunControl } from './observer.js';
 import { WireLogs } from '../wire.js';
 import type { Redactor } from '../redact.js';
+import { stderrGist } from '../transport/stderr-gist.js';
 
 export interface ClientRunInput extends RunControl {
   target: ClientTarget;
@@ -236,7 +237,7 @@ function heldMs(s: ClientScenario): number {
 /** Why the client made no contact (undefined: it sent its first message). */
 async function firstContact(session: ServerSession, client: TargetProcess, start: Start, launchedAt: number, posted: Promise<void>): Promise<string | undefined> {
   const stderr = () => {
-    const tail = client.stderr.text().trim().split('\n').slice(-3).join(' | ').slice(-500);
+    const tail = stderrGist(client.stderr.text());
     return tail ? `; its stderr: ${tail}` : '';
   };
   const how = () => (client.exit?.signal ? `was killed by ${client.exit.signal}` : `exited with code ${client.exit?.code}`);

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-// No project imports: this module must stay loadable on its own (tests run it in a bare child process).
+// No project imports but stderr-gist.ts (which has none): this module must stay loadable on its own (tests run it in a bare child process).
+import { stderrGist } from './stderr-gist.js';
 const MiB = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -193,7 +194,7 @@ export class TargetProcess {
     if (this.spawnError) return this.spawnFailure(this.spawnError);
     if (!this.finishedInfo || !this.exitInfo || this.stdoutBytes > 0) return undefined;
     const how = describeExit(this.exitInfo);
-    const tail = lastLines(this.stderr.text(), 5);
+    const tail = stderrGist(this.stderr.text());
     // A process that exits once it has been given input did start, unless its shell could not
     // find or run the command (126, 127), which may end after mcpcheck's first write on a busy machine.
     const shellFailed = this.exitInfo.code === 126 || this.exitInfo.code === 127;
@@ -329,11 +330,6 @@ export class TargetProcess {
 
 function describeExit(info: ExitInfo): string {
   return info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
-}
-
-function lastLines(text: string, n: number): string {
-  const lines = text.trimEnd().split('\n');
-  return lines.slice(-n).join('\n').slice(-1000);
 }
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
