@@ -72,6 +72,32 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     expect(r.stderr).not.toMatch(/Node\.js v\d|MODULE_NOT_FOUND|\s+at /);
   });
 
+  it("every --help exit-code table says what README's tables say (each row starts with the help's words)", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    /** The exit-code table after `heading` in README: code → meaning. */
+    const readmeTable = (heading: string) => {
+      const from = readme.indexOf(heading);
+      expect(from, heading).toBeGreaterThan(-1);
+      const rows = readme.slice(from).split('\n').slice(1);
+      const table = rows.slice(rows.findIndex((l) => l.startsWith('| exit |')) + 2);
+      return new Map(table.slice(0, table.findIndex((l) => !l.startsWith('|'))).map((l) => {
+        const [, code, meaning] = /^\| (\d+) \| (.*) \|$/.exec(l)!;
+        return [code!, meaning!] as const;
+      }));
+    };
+    const helpTable = (args: string[]) => {
+      const out = mcpcheck(args).stdout;
+      return new Map([...out.slice(out.indexOf('Exit codes:')).matchAll(/^ {2}(\d+) {2}(.*)$/gm)].map((m) => [m[1]!, m[2]!] as const));
+    };
+    const unticked = (text: string) => text.replace(/`/g, '');
+    for (const [args, heading] of [[['--help'], '### Exit codes'], [['server', '--help'], '### Exit codes'], [['client', '--help'], '### Exit codes'], [['validate', '--help'], '### Exit codes'], [['fuzz', '--help'], "Fuzz's exit codes"]] as const) {
+      const help = helpTable([...args]);
+      const table = readmeTable(heading);
+      expect([...help.keys()], args.join(' ')).toEqual([...table.keys()]);
+      for (const [code, meaning] of help) expect(unticked(table.get(code)!).startsWith(meaning), `${args.join(' ')}: exit ${code}`).toBe(true);
+    }
+  });
+
   it('a URL with credentials in it is refused before anything is sent: one line, exit 2', () => {
     const r = mcpcheck(['server', '--url', 'http://user:pw@127.0.0.1:9/mcp']);
     expect(r.code).toBe(2);

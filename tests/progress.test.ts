@@ -157,9 +157,9 @@ function outsideCi(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The highest "N/M scenarios" the progress line showed. */
-function scenariosDone(tty: string): number {
-  return Math.max(0, ...[...tty.matchAll(/mcpcheck: (\d+)\/\d+ scenarios/g)].map((m) => Number(m[1])));
+/** The highest "N/M scenarios" (or another unit) the progress line showed. */
+function scenariosDone(tty: string, unit = 'scenarios'): number {
+  return Math.max(0, ...[...tty.matchAll(new RegExp(`mcpcheck: (\\d+)/\\d+ ${unit}`, 'g'))].map((m) => Number(m[1])));
 }
 
 const haveScript = existsSync(SCRIPT);
@@ -251,6 +251,29 @@ describe.runIf(haveScript)('on a terminal', () => {
     expect(r.code).toBe(130);
     expect(r.tty).toContain('mcpcheck: interrupted again: quitting without a report');
     expect(r.afterCtrlC).toBeLessThan(5000);
+    expect(left()).toEqual([]);
+  });
+
+  it('Ctrl-C during `mcpcheck fuzz`: the progress line counts cases, the partial report says how many ran, no target left, exit 130', async () => {
+    const dir = tmp();
+    const { env, left } = marked();
+    const json = join(dir, 'r.json');
+    const r = await onTerminal(['fuzz', '--stdio', `node ${REFERENCE}`, '--runs', '100000', '--seed', '1', '--out', join(dir, 'fuzz'), '--json', json], {
+      stdoutFile: join(dir, 'out.txt'),
+      env,
+      ctrlC: (tty) => scenariosDone(tty, 'cases and sequences') >= 20,
+    });
+    expect(r.code, r.tty.slice(-500)).toBe(130);
+    expect(r.afterCtrlC).toBeLessThan(10_000);
+    expect(r.tty).toMatch(/mcpcheck: \d+\/100010 cases and sequences · \d+\.\d s · running: \S+/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
+    expect(report.summary.interrupted).toBe(true);
+    expect(report.summary.headline).toMatch(/^INTERRUPTED, partial: /);
+    const run = report.checks.find((c) => c.id === 'fuzz.run')!;
+    expect(run.status).toBe('error');
+    expect(run.message).toMatch(/^the interruption \(Ctrl-C\) ended the run after \d+ of 100000 cases/);
+    expect(report.checks.some((c) => c.status === 'pass')).toBe(true);
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toMatch(/INTERRUPTED, partial: /);
     expect(left()).toEqual([]);
   });
 

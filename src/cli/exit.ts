@@ -12,12 +12,24 @@ export const EXIT_USAGE = 2;
 export const EXIT_INTERNAL = 4;
 export const EXIT_INTERRUPTED = 130;
 
+/** The lines below, as `mcpcheck --help` prints them; README's tables start each row with the same words (a test holds them to it). */
 export const EXIT_CODES_HELP = [
   'Exit codes:',
   '  0  graded, no unexpected MUST failure',
   '  1  an unexpected MUST failure or a stale baseline entry',
   '  2  usage or setup error (bad flag or file; target does not start, is not MCP)',
   '  3  incomplete: some check could not run (e.g. mcpcheck\'s own timeout)',
+  '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
+  '  130  interrupted (Ctrl-C): partial report written (none after a 2nd Ctrl-C)',
+].join('\n');
+
+/** fuzz's own: anything it finds is a bug to look at, a SHOULD as much as a MUST. */
+export const FUZZ_EXIT_CODES_HELP = [
+  'Exit codes:',
+  '  0  nothing found',
+  '  1  something found: a SHOULD as well as a MUST (each is a bug to look at)',
+  '  2  usage or setup error (bad flag or file; target does not start, is not MCP; a remote --url without --allow-remote)',
+  '  3  incomplete: the time budget ended the run before all its cases were sent',
   '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
   '  130  interrupted (Ctrl-C): partial report written (none after a 2nd Ctrl-C)',
 ].join('\n');

@@ -8,7 +8,7 @@ import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
 import { STALLS_CEILING_MS } from '../runner/guard.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import type { RunControl } from '../runner/observer.js';
-import { EXIT_CODES_HELP, EXIT_INTERRUPTED, useRedactor, write } from './exit.js';
+import { EXIT_CODES_HELP, EXIT_INTERRUPTED, FUZZ_EXIT_CODES_HELP, useRedactor, write } from './exit.js';
 import { redactorFor, type Redactor, targetEnv } from '../redact.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
 import type { WatchFlags } from './run-control.js';
@@ -66,9 +66,9 @@ function graded<A extends ReportFlags & BaselineFlags & { baseline?: string | un
  * else prints. Ctrl-C that ends the run before it could grade anything (say, while --start's
  * server came up) exits 130 with one line.
  */
-async function watched(flags: WatchFlags, redactor: Redactor, run: (control: RunControl) => Promise<RunReport>): Promise<RunReport> {
+async function watched(flags: WatchFlags, redactor: Redactor, run: (control: RunControl) => Promise<RunReport>, unit?: string): Promise<RunReport> {
   const { watchRun } = await import('./run-control.js');
-  const watch = watchRun(flags, redactor);
+  const watch = watchRun(flags, redactor, unit);
   try {
     return await run(watch.control);
   } catch (e) {
@@ -190,6 +190,7 @@ const fuzzOptions = {
   seed: clientOptions.seed,
   'time-budget': { type: 'number', describe: 'seconds; no case starts after it: cases left unsent make the run incomplete (exit 3); sequences cut once every case ran are reported (k of N ran), not incomplete' },
   'call-tools': serverOptions['call-tools'],
+  quiet: serverOptions.quiet,
   'case-timeout': { type: 'number', describe: `ms a case's response and the ping after it may take (default 5000), as given; a ping slower than this is a hang, a response that never comes while ping is answered fails fuzz.one-response. A fresh process's start is waited for apart from it: ${START_WAIT}` },
   'max-string': { type: 'number', describe: 'longest generated string in characters (default 100000; up to 10485760)' },
   out: { type: 'string', arg: 'dir', describe: 'folder for the failures: a case to --replay and a transcript each (default reports/fuzz)' },
@@ -334,13 +335,14 @@ const fuzzCommand = command({
     fuzzNumbers(args);
     propertyOptions(args);
   },
-  epilogue: EXIT_CODES_HELP,
+  epilogue: FUZZ_EXIT_CODES_HELP,
   async run(args) {
     const redactor = runRedactor(args);
     await checkReportPaths(args);
     const { fuzzServer } = await import('../commands/fuzz.js');
     const { freshSeed } = await import('../property/seed.js');
-    const report = await fuzzServer({
+    const report = await watched(args, redactor, (control) => fuzzServer({
+      control,
       ...serverTarget(args),
       ...targetEnvOption(args),
       redactor,
@@ -356,8 +358,9 @@ const fuzzCommand = command({
       ...(args.replay !== undefined ? { replay: args.replay } : {}),
       ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
       targetFlags: `${serverTargetFlags(args)}${args['allow-remote'] ? ' --allow-remote' : ''}`,
-    });
+    }), 'cases and sequences');
     await emitReport(report, args, redactor);
+    if (report.summary.interrupted) process.exit(EXIT_INTERRUPTED);
     // Anything fuzzing finds counts, a SHOULD (warn) as much as a MUST: it is a bug to look at.
     const found = report.summary.checks.fail + report.summary.checks.warn > 0;
     const { exitCode } = await import('../grade/index.js');

@@ -35,13 +35,13 @@ function redacting(stream: NodeJS.WriteStream, redactor: Redactor): ProgressStre
  * ones are cut short, the targets are stopped, and the partial report is written before the exit
  * with 130. A second Ctrl-C quits at once with 130, killing every target process group first.
  */
-export function watchRun(flags: WatchFlags, redactor: Redactor): WatchedRun {
+export function watchRun(flags: WatchFlags, redactor: Redactor, unit = 'scenarios'): WatchedRun {
   const controller = new AbortController();
   // Every running scenario listens for the stop, and --concurrency may run more than ten at once.
   setMaxListeners(0, controller.signal);
   const env = process.env;
   const progress = wantProgress(process.stderr, flags.quiet ?? false, env)
-    ? new ProgressLine(redacting(process.stderr, redactor), { verbose: flags.verbose ?? false, color: useColor(flags.color, process.stderr, env) })
+    ? new ProgressLine(redacting(process.stderr, redactor), { verbose: flags.verbose ?? false, color: useColor(flags.color, process.stderr, env), unit })
     : undefined;
   process.on('SIGINT', () => {
     progress?.clear();

@@ -26,6 +26,7 @@ import { describeStep, type Step } from '../fuzz/steps.js';
 import type { SendTimeouts } from '../fuzz/send.js';
 import { isLoopbackHost, makeTarget, parseSpecVersion, parseToolPolicy, probeEras, serverTargetInfo } from './server.js';
 import type { Redactor } from '../redact.js';
+import type { RunControl } from '../runner/observer.js';
 
 export interface FuzzCommandOptions {
   stdio?: string;
@@ -54,6 +55,8 @@ export interface FuzzCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Keeps secrets out of the saved transcripts (the cases are mcpcheck's own input, kept as sent, for --replay). */
   redactor?: Redactor;
+  /** Watches the run (the progress line counts cases and sequences) and stops it (Ctrl-C): what ran is reported. */
+  control?: RunControl;
 }
 
 function fuzzTarget(o: FuzzCommandOptions): Target {
@@ -172,8 +175,14 @@ async function readSaved(file: string): Promise<SavedCase | SavedSequence> {
   return found;
 }
 
-function report(target: Target, started: number, checks: CheckResult[], notes: string[], seed: number, info: { protocolVersion?: string; serverInfo?: Record<string, unknown> }): RunReport {
+/** What cut a run short: Ctrl-C, or the time budget. */
+function stopper(o: FuzzCommandOptions): string {
+  return o.control?.signal?.aborted ? 'the interruption (Ctrl-C)' : `the time budget (${o.timeBudget} s)`;
+}
+
+function report(target: Target, started: number, checks: CheckResult[], notes: string[], seed: number, info: { protocolVersion?: string; serverInfo?: Record<string, unknown> }, interrupted = false): RunReport {
   return grade({
+    ...(interrupted ? { interrupted: true } : {}),
     role: 'server',
     tool: toolInfo(),
     target: serverTargetInfo(target, info),
@@ -249,7 +258,13 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
     const pace = new Pace();
     // One budget for the cases and the sequences after them.
     const deadline = o.timeBudget !== undefined ? performance.now() + o.timeBudget * 1000 : Infinity;
+    const sequences = o.sequences ?? DEFAULT_SEQUENCES;
+    const signal = o.control?.signal;
+    const observer = o.control?.observer;
+    observer?.planned(o.runs + sequences);
     const outcome = await fuzz({
+      ...(signal ? { signal } : {}),
+      ...(observer ? { observer } : {}),
       target,
       runs: o.runs,
       seed: o.seed,
@@ -271,11 +286,10 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       const why = oracle.transports && !oracle.transports.includes(target.kind) ? `it needs ${oracle.transports.join(' or ')}` : (outcome.unexercised.get(oracle.id) ?? 'no generated case applied to it');
       checks.push(n > 0 ? baseCheck(oracle, 'pass', `held on ${n} case(s)`, revision) : baseCheck(oracle, 'skip', `not exercised: ${why}`, revision));
     }
-    const sequences = o.sequences ?? DEFAULT_SEQUENCES;
     // Only cases never sent make the run incomplete: sequences the budget left out are counted, and their invariants say so.
     if (sequences > 0 && !outcome.cutShort) {
       const lane = new Lane(target, LANE_REQUEST_MS, pace, revision);
-      const stateful = await fuzzSequences(lane, { sequences, seed: o.seed, deadline, callTools: parseToolPolicy(o.callTools), replyMs: timeouts(o).responseMs }).finally(() => lane.discard());
+      const stateful = await fuzzSequences(lane, { sequences, seed: o.seed, deadline, ...(signal ? { signal } : {}), ...(observer ? { observer } : {}), callTools: parseToolPolicy(o.callTools), replyMs: timeouts(o).responseMs }).finally(() => lane.discard());
       if (stateful.failure) await mkdir(o.outDir, { recursive: true });
       for (const inv of invariantsIn(revision)) {
         if (stateful.failure?.invariant.id === inv.id) {
@@ -283,19 +297,19 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
           continue;
         }
         const n = stateful.exercised.get(inv.id) ?? 0;
-        const why = stateful.cutShort && !stateful.failure ? `the time budget (${o.timeBudget} s) ended the sequences after ${stateful.generated} of ${sequences}, or the server may not offer what it needs` : 'the server may not offer what it needs, or a failure ended the sequences early';
+        const why = stateful.cutShort && !stateful.failure ? `${stopper(o)} ended the sequences after ${stateful.generated} of ${sequences}, or the server may not offer what it needs` : 'the server may not offer what it needs, or a failure ended the sequences early';
         checks.push(n > 0 ? baseCheck(inv, 'pass', `held on ${n} step(s) of ${stateful.judged} sequence(s)`, revision) : baseCheck(inv, 'skip', `not exercised: ${stateful.unexercisable.get(inv.id) ?? `no step of the ${stateful.judged} sequence(s) run gave it anything to judge (${why})`}`, revision));
       }
       outcome.notes.push(...stateful.notes);
-      if (stateful.cutShort) outcome.notes.push(stateful.failure ? `the time budget (${o.timeBudget} s) ended the shrinking of the failing sequence after ${stateful.failure.shrinks} shrink(s)` : `the time budget (${o.timeBudget} s) ended the sequences: ${stateful.generated} of ${sequences} sequences ran`);
+      if (stateful.cutShort) outcome.notes.push(stateful.failure ? `${stopper(o)} ended the shrinking of the failing sequence after ${stateful.failure.shrinks} shrink(s)` : `${stopper(o)} ended the sequences: ${stateful.generated} of ${sequences} sequences ran`);
     }
     if (outcome.cutShort) {
       const what = outcome.generated < o.runs ? `the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged` : `the shrinking of a failure after all ${o.runs} cases ran: its input may not be the smallest`;
-      checks.push({ ...baseCheck(oraclesIn(revision)[0]!, 'error', `the time budget (${o.timeBudget} s) ended ${what}`, revision), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
+      checks.push({ ...baseCheck(oraclesIn(revision)[0]!, 'error', `${stopper(o)} ended ${what}`, revision), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
     }
     const rate = outcome.durationMs > 0 ? Math.round((outcome.cases * 1000) / outcome.durationMs) : 0;
     const notes = [...eraNotes, `fuzzed in revision ${revision} (the ${eraOf(revision)} era)`, `${outcome.cases} cases sent (${outcome.generated} generated, the rest shrinking) in ${(outcome.durationMs / 1000).toFixed(1)} s, ${rate} cases/s; ${outcome.restarts} restart(s) of the target`, ...outcome.notes];
-    return report(target, started, checks, notes, outcome.seed, outcome);
+    return report(target, started, checks, notes, outcome.seed, outcome, signal?.aborted === true);
   } finally {
     await target.close();
   }

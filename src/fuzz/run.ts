@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Pace } from '../harness/pace.js';
 import type { RecordedFrame } from '../harness/peer-session.js';
 import type { Target } from '../harness/target.js';
-import { checkProperty } from '../property/check.js';
+import { budgetOver, checkProperty } from '../property/check.js';
 import type { ToolPolicy } from '../runner/scenario.js';
 import { requestArbitrary, notificationArbitrary } from '../schema/index.js';
 import { isObject } from '../json.js';
@@ -22,8 +22,10 @@ import { headerMutations, metaMutations, requestMetaArbitrary, withRequestMeta }
 import { oraclesFor, oraclesIn, type Oracle } from './oracles.js';
 import { sendCase, type SendTimeouts } from './send.js';
 import { callableTools } from './tool-args.js';
+import type { RunControl } from '../runner/observer.js';
 
-export interface FuzzRunOptions {
+/** A run is watched (a case as it starts and ends) and stopped (Ctrl-C: no case starts any more) through its control. */
+export interface FuzzRunOptions extends RunControl {
   target: Target;
   /** Generated cases (shrinking steps not counted). */
   runs: number;
@@ -149,7 +151,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const maxShrinks = o.maxShrinks ?? 200;
 
   for (let round = 0; outcome.generated < o.runs && found.size < active.length; round++) {
-    if (performance.now() >= o.deadline) {
+    if (budgetOver(o)) {
       outcome.cutShort = true;
       break;
     }
@@ -158,7 +160,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
     let failing = false;
     let last: { input: FuzzCase; failed: Array<{ oracle: Oracle; message: string }> } | undefined;
     const remaining = o.runs - outcome.generated;
-    const result = await checkProperty(arbitrary, seed, { cases: remaining, maxEvaluations: remaining + maxShrinks, deadline: o.deadline }, async (value) => {
+    const result = await checkProperty(arbitrary, seed, { cases: remaining, maxEvaluations: remaining + maxShrinks, deadline: o.deadline, signal: o.signal }, async (value) => {
       let session;
       try {
         session = await lane.session();
@@ -169,15 +171,20 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
       session.forget(session.mark);
       const input = lane.freshen(value);
       const judging = oraclesFor(input, found, active);
+      // The progress line counts generated cases; shrinking steps come on top of them.
+      const shown = failing ? undefined : `${input.method} (${input.mutation})`;
+      if (shown) o.observer?.started(shown);
       let observation;
       try {
         observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
       } catch (e) {
+        if (shown) o.observer?.finished(shown, []);
         // mcpcheck's own limit (its live validator could not take the frame in): the case is not judged, and the notes say so.
         await lane.discard();
         return { inconclusive: `mcpcheck could not send or judge a ${input.mutation} case of ${input.method} (a bug in mcpcheck, the case is not judged): ${(e as Error).message}` };
       }
       outcome.cases++;
+      if (shown) o.observer?.finished(shown, []);
       if (!failing) generatedHere++;
       if (observation.ping.kind !== 'result') await lane.discard(true);
       const failed: Array<{ oracle: Oracle; message: string }> = [];
@@ -198,7 +205,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
     outcome.generated += generatedHere;
     for (const reason of result.inconclusive) notes.push(reason);
     // Shrinking may stop at its own bound; only cases never sent make the run incomplete.
-    if (result.cutShort && performance.now() >= o.deadline) outcome.cutShort = true;
+    if (result.cutShort && budgetOver(o)) outcome.cutShort = true;
     else if (result.cutShort) notes.push(`shrinking of the failure found with seed ${seed} stopped after ${maxShrinks} steps`);
     if (!result.failure || !last) break;
     const confirmed = await replayFresh(lane, last.input, o.timeouts);
@@ -208,7 +215,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
     }
     if (result.inconclusive.length) break;
   }
-  if (outcome.generated < o.runs && performance.now() >= o.deadline) outcome.cutShort = true;
+  if (outcome.generated < o.runs && budgetOver(o)) outcome.cutShort = true;
   outcome.restarts = lane.restarts;
   await lane.discard();
   outcome.durationMs = Math.round(performance.now() - started);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { isObject } from '../json.js';
-import { checkProperty } from '../property/check.js';
+import { budgetOver, checkProperty } from '../property/check.js';
 import { hasCapability } from '../runner/discovery.js';
 import type { ToolPolicy } from '../runner/scenario.js';
 import type { RecordedFrame } from '../harness/peer-session.js';
@@ -15,8 +15,9 @@ import { INVARIANTS, InvariantBroken, runStep, StepCommand, type Invariant, type
 import { allowed, stepArbitraries, type Model, type Step, type StepSources } from './steps.js';
 import { callableTools } from './tool-args.js';
 import { livenessProbe } from './send.js';
+import type { RunControl } from '../runner/observer.js';
 
-export interface StatefulOptions {
+export interface StatefulOptions extends RunControl {
   sequences: number;
   seed: number;
   deadline: number;
@@ -142,16 +143,19 @@ export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<Sta
   const outcome: StatefulOutcome = { judged: 0, generated: 0, exercised: new Map(), cutShort: false, notes: [], unexercisable: unexercisable(s) };
   const commands = fc.commands(stepArbitraries(s).map((a) => a.map((step) => new StepCommand(step))), { maxCommands: o.maxSteps ?? MAX_STEPS, size: 'max' });
   let last: { broken: InvariantBroken; steps: Step[]; frames: RecordedFrame[]; secondFrames?: RecordedFrame[] } | undefined;
-  const result = await checkProperty(commands, o.seed, { cases: o.sequences, maxEvaluations: o.sequences + (o.maxShrinks ?? 60), deadline: o.deadline }, async (cmds) => {
+  const result = await checkProperty(commands, o.seed, { cases: o.sequences, maxEvaluations: o.sequences + (o.maxShrinks ?? 60), deadline: o.deadline, signal: o.signal }, async (cmds) => {
+    const shown = last ? undefined : `sequence ${outcome.generated + 1} of ${o.sequences}`;
+    if (shown) o.observer?.started(shown);
     const { broken, real } = await onFreshSession(lane, o, (model, r) => fc.asyncModelRun(() => ({ model, real: r }), cmds), s, outcome.exercised);
     outcome.judged++;
+    if (shown) o.observer?.finished(shown, []);
     if (!last) outcome.generated++;
     if (real.secondRefused && s.sessions) refusedSecond(s, outcome, real.secondRefused);
     if (!broken) return { held: true };
     last = { broken, steps: real.ran, frames: [...real.session.frames], ...(real.second ? { secondFrames: [...real.second.session.frames] } : {}) };
     return { failed: `${broken.invariant.id}: ${broken.message}` };
   });
-  outcome.cutShort = result.cutShort && performance.now() >= o.deadline;
+  outcome.cutShort = result.cutShort && budgetOver(o);
   const mrtr = [INVARIANTS.mrtrTampered, INVARIANTS.mrtrMissing, INVARIANTS.mrtrExtra];
   if (s.mrtrStopped) for (const inv of mrtr) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `no multi round-trip step reached its retry (the last one: ${s.mrtrStopped})`);
   for (const reason of result.inconclusive) outcome.notes.push(reason);

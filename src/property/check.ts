@@ -16,6 +16,13 @@ export interface PropertyBudget {
   maxEvaluations: number;
   /** No case starts after this time (performance.now()). */
   deadline: number;
+  /** Nor once this is aborted (Ctrl-C). */
+  signal?: AbortSignal | undefined;
+}
+
+/** Whether no case may start any more: the deadline passed, or the run was stopped. */
+export function budgetOver(budget: { deadline: number; signal?: AbortSignal | undefined }): boolean {
+  return performance.now() >= budget.deadline || budget.signal?.aborted === true;
 }
 
 export interface PropertyFailure<T> {
@@ -51,7 +58,7 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
   const inconclusive = new Set<string>();
   let lastFailure: { value: T; reason: string } | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
-    if (judged >= budget.maxEvaluations || performance.now() >= budget.deadline) {
+    if (judged >= budget.maxEvaluations || budgetOver(budget)) {
       cutShort = true;
       fc.pre(false);
     }

@@ -14,6 +14,8 @@ export interface ProgressOptions {
   /** Also print each check that failed, warned or could not run, one line each, as its scenario finishes. */
   verbose: boolean;
   color: boolean;
+  /** What is counted (default: scenarios; fuzz counts cases and sequences). */
+  unit?: string;
   /** Least time between two redraws (default 100 ms: at most ten a second). */
   intervalMs?: number;
   now?: () => number;
@@ -95,7 +97,7 @@ export class ProgressLine implements RunObserver {
   /** The status text, as wide as the terminal allows. */
   status(): string {
     const seconds = ((this.now() - this.startedAt) / 1000).toFixed(1);
-    const head = `mcpcheck: ${this.done}/${this.total} scenarios · ${seconds} s`;
+    const head = `mcpcheck: ${this.done}/${this.total} ${this.options.unit ?? 'scenarios'} · ${seconds} s`;
     const text = this.running.length > 0 ? `${head} · running: ${this.running.map((id) => escapeTerminal(id)).join(', ')}` : head;
     // The last column is left free: writing into it makes some terminals wrap at once.
     // A terminal of unknown size (a pseudo-terminal nobody sized) reports 0 columns.
