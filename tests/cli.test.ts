@@ -466,10 +466,11 @@ describe('mcpcheck server', () => {
     const live = (JSON.parse(readFileSync(failing, 'utf8')).checks as Array<{ id: string; status: string; reproduce?: string }>).find((c) => c.id === 'live.META-KEY-02');
     expect(live?.status).toBe('fail');
     // The seed comes along: a live violation may arise in a generated case.
-    const prefix = `mcpcheck server --stdio ${JSON.stringify(`node ${REFERENCE} --break bad-meta-key`)} --only live.META-KEY-02 --seed `;
+    // Run from the clone as `node <path>`: the line names mcpcheck the same way, relative to the working directory.
+    const prefix = `node dist/src/cli.js server --stdio ${JSON.stringify(`node ${REFERENCE} --break bad-meta-key`)} --only live.META-KEY-02 --seed `;
     expect(live?.reproduce?.startsWith(prefix), live?.reproduce).toBe(true);
     expect(live!.reproduce!.slice(prefix.length)).toMatch(/^-?\d+$/);
-    const again = spawnSync('sh', ['-c', live!.reproduce!.replace(/^mcpcheck /, `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} `)], { encoding: 'utf8', timeout: 60_000 });
+    const again = spawnSync('sh', ['-c', live!.reproduce!], { encoding: 'utf8', timeout: 60_000, cwd: process.cwd() });
     expect(again.status).toBe(1);
     expect(again.stdout).toMatch(/FAIL\s+live\.META-KEY-02/);
   });

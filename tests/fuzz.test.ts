@@ -24,7 +24,7 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
     expect(found(run)).toEqual(['fuzz.tool-input-survives']);
     const { input } = saved(run, 'fuzz.tool-input-survives');
     expect((args(input).item as { tags: string[] }).tags).toHaveLength(3);
-    expect(run.report.checks.find((c) => c.id === 'fuzz.tool-input-survives')?.reproduce).toMatch(/mcpcheck fuzz --stdio .* --replay .*\.case\.json$/);
+    expect(run.report.checks.find((c) => c.id === 'fuzz.tool-input-survives')?.reproduce).toMatch(/^node dist\/src\/cli\.js fuzz --stdio .* --replay .*\.case\.json$/);
   }, 60_000);
 
   it('a hang on a string longer than 1000 characters: shrunk to 1001', () => {
@@ -46,7 +46,8 @@ describe('mcpcheck fuzz finds each planted bug and shrinks it to a minimal input
     expect(check.message).not.toMatch(/did not fail again/);
     const { file, input } = saved(run, 'fuzz.one-response');
     expect(args(input)).toEqual({ text: '', count: 4 });
-    expect(check.reproduce).toBe(`mcpcheck fuzz --stdio ${JSON.stringify(target)} --case-timeout 500 --replay ${file}`);
+    // Run from the clone: the line starts as the run did, and runs as pasted there.
+    expect(check.reproduce).toBe(`node dist/src/cli.js fuzz --stdio ${JSON.stringify(target)} --case-timeout 500 --replay ${file}`);
     const again = mcpcheck(['fuzz', '--stdio', target, '--case-timeout', '500', '--replay', file]);
     expect(again.code, again.stdout + again.stderr).toBe(1);
     expect(again.stdout).toMatch(/FAIL\s+fuzz\.one-response/);

@@ -10,6 +10,7 @@ import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js'
 import type { RunControl } from '../runner/observer.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, FUZZ_EXIT_CODES_HELP, useRedactor, write } from './exit.js';
 import { redactorFor, type Redactor, targetEnv } from '../redact.js';
+import { invocation } from './invocation.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
 import type { WatchFlags } from './run-control.js';
 import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
@@ -243,10 +244,16 @@ function targetEnvOption(args: { 'target-env'?: string[] | undefined }): { env?:
   return args['target-env'] !== undefined ? { env: targetEnv(process.env, list(args['target-env'])) } : {};
 }
 
+/** How this process was started, as a reproduce line should start. */
+function invokedAs(): string {
+  return invocation(process.argv[1] ?? 'mcpcheck', process.env, process.cwd());
+}
+
 /** What server and client runs take alike from their flags. */
 function runOptions(args: RunFlags, baseline: Baseline | undefined, redactor: Redactor) {
   return {
     redactor,
+    invokedAs: invokedAs(),
     ...targetEnvOption(args),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
     ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
@@ -276,7 +283,7 @@ const validateCommand = command({
     // Read while the validator loads.
     const reads = startReads(files);
     const { validateFiles } = await import('../commands/validate.js');
-    return validateFiles({ files, reads, ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
+    return validateFiles({ files, reads, invokedAs: invokedAs(), ...(baseline ? { baseline } : {}), ...(args.judge ? { judge: args.judge } : {}) });
   }),
 });
 
@@ -346,6 +353,7 @@ const fuzzCommand = command({
       ...serverTarget(args),
       ...targetEnvOption(args),
       redactor,
+      invokedAs: invokedAs(),
       ...(args['allow-remote'] ? { allowRemote: true } : {}),
       runs: args.runs ?? 200,
       ...(args.sequences !== undefined ? { sequences: args.sequences } : {}),

@@ -32,6 +32,8 @@ export interface ClientCommandOptions {
   control?: RunControl;
   /** The flags that name the client, for reproduce commands. */
   targetFlags: string;
+  /** How reproduce lines name mcpcheck (cli/invocation.ts: `npx mcpcheck`, `node dist/src/cli.js`…); default `mcpcheck`. */
+  invokedAs?: string;
   /** The environment the client starts with (--target-env); mcpcheck's own by default. */
   env?: NodeJS.ProcessEnv;
   /** Keeps secrets out of the transcripts (the report is redacted where it is written). */
@@ -64,7 +66,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
       ...(o.transcriptDir ? { transcriptDir: o.transcriptDir } : {}),
       ...(o.redactor ? { redactor: o.redactor } : {}),
-      reproduce: `mcpcheck client ${o.targetFlags} --only {scenario} --seed ${seed}`,
+      reproduce: `${o.invokedAs ?? 'mcpcheck'} client ${o.targetFlags} --only {scenario} --seed ${seed}`,
       seed,
       cases: o.properties ?? PROPERTY_CASES,
     });

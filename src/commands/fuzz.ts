@@ -49,6 +49,8 @@ export interface FuzzCommandOptions {
   replay?: string;
   /** The flags that name the target, for replay commands. */
   targetFlags: string;
+  /** How reproduce lines name mcpcheck (cli/invocation.ts: `npx mcpcheck`, `node dist/src/cli.js`…); default `mcpcheck`. */
+  invokedAs?: string;
   /** The one revision to fuzz (--spec-version); none: the newest era the server serves. */
   specVersion?: string;
   /** The environment the server starts with (--target-env); mcpcheck's own by default. */
@@ -80,7 +82,7 @@ function timeouts(o: FuzzCommandOptions): SendTimeouts {
  * decided the finding decides the replay); the saved case names its revision itself.
  */
 function replayCommand(o: FuzzCommandOptions, file: string): string {
-  return `mcpcheck fuzz ${o.targetFlags}${o.caseTimeoutMs !== undefined ? ` --case-timeout ${o.caseTimeoutMs}` : ''} --replay ${file}`;
+  return `${o.invokedAs ?? 'mcpcheck'} fuzz ${o.targetFlags}${o.caseTimeoutMs !== undefined ? ` --case-timeout ${o.caseTimeoutMs}` : ''} --replay ${file}`;
 }
 
 /** An oracle or a sequence invariant: a named rule with its requirements. */

@@ -42,6 +42,8 @@ export interface ServerCommandOptions {
   control?: RunControl;
   /** The flags that name the target, for reproduce commands. */
   targetFlags: string;
+  /** How reproduce lines name mcpcheck (cli/invocation.ts: `npx mcpcheck`, `node dist/src/cli.js`…); default `mcpcheck`. */
+  invokedAs?: string;
   /** The one revision to test (--spec-version); none: every era the server serves, each in its own section. */
   specVersion?: string;
   /** The environment the server starts with (--target-env); mcpcheck's own by default. */
@@ -224,7 +226,7 @@ async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Sc
       scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
       ...(o.transcriptDir ? { transcriptDir: join(o.transcriptDir, namesRevision ? revision : '') } : {}),
       ...(o.redactor ? { redactor: o.redactor } : {}),
-      reproduce: `mcpcheck server ${o.targetFlags}${namesRevision ? ` --spec-version ${revision}` : ''} --only {scenario} --seed ${options.seed}`,
+      reproduce: `${o.invokedAs ?? 'mcpcheck'} server ${o.targetFlags}${namesRevision ? ` --spec-version ${revision}` : ''} --only {scenario} --seed ${options.seed}`,
     });
     return { ...out, revision };
   } catch (e) {

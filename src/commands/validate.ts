@@ -21,6 +21,8 @@ export interface ValidateOptions {
   judge?: 'client' | 'server';
   /** The files' reads, when the caller started them (the CLI does, before it loads the validator). */
   reads?: ReadonlyArray<Promise<string>>;
+  /** How reproduce lines name mcpcheck (cli/invocation.ts: `npx mcpcheck`, `node dist/src/cli.js`…); default `mcpcheck`. */
+  invokedAs?: string;
 }
 
 function excerpt(value: unknown): string {
@@ -187,7 +189,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
     wire: (cited) => [...new Set(cited.flatMap((f) => wireOf.get(f) ?? []))],
-    reproduce: `mcpcheck validate ${options.judge ? `--judge ${options.judge} ` : ''}${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
+    reproduce: `${options.invokedAs ?? 'mcpcheck'} validate ${options.judge ? `--judge ${options.judge} ` : ''}${options.files.map((f) => JSON.stringify(f)).join(' ')}`,
   });
   return grade({
     ...(options.judge ? { role: options.judge } : {}),
