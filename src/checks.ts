@@ -43,6 +43,15 @@ function warnLevel(findings: readonly Finding[], ruleLevel: Level): Level {
   return levels.length > 0 ? levels.reduce(strongerLevel) : ruleLevel;
 }
 
+/** `frame 4: `, `frames 4 (×7), 18, 32: ` (in the order seen), or nothing for findings of no frame. */
+function framesText(frames: ReadonlyArray<number | undefined>): string {
+  const counts = new Map<number, number>();
+  for (const f of frames) if (f !== undefined) counts.set(f, (counts.get(f) ?? 0) + 1);
+  if (counts.size === 0) return '';
+  if (frames.length === 1) return `frame ${frames[0]}: `;
+  return `frames ${[...counts].map(([f, n]) => (n > 1 ? `${f} (×${n})` : String(f))).join(', ')}: `;
+}
+
 /** One check per requirement, judged by the findings that cite it (a finding may cite several). */
 export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
   const byId = new Map<string, Finding[]>();
@@ -65,8 +74,17 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
     let message: string;
     if (broken) {
       status = broken;
-      const listed = relevant.slice(0, MAX_LISTED).map((f) => (f.frame !== undefined ? `frame ${f.frame}: ` : '') + f.message);
-      message = `${relevant.length} violation(s): ${listed.join(' | ')}${relevant.length > MAX_LISTED ? ` | … ${relevant.length - MAX_LISTED} more` : ''}`;
+      // One sentence per kind of violation, with the frames it was seen in: the same defect in every
+      // session's tools/list is one sentence, not one per frame.
+      const kinds = new Map<string, Array<number | undefined>>();
+      for (const f of relevant) {
+        const frames = kinds.get(f.message) ?? [];
+        frames.push(f.frame);
+        kinds.set(f.message, frames);
+      }
+      const listed = [...kinds].slice(0, MAX_LISTED).map(([text, frames]) => `${framesText(frames)}${text}`);
+      const more = kinds.size - MAX_LISTED;
+      message = `${relevant.length} violation(s): ${listed.join(' | ')}${more > 0 ? ` | … ${more} more kind(s)` : ''}`;
     } else if (input.applied.has(id)) {
       // Notes alone are no evidence: a rule passes only where the judged traffic exercised it.
       status = 'pass';

@@ -17,6 +17,8 @@ export interface Evidence {
   excerpt?: string;
   /** Transcript file and line, for `validate`. */
   location?: string;
+  /** The wire log (`RunReport.wire`) of the session the frame is in: frames are numbered per session. */
+  wire?: string;
 }
 
 export interface CheckResult {
@@ -46,6 +48,13 @@ export interface CheckResult {
   durationMs?: number;
   /** Ids of the wire logs (`RunReport.wire`) of the sessions the check's traffic went over. */
   wire?: string[];
+  /**
+   * Set on the check that reports a defect other checks saw too (grade/defects.ts): their ids, in
+   * report order. They stay in the report, each with `defectOf` naming this one.
+   */
+  also?: string[];
+  /** The check that reports this check's defect (it lists this one in `also`); views show it there. */
+  defectOf?: string;
   /**
    * The protocol revision the session the check was judged on negotiated: its requirements are
    * graded at their level in it (`levelIn`). Absent for checks over a whole run or transcript.

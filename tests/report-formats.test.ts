@@ -142,7 +142,12 @@ describe('a server run (reference server, initialize without serverInfo)', () =>
     await expectXsdValid(xml);
     const root = parseXml(xml);
     const failures = all(root, 'testcase').filter((tc) => child(tc, 'failure'));
-    const failing = report.checks.filter((c) => c.status === 'fail');
+    // A failure whose defect another check reports is a skipped testcase naming it: one defect, one failure.
+    const failing = report.checks.filter((c) => c.status === 'fail' && c.defectOf === undefined);
+    for (const c of report.checks.filter((x) => x.status === 'fail' && x.defectOf !== undefined)) {
+      const tc = all(root, 'testcase').find((t) => t.attrs.name === c.id)!;
+      expect(child(tc, 'skipped')!.text).toContain(`the same defect as ${c.defectOf} (reported there)`);
+    }
     expect(failures.map((tc) => tc.attrs.name).sort()).toEqual(failing.map((c) => c.id).sort());
     for (const tc of failures) {
       const check = failing.find((c) => c.id === tc.attrs.name)!;
@@ -161,7 +166,7 @@ describe('a server run (reference server, initialize without serverInfo)', () =>
     const md = readFileSync(join(dir, 's.md'), 'utf8');
     expect(md).toMatch(/^## mcpcheck .*: ❌ failed\n/);
     expect(md).toContain(`**${escapeMarkdown(report.summary.headline)}**`);
-    for (const c of report.checks.filter((x) => x.status === 'fail')) {
+    for (const c of report.checks.filter((x) => x.status === 'fail' && x.defectOf === undefined)) {
       const row = md.split('\n').find((l) => l.startsWith(`| FAIL | ${escapeMarkdown(c.id)} |`));
       expect(row, c.id).toBeDefined();
       const url = report.requirements.find((r) => r.id === c.requirements[0])!.url;
@@ -180,10 +185,30 @@ describe('a server run (reference server, initialize without serverInfo)', () =>
 
   it('annotates each unexpected MUST failure on a GitHub runner, after the console report', () => {
     const commands = run.stdout.split('\n').filter((l) => l.startsWith('::'));
-    const failing = report.checks.filter((c) => c.status === 'fail' && !c.expected);
+    const failing = report.checks.filter((c) => c.status === 'fail' && !c.expected && c.defectOf === undefined);
     expect(commands).toHaveLength(failing.length);
     for (const c of failing) expect(commands).toContainEqual(expect.stringMatching(new RegExp(`^::error title=mcpcheck MUST%3A ${c.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}::`)));
     expect(run.stdout.indexOf(report.summary.headline)).toBeLessThan(run.stdout.indexOf('::error'));
+  });
+});
+
+describe('one defect, one failure', () => {
+  it('a tool listed without inputSchema: one annotation, naming the checks that saw it too; the live message says it once with its frames', () => {
+    const out = join(dir, 'defect.json');
+    const r = mcpcheck(['server', '--stdio', `node ${REFERENCE} --break tool-missing-inputschema`, '--only', 'server.tools', '--json', out, '--reporter', 'github']);
+    expect(r.code, r.stderr).toBe(1);
+    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^::error title=mcpcheck MUST%3A server\.tools\.list\/shape::.*%0Aalso \(the same defect\): live\.BASE-RES-03, live\.TOOL-LIST-01$/);
+    const report = readReport(out);
+    const live = report.checks.find((c) => c.id === 'live.TOOL-LIST-01')!;
+    expect(live.defectOf).toBe('server.tools.list/shape');
+    // Every session's tools/list breaks it the same way: one sentence, with the frames it was seen in.
+    expect(live.message).toMatch(/^\d+ violation\(s\): frames [\d, ()×]+: expected the result of tools\/list to match the 2025-11-25 schema; \/result\/tools\/\d+ must have required property 'inputSchema'$/);
+    // The console tells it once too.
+    const consoleReport = r.stdout.slice(0, r.stdout.indexOf('::error'));
+    expect(consoleReport.match(/no inputSchema/g)).toHaveLength(1);
+    expect(consoleReport).toContain('the same defect as server.tools.list/shape (told there)');
   });
 });
 
@@ -236,7 +261,11 @@ describe('a validate run with hostile strings and a baseline', () => {
   });
 
   it('annotations cannot start a workflow command of the target\'s', () => {
-    const r = mcpcheck(['validate', join(dir, 'hostile.jsonl'), '--reporter', 'github']);
+    // The schema failures of the same src would report the defect (and name ICON-FMT-03 under "also"):
+    // baselined, they leave ICON-FMT-03, which quotes the src, to be annotated on its own.
+    const schemaBaseline = join(dir, 'schema-baseline.json');
+    writeFileSync(schemaBaseline, JSON.stringify({ expected: ['validate.BASE-RES-03', 'validate.TOOL-LIST-01'] }));
+    const r = mcpcheck(['validate', join(dir, 'hostile.jsonl'), '--reporter', 'github', '--baseline', schemaBaseline]);
     const lines = r.stdout.split(/\r\n|\r|\n/);
     const commands = lines.filter((l) => l.startsWith('::'));
     expect(commands.length).toBeGreaterThan(0);

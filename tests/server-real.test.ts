@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../src/model.js';
 import { EVERYTHING, findingsOf, LOOPBACK, ROOT, harnessErrors, requireBuild, runHttp, runStdio } from './server-helpers.js';
 
 beforeAll(requireBuild);
@@ -81,6 +82,17 @@ const EVERYTHING_COMMON = [
   'live.TOOL-CALL-01:warn',
 ];
 
+/** Each defect that several checks saw, as "reporting check ← the others" (grade/defects.ts). */
+function defects(report: RunReport): string[] {
+  for (const c of report.checks) if (c.defectOf !== undefined) expect(report.checks.find((p) => p.id === c.defectOf)?.also, c.id).toContain(c.id);
+  return report.checks.filter((c) => c.also !== undefined).map((c) => `${c.id} ← ${c.also!.join(', ')}`);
+}
+
+// One resource_link on a 2024-11-05 session: the scenario's verdict and the one finding cited under three live rules are one defect.
+const RESOURCE_LINK_DEFECT = 'server.lifecycle.older-revisions/2024-11-05 ← live.BASE-RES-03, live.TOOL-CALL-01, live.LIFE-OP-01';
+// Invalid cursors ignored by every list method: one scenario, one rule (PAGE-06).
+const INVALID_CURSOR_DEFECT = 'server.utilities.invalid-cursor/tools/list ← server.utilities.invalid-cursor/resources/list, server.utilities.invalid-cursor/resources/templates/list, server.utilities.invalid-cursor/prompts/list';
+
 describe('@modelcontextprotocol/server-everything', () => {
   it('over stdio: graded with no harness error, findings as pinned', async () => {
     const report = await runStdio(`node ${EVERYTHING} stdio`);
@@ -97,6 +109,7 @@ describe('@modelcontextprotocol/server-everything', () => {
     // EVERYTHING_COMMON's resource_link on a 2024-11-05 session is a SHOULD there; the three MUST
     // failures are SDK_STDIO's BASE-ID-04 ones (the unanswered invalid requests).
     expect(report.summary.mustFailures).toBe(3);
+    expect(defects(report)).toEqual(expect.arrayContaining([RESOURCE_LINK_DEFECT, INVALID_CURSOR_DEFECT]));
   }, STDIO_RUN_MS);
 
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
@@ -124,6 +137,15 @@ describe('@modelcontextprotocol/server-everything', () => {
       ].sort(),
     );
     expect(report.summary.mustFailures).toBe(7);
+    // One missing Origin check is one defect, told by the first probe; the resource_link another.
+    expect(defects(report)).toEqual(
+      expect.arrayContaining([
+        RESOURCE_LINK_DEFECT,
+        INVALID_CURSOR_DEFECT,
+        'server.http.origin/initialize ← server.http.origin/in-session, server.http.origin/get, server.http.origin/null-origin, server.http.origin/delete',
+        'server.http.session-ended/reuse ← server.http.session-ended/unknown-id',
+      ]),
+    );
     // replayEventsAfter returns an event id where the SDK expects a stream id, so the resumed
     // connection is not mapped to the dropped stream and its response is lost (or, when the request
     // ended before the resume, comes within the cross-stream replay). A response lost that way shows

@@ -5,6 +5,7 @@ import { untestedAreas, type UntestedContext } from './untested.js';
 import { applyBaseline, type Baseline } from './baseline.js';
 import { headline, levelCounts } from './headline.js';
 import { requirementVerdicts } from './verdicts.js';
+import { groupDefects } from './defects.js';
 
 export type { Baseline } from './baseline.js';
 
@@ -52,7 +53,9 @@ function forRole(checks: readonly CheckResult[], role: Role | undefined): { kept
 /** Turn a run's checks into the report every output format renders; nothing downstream recomputes. */
 export function grade(input: GradeInput): RunReport {
   const { kept, dropped } = forRole(input.checks, input.role);
-  const { checks, honoured, stale } = applyBaseline(kept, input.baseline);
+  const baselined = applyBaseline(kept, input.baseline);
+  const { honoured, stale } = baselined;
+  const checks = groupDefects(baselined.checks);
   const requirements = requirementVerdicts(checks);
 
   const { checks: perStatus, requirements: perRequirement, mustFailures, incomplete } = tally(checks, requirements);

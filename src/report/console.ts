@@ -101,6 +101,8 @@ export function checkLine(check: CheckResult, paint: Paint): string {
 function renderCheck(check: CheckResult, paint: Paint, options: ConsoleOptions): string[] {
   const esc = (text: string) => escapeTerminal(text);
   const lines = [checkLine(check, paint)];
+  // A defect is told once, by the check that reports it; the others point there.
+  if (check.defectOf !== undefined && !options.verbose) return [...lines, `${INDENT}the same defect as ${esc(check.defectOf)} (told there)`];
 
   // Passing and skipped checks are listed only in verbose mode, and one line (plus reason) is enough.
   if (check.status === 'pass') return lines;
@@ -109,6 +111,8 @@ function renderCheck(check: CheckResult, paint: Paint, options: ConsoleOptions):
   const reqs = check.requirements.map((id) => `${esc(id)} (${gradedLevel(check, id)})`).join(', ');
   lines.push(`${INDENT}requirements: ${reqs || '(none)'}`);
   if (check.scenario !== undefined) lines.push(`${INDENT}scenario: ${esc(check.scenario)}`);
+  if (check.also !== undefined) lines.push(`${INDENT}also: ${check.also.map(esc).join(', ')} (the same defect)`);
+  if (check.defectOf !== undefined) lines.push(`${INDENT}the same defect as ${esc(check.defectOf)}`);
   if (check.message !== '') lines.push(`${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`);
   for (const ev of check.evidence) lines.push(`${INDENT}${evidenceLine(ev, options.verbose ? Infinity : EXCERPT_CHARS)}`);
   if (check.reproduce !== undefined) lines.push(`${INDENT}reproduce: ${esc(check.reproduce)}`);

@@ -6,7 +6,8 @@ import { firstLine } from './line.js';
 /**
  * GitHub Actions annotations, one workflow command per line: `::error` for what fails the run
  * (an unexpected MUST failure, a check that could not run, a stale baseline entry) and `::warning`
- * for a broken SHOULD. Baselined failures, passes and skips are not annotated.
+ * for a broken SHOULD. Baselined failures, passes and skips are not annotated, nor the checks whose
+ * defect another check reports (it lists them: one annotation per defect).
  *
  * The runner reads every output line starting with `::` as a command, so target text must never
  * end a line or pose as a property: data escapes `%`, CR and LF (`%25`, `%0D`, `%0A`), properties
@@ -17,6 +18,8 @@ export function renderGithub(report: RunReport): string {
   const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
   const lines: string[] = [];
   for (const check of report.checks) {
+    // One annotation per defect: the check that reports it names the others.
+    if (check.defectOf !== undefined) continue;
     if (isUnexpectedFailure(check)) lines.push(annotation('error', check, verdicts));
     else if (check.status === 'warn' && !check.expected) lines.push(annotation('warning', check, verdicts));
   }
@@ -32,7 +35,8 @@ function annotation(kind: 'error' | 'warning', check: CheckResult, verdicts: Map
     const url = verdicts.get(id)?.url;
     return url ? `${id} ${url}` : id;
   });
-  return command(kind, { title: `mcpcheck ${what}: ${check.id}` }, [firstLine(check.message), ...cited]);
+  const also = check.also !== undefined ? [`also (the same defect): ${check.also.join(', ')}`] : [];
+  return command(kind, { title: `mcpcheck ${what}: ${check.id}` }, [firstLine(check.message), ...cited, ...also]);
 }
 
 /**

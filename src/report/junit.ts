@@ -16,6 +16,8 @@ import { xmlSafe } from './xml-safe.js';
  *   baseline exists precisely so that known failures do not turn CI red;
  * - warn  → a passing testcase with the warning in system-out: a broken SHOULD must not fail the
  *   build, matching exit code 0 for warnings;
+ * - a failure whose defect another check reports (`defectOf`) → <skipped> naming that check, so a
+ *   defect is one failure in CI's count; the reporting check's body lists the others ("also");
  * - pass  → a testcase with only its system-out.
  * What a check cites (title, level, requirement ids with their spec URLs, scenario) goes to the
  * testcase's system-out: the XSD allows no <properties> inside a testcase. The report's notes, what
@@ -38,7 +40,7 @@ export function renderJunit(report: RunReport): string {
   const suiteMs = apportion(report.summary.durationMs, groups.map((g) => g.checks));
   const suites = groups.map(({ area, checks }, i) => {
     const cases = checks.map((c) => testCase(c, area, verdicts));
-    return element('testsuite', { name: area, ...counts(checks), skipped: checks.filter((c) => c.status === 'skip' || c.expected).length, time: seconds(suiteMs[i]!), timestamp: report.startedAt }, cases);
+    return element('testsuite', { name: area, ...counts(checks), skipped: checks.filter((c) => c.status === 'skip' || c.expected || told(c)).length, time: seconds(suiteMs[i]!), timestamp: report.startedAt }, cases);
   });
   const properties: Array<[string, string]> = [];
   if (report.seed !== undefined) properties.push(['seed', String(report.seed)]);
@@ -52,9 +54,14 @@ export function renderJunit(report: RunReport): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root.xml}\n`;
 }
 
-/** tests, failures, errors as CI counts them: a baselined failure is neither. */
+/** A failure told by the check that reports its defect. */
+function told(check: CheckResult): boolean {
+  return check.defectOf !== undefined && !check.expected;
+}
+
+/** tests, failures, errors as CI counts them: a baselined failure is neither, nor one another check reports. */
 function counts(checks: CheckResult[]): { tests: number; failures: number; errors: number } {
-  const unexpected = (status: string) => checks.filter((c) => c.status === status && !c.expected).length;
+  const unexpected = (status: string) => checks.filter((c) => c.status === status && !c.expected && !told(c)).length;
   return { tests: checks.length, failures: unexpected('fail'), errors: unexpected('error') };
 }
 
@@ -91,6 +98,9 @@ function testCase(check: CheckResult, area: string, verdicts: Map<string, Requir
   if (check.expected) {
     children.push(element('skipped', {}, [text(`expected failure (baselined): ${check.status.toUpperCase()} ${summary}`)]));
     out.push(`expected failure (baselined): ${check.status.toUpperCase()}`, details);
+  } else if (told(check) && check.status === 'fail') {
+    children.push(element('skipped', {}, [text(`the same defect as ${check.defectOf} (reported there): FAIL ${summary}`)]));
+    out.push(`the same defect as ${check.defectOf}: FAIL`, details);
   } else if (check.status === 'fail') {
     children.push(element('failure', { message: summary, type: `${check.level} requirement not met` }, [text(details)]));
   } else if (check.status === 'error') {
@@ -120,6 +130,7 @@ function citation(check: CheckResult, verdicts: Map<string, RequirementVerdict>)
 /** The message, the evidence frames and how to reproduce, as the body of a failure. */
 function detailText(check: CheckResult): string {
   const lines = [check.message];
+  if (check.also !== undefined) lines.push(`also (the same defect): ${check.also.join(', ')}`);
   for (const ev of check.evidence) lines.push(evidenceLine(ev));
   if (check.reproduce !== undefined) lines.push(`reproduce: ${check.reproduce}`);
   return lines.join('\n');

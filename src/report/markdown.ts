@@ -21,7 +21,8 @@ export function renderMarkdown(report: RunReport): string {
   const out: string[] = [`## ${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)}: ${VERDICT[exitCode(report)]}`, '', `**${escapeMarkdown(summary.headline)}**`, ''];
   out.push(...facts(report), '');
 
-  const unexpected = report.checks.filter((c) => !c.expected && (isUnexpectedFailure(c) || c.status === 'warn'));
+  // One row per defect: the check that reports it names the others.
+  const unexpected = report.checks.filter((c) => !c.expected && c.defectOf === undefined && (isUnexpectedFailure(c) || c.status === 'warn'));
   // Stable sort: what fails the run first (fail, error), then warnings, each in report order.
   unexpected.sort((a, b) => Number(a.status === 'warn') - Number(b.status === 'warn'));
   section(out, `Failures and warnings (${unexpected.length})`, checkTable(unexpected, verdicts));
@@ -70,7 +71,7 @@ function section(out: string[], title: string, body: string[]): void {
 
 function checkTable(checks: CheckResult[], verdicts: Map<string, RequirementVerdict>): string[] {
   if (checks.length === 0) return [];
-  const rows = checks.map((c) => `| ${c.status.toUpperCase()} | ${escapeMarkdown(c.id)} | ${c.level} | ${c.requirements.map((id) => requirementLink(id, verdicts.get(id))).join(', ')} | ${escapeMarkdown(firstLine(c.message))} |`);
+  const rows = checks.map((c) => `| ${c.status.toUpperCase()} | ${escapeMarkdown(c.id)} | ${c.level} | ${c.requirements.map((id) => requirementLink(id, verdicts.get(id))).join(', ')} | ${escapeMarkdown(firstLine(c.message))}${c.also ? ` (also: ${c.also.map(escapeMarkdown).join(', ')})` : ''} |`);
   return ['| Status | Check | Level | Requirements | Reason |', '| --- | --- | --- | --- | --- |', ...bounded(rows)];
 }
 

@@ -65,7 +65,9 @@ export class LiveLedger {
     for (const l of this.live) {
       const label = l.session ? labels.get(l.session) : undefined;
       const text = l.frame ? (l.frame.raw ?? JSON.stringify(l.frame.message) ?? '') : undefined;
+      const logs = l.finding.frame !== undefined ? wireOf(l.scenario, l.session) : undefined;
       where.set(l.finding, {
+        ...(logs?.length === 1 ? { wire: logs[0]! } : {}),
         ...(l.finding.frame !== undefined ? { frame: l.finding.frame } : {}),
         ...(l.frame ? { from: l.frame.from } : {}),
         ...(l.finding.pointer ? { pointer: l.finding.pointer } : {}),

@@ -209,6 +209,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
         const judgedOn = recorder.judgedOn(r);
         const own = marked.find((m) => m.session === judgedOn);
         r.wire = own ? [own.log] : logs;
+        if (own) for (const e of r.evidence) if (e.frame !== undefined) e.wire = own.log;
       }
       settle(s, recorder.results);
     };

@@ -27,6 +27,8 @@ function wireDetails(check: CheckResult, frames: (id: string) => number): string
 function checkBody(check: CheckResult, verdicts: Map<string, RequirementVerdict>, frames: (id: string) => number): string {
   const tag = check.expected ? ' <span class="exp">expected (baselined)</span>' : '';
   const extra: string[] = [];
+  if (check.also !== undefined) extra.push(`<div class="also">also (the same defect): ${check.also.map((id) => `<code>${esc(id)}</code>`).join(', ')}</div>`);
+  if (check.defectOf !== undefined) extra.push(`<div class="also">the same defect as <code>${esc(check.defectOf)}</code></div>`);
   if (check.evidence.length > 0) extra.push(`<ul class="ev">${check.evidence.map(evidenceLine).join('')}</ul>`);
   if (check.reproduce !== undefined) extra.push(`<div class="re">reproduce: <code>${esc(check.reproduce)}</code></div>`);
   extra.push(wireDetails(check, frames));
