@@ -88,7 +88,7 @@ describe('a MUST that a ruling grades as a warning is counted as a SHOULD', () =
 
   it('in the console, which names the level the check graded the rule at', () => {
     const text = renderConsole(run([ruled]), { color: false });
-    expect(text).toContain('requirements: LIFE-VER-04 (SHOULD)');
+    expect(text).toContain('LIFE-VER-04 (SHOULD): ');
     expect(text).toContain('requirements: SHOULD 0/1');
   });
 

@@ -67,6 +67,32 @@ describe('escapeTerminal', () => {
   });
 });
 
+describe('renderConsole reads', () => {
+  const long = `expected ${'a fairly long sentence of words '.repeat(12)}end`;
+  const frame = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'x'.repeat(40) } } } }] } });
+  const failing = check('server.tools.list/shape', 'fail', ['TOOL-LIST-01'], { message: long, evidence: [{ frame: 4, from: 'server', excerpt: frame }], reproduce: `mcpcheck server --stdio "node ${'dir/'.repeat(30)}server.js" --only server.tools.list` });
+
+  it('wraps prose to the width, never a reproduce line; cuts a frame at a JSON boundary unless verbose', () => {
+    const text = renderConsole({ ...report([failing]), notes: [] }, { color: false, width: 80 });
+    const block = text.split('\n').filter((l) => l.startsWith('        '));
+    // A URL, like a reproduce line, is one word to copy: it is not broken.
+    for (const l of block.filter((x) => !x.includes('reproduce: ') && !x.includes('frame #') && !x.trim().startsWith('https://'))) expect(l.length, l).toBeLessThanOrEqual(80);
+    expect(block.find((l) => l.includes('reproduce: '))).toBe(`        reproduce: ${failing.reproduce}`);
+    const excerpt = block.find((l) => l.includes('frame #4'))!;
+    // Cut after a whole member, not inside a word or a string.
+    expect(excerpt).toMatch(/[,}\] ]…\(\d+ chars\)$/);
+    expect(renderConsole(report([failing]), { color: false, verbose: true, width: 80 })).toContain(frame);
+  });
+
+  it('says a note once, however many parts of the run made it, wrapped', () => {
+    const note = `the server also serves 2026-07-28: ${'word '.repeat(40)}`.trim();
+    const text = renderConsole({ ...report([failing]), notes: [note, note, note, 'another'] }, { color: false, width: 70 });
+    expect(text.match(/the server also serves/g)).toHaveLength(1);
+    const notes = text.slice(text.indexOf('Notes:'));
+    for (const l of notes.split('\n')) expect(l.length).toBeLessThanOrEqual(70);
+  });
+});
+
 describe('renderConsole', () => {
   it('prints header, areas with failures first, fail/error/warn order, headline last', () => {
     const text = renderConsole(fullReport(), { color: false });
@@ -94,7 +120,11 @@ describe('renderConsole', () => {
 
   it('shows what a failing check needs to be understood and reproduced', () => {
     const text = renderConsole(fullReport(), { color: false });
-    expect(text).toContain('requirements: BASE-ID-02 (MUST), ROBUST-01 (SHOULD)');
+    // Each rule it cites: id, the level it was graded at, its sentence, its spec URL.
+    for (const r of fullReport().requirements.filter((v) => v.id === 'BASE-ID-02' || v.id === 'ROBUST-01')) {
+      expect(text).toContain(`${r.id} (${r.id === 'BASE-ID-02' ? 'MUST' : 'SHOULD'}): ${r.title.slice(0, 40)}`);
+      expect(text).toContain(`          ${r.url}\n`);
+    }
     expect(text).toContain('expected error -32600, got a result');
     expect(text).toContain('frame #3 server→client at /result (session.jsonl:4): {"jsonrpc":"2.0","id":null,"result":{}}');
     expect(text).toContain('reproduce: mcpcheck server --stdio "node dist/server.js" --only server.base.null-id');

@@ -185,7 +185,8 @@ export async function emitReport(full: RunReport, flags: ReportFlags, redactor: 
     }
   }
   const consoleStream = plan.stdout === undefined ? process.stdout : process.stderr;
-  await write(consoleStream, renderConsole(report, { color: useColor(flags.color, consoleStream, env), verbose: flags.verbose ?? false }));
+  const width = consoleStream.isTTY && consoleStream.columns > 0 ? { width: consoleStream.columns } : {};
+  await write(consoleStream, renderConsole(report, { color: useColor(flags.color, consoleStream, env), verbose: flags.verbose ?? false, ...width }));
   if (plan.stdout !== undefined) await write(process.stdout, await render(report, plan.stdout));
   if (plan.github) await write(consoleStream, renderGithub(report));
 }

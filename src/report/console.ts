@@ -1,17 +1,22 @@
-import type { CheckResult, Evidence, RunReport, Status } from '../model.js';
+import type { CheckResult, Evidence, RequirementVerdict, RunReport, Status } from '../model.js';
 import { groupByArea, skipReasons } from './areas.js';
-import { escapeTerminal, truncate } from './escape.js';
+import { escapeTerminal, truncateAtBoundary, wrap } from './escape.js';
 import { evidenceWhere, STATUS_LABEL as LABEL } from './describe.js';
 import { gradedLevel } from '../grade/verdicts.js';
 
 export interface ConsoleOptions {
   color: boolean;
-  /** Also list passing and skipped checks one by one, and print excerpts in full. */
+  /** Also list passing and skipped checks one by one, and print excerpts and scenarios in full. */
   verbose?: boolean;
+  /** The terminal's width: prose is wrapped to it (default 100). Reproduce lines never are: they are pasted. */
+  width?: number;
 }
 
 /** How many characters of an excerpt to show when not verbose: enough to recognise the frame. */
-const EXCERPT_CHARS = 200;
+const EXCERPT_CHARS = 120;
+const DEFAULT_WIDTH = 100;
+/** Narrower than this, wrapping would leave too few characters a line to read. */
+const MIN_WIDTH = 60;
 
 export type Paint = (code: string, text: string) => string;
 
@@ -28,6 +33,10 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
   const paint = painter(options.color);
   const esc = (text: string) => escapeTerminal(text);
   const out: string[] = [];
+  const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
+  const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
+  /** A list item of prose: its first line after `bullet`, the rest indented under it. */
+  const item = (bullet: string, text: string, indent = ' '.repeat(bullet.length)) => wrap(text, width - indent.length).map((l, i) => `${i === 0 ? bullet : indent}${l}`);
 
   out.push(...header(report, paint));
 
@@ -37,9 +46,9 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     for (const check of checks) {
       const shownAlways = check.status === 'fail' || check.status === 'error' || check.status === 'warn';
       if (!shownAlways && !options.verbose) continue;
-      out.push(...renderCheck(check, paint, options));
+      out.push(...renderCheck(check, paint, { ...options, width }, verdicts));
     }
-    if (!options.verbose && skipped.length > 0) out.push(`  ${paint(COLOR.skip, 'skipped:')} ${skipSummary(skipped)}`);
+    if (!options.verbose && skipped.length > 0) out.push(...item('  skipped: ', skipSummary(skipped), '    ').map((l, i) => (i === 0 ? `  ${paint(COLOR.skip, 'skipped:')}${l.slice('  skipped:'.length)}` : l)));
   }
 
   if (report.summary.staleBaseline.length > 0) {
@@ -48,11 +57,12 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
   }
   if (report.untested.length > 0) {
     out.push('', paint('1', 'Not tested by this run (a clean report says nothing of these):'));
-    for (const u of report.untested) out.push(`  - ${esc(u.area)}: ${esc(u.why)}`);
+    for (const u of report.untested) out.push(...item('  - ', `${esc(u.area)}: ${esc(u.why)}`));
   }
   if (report.notes.length > 0) {
     out.push('', paint('1', 'Notes:'));
-    for (const note of report.notes) out.push(`  - ${indentLines(escapeTerminal(note, { allowNewlines: true }), '    ')}`);
+    // A note several parts of a run made is said once.
+    for (const note of new Set(report.notes)) out.push(...item('  - ', escapeTerminal(note, { allowNewlines: true })));
   }
 
   if (report.eras) {
@@ -98,29 +108,38 @@ export function checkLine(check: CheckResult, paint: Paint): string {
   return `  ${paint(check.expected ? '2' : COLOR[check.status], label)} ${esc(check.id)}${tag} — ${esc(check.title)}`;
 }
 
-function renderCheck(check: CheckResult, paint: Paint, options: ConsoleOptions): string[] {
+/**
+ * One block per failing check: the rule it broke (its sentence, the level it was graded at, the
+ * spec URL), what was expected and what came, the frames (cut short unless verbose), the line that
+ * reproduces it. Prose is wrapped to the terminal; a reproduce line is not, so it pastes whole.
+ */
+function renderCheck(check: CheckResult, paint: Paint, options: ConsoleOptions & { width: number }, verdicts: Map<string, RequirementVerdict>): string[] {
   const esc = (text: string) => escapeTerminal(text);
+  const prose = (text: string) => wrap(escapeTerminal(text, { allowNewlines: true }), options.width - INDENT.length).map((l) => `${INDENT}${l}`);
   const lines = [checkLine(check, paint)];
   // A defect is told once, by the check that reports it; the others point there.
   if (check.defectOf !== undefined && !options.verbose) return [...lines, `${INDENT}the same defect as ${esc(check.defectOf)} (told there)`];
 
   // Passing and skipped checks are listed only in verbose mode, and one line (plus reason) is enough.
   if (check.status === 'pass') return lines;
-  if (check.status === 'skip') return [...lines, `${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`];
+  if (check.status === 'skip') return [...lines, ...prose(check.message)];
 
-  const reqs = check.requirements.map((id) => `${esc(id)} (${gradedLevel(check, id)})`).join(', ');
-  lines.push(`${INDENT}requirements: ${reqs || '(none)'}`);
-  if (check.scenario !== undefined) lines.push(`${INDENT}scenario: ${esc(check.scenario)}`);
-  if (check.also !== undefined) lines.push(`${INDENT}also: ${check.also.map(esc).join(', ')} (the same defect)`);
+  for (const id of check.requirements) {
+    const verdict = verdicts.get(id);
+    lines.push(...prose(`${id} (${gradedLevel(check, id)})${verdict ? `: ${verdict.title}` : ''}`));
+    if (verdict?.url) lines.push(`${INDENT}  ${esc(verdict.url)}`);
+  }
+  if (options.verbose && check.scenario !== undefined) lines.push(`${INDENT}scenario: ${esc(check.scenario)}`);
+  if (check.also !== undefined) lines.push(...prose(`also: ${check.also.join(', ')} (the same defect)`));
   if (check.defectOf !== undefined) lines.push(`${INDENT}the same defect as ${esc(check.defectOf)}`);
-  if (check.message !== '') lines.push(`${INDENT}${indentLines(escapeTerminal(check.message, { allowNewlines: true }), INDENT)}`);
+  if (check.message !== '') lines.push(...prose(check.message));
   for (const ev of check.evidence) lines.push(`${INDENT}${evidenceLine(ev, options.verbose ? Infinity : EXCERPT_CHARS)}`);
   if (check.reproduce !== undefined) lines.push(`${INDENT}reproduce: ${esc(check.reproduce)}`);
   return lines;
 }
 
 function evidenceLine(ev: Evidence, max: number): string {
-  const excerpt = ev.excerpt !== undefined ? `: ${escapeTerminal(truncate(ev.excerpt, max))}` : '';
+  const excerpt = ev.excerpt !== undefined ? `: ${escapeTerminal(truncateAtBoundary(ev.excerpt, max))}` : '';
   return `${escapeTerminal(evidenceWhere(ev))}${excerpt}`;
 }
 
@@ -128,9 +147,4 @@ function skipSummary(skipped: CheckResult[]): string {
   return skipReasons(skipped)
     .map(({ reason, count }) => escapeTerminal(count > 1 ? `${reason} (×${count})` : reason))
     .join('; ');
-}
-
-/** Continuation lines are indented so text (even a target's) can never start a line of its own. */
-function indentLines(text: string, indent: string): string {
-  return text.replace(/\n/g, `\n${indent}`);
 }

@@ -35,6 +35,55 @@ export function truncate(text: string, max: number): string {
   return `${points.slice(0, max).join('')}…(${points.length} chars)`;
 }
 
+/** Where a cut reads well: after a member or element of JSON, or between words. */
+const BOUNDARY = new Set([',', '}', ']', ' ']);
+
+/**
+ * As `truncate`, but cut after the last JSON member, element or word that fits, when one ends in
+ * the last third of `max`: a reader sees whole values, not `"inputSc…`.
+ */
+export function truncateAtBoundary(text: string, max: number): string {
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  let end = max;
+  for (let i = max; i > Math.floor((max * 2) / 3); i--) {
+    if (BOUNDARY.has(points[i - 1]!)) {
+      end = i;
+      break;
+    }
+  }
+  return `${points.slice(0, end).join('')}…(${points.length} chars)`;
+}
+
+/**
+ * `text` in lines of at most `width` characters, broken between words (a word longer than a line
+ * is cut); its own line breaks are kept. For the console: a reader's terminal, not a log's width.
+ */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    let current = '';
+    for (const word of line.split(' ')) {
+      let rest = word;
+      while (Array.from(rest).length > width) {
+        if (current !== '') out.push(current);
+        const points = Array.from(rest);
+        out.push(points.slice(0, width).join(''));
+        rest = points.slice(width).join('');
+        current = '';
+      }
+      if (current === '') current = rest;
+      else if (Array.from(current).length + 1 + Array.from(rest).length <= width) current += ` ${rest}`;
+      else {
+        out.push(current);
+        current = rest;
+      }
+    }
+    out.push(current);
+  }
+  return out;
+}
+
 /**
  * Make text a target sent inert in GitHub-flavoured Markdown and in the HTML GitHub renders
  * from it, as one inline run after a prefix of ours (a table cell, a list item).
