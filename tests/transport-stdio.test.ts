@@ -233,18 +233,21 @@ describe('StdioChannel process handling', () => {
 });
 
 describe('process-group cleanup when mcpcheck itself goes away', () => {
-  // process.ts has no project imports, so it can be transpiled and run in a bare Node process.
+  // process.ts imports only stderr-gist.ts, which imports nothing: both are transpiled and run in a bare Node process.
   function driver(mode: 'exit' | 'sigterm'): { dir: string; script: string } {
     const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-transport-'));
-    const source = readFileSync(join(root, 'src/transport/process.ts'), 'utf8');
-    const js = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText;
-    writeFileSync(join(dir, 'process.mjs'), js);
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    for (const name of ['process', 'stderr-gist']) {
+      const source = readFileSync(join(root, `src/transport/${name}.ts`), 'utf8');
+      const js = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      writeFileSync(join(dir, `${name}.js`), js);
+    }
     const script = join(dir, 'driver.mjs');
     writeFileSync(
       script,
-      `import { TargetProcess } from './process.mjs';
+      `import { TargetProcess } from './process.js';
 const t = new TargetProcess({ command: ${JSON.stringify(fixture('spawns-grandchild.mjs'))}, killGraceMs: 300 });
 t.onStdout((chunk) => {
   process.stdout.write(chunk);
