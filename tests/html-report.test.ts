@@ -44,7 +44,7 @@ async function mcpcheck(args: string[]): Promise<{ code: number; stdout: string;
 
 /** What the report's own markup is made of; any other element came from somewhere else. */
 const OWN_TAGS = new Set(
-  'html head meta title style body h1 h2 p dl dt dd form fieldset legend label input select option main section table thead tbody tr th td span code div ul li b a details summary pre template script'.split(' '),
+  'html head meta title style body header article h1 h2 h3 p dl dt dd form fieldset legend label input select option main section table thead tbody tr th td span code div ul li b a details summary pre mark svg rect template script'.split(' '),
 );
 
 /** What a page did that it must not: its scripts' sentinel calls, dialogs, console output, errors, requests other than the file. */
@@ -93,7 +93,8 @@ function foreignMarkup(page: Page): Promise<string[]> {
           if (a.name.startsWith('on')) found.push(`<${tag} ${a.name}>`);
           if (/^\s*(javascript|data|vbscript):/i.test(a.value)) found.push(`<${tag} ${a.name}="${a.value.slice(0, 40)}">`);
         }
-        if (tag === 'a' && !/^https:\/\//.test(el.getAttribute('href') ?? '')) found.push(`link to ${el.getAttribute('href')}`);
+        // The report links out to the spec (https only) and within itself to an area (#area-…).
+        if (tag === 'a' && !/^(https:\/\/|#area-[a-z0-9-]*$)/.test(el.getAttribute('href') ?? '')) found.push(`link to ${el.getAttribute('href')}`);
         if (tag === 'template') scan(el.content);
       }
     };
@@ -272,6 +273,32 @@ describe.skipIf(!haveChromium)(`the HTML report in headless Chromium (${haveChro
     await page.context().close();
   });
 
+  it('shows the verdict in the first viewport, the failures before any pass, and no PASS row until its area is opened', async () => {
+    const fresh = await open(browser, hostileHtml);
+    const { page } = fresh;
+    const box = (await page.locator('#verdict').boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(900);
+    expect(await page.textContent('#verdict .word')).toBe('FAILED');
+    expect(await page.textContent('#verdict .meaning')).toMatch(/^exit 1: /);
+    // Shown as the browser sees it: a row inside a closed area is not (Chromium's checkVisibility).
+    const shownRows = (status: string) => page.evaluate((st: string) => [...(document.querySelectorAll(`tbody.check[data-status=${st}]`) as any[])].filter((el) => el.checkVisibility()).length, status);
+    expect(await page.locator('tbody.check[data-status=pass]').count()).toBeGreaterThan(0);
+    expect(await shownRows('pass')).toBe(0);
+    // Every failure is a card above the areas, with its rule linked to the spec.
+    const cards = page.locator('#defects article.defect');
+    expect(await cards.count()).toBe(hostileJson.checks.filter((c) => ['fail', 'warn', 'error'].includes(c.status) && !(c as { defectOf?: string }).defectOf).length);
+    expect(await cards.first().locator('.st').textContent()).toBe('FAIL');
+    expect(await cards.first().locator('ul.rules a[href^="https://modelcontextprotocol.io/"]').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(OUT, 'hostile-first-viewport.png') });
+    // Opening an area shows its passes.
+    const area = page.locator('section.area', { has: page.locator('tbody.check[data-status=pass]') }).first();
+    await area.locator('summary').first().click();
+    expect(await shownRows('pass')).toBeGreaterThan(0);
+    expect(fresh.requests).toEqual([]);
+    expect(fresh.errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('a wire log holds the frames with direction, time and highlighted JSON; the file stays small', async () => {
     const { page } = hostile;
     const log = page.locator('details.wire').first();
@@ -296,6 +323,10 @@ describe.skipIf(!haveChromium)(`the HTML report in headless Chromium (${haveChro
     expect(c.code, c.stderr).toBe(1);
     for (const [name, finding] of [['validate', 'validate.BASE-ID-01'], ['client', 'BASE-ID-01']] as const) {
       const w = await open(browser, join(dir, `${name}.html`));
+      // The areas are closed until opened: the failures are told above them.
+      await w.page.evaluate(() => {
+        for (const d of document.querySelectorAll('details.area') as any[]) d.open = true;
+      });
       const failed = (await visibleChecks(w.page)).filter((x) => x.status === 'fail');
       expect(failed.some((x) => x.text.includes(finding)), `${name}: ${failed.map((x) => x.text.slice(0, 80)).join(' | ')}`).toBe(true);
       const wire = w.page.locator('tbody.check[data-status=fail] details.wire').first();

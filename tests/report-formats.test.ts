@@ -316,7 +316,7 @@ describe('--reporter', () => {
     [['--reporter', 'json', '--reporter', 'junit'], /--reporter json and --reporter junit cannot both go to stdout/],
     [['--reporter', 'console', '--markdown', '-'], /--markdown - and --reporter console cannot both go to stdout/],
     [['--json', '-', '--junit', '-', '--reporter', 'markdown'], /--json -, --junit - and --reporter markdown cannot all go to stdout/],
-    [['--reporter', 'nope'], /--reporter takes one of console, github, json, junit, markdown, html \(got "nope"\)/],
+    [['--reporter', 'nope'], /--reporter takes one of console, github, json, junit, markdown, html, badge \(got "nope"\)/],
   ])('%j is one clear line, exit 2', (flags, message) => {
     const r = mcpcheck(['validate', TRANSCRIPT, ...flags]);
     expect(r.code).toBe(2);

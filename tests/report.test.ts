@@ -67,6 +67,21 @@ describe('escapeTerminal', () => {
   });
 });
 
+describe('renderBadge', () => {
+  it("draws the verdict the exit code gives and the MUST tally, in mcpcheck's own words only", async () => {
+    const { renderBadge } = await import('../src/report/badge.js');
+    const passed = renderBadge(report([check('a', 'pass', ['BASE-ID-01'])]));
+    expect(passed).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="20"/);
+    expect(passed).toContain('>passed · MUST 1/1</text>');
+    expect(passed).toContain('fill="#1a7f37"');
+    const failed = renderBadge(report([check('a', 'fail', ['BASE-ID-01'])], undefined, '<script>alert(1)</script>'));
+    expect(failed).toContain('>failed · MUST 0/1</text>');
+    expect(failed).toContain('fill="#cf222e"');
+    expect(failed).not.toContain('<script');
+    expect(renderBadge(report([check('a', 'error', ['BASE-ID-01'])]))).toContain('>incomplete · MUST 0/1</text>');
+  });
+});
+
 describe('renderConsole reads', () => {
   const long = `expected ${'a fairly long sentence of words '.repeat(12)}end`;
   const frame = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'x'.repeat(40) } } } }] } });

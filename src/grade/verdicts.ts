@@ -31,7 +31,7 @@ export function gradedLevel(check: Pick<CheckResult, 'level' | 'revision'>, id: 
 }
 
 /** The rule's level where the check was judged: in its session's revision, else the catalog's. */
-function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
+export function ruleLevel(check: Pick<CheckResult, 'revision'>, id: string): Level | undefined {
   const known = catalogued(id, [check]);
   if (!known) return undefined;
   if (isStatefulRevision(check.revision)) return levelIn(known.id, check.revision);

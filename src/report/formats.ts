@@ -17,6 +17,7 @@ export const FILE_FORMATS = {
   junit: { what: 'a JUnit XML report', load: async () => (await import('./junit.js')).renderJunit },
   markdown: { what: 'a Markdown summary', load: async () => (await import('./markdown.js')).renderMarkdown },
   html: { what: 'a single-file HTML report with the wire logs', load: async () => (await import('./html/index.js')).renderHtml },
+  badge: { what: "an SVG badge of the verdict for a project's README", load: async () => (await import('./badge.js')).renderBadge },
 } as const satisfies Record<string, FileFormat>;
 
 export type FileFormatName = keyof typeof FILE_FORMATS;

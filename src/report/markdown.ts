@@ -1,8 +1,8 @@
-import { exitCode } from '../grade/grade.js';
 import type { CheckResult, RequirementVerdict, RunReport } from '../model.js';
 import { groupByArea, isUnexpectedFailure, skipReasons } from './areas.js';
 import { escapeMarkdown } from './escape.js';
 import { firstLine } from './line.js';
+import { verdictOf } from './verdict.js';
 
 /** Rows per table: a step summary is capped (1 MiB on GitHub), and the JSON report has them all. */
 export const MAX_ROWS = 100;
@@ -18,7 +18,7 @@ export const MAX_ROWS = 100;
 export function renderMarkdown(report: RunReport): string {
   const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
   const { summary } = report;
-  const out: string[] = [`## ${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)}: ${VERDICT[exitCode(report)]}`, '', `**${escapeMarkdown(summary.headline)}**`, ''];
+  const out: string[] = [`## ${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)}: ${VERDICT[verdictOf(report).word]}`, '', `**${escapeMarkdown(summary.headline)}**`, ''];
   out.push(...facts(report), '');
 
   // One row per defect: the check that reports it names the others.
@@ -49,7 +49,7 @@ export function renderMarkdown(report: RunReport): string {
 }
 
 /** The verdict the exit code gives, in words. */
-const VERDICT: Record<ReturnType<typeof exitCode>, string> = { 0: '✅ passed', 1: '❌ failed', 3: '⚠️ incomplete' };
+const VERDICT: Record<ReturnType<typeof verdictOf>['word'], string> = { passed: '✅ passed', failed: '❌ failed', incomplete: '⚠️ incomplete' };
 
 function facts(report: RunReport): string[] {
   const { target } = report;

@@ -25,6 +25,19 @@ details.wire summary{cursor:pointer;color:#0969da}
 .f pre{margin:0;padding:.3em;background:#f6f8fa;white-space:pre-wrap;word-break:break-all;max-height:24em;overflow:auto}
 .k{color:#0550ae}.s{color:#0a3069}.n{color:#953800}.b{color:#8250df}.om{color:#57606a;margin:.2em 0}
 [hidden]{display:none!important}
+header.verdict{border-left:8px solid #57606a;background:#f6f8fa;padding:.6em 1em;border-radius:4px;margin:.4em 0 1em}
+header.verdict.passed{border-color:#1a7f37;background:#eef6ee}header.verdict.failed{border-color:#cf222e;background:#fbeaea}header.verdict.incomplete{border-color:#9a6700;background:#fff8c5}
+header.verdict .word{font-size:2.2em;font-weight:700;margin:0;letter-spacing:.05em}header.verdict .meaning{margin:.1em 0 .5em;color:#24292f}
+header.verdict.passed .word{color:#1a7f37}header.verdict.failed .word{color:#cf222e}header.verdict.incomplete .word{color:#9a6700}
+.verdict .headline{background:none;padding:0;margin:.2em 0}
+table.bars th{text-align:left;font-weight:500;white-space:nowrap;padding-right:1em;width:1%}table.bars td{padding:.15em .3em}table.bars td.n{white-space:nowrap;width:1%}
+svg.bar{width:100%;height:14px;display:block;background:#eaeef2}
+rect.fail{fill:#cf222e}rect.error{fill:#8250df}rect.warn{fill:#d4a72c}rect.pass{fill:#1a7f37}rect.skip{fill:#d0d7de}
+article.defect{border:1px solid #d0d7de;border-left:5px solid #d0d7de;border-radius:4px;padding:.4em .8em;margin:.6em 0}
+article.defect.fail{border-left-color:#cf222e}article.defect.error{border-left-color:#8250df}article.defect.warn{border-left-color:#d4a72c}
+article.defect h3{font-size:1em;margin:.2em 0}ul.rules{margin:.2em 0;padding-left:1.2em}.why{color:#7d4e00;font-size:.9em}
+.frames .f pre{max-height:20em}mark{background:#ffe58f;color:inherit}.also,.more{color:#57606a}
+details.area>summary{cursor:pointer;list-style-position:outside}details.area>summary h2{display:inline;font-size:1.05em}
 `;
 
 /**
@@ -52,6 +65,9 @@ export const SCRIPT = `(() => {
       if (ok) n++;
     }
     for (const s of all('section.area')) s.hidden = !s.querySelector('tbody.check:not([hidden])');
+    // Narrowed down, the areas holding what is shown are opened; the full list stays closed.
+    const narrowed = status.size < 5 || level.size < 3 || area.value !== '' || term !== '';
+    if (narrowed) for (const d of all('section.area:not([hidden]) > details.area')) d.open = true;
     shown.textContent = n + ' of ' + checks.length + ' checks shown';
   };
   form.addEventListener('input', apply);

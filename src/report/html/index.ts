@@ -5,6 +5,9 @@ import { STATUS_LABEL as LABEL } from '../describe.js';
 import { areaSection, STATUSES } from './checks.js';
 import { esc } from './escape.js';
 import { wireTemplate } from './wire.js';
+import { verdictOf } from '../verdict.js';
+import { areaPicture } from './picture.js';
+import { defectCards } from './defects.js';
 
 function targetList(report: RunReport): string {
   const { target } = report;
@@ -37,10 +40,27 @@ function list(title: string, items: string[]): string {
   return items.length > 0 ? `<h2>${esc(title)}</h2><ul>${items.map((i) => `<li class="note">${esc(i)}</li>`).join('')}</ul>` : '';
 }
 
+/** The verdict first: the word the exit code gives and what it means, the headline, the target and its revision. */
+function verdictHeader(report: RunReport): string {
+  const { word, meaning } = verdictOf(report);
+  return (
+    `<header class="verdict ${word}" id="verdict"><p class="word">${esc(word.toUpperCase())}</p><p class="meaning">${esc(meaning)}</p>` +
+    `<p class="headline" id="headline">${esc(report.summary.headline)}</p>${targetList(report)}</header>`
+  );
+}
+
+function eras(report: RunReport): string {
+  if (!report.eras) return '';
+  const items = report.eras.map((e) => `${e.revision} (${e.era}): ${e.status === 'tested' ? (e.headline ?? '') : `${e.status}: ${e.detail}`}`);
+  return list('Protocol eras (each graded over its own checks; the exit code covers all)', items);
+}
+
 /**
- * The report as one self-contained HTML file: a view of the result model. Every string in it
- * that is not the report's own markup goes through `esc`; the file loads nothing and runs only
- * its own script (CSP).
+ * The report as one self-contained HTML file: a view of the result model. The verdict comes
+ * first, then where the target stands per area, then every failure and warning (one card a
+ * defect), then all checks by area, each area closed until opened (so a pass is one click away,
+ * never in the way). Every string in it that is not the report's own markup goes through `esc`;
+ * the file loads nothing and runs only its own script (CSP).
  */
 export function renderHtml(report: RunReport): string {
   const groups = groupByArea(report.checks);
@@ -48,18 +68,22 @@ export function renderHtml(report: RunReport): string {
   const logs = report.wire ?? [];
   const sizes = new Map(logs.map((l) => [l.id, l.frames.length]));
   const frames = (id: string) => sizes.get(id) ?? 0;
-  const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0;
-  const title = `${report.tool.name} report: ${report.target.description}`;
+  const title = `${report.tool.name} report: ${verdictOf(report).word}: ${report.target.description}`;
   return (
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head>\n<body>` +
-    `<h1>${esc(report.tool.name)} report</h1><p class="headline${ok ? '' : ' bad'}" id="headline">${esc(report.summary.headline)}</p>` +
-    targetList(report) +
+    `<h1>${esc(report.tool.name)} report</h1>` +
+    verdictHeader(report) +
     list('Stale baseline entries (nothing they match fails any more; remove them from the baseline)', report.summary.staleBaseline) +
+    eras(report) +
+    areaPicture(groups) +
+    defectCards(report, verdicts) +
+    `<h2>All checks, by area</h2>` +
     filters(report, groups.map((g) => g.area)) +
     `<main>${groups.map((g) => areaSection(g, verdicts, frames)).join('\n')}</main>` +
-    list('Notes', report.notes) +
+    list('Not tested by this run (a clean report says nothing of these)', report.untested.map((u) => `${u.area}: ${u.why}`)) +
+    list('Notes', [...new Set(report.notes)]) +
     `\n${logs.map(wireTemplate).join('\n')}\n<script>${SCRIPT}</script></body></html>\n`
   );
 }
