@@ -27,7 +27,8 @@ function allText(root: string): Array<{ file: string; text: string }> {
 }
 
 function formats(out: string): string[] {
-  return ['--json', join(out, 'r.json'), '--junit', join(out, 'r.xml'), '--html', join(out, 'r.html'), '--markdown', join(out, 'r.md'), '--transcript', join(out, 'transcripts'), '--verbose', '--no-color'];
+  // The console and GitHub annotations go to stdout, read below with the files.
+  return ['--json', join(out, 'r.json'), '--junit', join(out, 'r.xml'), '--html', join(out, 'r.html'), '--markdown', join(out, 'r.md'), '--badge', join(out, 'r.svg'), '--transcript', join(out, 'transcripts'), '--reporter', 'github', '--verbose', '--no-color'];
 }
 
 /** Neither the raw value nor any of its escaped forms, anywhere. */
