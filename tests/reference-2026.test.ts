@@ -990,6 +990,10 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await s.result('tools/call', { name: 'log', arguments: {} });
     expect(s.notifications('notifications/message').length).toBeGreaterThan(0);
   },
+  'log-on-unasked-stream': async (t) => {
+    const r = await post(await t.http(), 'tools/call', params({ name: 'log', arguments: {} }));
+    expect(r.messages.some((m) => m.method === 'notifications/message')).toBe(true);
+  },
   'log-on-listen': async (t) => {
     const s = t.stdio();
     await listenOn(s, 'sub', { toolsListChanged: true });

@@ -47,6 +47,8 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   'ack-not-first': [],
   'wrong-subscription-id': [],
   'logs-without-level': [],
+  // A log message on a stream of a request that asked for none: no request in flight asked (LOG-REQ-01), in the same finding's frame.
+  'log-on-unasked-stream': ['LOG-REQ-01'],
   'logs-below-level': [],
   // The serverInfo of every result is invalid: each fails its schema, BASE-RES-03 with META-RSV-04 in one finding.
   'server-info-unversioned': ['BASE-RES-03'],
@@ -186,6 +188,7 @@ const SHOWN_BY: Readonly<Record<string, readonly string[]>> = {
   'mixed-cache-scope': ['server.resources.list'],
   'listen-cancel-malformed': ['server.modern.subscriptions.end-at-shutdown'],
   'log-on-listen': ['server.modern.subscriptions.request-scoped'],
+  'log-on-unasked-stream': ['server.modern.logging.per-request'],
   'x-mcp-header-on-number': ['server.tools.list'],
   'http-wrong-content-type': ['server.tools.list'],
 };

@@ -89,13 +89,14 @@ export function requirementText(shared: string): string {
 }
 
 /**
- * A row's title: the requirement's first sentence without code marks, cut to 150 characters at
+ * A row's title: the requirement's first sentence (after any "Replaces X." of its history) without code marks, cut to 150 characters at
  * most. A full stop ends the sentence only outside parentheses and not in "e.g."/"i.e." (which
  * count two characters toward the cut, as the 2025-11-25 catalog was first written).
  */
 export function titleOf(requirement: string): string {
   const abbreviations: Array<[string, string]> = [['e.g.', '\u0001\u0001'], ['i.e.', '\u0002\u0002']];
-  let text = requirement.replaceAll('`', '');
+  // "Replaces HTTP-SSE-07 (reversed)." is the row's history, not what it requires.
+  let text = requirement.replaceAll('`', '').replace(/^(?:Replaces|Supersedes) [^.]*\.\s+/, '');
   for (const [word, mark] of abbreviations) text = text.replaceAll(word, mark);
   text = firstSentence(text).replace(/\.+$/, '');
   if (text.length > 150) text = `${text.slice(0, 147).trimEnd()}…`;

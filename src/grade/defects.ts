@@ -42,10 +42,12 @@ export function groupDefects(checks: readonly CheckResult[]): CheckResult[] {
     const side = c.expected === true ? 'expected' : 'new';
     const onlyLog = c.wire?.length === 1 ? c.wire[0] : undefined;
     const framed = c.evidence.filter((e) => e.frame !== undefined);
+    // A check made of findings (live, validate) cites each finding's spot; the whole message when it names no member.
+    const ofFindings = c.id.startsWith('live.') || c.id.startsWith('validate.');
     for (const e of framed) {
       const log = e.wire ?? onlyLog;
       if (log === undefined) continue;
-      if (e.pointer !== undefined) link(`${side}|spot|${log}|${e.frame}|${e.pointer}`, k);
+      if (e.pointer !== undefined || ofFindings) link(`${side}|spot|${log}|${e.frame}|${e.pointer ?? ''}`, k);
       for (const r of c.requirements) link(`${side}|frame|${r}|${log}|${e.frame}`, k);
     }
     for (const r of c.requirements) {

@@ -21,6 +21,8 @@ export interface RecordedFrame {
   via?: string;
   /** For HTTP: the POST or GET exchange that carried it; exchanges are numbered in the order they were opened. */
   exchange?: number;
+  /** For HTTP: the id of the request whose POST response carried it (a transcript keeps it). */
+  inResponseTo?: string | number;
 }
 
 export type Reply =
@@ -590,10 +592,11 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   private receive(incoming: IncomingFrame): void {
     if (!this.heard) this.heardFirst();
+    const carrier = { ...(incoming.exchange !== undefined ? { exchange: incoming.exchange } : {}), ...(incoming.inResponseTo !== undefined ? { inResponseTo: incoming.inResponseTo } : {}) };
     const frame = this.record(
       incoming.message !== undefined || incoming.parseError === undefined
-        ? { from: this.them, message: incoming.message, via: incoming.via, ...(incoming.exchange !== undefined ? { exchange: incoming.exchange } : {}) }
-        : { from: this.them, raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via, ...(incoming.exchange !== undefined ? { exchange: incoming.exchange } : {}) },
+        ? { from: this.them, message: incoming.message, via: incoming.via, ...carrier }
+        : { from: this.them, raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via, ...carrier },
     );
     // An HTTP error status may carry a JSON-RPC error without id (HTTP-POST-04): the refusal is of
     // the POST as a whole, so the error answers it the way it would answer an unreadable request.
@@ -604,7 +607,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
     if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
     else {
       this.beforeValidating(incoming.message);
-      for (const f of this.validatorFor(incoming.message, this.them).message(this.them, incoming.message, frame.index)) this.report(f);
+      for (const f of this.validatorFor(incoming.message, this.them).message(this.them, incoming.message, frame.index, undefined, undefined, incoming.inResponseTo)) this.report(f);
     }
     for (const w of this.frameWaiters) {
       if (w.match(frame)) {

@@ -51,8 +51,8 @@ export class EraJudge {
     return merged;
   }
 
-  message(from: Side, message: unknown, frame: number, raw?: string, source?: string): Finding[] {
-    return this.validator(this.eraOf(from, message)).message(from, message, frame, raw, source);
+  message(from: Side, message: unknown, frame: number, raw?: string, source?: string, inResponseTo?: string | number): Finding[] {
+    return this.validator(this.eraOf(from, message)).message(from, message, frame, raw, source, inResponseTo);
   }
 
   raw(from: Side, text: string, frame: number): Finding[] {

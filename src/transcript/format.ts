@@ -4,7 +4,9 @@ import { isObject } from '../json.js';
  * The transcript format: JSON Lines. An optional first line
  * `{"mcpcheck":"transcript","version":1,"transport":"stdio"|"http"}`, then one frame a line:
  * `{"from":"client"|"server","message":<JSON>}` or `{"from":…,"raw":"<exact frame text>"}`,
- * with an optional ISO 8601 `"time"`. Described by schemas/transcript.schema.json.
+ * with an optional ISO 8601 `"time"` and, over HTTP, an optional `"inResponseTo"`: the id of the
+ * request whose POST response (JSON body or SSE stream) carried the frame. Described by
+ * schemas/transcript.schema.json.
  */
 export type Side = 'client' | 'server';
 
@@ -21,6 +23,8 @@ export interface TranscriptFrame {
   /** The exact frame text, for frames that are not JSON or whose bytes matter. */
   raw?: string;
   time?: string;
+  /** HTTP: the id of the request whose POST response (JSON body or SSE stream) carried the frame. */
+  inResponseTo?: string | number;
   /** 1-based line in the file it was read from. */
   line?: number;
 }
@@ -56,10 +60,14 @@ function readFrame(value: unknown): TranscriptFrame | string {
   if ('time' in value && (typeof value.time !== 'string' || Number.isNaN(Date.parse(value.time)))) {
     return `expected "time" to be an ISO 8601 timestamp, got ${describe(value.time)}`;
   }
+  if ('inResponseTo' in value && typeof value.inResponseTo !== 'string' && typeof value.inResponseTo !== 'number') {
+    return `expected "inResponseTo" to be a request id (a string or a number), got ${describe(value.inResponseTo)}`;
+  }
   const frame: TranscriptFrame = { from: value.from };
   if (hasMessage) frame.message = value.message;
   else frame.raw = value.raw as string;
   if (typeof value.time === 'string') frame.time = value.time;
+  if (typeof value.inResponseTo === 'string' || typeof value.inResponseTo === 'number') frame.inResponseTo = value.inResponseTo;
   return frame;
 }
 
@@ -165,11 +173,15 @@ export function formatFrame(frame: TranscriptFrame): string {
   if (frame.raw !== undefined) record.raw = frame.raw;
   else record.message = frame.message;
   if (frame.time !== undefined) record.time = frame.time;
+  if (frame.inResponseTo !== undefined) record.inResponseTo = frame.inResponseTo;
   return JSON.stringify(record);
 }
 
 /** A whole transcript file: the header, then the frames as a session recorded them (raw text where they were not JSON). */
-export function formatTranscript(transport: 'stdio' | 'http', frames: ReadonlyArray<Pick<TranscriptFrame, 'from' | 'message' | 'raw'>>): string {
-  const lines = [formatHeader(transport), ...frames.map((f) => formatFrame(f.raw !== undefined ? { from: f.from, raw: f.raw } : { from: f.from, message: f.message }))];
+export function formatTranscript(transport: 'stdio' | 'http', frames: ReadonlyArray<Pick<TranscriptFrame, 'from' | 'message' | 'raw' | 'inResponseTo'>>): string {
+  const lines = [
+    formatHeader(transport),
+    ...frames.map((f) => formatFrame({ from: f.from, ...(f.raw !== undefined ? { raw: f.raw } : { message: f.message }), ...(f.inResponseTo !== undefined ? { inResponseTo: f.inResponseTo } : {}) })),
+  ];
   return lines.join('\n') + '\n';
 }

@@ -21,14 +21,14 @@ function sessionFor(header: TranscriptHeader | undefined): EraJudge {
 
 /** The findings of one frame; frame `i` of the transcript, read from the line `line` when it was read from one. */
 function judge(session: EraJudge, frame: TranscriptFrame, i: number, line?: string): Finding[] {
-  if (frame.raw === undefined) return session.message(frame.from, frame.message, i, undefined, line);
+  if (frame.raw === undefined) return session.message(frame.from, frame.message, i, undefined, line, frame.inResponseTo);
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame.raw);
   } catch {
     return session.raw(frame.from, frame.raw, i);
   }
-  return session.message(frame.from, parsed, i, frame.raw);
+  return session.message(frame.from, parsed, i, frame.raw, undefined, frame.inResponseTo);
 }
 
 /** Judges a parsed transcript frame by frame, then the session as a whole. Pure. */

@@ -11,6 +11,8 @@ export interface IncomingFrame {
   via: string;
   /** For HTTP: the id of the POST or GET exchange that carried it (see SendResult.exchange). */
   exchange?: number;
+  /** For HTTP: the id of the request whose POST's response (JSON body or SSE stream) carried it. */
+  inResponseTo?: string | number;
   /** Milliseconds since the channel opened. */
   at: number;
 }

@@ -151,6 +151,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
   private session: string | undefined;
   private sessionEnded = false;
   private exchanges = 0;
+  /** The request each POST carried, by exchange, while its response is read: frames on it say so (IncomingFrame.inResponseTo). */
+  private readonly carried = new Map<number, string | number>();
   /** Set by the first response of any kind: after that a network failure is the target's doing. */
   private reached = false;
   private closed = false;
@@ -202,7 +204,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
    * Throws TargetUnreachable only when no request of this channel has ever got a response.
    */
   send(message: unknown): Promise<HttpSendResult> {
-    return this.post(JSON.stringify(message), isInitialize(message), isRequest(message), this.bodyHeaders(message));
+    const id = isRequest(message) ? (message as { id?: unknown }).id : undefined;
+    return this.post(JSON.stringify(message), isInitialize(message), isRequest(message), this.bodyHeaders(message), {}, typeof id === 'string' || typeof id === 'number' ? id : undefined);
   }
 
   /** `headers`: set (or, null, removed) over the ones the body calls for, to probe a server's header validation. */
@@ -229,15 +232,19 @@ export class HttpChannel extends ChannelEvents implements Channel {
     return this.modern ? modernRequestHeaders(message) : {};
   }
 
-  private async post(body: string | Uint8Array, initialize: boolean, request = false, derived: Record<string, string> = {}, overrides: Record<string, string | null> = {}): Promise<HttpSendResult> {
+  private async post(body: string | Uint8Array, initialize: boolean, request = false, derived: Record<string, string> = {}, overrides: Record<string, string | null> = {}, carries?: string | number): Promise<HttpSendResult> {
     const exchange = ++this.exchanges;
+    if (carries !== undefined) this.carried.set(exchange, carries);
     const headers = this.headers({ Accept: ACCEPT_BOTH, 'Content-Type': 'application/json', ...derived });
     for (const [name, value] of Object.entries(overrides)) {
       if (value === null) headers.delete(name);
       else headers.set(name, value);
     }
     const opened = await this.open(exchange, 'POST', headers, body);
-    if ('error' in opened) return opened.error;
+    if ('error' in opened) {
+      this.carried.delete(exchange);
+      return opened.error;
+    }
     const { res } = opened;
     // The response to initialize is the one that carries the InitializeResult (HTTP-SESS-01).
     if (initialize && res.ok) {
@@ -427,45 +434,50 @@ export class HttpChannel extends ChannelEvents implements Channel {
       return { ...base, bodyKind: 'sse', done };
     }
 
-    const json = media === 'application/json' && kind === 'post';
-    const timer = deadline(ctl, this.timeoutMs, `body not complete within ${this.timeoutMs} ms`);
-    const read = await readBody(res, json ? this.maxMessageBytes : OTHER_BODY_LIMIT);
-    clearTimeout(timer);
-    this.inflight.delete(ctl);
-    const end: BodyEnd = { reason: 'end', bytes: read.bytes.length, events: [] };
-    if (read.error !== undefined) {
-      end.reason = abortKind(ctl) ?? 'error';
-      end.detail = this.explain(read.error, ctl);
-    }
-    const result: HttpSendResult = { ...base, bodyKind: 'empty', done: Promise.resolve(end) };
-    if (end.detail) result.error = `reading the body failed: ${end.detail}`;
-    if (read.bytes.length === 0) return result;
-
-    if (!json) {
-      result.bodyKind = 'other';
-      result.body = decodeUtf8(read.bytes).text;
-      // A request answered 2xx with another media type breaks HTTP-POST-05; a body that is JSON all
-      // the same is delivered, so one mislabelled header does not stall every later step.
-      if (kind === 'post' && request && res.ok) {
-        this.findings.emit(
-          violation('HTTP-POST-05', `POST #${exchange} (a request) was answered ${res.status} with Content-Type ${contentType ?? '(none)'}; a request must be answered with application/json or text/event-stream`),
-        );
-        if (parseJson(result.body).ok) this.deliver(read.bytes, 'post-other', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
+    // The request the POST carried is the frames' context only while this body is read.
+    try {
+      const json = media === 'application/json' && kind === 'post';
+      const timer = deadline(ctl, this.timeoutMs, `body not complete within ${this.timeoutMs} ms`);
+      const read = await readBody(res, json ? this.maxMessageBytes : OTHER_BODY_LIMIT);
+      clearTimeout(timer);
+      this.inflight.delete(ctl);
+      const end: BodyEnd = { reason: 'end', bytes: read.bytes.length, events: [] };
+      if (read.error !== undefined) {
+        end.reason = abortKind(ctl) ?? 'error';
+        end.detail = this.explain(read.error, ctl);
       }
+      const result: HttpSendResult = { ...base, bodyKind: 'empty', done: Promise.resolve(end) };
+      if (end.detail) result.error = `reading the body failed: ${end.detail}`;
+      if (read.bytes.length === 0) return result;
+
+      if (!json) {
+        result.bodyKind = 'other';
+        result.body = decodeUtf8(read.bytes).text;
+        // A request answered 2xx with another media type breaks HTTP-POST-05; a body that is JSON all
+        // the same is delivered, so one mislabelled header does not stall every later step.
+        if (kind === 'post' && request && res.ok) {
+          this.findings.emit(
+            violation('HTTP-POST-05', `POST #${exchange} (a request) was answered ${res.status} with Content-Type ${contentType ?? '(none)'}; a request must be answered with application/json or text/event-stream`),
+          );
+          if (parseJson(result.body).ok) this.deliver(read.bytes, 'post-other', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
+        }
+        return result;
+      }
+      result.bodyKind = 'json';
+      if (read.truncated) {
+        end.reason = 'limit';
+        end.detail = `body larger than ${this.maxMessageBytes} bytes`;
+        this.findings.emit(
+          note('HTTP-POST-05', `the JSON body of POST #${exchange} is larger than the harness limit of ${this.maxMessageBytes} bytes; it was dropped unread`),
+        );
+        return result;
+      }
+      // The JSON body of an error status is the server refusing at the HTTP level (HTTP-POST-04).
+      this.deliver(read.bytes, res.ok ? 'post-json' : 'post-error', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
       return result;
+    } finally {
+      this.carried.delete(exchange);
     }
-    result.bodyKind = 'json';
-    if (read.truncated) {
-      end.reason = 'limit';
-      end.detail = `body larger than ${this.maxMessageBytes} bytes`;
-      this.findings.emit(
-        note('HTTP-POST-05', `the JSON body of POST #${exchange} is larger than the harness limit of ${this.maxMessageBytes} bytes; it was dropped unread`),
-      );
-      return result;
-    }
-    // The JSON body of an error status is the server refusing at the HTTP level (HTTP-POST-04).
-    this.deliver(read.bytes, res.ok ? 'post-json' : 'post-error', exchange, 'HTTP-POST-05', `the body of POST #${exchange} (Content-Type ${contentType})`);
-    return result;
   }
 
   /** Reads an SSE body in the background, delivering each event's data as a frame. */
@@ -526,6 +538,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     } finally {
       clearTimeout(timer);
       this.inflight.delete(ctl);
+      this.carried.delete(exchange);
       if (ctl.signal.aborted && end.reason === 'end') {
         end.reason = abortKind(ctl) ?? 'error';
         end.detail = this.explain(ctl.signal.reason, ctl);
@@ -551,6 +564,8 @@ export class HttpChannel extends ChannelEvents implements Channel {
     }
     const parsed = parseJson(text);
     const frame: IncomingFrame = { raw, via, exchange, at: this.clock() };
+    const carried = this.carried.get(exchange);
+    if (carried !== undefined) frame.inResponseTo = carried;
     if (parsed.ok) frame.message = parsed.value;
     else {
       frame.parseError = parsed.error;

@@ -91,11 +91,12 @@ export class SessionValidator {
    * A frame whose JSON parsed: `raw` is its exact text when its bytes matter, `source` any text
    * that holds its JSON (a transcript line), which spares judging the message what its text shows it lacks.
    */
-  message(from: Side, message: unknown, frame: number, raw?: string, source?: string): Finding[] {
+  message(from: Side, message: unknown, frame: number, raw?: string, source?: string, inResponseTo?: string | number): Finding[] {
     const s = this.state;
     s.frame = frame;
     s.side = from;
     s.source = source ?? raw;
+    s.inResponseTo = inResponseTo;
     if (Array.isArray(message) && message.length > 0 && allowsBatches(s.revision)) {
       const findings: Finding[] = [];
       if (raw !== undefined) checkFrameText(s, raw, findings);

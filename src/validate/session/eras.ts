@@ -13,6 +13,7 @@ import { Mrtr } from './mrtr.js';
 import { Progress } from './progress.js';
 import { RequestCancellation } from './request-cancellation.js';
 import { RequestLogging } from './request-logging.js';
+import { StreamScope } from './stream-scope.js';
 import { Sampling } from './sampling.js';
 import { Subscriptions } from './subscriptions.js';
 import { Tasks } from './tasks.js';
@@ -26,6 +27,6 @@ import { Tools } from './tools.js';
  * LIFE-OP-02 before the feature rules that hang on a declared capability.
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
-  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, Caching, Deprecations, Tools],
+  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, StreamScope, Caching, Deprecations, Tools],
   stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, Tasks],
 };

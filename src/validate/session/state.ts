@@ -31,6 +31,8 @@ export class SessionState {
   frame = 0;
   /** Text that holds the frame's JSON, when there is one: a rule may see there that the frame has nothing for it. */
   source?: string | undefined;
+  /** HTTP: the id of the request whose response (its JSON body or SSE stream) carried the frame, when the transport says. */
+  inResponseTo?: string | number | undefined;
   /** The revision frames are judged by: the negotiated one (stateful), or the one the request names (stateless). */
   revision: Revision;
   requestedVersion?: string;
