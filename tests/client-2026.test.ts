@@ -187,6 +187,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['sampling-unanswered', '{stdio}', 'client.mrtr.sampling-and-roots/sampling-answered', ['live.MRTR-CLI-05']],
     // Its answer is a JSON-RPC response from a 2026 client (BASE-DIR-01 with STDIO-DIR-01, one finding) and an error without the id of any request (BASE-ERR-01).
     ['stops-at-empty-cursor', '{url}', 'client.pagination.empty-cursor'],
+    ['chokes-on-sse-comment', '{url}', 'client.modern.sse-comments'],
     ['answers-unknown-notification', '{stdio}', 'client.robust.unknown-notification/unanswered', ['live.BASE-DIR-01', 'live.STDIO-DIR-01', 'live.BASE-ERR-01']],
   ];
   it('has a test for every break of the fixture', () => {

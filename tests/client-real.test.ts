@@ -151,6 +151,8 @@ describe('real clients', { timeout: 150_000 }, () => {
           // Over stdio its subscription.close() sends notifications/cancelled naming the listen id (SUBS-CANCEL-01),
           // an error-looking stderr line of its server does not stop it (STDIO-ERR-02), and an unknown
           // notification is neither answered nor in its way (BASE-NOTIF-02, ROBUST-04).
+          // Over HTTP its SSE reader skips the `:` and `: keep-alive` comment lines of the subscription stream (HTTP-SSE-13).
+          ...(address === '{url}' ? ['client.modern.sse-comments'] : []),
           ...(address === '{stdio}' ? ['client.modern.era.probe-first', 'client.modern.era.fallback-any-code/fallback', 'client.modern.era.fallback-any-code/no-request-after-legacy', 'client.modern.subscriptions.ended', 'client.stdio.stderr-not-failure', 'client.robust.unknown-notification/ignored', 'client.robust.unknown-notification/unanswered'] : []),
           // InputRequiredResults to prompts/get and resources/read retried as tools/call's are (MRTR-CLI-06 names all three).
           'client.modern.mrtr.prompts-get/answered',

@@ -5,6 +5,8 @@ import type { ServerResponse } from 'node:http';
 /** How a stream opens: the priming event (HTTP-SSE-01) and the `retry` field (HTTP-SSE-04). */
 export interface StreamOpening {
   priming: boolean;
+  /** Comment lines: `:` at the start, `: keep-alive` before every event (a client must ignore them, HTTP-SSE-13). */
+  comments?: boolean;
   retryMs?: number;
   /** Extra response headers (Mcp-Session-Id on the stream that answers initialize). */
   headers?: Record<string, string>;
@@ -44,6 +46,8 @@ export class EndpointStream {
   private readonly history: Array<{ seq: number; data: string | Uint8Array }> = [];
   private seq = 0;
   private res: ServerResponse | undefined;
+  /** The stream carries comment lines (StreamOpening.comments). */
+  private comments = false;
   /** The exchange whose connection carries it now (the POST, or the GET that resumed it). */
   carriedBy: number;
   /** Client requests this stream answers (id keys); empty for a GET stream. */
@@ -82,6 +86,8 @@ export class EndpointStream {
     this.res = res;
     this.carriedBy = exchange;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...opening.headers });
+    this.comments = opening.comments === true;
+    if (this.comments) res.write(':\n\n');
     if (opening.priming) res.write(formatEvent(eventId(this.no, ++this.seq), '', opening.retryMs));
     else if (opening.retryMs !== undefined) res.write(`retry: ${opening.retryMs}\n\n`);
     if (afterSeq !== undefined) {
@@ -99,6 +105,7 @@ export class EndpointStream {
     this.history.push({ seq, data });
     if (this.history.length > this.maxHistory) this.history.shift();
     const id = eventId(this.no, seq);
+    if (this.comments) this.res?.write(': keep-alive\n\n');
     this.res?.write(formatEvent(id, data));
     return id;
   }

@@ -419,7 +419,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   // ---- streams and sessions ----
 
   private opening(headers: Record<string, string>): StreamOpening {
-    const o: StreamOpening = { priming: this.policy.priming, headers };
+    const o: StreamOpening = { priming: this.policy.priming, headers, ...(this.policy.comments ? { comments: true } : {}) };
     if (this.policy.retryMs !== undefined) o.retryMs = this.policy.retryMs;
     return o;
   }

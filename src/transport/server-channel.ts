@@ -57,6 +57,8 @@ export interface EndpointPolicy {
   sessions: boolean;
   /** SSE streams start with a priming event (an id, empty data) and carry `retry` when set. */
   priming: boolean;
+  /** SSE streams carry comment lines (`:` when opened, `: keep-alive` before every event), as a server's keep-alives do (HTTP-SSE-12/13). */
+  comments?: boolean;
   retryMs?: number;
   /** GET opens a stream for messages tied to no request; false answers 405. */
   getStream: boolean;

@@ -184,4 +184,27 @@ export const clientListens = clientScenario({
   },
 });
 
-export const clientModern: ClientScenario[] = [clientRequestMeta, clientRetriesAfterUnsupportedVersion, clientFallsBackToInitialize, clientTakesUntypedResultAsComplete, clientRefusesUnknownResultType, clientListens];
+export const clientIgnoresSseComments = clientScenario({
+  id: 'client.modern.sse-comments',
+  title: 'The client ignores SSE comment lines (keep-alives) on a subscription stream and reads the events around them',
+  requirements: ['HTTP-SSE-13'],
+  revisions: MODERN,
+  needs: { transport: 'http' },
+  steps: [{ do: 'listen', ms: 300 }, { do: 'list-tools' }],
+  serve(session) {
+    // Every SSE stream opens with `:` and carries `: keep-alive` before each event (the acknowledgement first).
+    if (session.channel.policy) session.channel.policy.comments = true;
+  },
+  async run({ session, check }) {
+    const listen = await session.waitForMethod('subscriptions/listen', WAIT_MS);
+    if (!listen) return check.skip('the client opened no subscription (it was asked to listen for tools list changes), so no stream carried comment lines');
+    const next = await session.waitForFrame((f) => f.index > listen.index && isObject(f.message) && f.message.method === 'tools/list', WAIT_MS);
+    check.expect(next !== undefined, {
+      expected: 'after a subscription stream whose acknowledgement came between `:` and `: keep-alive` comment lines, the client goes on as asked: it ends the subscription and lists tools',
+      actual: next ? 'it did' : `no tools/list within ${WAIT_MS} ms of the subscription`,
+      frames: [listen.index, ...(next ? [next.index] : [])],
+    });
+  },
+});
+
+export const clientModern: ClientScenario[] = [clientRequestMeta, clientRetriesAfterUnsupportedVersion, clientFallsBackToInitialize, clientTakesUntypedResultAsComplete, clientRefusesUnknownResultType, clientListens, clientIgnoresSseComments];
