@@ -44,6 +44,16 @@ describe('groupDefects: one defect, one report', () => {
     ).toEqual(['server.http.origin/initialize also server.http.origin/get', 'server.http.origin/get of server.http.origin/initialize', 'server.http.origin/delete', 'server.http.origin/ok', 'server.http.other', 'server.http.origin/header']);
   });
 
+  it('a rule and its declared consequence, in one scenario (a subscription dropped with neither its cancel nor its result)', () => {
+    expect(
+      grouped([
+        check('server.modern.subscriptions.end-at-shutdown/result', 'warn', ['SUBS-END-01'], { scenario: 'server.modern.subscriptions.end-at-shutdown' }),
+        check('server.modern.subscriptions.end-at-shutdown/ended', 'warn', ['SUBS-END-02'], { scenario: 'server.modern.subscriptions.end-at-shutdown' }),
+        check('server.modern.subscriptions.other', 'warn', ['SUBS-END-01'], { scenario: 'server.modern.subscriptions.other' }),
+      ]),
+    ).toEqual(['server.modern.subscriptions.end-at-shutdown/result of server.modern.subscriptions.end-at-shutdown/ended', 'server.modern.subscriptions.end-at-shutdown/ended also server.modern.subscriptions.end-at-shutdown/result', 'server.modern.subscriptions.other']);
+  });
+
   it('two framed checks of one rule on different frames of a session are not one defect by that alone', () => {
     expect(
       grouped([

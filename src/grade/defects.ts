@@ -1,4 +1,18 @@
 import type { CheckResult } from '../model.js';
+import type { RequirementId } from '../spec/requirement-id.js';
+
+/**
+ * Rules whose breach necessarily breaks another, where no one finding cites both (one that does
+ * declares the link itself): two failing checks of such a pair, on the same frame of a session or
+ * judged in the same scenario, report one defect.
+ */
+export const CONSEQUENCES: ReadonlyArray<{ rule: RequirementId; implies: RequirementId; why: string }> = [
+  {
+    rule: 'SUBS-END-02',
+    implies: 'SUBS-END-01',
+    why: 'a subscription torn down with neither notifications/cancelled nor its result also lacks the result SUBS-END-01 prefers',
+  },
+];
 
 /**
  * One defect, reported once. Several checks often see the same thing a target did wrong: a
@@ -15,7 +29,9 @@ import type { CheckResult } from '../model.js';
  *  - they share a rule and a frame of the same session, or
  *  - one is a scenario's verdict that cites no frame of its own (a whole tools/list walk) and the
  *    other the live check of one of its rules, which cites the frames that broke it, or
- *  - they share a rule and the scenario they were judged in (its probes, seen one by one).
+ *  - they share a rule and the scenario they were judged in (its probes, seen one by one), or
+ *  - one breaks a rule and the other its declared consequence (CONSEQUENCES), on the same frame or
+ *    in the same scenario.
  */
 export function groupDefects(checks: readonly CheckResult[]): CheckResult[] {
   const failing = checks.map((c, i) => ({ c, i })).filter(({ c }) => c.status === 'fail' || c.status === 'warn');
@@ -50,6 +66,14 @@ export function groupDefects(checks: readonly CheckResult[]): CheckResult[] {
       if (e.pointer !== undefined || ofFindings) link(`${side}|spot|${log}|${e.frame}|${e.pointer ?? ''}`, k);
       for (const r of c.requirements) link(`${side}|frame|${r}|${log}|${e.frame}`, k);
     }
+    CONSEQUENCES.forEach(({ rule, implies }, i) => {
+      if (!c.requirements.includes(rule) && !c.requirements.includes(implies)) return;
+      if (c.scenario !== undefined) link(`${side}|consequence|${i}|${c.scenario}`, k);
+      for (const e of framed) {
+        const log = e.wire ?? onlyLog;
+        if (log !== undefined) link(`${side}|consequence|${i}|${log}|${e.frame}`, k);
+      }
+    });
     for (const r of c.requirements) {
       if (c.scenario !== undefined) link(`${side}|scenario|${r}|${c.scenario}`, k);
       if (c.id.startsWith('live.') && framed.length > 0) liveOf.set(`${side}|${r}`, k);
@@ -82,7 +106,8 @@ export function groupDefects(checks: readonly CheckResult[]): CheckResult[] {
   return out;
 }
 
-/** Which check of a group reports it: a failure before a warning, a scenario's verdict before a live rule's. */
+/** Which check of a group reports it: a failure before a warning, a scenario's verdict before a live rule's, a cause before its consequence. */
 function rank(c: CheckResult): number {
-  return (c.status === 'fail' ? 0 : 2) + (c.id.startsWith('live.') ? 1 : 0);
+  const consequence = CONSEQUENCES.some(({ implies }) => c.requirements.includes(implies)) ? 0.5 : 0;
+  return (c.status === 'fail' ? 0 : 2) + (c.id.startsWith('live.') ? 1 : 0) + consequence;
 }
