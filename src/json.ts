@@ -41,11 +41,6 @@ function sameValue(a: unknown, b: unknown, ignoring?: string): boolean {
 }
 
 /**
- * A lookup table keyed by names a peer sends (methods, kinds): a Map, so that a name such as
- * "constructor" or "__proto__" finds nothing rather than Object's own members, and a lookup is
- * one hash probe rather than a property load that varies with every name.
- */
-/**
  * Whether JSON text can hold a member of one of `names`: names of ASCII letters, digits, `_` and
  * `-`, which JSON text spells out as they are unless it writes them as \u escapes; so a text with
  * none of the names and no \u holds none. Any text that contains the message's own JSON will do
@@ -55,6 +50,11 @@ export function mayHoldMember(text: string, ...names: string[]): boolean {
   return names.some((name) => text.includes(name)) || text.includes('\\u');
 }
 
+/**
+ * A lookup table keyed by names a peer sends (methods, kinds): a Map, so that a name such as
+ * "constructor" or "__proto__" finds nothing rather than Object's own members, and a lookup is
+ * one hash probe rather than a property load that varies with every name.
+ */
 export function table<T>(entries: Readonly<Record<string, T>>): ReadonlyMap<string, T> {
   return new Map(Object.entries(entries));
 }

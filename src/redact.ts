@@ -82,7 +82,10 @@ export class Redactor {
   text(s: string): string {
     if (!this.pattern) return s;
     let out = s.replace(this.pattern, (m) => this.replacement.get(m)!);
-    for (let i = out.lastIndexOf(CUT_MARK); i >= 0; i = i === 0 ? -1 : out.lastIndexOf(CUT_MARK, i - 1)) out = this.cutStartBefore(out, i);
+    // Every cut mark once, the last first: a replacement before one leaves the earlier ones where they were.
+    const marks: number[] = [];
+    for (let i = out.indexOf(CUT_MARK); i >= 0; i = out.indexOf(CUT_MARK, i + 1)) marks.push(i);
+    for (const i of marks.reverse()) out = this.cutStartBefore(out, i);
     return out;
   }
 

@@ -1,5 +1,10 @@
-import type { CheckResult, WireFrame, WireLog } from './model.js';
+import type { CheckResult, Evidence, WireFrame, WireLog } from './model.js';
 import { CUT_MARK } from './redact.js';
+
+/** The wire log holding an evidence frame: its own, or the check's when the check has only one. */
+export function evidenceLog(e: Evidence, check: Pick<CheckResult, 'wire'>): string | undefined {
+  return e.wire ?? (check.wire?.length === 1 ? check.wire[0] : undefined);
+}
 
 /** A frame as a session or a transcript holds it. */
 export interface SourceFrame {

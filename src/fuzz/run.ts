@@ -178,13 +178,13 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
       try {
         observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
       } catch (e) {
-        if (shown) o.observer?.finished(shown, []);
         // mcpcheck's own limit (its live validator could not take the frame in): the case is not judged, and the notes say so.
         await lane.discard();
         return { inconclusive: `mcpcheck could not send or judge a ${input.mutation} case of ${input.method} (a bug in mcpcheck, the case is not judged): ${(e as Error).message}` };
+      } finally {
+        if (shown) o.observer?.finished(shown, []);
       }
       outcome.cases++;
-      if (shown) o.observer?.finished(shown, []);
       if (!failing) generatedHere++;
       if (observation.ping.kind !== 'result') await lane.discard(true);
       const failed: Array<{ oracle: Oracle; message: string }> = [];

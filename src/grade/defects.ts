@@ -1,5 +1,6 @@
 import type { CheckResult } from '../model.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import { evidenceLog } from '../wire.js';
 
 /**
  * Rules whose breach necessarily breaks another, where no one finding cites both (one that does
@@ -56,23 +57,22 @@ export function groupDefects(checks: readonly CheckResult[]): CheckResult[] {
   failing.forEach(({ c }, k) => {
     // A baselined failure is grouped only with baselined ones: what a run newly breaks stays apart.
     const side = c.expected === true ? 'expected' : 'new';
-    const onlyLog = c.wire?.length === 1 ? c.wire[0] : undefined;
     const framed = c.evidence.filter((e) => e.frame !== undefined);
+    // Each framed evidence entry as the place it names: its session's log and the frame.
+    const placed = framed.flatMap((e) => {
+      const log = evidenceLog(e, c);
+      return log === undefined ? [] : [{ e, at: `${log}|${e.frame}` }];
+    });
     // A check made of findings (live, validate) cites each finding's spot; the whole message when it names no member.
     const ofFindings = c.id.startsWith('live.') || c.id.startsWith('validate.');
-    for (const e of framed) {
-      const log = e.wire ?? onlyLog;
-      if (log === undefined) continue;
-      if (e.pointer !== undefined || ofFindings) link(`${side}|spot|${log}|${e.frame}|${e.pointer ?? ''}`, k);
-      for (const r of c.requirements) link(`${side}|frame|${r}|${log}|${e.frame}`, k);
+    for (const { e, at } of placed) {
+      if (e.pointer !== undefined || ofFindings) link(`${side}|spot|${at}|${e.pointer ?? ''}`, k);
+      for (const r of c.requirements) link(`${side}|frame|${r}|${at}`, k);
     }
     CONSEQUENCES.forEach(({ rule, implies }, i) => {
       if (!c.requirements.includes(rule) && !c.requirements.includes(implies)) return;
       if (c.scenario !== undefined) link(`${side}|consequence|${i}|${c.scenario}`, k);
-      for (const e of framed) {
-        const log = e.wire ?? onlyLog;
-        if (log !== undefined) link(`${side}|consequence|${i}|${log}|${e.frame}`, k);
-      }
+      for (const { at } of placed) link(`${side}|consequence|${i}|${at}`, k);
     });
     for (const r of c.requirements) {
       if (c.scenario !== undefined) link(`${side}|scenario|${r}|${c.scenario}`, k);

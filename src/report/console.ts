@@ -35,8 +35,8 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
   const out: string[] = [];
   const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
   const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
-  /** A list item of prose: its first line after `bullet`, the rest indented under it. */
-  const item = (bullet: string, text: string, indent = ' '.repeat(bullet.length)) => wrap(text, width - indent.length).map((l, i) => `${i === 0 ? bullet : indent}${l}`);
+  /** A list item of prose: its first line after `bullet` (shown as `shown`, painted), the rest indented under it. */
+  const item = (bullet: string, text: string, indent = ' '.repeat(bullet.length), shown = bullet) => wrap(text, width - indent.length).map((l, i) => `${i === 0 ? shown : indent}${l}`);
 
   out.push(...header(report, paint));
 
@@ -48,7 +48,7 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
       if (!shownAlways && !options.verbose) continue;
       out.push(...renderCheck(check, paint, { ...options, width }, verdicts));
     }
-    if (!options.verbose && skipped.length > 0) out.push(...item('  skipped: ', skipSummary(skipped), '    ').map((l, i) => (i === 0 ? `  ${paint(COLOR.skip, 'skipped:')}${l.slice('  skipped:'.length)}` : l)));
+    if (!options.verbose && skipped.length > 0) out.push(...item('  skipped: ', skipSummary(skipped), '    ', `  ${paint(COLOR.skip, 'skipped:')} `));
   }
 
   if (report.summary.staleBaseline.length > 0) {

@@ -28,19 +28,13 @@ function visible(ch: string): string {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Shorten to at most `max` code points (never splitting a surrogate pair), saying how much was cut. */
-export function truncate(text: string, max: number): string {
-  const points = Array.from(text);
-  if (points.length <= max) return text;
-  return `${points.slice(0, max).join('')}…(${points.length} chars)`;
-}
-
 /** Where a cut reads well: after a member or element of JSON, or between words. */
 const BOUNDARY = new Set([',', '}', ']', ' ']);
 
 /**
- * As `truncate`, but cut after the last JSON member, element or word that fits, when one ends in
- * the last third of `max`: a reader sees whole values, not `"inputSc…`.
+ * `text` cut to `max` characters (code points), saying how long it was: after the last JSON
+ * member, element or word that fits, when one ends in the last third of `max`, so a reader sees
+ * whole values, not `"inputSc…`.
  */
 export function truncateAtBoundary(text: string, max: number): string {
   const points = Array.from(text);

@@ -6,6 +6,6 @@ export { renderMarkdown } from './markdown.js';
 export { renderGithub, escapeData, escapeProperty } from './github.js';
 export { appendReport, render, writeReports, type ReportPaths } from './write.js';
 export { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormat, type FileFormatName } from './formats.js';
-export { escapeMarkdown, escapeTerminal, truncate } from './escape.js';
+export { escapeMarkdown, escapeTerminal } from './escape.js';
 export { xmlSafe } from './xml-safe.js';
 export { groupByArea, isUnexpectedFailure, skipReasons, type AreaGroup } from './areas.js';

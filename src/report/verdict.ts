@@ -4,12 +4,11 @@ import type { RunReport } from '../model.js';
 export interface VerdictWords {
   /** passed, failed or incomplete: what the exit code says, in one word. */
   word: 'passed' | 'failed' | 'incomplete';
-  code: 0 | 1 | 3;
   /** What that exit code means, for a reader who did not run the command. */
   meaning: string;
 }
 
-const MEANING: Record<0 | 1 | 3, Omit<VerdictWords, 'code'>> = {
+const MEANING: Record<0 | 1 | 3, VerdictWords> = {
   0: { word: 'passed', meaning: 'exit 0: graded, no unexpected MUST failure' },
   1: { word: 'failed', meaning: 'exit 1: an unexpected MUST failure or a stale baseline entry' },
   3: { word: 'incomplete', meaning: 'exit 3: some check could not run, so the grade is incomplete (not a pass)' },
@@ -17,7 +16,6 @@ const MEANING: Record<0 | 1 | 3, Omit<VerdictWords, 'code'>> = {
 
 /** The run's verdict as its exit code gives it: the same words in every view that states one. */
 export function verdictOf(report: RunReport): VerdictWords {
-  const code = exitCode(report);
-  const words = MEANING[code];
-  return { ...words, code, meaning: report.summary.interrupted ? `${words.meaning}; the run was interrupted (Ctrl-C), so the report is partial` : words.meaning };
+  const words = MEANING[exitCode(report)];
+  return { ...words, meaning: report.summary.interrupted ? `${words.meaning}; the run was interrupted (Ctrl-C), so the report is partial` : words.meaning };
 }

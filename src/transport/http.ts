@@ -204,8 +204,9 @@ export class HttpChannel extends ChannelEvents implements Channel {
    * Throws TargetUnreachable only when no request of this channel has ever got a response.
    */
   send(message: unknown): Promise<HttpSendResult> {
-    const id = isRequest(message) ? (message as { id?: unknown }).id : undefined;
-    return this.post(JSON.stringify(message), isInitialize(message), isRequest(message), this.bodyHeaders(message), {}, typeof id === 'string' || typeof id === 'number' ? id : undefined);
+    const request = isRequest(message);
+    const id = request ? (message as { id?: unknown }).id : undefined;
+    return this.post(JSON.stringify(message), isInitialize(message), request, this.bodyHeaders(message), {}, typeof id === 'string' || typeof id === 'number' ? id : undefined);
   }
 
   /** `headers`: set (or, null, removed) over the ones the body calls for, to probe a server's header validation. */

@@ -2,7 +2,6 @@ import type { CheckResult, Evidence, RequirementVerdict, Status } from '../../mo
 import type { AreaGroup } from '../areas.js';
 import { evidenceWhere, STATUS_LABEL as LABEL } from '../describe.js';
 import { esc, safeHref } from './escape.js';
-import { areaAnchor } from './picture.js';
 
 export const STATUSES: readonly Status[] = ['fail', 'error', 'warn', 'pass', 'skip'];
 
@@ -28,8 +27,7 @@ function wireDetails(check: CheckResult, frames: (id: string) => number): string
 function checkBody(check: CheckResult, verdicts: Map<string, RequirementVerdict>, frames: (id: string) => number): string {
   const tag = check.expected ? ' <span class="exp">expected (baselined)</span>' : '';
   const extra: string[] = [];
-  if (check.also !== undefined) extra.push(`<div class="also">also (the same defect): ${check.also.map((id) => `<code>${esc(id)}</code>`).join(', ')}</div>`);
-  if (check.defectOf !== undefined) extra.push(`<div class="also">the same defect as <code>${esc(check.defectOf)}</code></div>`);
+  extra.push(sameDefect(check));
   if (check.evidence.length > 0) extra.push(`<ul class="ev">${check.evidence.map(evidenceLine).join('')}</ul>`);
   if (check.reproduce !== undefined) extra.push(`<div class="re">reproduce: <code>${esc(check.reproduce)}</code></div>`);
   extra.push(wireDetails(check, frames));
@@ -43,7 +41,19 @@ function checkBody(check: CheckResult, verdicts: Map<string, RequirementVerdict>
   );
 }
 
-function counts(checks: CheckResult[]): string {
+/** The checks that saw the same defect: those a check reports (also), or the one that reports it (defectOf); '' for neither. */
+export function sameDefect(check: CheckResult): string {
+  if (check.also !== undefined) return `<div class="also">also (the same defect): ${check.also.map((id) => `<code>${esc(id)}</code>`).join(', ')}</div>`;
+  return check.defectOf !== undefined ? `<div class="also">the same defect as <code>${esc(check.defectOf)}</code></div>` : '';
+}
+
+/** An area's id in the page: its name, with what an id cannot hold replaced (so a link can reach it). */
+export function areaAnchor(area: string): string {
+  return `area-${area.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
+
+/** The checks of each status, as badges, the statuses in STATUSES order. */
+export function counts(checks: readonly CheckResult[]): string {
   return STATUSES.map((s) => [s, checks.filter((c) => c.status === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `<span class="st ${s}">${n} ${LABEL[s]}</span>`)

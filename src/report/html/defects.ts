@@ -5,6 +5,8 @@ import { evidenceWhere, STATUS_LABEL as LABEL } from '../describe.js';
 import { esc, safeHref } from './escape.js';
 import { highlightJson, prettyJson } from './json.js';
 import { markedJsonHtml } from './marked-json.js';
+import { evidenceLog } from '../../wire.js';
+import { sameDefect } from './checks.js';
 
 /** A defect is shown with this many of its frames: the ones that show it; the wire log has the rest. */
 const FRAMES_SHOWN = 2;
@@ -38,7 +40,7 @@ function showing(check: CheckResult, byId: Map<string, CheckResult>): Array<{ e:
   const seen = new Set<string>();
   // A frame that names the offending place says more than any other: only such frames, when there are some.
   for (const x of pointed.length > 0 ? pointed : check.evidence.map((e) => ({ e, of: check }))) {
-    const key = `${x.e.wire ?? x.of.wire?.join(' ')}#${x.e.frame}#${x.e.excerpt ?? ''}`;
+    const key = `${evidenceLog(x.e, x.of)}#${x.e.frame}#${x.e.excerpt ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
     chosen.push(x);
@@ -57,7 +59,7 @@ function card(check: CheckResult, verdicts: Map<string, RequirementVerdict>, fra
   if (shown.length > 0) parts.push(`<div class="frames">${shown.join('')}</div>`);
   const rest = check.evidence.length - shownFrames.filter(({ of }) => of === check).length;
   if (rest > 0) parts.push(`<p class="more">${rest} more frame(s) in the check's row under its area below</p>`);
-  if (check.also !== undefined) parts.push(`<p class="also">also (the same defect): ${check.also.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`);
+  parts.push(sameDefect(check));
   if (check.reproduce !== undefined) parts.push(`<p class="re">reproduce: <code>${esc(check.reproduce)}</code></p>`);
   return `<article class="defect ${check.status}">${parts.join('')}</article>`;
 }
@@ -93,7 +95,7 @@ function frameIndex(report: RunReport): (e: Evidence, check: CheckResult) => Wir
   const logs = new Map((report.wire ?? []).map((l) => [l.id, new Map(l.frames.map((f) => [f.index, f]))]));
   return (e, check) => {
     if (e.frame === undefined) return undefined;
-    const log = e.wire ?? (check.wire?.length === 1 ? check.wire[0] : undefined);
+    const log = evidenceLog(e, check);
     return log === undefined ? undefined : logs.get(log)?.get(e.frame);
   };
 }

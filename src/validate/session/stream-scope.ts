@@ -10,8 +10,8 @@ import type { SessionState } from './state.js';
  * Request-scoped notifications on HTTP (2026-07-28, basic/transports/streamable-http.mdx#receiving-messages):
  * what a server sends on a request's SSE stream before the response relates to that request
  * (HTTP-SSE-09) — progress for its token, log messages for its `logLevel`. Judged where the
- * transport says which request's response carried the frame (mcpcheck's own HTTP client); a
- * transcript does not record it, so there the rule is not exercised.
+ * transport says which request's response carried the frame: mcpcheck's own HTTP client, and a
+ * transcript's `inResponseTo`; without it the rule is not exercised.
  */
 export class StreamScope implements Concern {
   static readonly rules: RuleTable = ['HTTP-SSE-09'];
