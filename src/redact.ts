@@ -38,6 +38,11 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Deeper than this a value is redacted through its JSON text instead of walked: a target's frame may nest without end. */
+const MAX_DEPTH = 200;
+/** What stands for a value too deep even for its JSON text, which could hold a secret no search reached. */
+const TOO_DEEP = '[not shown: nested too deep to search for secrets]';
+
 /** The shortest start of a secret that is hidden where a text was cut after it. */
 const CUT_PREFIX_CHARS = 4;
 /** What mcpcheck appends where it cuts a text it quotes (excerpts, show(), frames kept, wire logs). */
@@ -97,7 +102,8 @@ export class Redactor {
 
   private walk(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (value === null || typeof value !== 'object' || depth > 200) return value;
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > MAX_DEPTH) return this.throughText(value);
     if (Array.isArray(value)) {
       let changed = false;
       const out = value.map((v) => {
@@ -116,6 +122,17 @@ export class Redactor {
       out[key] = w;
     }
     return changed ? out : value;
+  }
+
+  /** A value nested deeper than the walk goes, redacted as its JSON text; a placeholder when that text cannot be had or read back. */
+  private throughText(value: object): unknown {
+    try {
+      const text = JSON.stringify(value);
+      const redacted = this.text(text);
+      return redacted === text ? value : JSON.parse(redacted);
+    } catch {
+      return TOO_DEEP;
+    }
   }
 
   /** `s` with a secret's start that ends at `end` (where a cut was) replaced. */

@@ -54,6 +54,20 @@ describe('Redactor.deep', () => {
     expect(input.dirty[1]).toEqual({ 'secret-value-9': 'secret-value-9 there' });
   });
 
+  it('redacts a value nested deeper than it walks, through its JSON text; one too deep for even that is not shown', () => {
+    const r = new Redactor([{ value: 'secret-value-9', shownAs: '$S' }]);
+    let deep: unknown = { env: 'secret-value-9' };
+    for (let i = 0; i < 300; i++) deep = [deep];
+    expect(JSON.stringify(r.deep({ frame: deep }))).not.toContain('secret-value-9');
+    expect(JSON.stringify(r.deep({ frame: deep }))).toContain('$S');
+    // Past what JSON.stringify itself can nest: nothing of it is shown rather than the secret.
+    let deeper: unknown = 'secret-value-9';
+    for (let i = 0; i < 20_000; i++) deeper = [deeper];
+    const shown = JSON.stringify(r.deep({ frame: deeper }));
+    expect(shown).toContain('[not shown: nested too deep to search for secrets]');
+    expect(shown).not.toContain('secret-value-9');
+  });
+
   it('is the identity without secrets', () => {
     const r = redactorFor({ SHORT: 'abc' });
     const v = { s: 'abc' };
