@@ -102,6 +102,10 @@ async function makeDirectory(dir: string): Promise<void> {
   for (const level of missing.reverse()) await mkdir(level).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
 }
 
+function cannotWrite(flag: string, path: string, e: unknown): SetupError {
+  return new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
+}
+
 async function writableDir(flag: string, path: string, dir: string): Promise<void> {
   try {
     await makeDirectory(dir);
@@ -110,7 +114,7 @@ async function writableDir(flag: string, path: string, dir: string): Promise<voi
     await (await open(probe, 'wx')).close();
     await rm(probe, { force: true });
   } catch (e) {
-    throw new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
+    throw cannotWrite(flag, path, e);
   }
 }
 
@@ -127,14 +131,14 @@ async function writableFile(flag: string, path: string): Promise<void> {
     try {
       await makeDirectory(dirname(path));
     } catch (e) {
-      throw new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
+      throw cannotWrite(flag, path, e);
     }
   }
   try {
     await (await open(path, existing ? 'a' : 'wx')).close();
     if (!existing) await rm(path, { force: true });
   } catch (e) {
-    throw new SetupError(`${flag} ${path}: cannot write there (${errnoText(e)})`);
+    throw cannotWrite(flag, path, e);
   }
 }
 

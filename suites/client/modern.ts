@@ -195,9 +195,12 @@ export const clientIgnoresSseComments = clientScenario({
     // Every SSE stream opens with `:` and carries `: keep-alive` before each event (the acknowledgement first).
     if (session.channel.policy) session.channel.policy.comments = true;
   },
-  async run({ session, check }) {
+  async run({ session, check, exchanges }) {
     const listen = await session.waitForMethod('subscriptions/listen', WAIT_MS);
     if (!listen) return check.skip('the client opened no subscription (it was asked to listen for tools list changes), so no stream carried comment lines');
+    // The comment lines went out only if mcpcheck answered the subscription with a stream.
+    const streamed = await waitUntil(() => exchanges.some((e) => e.exchange === listen.exchange && e.answer === 'sse'), WAIT_MS);
+    if (!streamed) return check.skip('mcpcheck did not answer the subscription with an SSE stream, so no comment line reached the client');
     const next = await session.waitForFrame((f) => f.index > listen.index && isObject(f.message) && f.message.method === 'tools/list', WAIT_MS);
     check.expect(next !== undefined, {
       expected: 'after a subscription stream whose acknowledgement came between `:` and `: keep-alive` comment lines, the client goes on as asked: it ends the subscription and lists tools',
