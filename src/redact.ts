@@ -59,14 +59,17 @@ export class Redactor {
   private readonly replacement = new Map<string, string>();
   /** Each 4-character piece of each form, with where it starts in which form: finds a cut start of a secret from a text's last 4 characters. */
   private readonly pieces = new Map<string, Array<{ form: string; at: number }>>();
+  /** Of a secret that starts with a public part (a credential's scheme, `Bearer `): its length, which a cut start must go beyond to be one. */
+  private readonly publicStart = new Map<string, number>();
 
-  constructor(secrets: ReadonlyArray<{ value: string; shownAs: string }>) {
-    for (const { value, shownAs } of secrets) {
+  constructor(secrets: ReadonlyArray<Secret>) {
+    for (const { value, shownAs, publicPrefix } of secrets) {
       if (value.length < MIN_SECRET_CHARS) continue;
       for (const form of formsOf(value)) {
         // The first name given a value wins: the caller lists the environment before headers.
         if (this.replacement.has(form)) continue;
         this.replacement.set(form, shownAs);
+        if (publicPrefix !== undefined) this.publicStart.set(form, publicPrefix);
         for (let at = 0; at + CUT_PREFIX_CHARS < form.length; at++) {
           const piece = form.slice(at, at + CUT_PREFIX_CHARS);
           const list = this.pieces.get(piece) ?? [];
@@ -144,7 +147,7 @@ export class Redactor {
     let shownAs = '';
     for (const { form, at } of candidates) {
       const length = at + CUT_PREFIX_CHARS;
-      if (length > best && length <= end && s.startsWith(form.slice(0, length), end - length)) {
+      if (length > best && length > (this.publicStart.get(form) ?? 0) && length <= end && s.startsWith(form.slice(0, length), end - length)) {
         best = length;
         shownAs = this.replacement.get(form)!;
       }
@@ -153,17 +156,25 @@ export class Redactor {
   }
 }
 
+/** A value to hide, and what shows in its place. */
+interface Secret {
+  value: string;
+  shownAs: string;
+  /** The length of a public start (a scheme and its space): a text cut right after it shows nothing secret. */
+  publicPrefix?: number;
+}
+
 /** The values of `--header "Name: value"` lines, and a credential's token after its scheme (`Bearer …`). */
-function headerSecrets(headers: ReadonlyArray<string>): Array<{ value: string; shownAs: string }> {
-  const out: Array<{ value: string; shownAs: string }> = [];
+function headerSecrets(headers: ReadonlyArray<string>): Secret[] {
+  const out: Secret[] = [];
   for (const line of headers) {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
     const name = line.slice(0, colon).trim();
     const value = line.slice(colon + 1).trim();
     const shownAs = `[--header ${name}]`;
-    out.push({ value, shownAs });
     const space = value.indexOf(' ');
+    out.push({ value, shownAs, ...(space > 0 ? { publicPrefix: space + 1 } : {}) });
     if (space > 0) out.push({ value: value.slice(space + 1).trim(), shownAs });
   }
   return out;

@@ -31,7 +31,7 @@ export { sleep, waitUntil } from '../src/transport/common.js';
 
 // The machine mcpcheck runs on: the sockets a started server listens on, a loopback certificate
 // for icons served over HTTPS.
-export { groupListeners, isLoopback, showSocket } from '../src/harness/listening.js';
+export { groupListeners, isLoopback, isLoopbackHost, showSocket } from '../src/harness/listening.js';
 export { loopbackCertificate } from '../src/harness/loopback-trust.js';
 
 // Discovery: what the server under test offers, walked once per run, and how its tools are called.
@@ -82,6 +82,10 @@ export { META, MODERN_ERRORS, MODERN_HEADERS } from '../src/spec/modern.js';
 export { LOG_LEVELS, severityOf } from '../src/spec/log-levels.js';
 export { modernRequestHeaders } from '../src/transport/modern-request-headers.js';
 export { encodeHeaderValue, headerParameters, type HeaderParameter } from '../src/validate/modern-headers.js';
+
+// Authorization (basic/authorization.mdx): the challenges of WWW-Authenticate.
+export { bearerChallenge, type Challenge } from '../src/validate/www-authenticate.js';
+export { resourceMatch } from '../src/validate/resource-uri.js';
 
 // JSON values.
 export { isObject } from '../src/json.js';

@@ -41,6 +41,12 @@ describe('redactorFor', () => {
     expect(r.text('Bearer shared-secret-1')).toBe('[--header Authorization]');
     expect(r.text('{"t":"shared-secret-1"}')).toBe('{"t":"$MY_TOKEN"}');
   });
+
+  it("leaves a credential's scheme cut right after it (Bearer …): only a cut that reaches into the token hides", () => {
+    const r = redactorFor({}, ['Authorization: Bearer shared-secret-1']);
+    expect(r.text('expected WWW-Authenticate: Bearer … scope="a"')).toBe('expected WWW-Authenticate: Bearer … scope="a"');
+    expect(r.text('sent Bearer shar…')).toBe('sent [--header Authorization]…');
+  });
 });
 
 describe('Redactor.deep', () => {

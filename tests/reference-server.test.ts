@@ -16,6 +16,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { BREAKS } from './fixtures/reference/breaks.js';
 import { encode, INVALID_BYTE_MARKER } from './fixtures/reference/jsonrpc.js';
+import { PROTECTED_TOKEN } from './server-helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = join(ROOT, 'dist/tests/fixtures/reference/server.js');
@@ -266,8 +267,8 @@ class HttpPeer {
     readonly url: string,
   ) {}
 
-  static async start(brk?: string): Promise<HttpPeer> {
-    const child = startProcess(['--http', '--port', '0', ...(brk === undefined ? [] : ['--break', brk])]);
+  static async start(brk?: string, env: Record<string, string> = {}, flags: string[] = []): Promise<HttpPeer> {
+    const child = startProcess(['--http', '--port', '0', ...flags, ...(brk === undefined ? [] : ['--break', brk])], env);
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString('utf8');
@@ -379,8 +380,8 @@ afterEach(() => {
   for (const p of httpPeers) p.closeStreams();
   httpPeers.clear();
 });
-async function startHttp(brk?: string): Promise<HttpPeer> {
-  const p = await HttpPeer.start(brk);
+async function startHttp(brk?: string, env: Record<string, string> = {}, flags: string[] = []): Promise<HttpPeer> {
+  const p = await HttpPeer.start(brk, env, flags);
   httpPeers.add(p);
   return p;
 }
@@ -852,17 +853,50 @@ async function expectNoBreak(check: () => Promise<void>): Promise<void> {
   }
 }
 
+describe('the protected reference server (--auth)', () => {
+  it('admits its token only, challenges without one, and serves its resource and authorization server metadata', async () => {
+    const peer = await startHttp(undefined, { MCPCHECK_REFERENCE_TOKEN: PROTECTED_TOKEN }, ['--auth']);
+    try {
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } } };
+      const bare = await peer.post(init);
+      expect(bare.status).toBe(401);
+      const prmUrl = `http://127.0.0.1:${peer.port}/.well-known/oauth-protected-resource/mcp`;
+      expect(bare.headers['www-authenticate']).toBe(`Bearer resource_metadata="${prmUrl}", scope="mcp:tools mcp:resources"`);
+      expect((await peer.post(init, { authorization: 'Bearer not-the-token' })).headers['www-authenticate']).toContain('error="invalid_token"');
+      expect((await peer.post(init, { authorization: 'Basic dXNlcjpwYXNz' })).status).toBe(400);
+      expect((await peer.post(init, { authorization: `Bearer ${PROTECTED_TOKEN}` })).status).toBe(200);
+      const prm = await peer.raw('GET', undefined, {}, '/.well-known/oauth-protected-resource/mcp');
+      expect(prm.json).toMatchObject({ resource: peer.url, authorization_servers: [`http://127.0.0.1:${peer.port}`] });
+      const as = await peer.raw('GET', undefined, {}, '/.well-known/oauth-authorization-server');
+      expect(as.json).toMatchObject({ issuer: `http://127.0.0.1:${peer.port}`, code_challenge_methods_supported: ['S256'] });
+    } finally {
+      peer.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start protected without a token to admit', async () => {
+    const child = startProcess(['--http', '--auth']);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+  });
+});
+
 describe('deliberate breaks', () => {
   it('every break starts and still initializes (stdio or HTTP)', async () => {
     for (const b of BREAKS) {
       if (b.transport === 'http') {
-        const peer = await startHttp(b.name);
-        const init = await peer.post({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } },
-        });
+        // The authorization breaks are of a protected server: it serves the request that bears its token.
+        const auth = b.name.startsWith('auth-');
+        const peer = await startHttp(b.name, auth ? { MCPCHECK_REFERENCE_TOKEN: PROTECTED_TOKEN } : {});
+        const init = await peer.post(
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } },
+          },
+          auth ? { authorization: `Bearer ${PROTECTED_TOKEN}` } : {},
+        );
         expect(init.status, b.name).toBe(200);
         expect(init.json.result.protocolVersion, b.name).toBe('2025-11-25');
         peer.child.kill('SIGKILL');

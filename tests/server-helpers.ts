@@ -61,6 +61,11 @@ export function breakScope(requirement: string, revision: Revision, shownBy: rea
   return only.length > 0 ? { only } : undefined;
 }
 
+/** The token the protected reference server (`--auth`) admits in tests, and how a command starts it with it. */
+export const PROTECTED_TOKEN = 'reference-test-token-1';
+export const withProtectedToken = (command: string): string => `MCPCHECK_REFERENCE_TOKEN=${PROTECTED_TOKEN} ${command}`;
+export const PROTECTED_HEADER = `Authorization: Bearer ${PROTECTED_TOKEN}`;
+
 export function runStdio(command: string, extra: Partial<ServerCommandOptions> = {}): Promise<RunReport> {
   return testServer({ stdio: command, targetFlags: `--stdio ${JSON.stringify(command)}`, concurrency: 2, ...extra });
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BREAKS, VARIANTS } from './fixtures/reference/breaks.js';
 import type { ServerCommandOptions } from '../src/commands/server.js';
-import { breakScope, brokenRequirements, describeFailures, harnessErrors, REFERENCE, requireBuild, runHttp, runStdio } from './server-helpers.js';
+import { breakScope, brokenRequirements, describeFailures, harnessErrors, PROTECTED_HEADER, REFERENCE, requireBuild, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
 import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
@@ -131,9 +131,11 @@ describe.concurrent('each broken variant fails exactly its rule', () => {
     it(`${b.name} → ${b.requirement} (${transport})`, async ({ expect }) => {
       // Broken servers leave requests unanswered; a short request timeout keeps those runs quick.
       const options = { requestTimeoutMs: 2_000, seed: BREAK_SEED, ...breakScope(b.requirement, '2025-11-25', SHOWN_BY[b.name]), ...OPTIONS[b.name] };
+      // An authorization break is of a protected server: the run has its token.
+      const auth = b.name.startsWith('auth-');
       const report =
         transport === 'http'
-          ? await runHttp((port) => `node ${REFERENCE} --http --port ${port} --break ${b.name}`, options)
+          ? await runHttp((port) => (auth ? withProtectedToken : (c: string) => c)(`node ${REFERENCE} --http --port ${port} --break ${b.name}`), auth ? { ...options, headers: [PROTECTED_HEADER] } : options)
           : await runStdio(`node ${REFERENCE} --break ${b.name}`, options);
       expect(harnessErrors(report)).toEqual([]);
       const broken = brokenRequirements(report);

@@ -41,8 +41,8 @@ async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, bas
 }
 
 /** What a run keeps out of its output: the environment's values and its `--header` values (redact.ts); errors use it from now on. */
-function runRedactor(args: { header?: string[] | undefined }): Redactor {
-  const redactor = redactorFor(process.env, args.header ?? []);
+function runRedactor(args: { header?: string[] | undefined; 'token-env'?: string | undefined }): Redactor {
+  const redactor = redactorFor(process.env, [...(args.header ?? []), ...tokenHeader(args)]);
   useRedactor(redactor);
   return redactor;
 }
@@ -86,21 +86,38 @@ interface ServerTargetArgs {
   url?: string | undefined;
   start?: string | undefined;
   header?: string[] | undefined;
+  'token-env'?: string | undefined;
+}
+
+/**
+ * `--token-env NAME`: the Authorization header carrying the variable's value as a bearer token, so
+ * that the token is in no process list and a reproduce line names the variable, not the token.
+ */
+function tokenHeader(args: Pick<ServerTargetArgs, 'header' | 'token-env'>): string[] {
+  const name = args['token-env'];
+  if (name === undefined) return [];
+  const value = process.env[name];
+  if (value === undefined || value.trim() === '') throw new SetupError(`--token-env ${name}: the environment variable ${name} is not set`);
+  if (/\s/.test(value.trim())) throw new SetupError(`--token-env ${name}: the value of ${name} is no bearer token (it holds white space)`);
+  if ((args.header ?? []).some((h) => /^\s*authorization\s*:/i.test(h))) throw new SetupError('--token-env and --header "Authorization: …" both give the credential: give it once');
+  return [`Authorization: Bearer ${value.trim()}`];
 }
 
 /** The server under test, as `server` and `fuzz` take it from their flags. */
 function serverTarget(args: ServerTargetArgs): { stdio?: string; url?: string; start?: string; headers: string[] } {
+  if (args['token-env'] !== undefined && args.url === undefined) throw new SetupError('--token-env goes with --url');
   return {
     ...(args.stdio !== undefined ? { stdio: args.stdio } : {}),
     ...(args.url !== undefined ? { url: args.url } : {}),
     ...(args.start !== undefined ? { start: args.start } : {}),
-    headers: args.header ?? [],
+    headers: [...(args.header ?? []), ...tokenHeader(args)],
   };
 }
 
-/** The flags that name the server again in a reproduce line (header values never: they may be secrets). */
+/** The flags that name the server again in a reproduce line (header values never: they may be secrets; --token-env names a variable, not its value). */
 function serverTargetFlags(args: ServerTargetArgs): string {
-  return args.stdio !== undefined ? `--stdio ${JSON.stringify(args.stdio)}` : `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}`;
+  if (args.stdio !== undefined) return `--stdio ${JSON.stringify(args.stdio)}`;
+  return `--url ${JSON.stringify(args.url)}${args.start ? ` --start ${JSON.stringify(args.start)}` : ''}${args['token-env'] !== undefined ? ` --token-env ${args['token-env']}` : ''}`;
 }
 
 /** Comma-separated or repeated list flags, as one list. */
@@ -139,6 +156,11 @@ const serverOptions = {
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server' },
   start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: { type: 'string', array: true, arg: 'Name: value', describe: 'with --url: "Name: value" sent on every request (redacted in reports)' },
+  'token-env': {
+    type: 'string',
+    arg: 'NAME',
+    describe: 'with --url: send "Authorization: Bearer <the value of environment variable NAME>" on every request; the token is in no process list, report or reproduce line (they name NAME)',
+  },
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: {
     type: 'number',
@@ -184,6 +206,7 @@ const fuzzOptions = {
   url: { type: 'string', arg: 'url', describe: 'Streamable HTTP endpoint of the server (loopback only, unless --allow-remote)' },
   start: { type: 'string', arg: 'command', describe: `with --url: command that serves the URL; started first, started again after the server crashed or hung (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
   header: serverOptions.header,
+  'token-env': serverOptions['token-env'],
   'target-env': serverOptions['target-env'],
   'allow-remote': { type: 'boolean', describe: 'allow a --url that is not a loopback address' },
   runs: { type: 'number', describe: 'generated cases (default 200; shrinking steps come on top)' },

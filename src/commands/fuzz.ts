@@ -24,7 +24,8 @@ import { fuzz, replayFresh, type FuzzFailure } from '../fuzz/run.js';
 import { fuzzSequences, replaySequence, SEQUENCE_INVARIANTS, type SequenceFailure } from '../fuzz/stateful.js';
 import { describeStep, type Step } from '../fuzz/steps.js';
 import type { SendTimeouts } from '../fuzz/send.js';
-import { isLoopbackHost, makeTarget, parseSpecVersion, parseToolPolicy, probeEras, serverTargetInfo } from './server.js';
+import { isLoopbackHost } from '../harness/listening.js';
+import { makeTarget, parseSpecVersion, parseToolPolicy, probeEras, serverTargetInfo } from './server.js';
 import type { Redactor } from '../redact.js';
 import type { RunControl } from '../runner/observer.js';
 

@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { SetupError } from '../errors.js';
+import { SetupError, TokenWanted } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
-import { discoverServer } from '../runner/discovery.js';
+import { isLoopbackHost } from '../harness/listening.js';
+import { discoverServer, type DiscoveryStep, noConversation, tokenWanted } from '../runner/discovery.js';
 import { runScenarios } from '../runner/run.js';
 import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
+import { authorization } from '../../suites/server/authorization.js';
 import { scenarioRef, untestedContext } from '../grade/coverage.js';
 import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
@@ -82,13 +84,6 @@ export function parseToolPolicy(value: string | undefined): ToolPolicy {
 }
 
 /** The target the flags name (exactly one of --stdio and --url), checked. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** A URL host naming this machine's loopback interface (as `URL.hostname` spells it). */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname);
-}
-
 export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target {
   if ((o.stdio === undefined) === (o.url === undefined)) throw new SetupError('name exactly one target: --stdio "COMMAND" or --url URL');
   if (o.stdio !== undefined) {
@@ -139,7 +134,9 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   };
   const notes: string[] = [];
   const probes = asked === undefined ? await probeEras(o, options.requestTimeoutMs, notes) : undefined;
-  const revisions = asked !== undefined ? [asked] : probes!.filter(toTest).map((p) => p.revision);
+  // A protected server shows its eras to no request without a valid token: its run speaks the mission's revision.
+  const locked = probes !== undefined && probes.every((p) => p.unauthorized);
+  const revisions: Revision[] = asked !== undefined ? [asked] : locked ? [LATEST_STATEFUL_REVISION] : probes!.filter(toTest).map((p) => p.revision);
   const dual = revisions.length > 1;
   const runs: EraRun[] = [];
   const sections: EraSection[] = [];
@@ -149,9 +146,25 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'interrupted (Ctrl-C) before this era ran' });
       continue;
     }
-    const run = await runEra(o, revision, selection.scenarios.filter((s) => inEra(s, revision)), options, dual || eraOf(revision) === 'stateless', o.control?.signal);
+    const inThisEra = selection.scenarios.filter((s) => inEra(s, revision));
+    const namesRevision = dual || eraOf(revision) === 'stateless';
+    let run = await runEra(o, revision, inThisEra, options, namesRevision, o.control?.signal);
+    if ('locked' in run) {
+      // No token: what a request without one can show is all there is to judge.
+      const why = run.locked;
+      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation);
+      if (!('unreachable' in run) && !('locked' in run)) {
+        checks.push(eraCheck(revision, `${why}: mcpcheck was given no token, so only the authorization scenarios ran (what a request without a token shows). Rerun with --token-env NAME, NAME an environment variable holding an access token for this server, or --header "Authorization: Bearer …"`));
+        runs.push(run);
+        checks.push(...inEraSection(run.checks.filter(selection.keep), revision));
+        sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'the server requires a token and mcpcheck was given none: only the authorization scenarios ran' });
+        notes.push(...run.notes);
+        continue;
+      }
+    }
+    if ('locked' in run) throw new SetupError(run.locked);
     if ('unreachable' in run) {
-      checks.push(eraCheck(revision, run.unreachable));
+      checks.push(eraCheck(revision, `the probes found the ${revision} era, but its run could not start a conversation: ${run.unreachable}`));
       sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: run.unreachable });
       continue;
     }
@@ -160,8 +173,8 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     sections.push({ revision, era: eraOf(revision), status: 'tested', detail: `${run.sessions} session(s)` });
     notes.push(...run.notes);
   }
-  for (const p of probes ?? []) if (!revisions.includes(p.revision)) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
-  if (probes) notes.unshift(describeEras(probes));
+  for (const p of probes ?? []) if (!revisions.includes(p.revision) && !locked) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
+  if (probes) notes.unshift(locked ? `era detection: every probe got HTTP 401 (a protected resource), so which eras the server serves is unknown: the run spoke ${LATEST_STATEFUL_REVISION}` : describeEras(probes));
   sections.sort((a, b) => (a.revision < b.revision ? -1 : 1));
   const primary = runs[0];
   return grade({
@@ -190,6 +203,11 @@ export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
     const probes = await detectEras(target, requestTimeoutMs, notes);
+    // A protected server refuses every probe without a token: the run finds out what it can (testServer).
+    if (probes.every((p) => p.unauthorized)) {
+      if (!target.credentialed) return probes;
+      throw tokenWanted(target, 'initialize');
+    }
     if (!probes.some(toTest)) {
       // A target that went away answered nothing: say why it went, as a run of one era would.
       const gone = probes.find((p) => p.gone !== undefined)?.gone;
@@ -210,7 +228,7 @@ export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 
  * One era's run, on a target of its own (the previous era's run stopped what it started). A run
  * whose first conversation cannot start in an era the probes found is that era's "could not run".
  */
-async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Scenario[], options: RunOptions, namesRevision: boolean, signal?: AbortSignal): Promise<EraRun | { unreachable: string }> {
+async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Scenario[], options: RunOptions, namesRevision: boolean, signal?: AbortSignal, discover: DiscoveryStep = discoverServer): Promise<EraRun | { unreachable: string } | { locked: string }> {
   const target = makeTarget(o);
   try {
     if (target instanceof HttpTarget) await target.prepare(signal);
@@ -218,7 +236,7 @@ async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Sc
       ...o.control,
       target,
       scenarios,
-      discover: discoverServer,
+      discover,
       options,
       speaks: revision,
       // An HTTP lane mostly waits on the network; a stdio one also starts server processes.
@@ -231,6 +249,8 @@ async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Sc
     return { ...out, revision };
   } catch (e) {
     await target.close();
+    // A token it needs and was not given: the caller runs what needs none.
+    if (e instanceof TokenWanted && !e.tokenGiven) return { locked: e.message };
     const setup = asSetupError(e);
     // --spec-version named the era: a server that does not serve it is the user's setup to fix.
     if (o.specVersion !== undefined || !(setup instanceof SetupError)) throw setup;

@@ -20,7 +20,12 @@ interface KnownGap extends UntestedArea {
  * only by a run with no check in it; the others cut across areas and are always listed.
  */
 export const UNTESTED_AREAS: readonly KnownGap[] = [
-  { area: 'Authorization', why: 'no OAuth flow is exercised (AUTH-*); `--header` can pass a token, nothing checks how it was obtained or refused' },
+  { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server\'s 401 challenge, its resource metadata and how it handles tokens; clients\' OAuth flows and authorization servers are not judged yet' },
+  {
+    area: 'Authorization, in part',
+    why: 'of a protected server, the metadata of the authorization servers it names, an expired or another audience\'s token (AUTH-TOKEN-03/05), a token with too little scope (AUTH-ERR-02/03) and a token that stops working mid-run are not judged; a metadata URL on another host than the server\'s is never fetched',
+    runs: ['server'],
+  },
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
   { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },

@@ -15,6 +15,8 @@ export interface Target {
   readonly kind: 'stdio' | 'http';
   /** For reports: the command or the URL, never header values or URL credentials. */
   readonly description: string;
+  /** Whether its requests carry a credential (an Authorization header): a 401 then refuses it, not its absence. */
+  readonly credentialed: boolean;
   open(): Promise<ChannelToServer>;
   /**
    * Stops the server process mcpcheck started for this target, if any, so the next `open` starts
@@ -35,6 +37,7 @@ export interface StdioTargetOptions {
 
 export class StdioTarget implements Target {
   readonly kind = 'stdio' as const;
+  readonly credentialed = false;
   readonly description: string;
   private readonly open_ = new Set<StdioChannel>();
   private closed = false;
@@ -115,6 +118,10 @@ export class HttpTarget implements Target {
 
   get headers(): Record<string, string> {
     return this.options.headers ?? {};
+  }
+
+  get credentialed(): boolean {
+    return Object.keys(this.headers).some((name) => name.toLowerCase() === 'authorization');
   }
 
   /** The process group of the serving command mcpcheck started (`--start`) while it runs, else undefined. */

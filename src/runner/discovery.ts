@@ -1,4 +1,4 @@
-import { SetupError } from '../errors.js';
+import { SetupError, TokenWanted } from '../errors.js';
 import type { ClientSession } from '../harness/client-session.js';
 import { connect, type Conversation } from '../harness/lifecycle/index.js';
 import { type Pace, STARTUP_MS } from '../harness/pace.js';
@@ -139,7 +139,22 @@ export const discoverServer: DiscoveryStep = async ({ open, target, pace, reques
   // A process's start is waited for up to the pace's ceiling, and measured: the later starts
   // are waited for by it. A server behind a URL gets at least STARTUP_MS for its first answer.
   const outcome = await connect(session, { timeoutMs: Math.max(requestTimeoutMs, STARTUP_MS) });
+  if (!outcome.ok && outcome.reply.kind === 'rejected' && outcome.reply.status === 401) throw tokenWanted(target, outcome.opening);
   if (!outcome.ok) throw new SetupError(`${target.description} ${outcome.why}`);
   if (session.startedAfterMs !== undefined && target.kind === 'stdio') pace.firstStart(session.startedAfterMs);
   return discover(session, outcome.conversation);
 };
+
+/** What a 401 to the run's opening request (`opening`: its method) means, by whether the run sent a token. */
+export function tokenWanted(target: Target, opening: string): TokenWanted {
+  if (target.credentialed) {
+    return new TokenWanted(`${target.description} refused the token mcpcheck was given: ${opening} got HTTP 401 (an expired token, or one for another server? check the value --token-env names, or the Authorization --header)`, true);
+  }
+  return new TokenWanted(`${target.description} requires authorization: ${opening} without a token got HTTP 401`, false);
+}
+
+/**
+ * Discovery for a run that starts no conversation: a protected server mcpcheck has no token for
+ * answers nothing but its authorization, whose scenarios need nothing discovery would find.
+ */
+export const noConversation: DiscoveryStep = async () => emptyDiscovery();

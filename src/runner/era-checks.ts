@@ -23,20 +23,22 @@ export function inEraSection(checks: CheckResult[], revision: Revision): CheckRe
 }
 
 /**
- * An era the probes found but whose run could not start (its first conversation failed): the
- * era is "could not run", never a pass. It cites DISC-IMPL-01 in the stateless era (every server
- * implements server/discover) and the initialize rule in the stateful one.
+ * An era whose run could not start its conversations (the probes found it, but its first
+ * conversation failed; or the server wants a token mcpcheck was not given): the era is "could not
+ * run", never a pass. It cites DISC-IMPL-01 in the stateless era (every server implements
+ * server/discover) and in the stateful one LIFE-INIT-02 (the server answers initialize; a rule that
+ * binds the client would keep the check out of a server's report). `message` says why, whole.
  */
-export function eraCheck(revision: Revision, why: string): CheckResult {
+export function eraCheck(revision: Revision, message: string): CheckResult {
   const stateless = eraOf(revision) === 'stateless';
-  const row = requirementIn(stateless ? 'DISC-IMPL-01' : 'LIFE-INIT-01', revision)!;
+  const row = requirementIn(stateless ? 'DISC-IMPL-01' : 'LIFE-INIT-02', revision)!;
   return {
     id: stateless ? `${MODERN_SCENARIO_PREFIX}era/could-not-run` : 'server.era/could-not-run',
     title: `The ${revision} era's conversation starts`,
     requirements: [row.id],
     level: row.level,
     status: 'error',
-    message: `the probes found the ${revision} era, but its run could not start a conversation: ${why}`,
+    message,
     area: row.area,
     evidence: [],
     revision,

@@ -39,6 +39,8 @@ export interface EraProbe {
   why?: string;
   /** What the answer showed beyond "not served", as the era's lifecycle found it (no MCP server; a modern one lacking server/discover). */
   diagnosis?: Diagnosis;
+  /** Over HTTP, the probe was refused with 401: a protected resource, whose eras a request without a valid token cannot show. */
+  unauthorized?: true;
 }
 
 const MODERN_CODES: readonly unknown[] = Object.values(MODERN_ERRORS);
@@ -73,6 +75,7 @@ async function probeEra(target: Target, revision: Revision, era: Era, requestTim
       why: outcome.why,
       ...(outcome.diagnosis ? { diagnosis: outcome.diagnosis } : {}),
       ...(outcome.reply.kind === 'closed' ? { gone: outcome.why } : {}),
+      ...(outcome.reply.kind === 'rejected' && outcome.reply.status === 401 ? { unauthorized: true as const } : {}),
     };
   } finally {
     await closeQuietly(notes, `the ${era} era's probe`, () => session.close());

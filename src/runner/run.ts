@@ -227,8 +227,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     earlyRun.catch(() => undefined);
 
     // Discovery's session serves as lane 0's shared session once it is done.
+    let first: ClientSession | undefined;
     try {
-      let first: ClientSession | undefined;
       const open = async () => (lanes[0] = first = await openSession(DISCOVERY, () => laneScenario[0] ?? DISCOVERY));
       Object.assign(discovery, await input.discover({ open, target, pace, requestTimeoutMs: options.requestTimeoutMs }));
       if (first) {
@@ -245,7 +245,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     // and what needs a session of its own is skipped, not failed for the refusal.
     const after = input.scenarios.filter((s) => !early.includes(s));
     const moreSessions = after.some((s) => s.isolation !== 'shared') || (input.concurrency > 1 && after.length > 1);
-    const refused = target.kind === 'http' && moreSessions && !interrupted() ? await secondSessionRefused() : undefined;
+    // A run whose discovery started no conversation has no first session for a second to join.
+    const refused = target.kind === 'http' && moreSessions && first !== undefined && !interrupted() ? await secondSessionRefused() : undefined;
     if (refused !== undefined) notes.push(`the server refused a second session while the first was open (${refused}), which the spec allows: the shared scenarios ran on one lane, and those that need a session of their own were skipped`);
     const queue: Scenario[] = [];
     for (const s of input.scenarios) {

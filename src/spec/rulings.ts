@@ -221,6 +221,18 @@ const RULING_LIST = [
       'A server ending a subscription on its own over stdio sends at least one of the listen result (SUBS-END-01, preferred) and a notifications/cancelled naming the listen request (SUBS-END-02) before it closes: SUBS-END-02 fails only when neither arrives, a cancel without the result is a SUBS-END-01 warning. The one shutdown mcpcheck can cause over stdio is closing stdin, which stdio.mdx#shutdown makes the client\'s own: whether a server must still end a subscription its client is leaving is not settled, so there SUBS-END-02 is graded as a warning (SHOULD), never a failure.',
     requirements: ['SUBS-END-01', 'SUBS-END-02', 'CANCEL-11'],
   },
+  {
+    id: 'query-token',
+    ruling:
+      'A token that comes only in the URI query string (?access_token=…) is no token to an MCP server: tokens travel in the Authorization header (basic/authorization.mdx#token-requirements; OAuth 2.1 §5.1 dropped the query method), so such a request carries none and gets 401 like any request without a token (AUTH-ERR-01).',
+    requirements: ['AUTH-ERR-01'],
+  },
+  {
+    id: 'resource-identifies-server',
+    ruling:
+      'The Protected Resource Metadata `resource` identifies the endpoint when it equals the endpoint URL (scheme and host case-insensitive, a default port implied, no fragment, no query) or names a path the endpoint lies under on the same origin (the canonical server URI may be the origin alone, basic/authorization.mdx#canonical-server-uri); a difference of a trailing slash alone warns; any other value fails AUTH-PRM-03.',
+    requirements: ['AUTH-PRM-03'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

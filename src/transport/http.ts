@@ -69,6 +69,11 @@ export interface HttpSendResult extends SendResult {
 export interface ProbeRequest {
   method: string;
   /**
+   * Another document than the endpoint (say, authorization metadata): fetched with none of the
+   * session's headers nor the user's (`headers` only). Whose it may be is the caller's to decide.
+   */
+  url?: URL;
+  /**
    * Merged over the defaults (Accept, Content-Type for POST, User-Agent, user headers); null
    * removes one. Accept-Encoding (gzip, deflate, br) is added unless given.
    */
@@ -190,6 +195,15 @@ export class HttpChannel extends ChannelEvents implements Channel {
     return this.protocolVersion;
   }
 
+  /**
+   * The bearer token the user's Authorization header carries, for the authorization probes that
+   * present it otherwise (in the query string) or withhold it; never for a report.
+   */
+  get bearerToken(): string | undefined {
+    const entry = Object.entries(this.#userHeaders).find(([name]) => name.toLowerCase() === 'authorization');
+    return entry ? /^Bearer +(\S+)\s*$/i.exec(entry[1])?.[1] : undefined;
+  }
+
   /** For reports: the URL without credentials, header names without their values. */
   describe(): string {
     const names = Object.keys(this.#userHeaders);
@@ -291,7 +305,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
         : method === 'GET'
           ? { Accept: 'text/event-stream' }
           : {};
-    const headers = this.headers(defaults, probe);
+    const headers = probe.url ? new HeaderList({ 'User-Agent': USER_AGENT, ...defaults }) : this.headers(defaults, probe);
     for (const [name, value] of Object.entries(probe.headers ?? {})) {
       if (value === null) headers.delete(name);
       else headers.set(name, value);
@@ -303,7 +317,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     try {
       let res: HttpResponse;
       try {
-        res = await httpExchange(this.url, { method, headers, body: probe.body, signal: ctl.signal });
+        res = await httpExchange(probe.url ?? this.url, { method, headers, body: probe.body, signal: ctl.signal });
       } catch (err) {
         return { status: 0, headers: {}, body: '', truncated: false, incomplete: false, error: this.explain(err, ctl) };
       }

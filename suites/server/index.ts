@@ -1,4 +1,5 @@
 import type { Scenario } from '../kit.js';
+import { authorization } from './authorization.js';
 import { baseProtocol } from './base-protocol.js';
 import { clientFeatures } from './client-features.js';
 import { http } from './http.js';
@@ -23,4 +24,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging, ...modernCancellation, ...httpStateless];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization];

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { resourceMatch, ruling, scenario, type Scenario, show } from '../kit.js';
+import { describeAttempts, findResourceMetadata, openingProbe, openWith, protectedResource } from './authorization-helpers.js';
+import { describeProbe, is2xx, probe, rpc } from './http.js';
+
+// Authorization (basic/authorization.mdx): the server as an OAuth 2.1 protected resource. Each
+// scenario first sends the era's opening request without credentials; a server that serves it, or
+// refuses it with no 401 and no Bearer challenge, is not protected (authorization is optional) and
+// every scenario here is a skip. The probes are raw exchanges outside any session.
+
+const needs = { transport: 'http' } as const;
+
+/** Tokens no authorization server issued: an opaque one, and an unsigned JWT (alg none) that a server decoding without verifying would take. */
+const FOREIGN_TOKENS = [
+  { key: 'unknown', token: () => `mcpcheck-unknown-${randomUUID()}`, what: 'an opaque token no authorization server issued' },
+  { key: 'unsigned-jwt', token: () => 'eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJtY3BjaGVjayIsImF1ZCI6Im1jcGNoZWNrIn0.', what: 'an unsigned JWT (alg "none") for another audience' },
+] as const;
+
+const WITHOUT_TOKEN = 'needs the token the run was given (--token-env NAME, or --header "Authorization: Bearer …"); without one it is not judged';
+
+export const noToken = scenario({
+  id: 'server.auth.no-token',
+  title: 'A request without a token is refused with 401 Unauthorized',
+  requirements: ['AUTH-ERR-01'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    ctx.check.expect(found.res.status === 401, { expected: 'the opening request without an Authorization header → HTTP 401 (403 is for a token with too little scope)', actual: describeProbe(found.res) });
+  },
+});
+
+export const malformedAuthorization = scenario({
+  id: 'server.auth.malformed-authorization',
+  title: 'An Authorization header that is no bearer token (Basic credentials, Bearer without a token) is refused with 400 or 401',
+  requirements: ['AUTH-ERR-01'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    for (const [key, value, what] of [
+      ['basic', 'Basic bWNwY2hlY2s6bm90LWEtdG9rZW4=', 'Basic credentials'],
+      ['empty-bearer', 'Bearer', 'the Bearer scheme with no token'],
+    ] as const) {
+      const res = await openWith(found.channel, ctx.session, value);
+      ctx.check.expect(res.status === 400 || res.status === 401, { key, expected: `the opening request with Authorization: ${what} → HTTP 400 (a malformed request) or 401`, actual: describeProbe(res) });
+    }
+  },
+});
+
+export const foreignToken = scenario({
+  id: 'server.auth.invalid-token',
+  title: 'A bearer token the server cannot validate is refused with 401 before the request is processed',
+  requirements: ['AUTH-TOKEN-03'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    for (const t of FOREIGN_TOKENS) {
+      const res = await openWith(found.channel, ctx.session, `Bearer ${t.token()}`);
+      ctx.check.expect(res.status === 401, { key: t.key, expected: `the opening request bearing ${t.what} → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
+    }
+  },
+});
+
+export const queryToken = scenario({
+  id: 'server.auth.token-in-query',
+  title: 'A token in the URI query string, with no Authorization header, is refused with 401',
+  requirements: ['AUTH-ERR-01'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    const token = found.channel.bearerToken;
+    if (token === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
+    const url = new URL(found.channel.url);
+    url.searchParams.set('access_token', token);
+    const { body, headers } = openingProbe(ctx.session);
+    const res = await probe(found.channel, { method: 'POST', url, body, headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } });
+    // Refused is what this judges; with which status, server.auth.no-token does (the request carries no token).
+    ctx.check.expect(!is2xx(res.status) && res.status !== 0, {
+      expected: `the opening request with the run's token as ?access_token= and no Authorization header → refused as one without a token (401) (${ruling('query-token').cite})`,
+      actual: describeProbe(res),
+    });
+  },
+});
+
+export const challengeScope = scenario({
+  id: 'server.auth.challenge-scope',
+  title: "The 401 challenge names the scopes the request needs in its scope parameter",
+  requirements: ['AUTH-WWW-01'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    const header = found.res.headers['www-authenticate'];
+    const scope = found.challenge?.params.scope;
+    ctx.check.expect(scope !== undefined && scope.trim() !== '', {
+      expected: 'WWW-Authenticate: Bearer … scope="<the scopes needed>" on the 401',
+      actual: header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${show(header, 200)}`,
+    });
+  },
+});
+
+export const metadataFound = scenario({
+  id: 'server.auth.resource-metadata',
+  title: "The Protected Resource Metadata is served at the 401 challenge's resource_metadata URL, or else at a well-known URI",
+  requirements: ['AUTH-PRM-02'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    const lookup = await findResourceMetadata(found.channel, found.challenge);
+    if (!lookup.found && lookup.attempts.every((a) => a.notFetched !== undefined && a.via === 'WWW-Authenticate resource_metadata' && a.url.protocol !== 'about:')) {
+      return ctx.check.skip(`not judged: ${describeAttempts(lookup.attempts)}`);
+    }
+    ctx.check.expect(lookup.found !== undefined, {
+      expected: 'a JSON metadata document (HTTP 200) at the challenge\'s resource_metadata URL when it names one, else at /.well-known/oauth-protected-resource<endpoint path> or /.well-known/oauth-protected-resource',
+      actual: describeAttempts(lookup.attempts),
+    });
+  },
+});
+
+export const metadataServers = scenario({
+  id: 'server.auth.resource-metadata-servers',
+  title: 'The Protected Resource Metadata lists at least one authorization server',
+  requirements: ['AUTH-PRM-01'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    const lookup = await findResourceMetadata(found.channel, found.challenge);
+    if (!lookup.found) return ctx.check.skip(`not judged: no metadata document was found (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata judges where it should be`);
+    const servers = lookup.found.document.authorization_servers;
+    const ok = Array.isArray(servers) && servers.length > 0 && servers.every((s) => typeof s === 'string' && URL.canParse(s));
+    ctx.check.expect(ok, {
+      expected: `authorization_servers in the metadata at ${lookup.found.url.href}: a non-empty array of issuer URLs`,
+      actual: servers === undefined ? 'no authorization_servers member' : `authorization_servers: ${show(JSON.stringify(servers), 200)}`,
+    });
+  },
+});
+
+export const metadataResource = scenario({
+  id: 'server.auth.resource-metadata-resource',
+  title: 'The Protected Resource Metadata resource identifies this MCP endpoint',
+  requirements: ['AUTH-PRM-03'],
+  isolation: 'session',
+  needs,
+  carriedOver: true,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    const lookup = await findResourceMetadata(found.channel, found.challenge);
+    if (!lookup.found) return ctx.check.skip(`not judged: no metadata document was found (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata judges where it should be`);
+    const resource = lookup.found.document.resource;
+    const endpoint = found.channel.url;
+    const match = typeof resource === 'string' ? resourceMatch(resource, endpoint) : 'other';
+    const expected = `resource in the metadata at ${lookup.found.url.href} to identify ${endpoint.href} (${ruling('resource-identifies-server').cite})`;
+    const actual = resource === undefined ? 'no resource member' : `resource: ${show(JSON.stringify(resource), 200)}`;
+    if (match === 'trailing-slash') return void ctx.check.expect(false, { expected, actual: `${actual}, which differs from the endpoint by a trailing slash only`, level: 'SHOULD' });
+    ctx.check.expect(match !== 'other', { expected, actual });
+  },
+});
+
+export const sessionNotCredential = scenario({
+  id: 'server.auth.session-not-credential',
+  title: 'A request in an authorized session that carries no token, or an invalid one, is refused: the session id is no credential',
+  requirements: ['SEC-SESS-01'],
+  revisions: { removed: '2026-07-28' },
+  isolation: 'session',
+  needs,
+  async run(ctx) {
+    const found = await protectedResource(ctx);
+    if (!found) return;
+    if (found.channel.bearerToken === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
+    const outcome = await ctx.connect(ctx.session);
+    if (!outcome.ok) return ctx.check.error(`the session with the run's token could not start: ${outcome.why}`);
+    if (found.channel.sessionId === undefined) return ctx.check.skip('not judged: the server issued no MCP-Session-Id, so there is no session to present without a token');
+    for (const [key, authorization, what] of [
+      ['no-token', null, 'no Authorization header'],
+      ['invalid-token', `Bearer mcpcheck-unknown-${randomUUID()}`, 'a token no authorization server issued'],
+    ] as const) {
+      const res = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: { Authorization: authorization } });
+      const served = is2xx(res.status);
+      // A token served with no session as well was not let in by the session: that is server.auth.invalid-token's defect.
+      if (served && authorization !== null && is2xx((await openWith(found.channel, ctx.session, authorization)).status)) {
+        ctx.check.skip(`not judged: the server serves ${what} without a session too, so the session made no difference (server.auth.invalid-token judges the token)`, { key });
+        continue;
+      }
+      ctx.check.expect(!served && res.status !== 0, { key, expected: `ping with the session's MCP-Session-Id and ${what} → refused (401)`, actual: describeProbe(res) });
+    }
+  },
+});
+
+export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, queryToken, challengeScope, metadataFound, metadataServers, metadataResource, sessionNotCredential];

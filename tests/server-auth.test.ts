@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../src/model.js';
+import { authorization } from '../suites/server/authorization.js';
+import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROTECTED_HEADER, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, withProtectedToken } from './server-helpers.js';
+
+beforeAll(requireBuild);
+
+const AUTH_ONLY = { only: authorization.map((s) => s.id) };
+const SDK_PROTECTED = join(ROOT, 'dist/tests/fixtures/sdk/protected-server.js');
+const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-auth-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const statuses = (report: RunReport, prefix = 'server.auth.') => Object.fromEntries(report.checks.filter((c) => c.id.startsWith(prefix)).map((c) => [c.id, c.status]));
+
+const ALL_PASS = {
+  'server.auth.no-token': 'pass',
+  'server.auth.malformed-authorization/basic': 'pass',
+  'server.auth.malformed-authorization/empty-bearer': 'pass',
+  'server.auth.invalid-token/unknown': 'pass',
+  'server.auth.invalid-token/unsigned-jwt': 'pass',
+  'server.auth.token-in-query': 'pass',
+  'server.auth.challenge-scope': 'pass',
+  'server.auth.resource-metadata': 'pass',
+  'server.auth.resource-metadata-servers': 'pass',
+  'server.auth.resource-metadata-resource': 'pass',
+  'server.auth.session-not-credential/no-token': 'pass',
+  'server.auth.session-not-credential/invalid-token': 'pass',
+};
+
+describe.concurrent('a protected server: the reference server with --auth', () => {
+  it('with its token (--token-env): the whole suite passes but for the break of its challenge, and the token shows nowhere', async ({ expect }) => {
+    const port = await freePort();
+    const json = join(dir, 'with-token.json');
+    const url = `http://127.0.0.1:${port}/mcp`;
+    // Protected and correct but for a challenge without scope (a warning): a check that has a reproduce line.
+    const start = withProtectedToken(`node ${REFERENCE} --http --port ${port} --break auth-challenge-without-scope`);
+    const run = await mcpcheckAsync(['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--json', json, '--verbose'], { MCPCHECK_TEST_TOKEN: PROTECTED_TOKEN });
+    const text = readFileSync(json, 'utf8');
+    const report = JSON.parse(text) as RunReport;
+    expect(run.code, `${run.stderr}\n${describeFailures(report)}`).toBe(0);
+    expect(describeFailures(report)).toMatch(/^warn server\.auth\.challenge-scope \[AUTH-WWW-01\][^\n]*$/);
+    expect(statuses(report)).toEqual({ ...ALL_PASS, 'server.auth.challenge-scope': 'warn' });
+    // The protected server gets the rest of the suite as an open one would.
+    expect(report.summary.checks.pass).toBeGreaterThan(100);
+    for (const out of [run.stdout, run.stderr, text]) expect(out).not.toContain(PROTECTED_TOKEN);
+    // The command line that starts the fixture names the token: it is shown as the variable it came from.
+    expect(text).toContain('$MCPCHECK_TEST_TOKEN');
+    // A reproduce line runs as pasted: it names the variable, not the token.
+    const reproduce = report.checks.find((c) => c.id === 'server.auth.challenge-scope')?.reproduce ?? '';
+    expect(reproduce).toContain('--token-env MCPCHECK_TEST_TOKEN');
+  });
+
+  it('without a token: the authorization scenarios run on what a request without one shows; the era could not run (exit 3)', async ({ expect }) => {
+    const report = await runHttp((port) => withProtectedToken(`node ${REFERENCE} --http --port ${port} --auth`));
+    const tokenNeeded = 'not judged: needs the token the run was given (--token-env NAME, or --header "Authorization: Bearer …"); without one it is not judged';
+    expect(statuses(report)).toEqual({
+      ...ALL_PASS,
+      'server.auth.token-in-query': 'skip',
+      'server.auth.session-not-credential/no-token': undefined,
+      'server.auth.session-not-credential/invalid-token': undefined,
+      'server.auth.session-not-credential': 'skip',
+    });
+    expect(report.checks.find((c) => c.id === 'server.auth.token-in-query')?.message).toBe(tokenNeeded);
+    const era = report.checks.find((c) => c.id === 'server.era/could-not-run');
+    expect(era).toMatchObject({ status: 'error', requirements: ['LIFE-INIT-02'] });
+    expect(era?.message).toContain('requires authorization: initialize without a token got HTTP 401: mcpcheck was given no token, so only the authorization scenarios ran');
+    expect(report.checks.filter((c) => !c.id.startsWith('server.auth.') && c.id !== 'server.era/could-not-run')).toEqual([]);
+    expect(report.summary.incomplete).toBeGreaterThan(0);
+    expect(report.eras).toEqual([expect.objectContaining({ revision: '2025-11-25', status: 'could not run' })]);
+  });
+
+  it('a token it refuses: one line, exit 2', async ({ expect }) => {
+    const port = await freePort();
+    const run = await mcpcheckAsync(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', withProtectedToken(`node ${REFERENCE} --http --port ${port} --auth`), '--token-env', 'WRONG_TOKEN'], { WRONG_TOKEN: 'not-the-token-at-all' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('refused the token mcpcheck was given: initialize got HTTP 401');
+    expect(run.stderr + run.stdout).not.toContain('not-the-token-at-all');
+  });
+
+  it('--token-env naming a variable that is not set: one line, exit 2', async ({ expect }) => {
+    const run = await mcpcheckAsync(['server', '--url', 'http://127.0.0.1:9/mcp', '--token-env', 'MCPCHECK_NO_SUCH_VARIABLE']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe('mcpcheck: --token-env MCPCHECK_NO_SUCH_VARIABLE: the environment variable MCPCHECK_NO_SUCH_VARIABLE is not set');
+  });
+});
+
+describe('the SDK v1 server behind its own bearer-token middleware (requireBearerAuth, mcpAuthMetadataRouter)', () => {
+  it('gets the authorization verdicts the spec supports', async () => {
+    const report = await runHttp((port) => `MCPCHECK_SDK_TOKEN=${PROTECTED_TOKEN} node ${SDK_PROTECTED} --port ${port}`, { ...AUTH_ONLY, headers: [PROTECTED_HEADER] });
+    expect(harnessErrors(report)).toEqual([]);
+    // Its 401 names no scope when the server requires none (requiredScopes empty): AUTH-WWW-01 asks for one (SHOULD).
+    expect(statuses(report)).toEqual({ ...ALL_PASS, 'server.auth.challenge-scope': 'warn' });
+  });
+});
