@@ -11,6 +11,7 @@ beforeAll(requireBuild);
 
 const AUTH_ONLY = { only: authorization.map((s) => s.id) };
 const SDK_PROTECTED = join(ROOT, 'dist/tests/fixtures/sdk/protected-server.js');
+const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
 const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-auth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -67,7 +68,8 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(report.checks.find((c) => c.id === 'server.auth.token-in-query')?.message).toBe(tokenNeeded);
     const era = report.checks.find((c) => c.id === 'server.era/could-not-run');
     expect(era).toMatchObject({ status: 'error', requirements: ['LIFE-INIT-02'] });
-    expect(era?.message).toContain('requires authorization: initialize without a token got HTTP 401: mcpcheck was given no token, so only the authorization scenarios ran');
+    expect(era?.message).toContain('requires authorization: initialize without a token got HTTP 401; give mcpcheck an access token with --token-env NAME');
+    expect(era?.message).toContain('Without one, only the authorization scenarios ran');
     expect(report.checks.filter((c) => !c.id.startsWith('server.auth.') && c.id !== 'server.era/could-not-run')).toEqual([]);
     expect(report.summary.incomplete).toBeGreaterThan(0);
     expect(report.eras).toEqual([expect.objectContaining({ revision: '2025-11-25', status: 'could not run' })]);
@@ -82,10 +84,30 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(run.stderr + run.stdout).not.toContain('not-the-token-at-all');
   });
 
+  it('fuzz without a token: one line naming how to give one, exit 2', async ({ expect }) => {
+    const port = await freePort();
+    const run = await mcpcheckAsync(['fuzz', '--url', `http://127.0.0.1:${port}/mcp`, '--start', withProtectedToken(`node ${REFERENCE} --http --port ${port} --auth`), '--runs', '1', '--out', join(dir, 'fuzz')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('requires authorization: initialize without a token got HTTP 401; give mcpcheck an access token with --token-env NAME');
+  });
+
   it('--token-env naming a variable that is not set: one line, exit 2', async ({ expect }) => {
     const run = await mcpcheckAsync(['server', '--url', 'http://127.0.0.1:9/mcp', '--token-env', 'MCPCHECK_NO_SUCH_VARIABLE']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe('mcpcheck: --token-env MCPCHECK_NO_SUCH_VARIABLE: the environment variable MCPCHECK_NO_SUCH_VARIABLE is not set');
+  });
+});
+
+describe('a protected dual-era server: the 2026-07-28 reference server with --dual-era --auth', () => {
+  it('with its token: both eras graded, the authorization scenarios in each', async () => {
+    const report = await runHttp((port) => withProtectedToken(`node ${REFERENCE_2026} --http --port ${port} --dual-era --auth`), { headers: [PROTECTED_HEADER] });
+    expect(describeFailures(report)).toBe('');
+    expect(report.eras?.map((e) => `${e.revision} ${e.status}`)).toEqual(['2025-11-25 tested', '2026-07-28 tested']);
+    expect(statuses(report)).toEqual(ALL_PASS);
+    // The stateless era has no sessions: SEC-SESS-01 is not one of its rules.
+    const modern = Object.fromEntries(Object.entries(ALL_PASS).filter(([id]) => !id.includes('session-not-credential')).map(([id, status]) => [id.replace('server.', 'server.modern.'), status]));
+    expect(statuses(report, 'server.modern.auth.')).toEqual(modern);
   });
 });
 

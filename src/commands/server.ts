@@ -133,9 +133,17 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     cases: o.properties ?? PROPERTY_CASES,
   };
   const notes: string[] = [];
-  const probes = asked === undefined ? await probeEras(o, options.requestTimeoutMs, notes) : undefined;
-  // A protected server shows its eras to no request without a valid token: its run speaks the mission's revision.
-  const locked = probes !== undefined && probes.every((p) => p.unauthorized);
+  // A protected server shows its eras to no request without a token: its run speaks the mission's revision.
+  let locked = false;
+  let probes: EraProbe[] | undefined;
+  if (asked === undefined) {
+    try {
+      probes = await probeEras(o, options.requestTimeoutMs, notes);
+    } catch (e) {
+      if (!(e instanceof TokenWanted) || e.tokenGiven) throw e;
+      locked = true;
+    }
+  }
   const revisions: Revision[] = asked !== undefined ? [asked] : locked ? [LATEST_STATEFUL_REVISION] : probes!.filter(toTest).map((p) => p.revision);
   const dual = revisions.length > 1;
   const runs: EraRun[] = [];
@@ -154,7 +162,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
       const why = run.locked;
       run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation);
       if (!('unreachable' in run) && !('locked' in run)) {
-        checks.push(eraCheck(revision, `${why}: mcpcheck was given no token, so only the authorization scenarios ran (what a request without a token shows). Rerun with --token-env NAME, NAME an environment variable holding an access token for this server, or --header "Authorization: Bearer …"`));
+        checks.push(eraCheck(revision, `${why}. Without one, only the authorization scenarios ran (what a request without a token shows)`));
         runs.push(run);
         checks.push(...inEraSection(run.checks.filter(selection.keep), revision));
         sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'the server requires a token and mcpcheck was given none: only the authorization scenarios ran' });
@@ -173,8 +181,9 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     sections.push({ revision, era: eraOf(revision), status: 'tested', detail: `${run.sessions} session(s)` });
     notes.push(...run.notes);
   }
-  for (const p of probes ?? []) if (!revisions.includes(p.revision) && !locked) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
-  if (probes) notes.unshift(locked ? `era detection: every probe got HTTP 401 (a protected resource), so which eras the server serves is unknown: the run spoke ${LATEST_STATEFUL_REVISION}` : describeEras(probes));
+  for (const p of probes ?? []) if (!revisions.includes(p.revision)) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
+  if (probes) notes.unshift(describeEras(probes));
+  if (locked) notes.unshift(`era detection: every probe got HTTP 401 (a protected resource), so which eras the server serves is unknown: the run spoke ${LATEST_STATEFUL_REVISION}`);
   sections.sort((a, b) => (a.revision < b.revision ? -1 : 1));
   const primary = runs[0];
   return grade({
@@ -188,7 +197,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     notes,
     untested: untestedContext('server', { scenarios: scenarios.map(scenarioRef), role: 'server', selected: selection.narrowed }),
     wire: runs.flatMap((r) => r.wire),
-    ...(probes || asked !== undefined ? { eras: sections } : {}),
+    ...(probes || locked || asked !== undefined ? { eras: sections } : {}),
     ...(o.baseline ? { baseline: o.baseline } : {}),
     ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
   });
@@ -203,11 +212,8 @@ export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
     const probes = await detectEras(target, requestTimeoutMs, notes);
-    // A protected server refuses every probe without a token: the run finds out what it can (testServer).
-    if (probes.every((p) => p.unauthorized)) {
-      if (!target.credentialed) return probes;
-      throw tokenWanted(target, 'initialize');
-    }
+    // A protected server refuses every probe without a valid token.
+    if (probes.every((p) => p.unauthorized)) throw tokenWanted(target, 'initialize');
     if (!probes.some(toTest)) {
       // A target that went away answered nothing: say why it went, as a run of one era would.
       const gone = probes.find((p) => p.gone !== undefined)?.gone;

@@ -150,7 +150,7 @@ export function tokenWanted(target: Target, opening: string): TokenWanted {
   if (target.credentialed) {
     return new TokenWanted(`${target.description} refused the token mcpcheck was given: ${opening} got HTTP 401 (an expired token, or one for another server? check the value --token-env names, or the Authorization --header)`, true);
   }
-  return new TokenWanted(`${target.description} requires authorization: ${opening} without a token got HTTP 401`, false);
+  return new TokenWanted(`${target.description} requires authorization: ${opening} without a token got HTTP 401; give mcpcheck an access token with --token-env NAME (NAME an environment variable holding it) or --header "Authorization: Bearer …"`, false);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext } from '../kit.js';
+import { bearerChallenge, type Challenge, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -54,7 +54,8 @@ export async function protectedResource(ctx: ScenarioContext): Promise<(Protecti
 
 /** Where a Protected Resource Metadata document was looked for, and what came back. */
 export interface MetadataAttempt {
-  url: URL;
+  /** The URL as named (the challenge's value when it was no URL). */
+  url: string;
   via: 'WWW-Authenticate resource_metadata' | 'path-inserted well-known URI' | 'root well-known URI';
   res?: ProbeResponse;
   /** Why the URL was not fetched. */
@@ -65,6 +66,8 @@ export interface MetadataLookup {
   attempts: MetadataAttempt[];
   /** The first attempt that gave a 200 with a JSON object. */
   found?: MetadataAttempt & { res: ProbeResponse; document: Record<string, unknown> };
+  /** Why the document could not be looked for: the challenge names it on a host mcpcheck does not contact. */
+  notContacted?: string;
 }
 
 /**
@@ -78,13 +81,11 @@ export function wellKnownMetadataUrls(endpoint: URL): URL[] {
 }
 
 /**
- * A metadata URL mcpcheck may fetch unasked: on the endpoint's own origin, or on loopback. Any
- * other host is contacted only by the server's own endpoint, which the user named.
+ * Whether mcpcheck may fetch a metadata URL unasked: on the endpoint's own origin, or on loopback.
+ * It contacts no other host than the endpoint the user named.
  */
-function fetchable(url: URL, endpoint: URL): string | undefined {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `not an http(s) URL`;
-  if (url.origin === endpoint.origin || isLoopbackHost(url.hostname)) return undefined;
-  return `on another host (${url.host}) than the endpoint's: mcpcheck contacts no host but the one it was pointed at`;
+function contactable(url: URL, endpoint: URL): boolean {
+  return url.origin === endpoint.origin || isLoopbackHost(url.hostname);
 }
 
 /**
@@ -93,31 +94,27 @@ function fetchable(url: URL, endpoint: URL): string | undefined {
  * object served with 200.
  */
 export async function findResourceMetadata(channel: HttpChannel, challenge: Challenge | undefined): Promise<MetadataLookup> {
-  const attempts: MetadataAttempt[] = [];
   const named = challenge?.params.resource_metadata;
-  const candidates: Array<Pick<MetadataAttempt, 'url' | 'via'> & { notFetched?: string }> = [];
-  if (named !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(named, channel.url);
-    } catch {
-      url = undefined;
-    }
-    if (url) candidates.push({ url, via: 'WWW-Authenticate resource_metadata' });
-    else attempts.push({ url: new URL('about:blank'), via: 'WWW-Authenticate resource_metadata', notFetched: `resource_metadata ${JSON.stringify(named.slice(0, 200))} is no URL` });
-  } else {
+  const candidates: Array<{ url: URL | string; via: MetadataAttempt['via'] }> = [];
+  if (named !== undefined) candidates.push({ url: URL.canParse(named, channel.url.href) ? new URL(named, channel.url) : named, via: 'WWW-Authenticate resource_metadata' });
+  else {
     const [first, second] = wellKnownMetadataUrls(channel.url);
     candidates.push({ url: first!, via: second ? 'path-inserted well-known URI' : 'root well-known URI' });
     if (second) candidates.push({ url: second, via: 'root well-known URI' });
   }
-  for (const c of candidates) {
-    const notFetched = fetchable(c.url, channel.url);
-    if (notFetched !== undefined) {
-      attempts.push({ ...c, notFetched });
+  const attempts: MetadataAttempt[] = [];
+  for (const { url, via } of candidates) {
+    const shown = typeof url === 'string' ? show(url, 200) : url.href;
+    if (typeof url === 'string' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      attempts.push({ url: shown, via, notFetched: 'not an http(s) URL' });
       continue;
     }
-    const res = await probe(channel, { method: 'GET', url: c.url, headers: { Accept: 'application/json' }, timeoutMs: HEADERS_MS });
-    const attempt: MetadataAttempt = { ...c, res };
+    if (!contactable(url, channel.url)) {
+      const why = `on another host (${url.host}) than the endpoint's, and mcpcheck contacts no host but the one it was pointed at`;
+      return { attempts: [...attempts, { url: shown, via, notFetched: why }], notContacted: `the challenge's resource_metadata ${shown} is ${why}` };
+    }
+    const res = await probe(channel, { method: 'GET', url, headers: { Accept: 'application/json' }, timeoutMs: HEADERS_MS });
+    const attempt: MetadataAttempt = { url: shown, via, res };
     attempts.push(attempt);
     if (res.status !== 200) continue;
     let document: unknown;
@@ -133,5 +130,5 @@ export async function findResourceMetadata(channel: HttpChannel, challenge: Chal
 
 /** One line per attempt, for messages: "GET <url> (<via>) → HTTP 404 …". */
 export function describeAttempts(attempts: readonly MetadataAttempt[]): string {
-  return attempts.map((a) => `${a.via} ${a.url.href}: ${a.notFetched ? `not fetched, ${a.notFetched}` : describeProbe(a.res!)}`).join('; ');
+  return attempts.map((a) => `${a.via} ${a.url}: ${a.notFetched ? `not fetched, ${a.notFetched}` : describeProbe(a.res!)}`).join('; ');
 }
