@@ -75,6 +75,14 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(report.eras).toEqual([expect.objectContaining({ revision: '2025-11-25', status: 'could not run' })]);
   });
 
+  it('a token that stops working mid-run: one could-not-run that says so, never a failure', async ({ expect }) => {
+    const report = await runHttp((port) => withProtectedToken(`MCPCHECK_REFERENCE_TOKEN_USES=40 node ${REFERENCE} --http --port ${port} --auth`), { headers: [PROTECTED_HEADER] });
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn')).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'error').map((c) => `${c.id} ${c.requirements.join()}`)).toEqual(['server.auth/token-refused AUTH-GEN-01']);
+    expect(report.checks.filter((c) => c.message.includes("the server had begun refusing the run's token")).length).toBeGreaterThan(0);
+    expect(report.summary.incomplete).toBe(1);
+  });
+
   it('a token it refuses: one line, exit 2', async ({ expect }) => {
     const port = await freePort();
     const run = await mcpcheckAsync(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', withProtectedToken(`node ${REFERENCE} --http --port ${port} --auth`), '--token-env', 'WRONG_TOKEN'], { WRONG_TOKEN: 'not-the-token-at-all' });

@@ -5,6 +5,7 @@ import { HeaderList, httpExchange } from '../transport/http-client.js';
 import { TargetDidNotStart, TargetProcess } from '../transport/process.js';
 import { StdioChannel } from '../transport/stdio.js';
 import { Pace } from './pace.js';
+import { LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 
 /**
  * What mcpcheck tests: a command it runs over stdio (a fresh process per `open()`), or a
@@ -17,6 +18,12 @@ export interface Target {
   readonly description: string;
   /** Whether its requests carry a credential (an Authorization header): a 401 then refuses it, not its absence. */
   readonly credentialed: boolean;
+  /**
+   * Whether the server has refused that credential: a 401 to a session's own request that carried
+   * it, confirmed by a fresh request with it that gets 401 too (a 401 for, say, an ended session
+   * is the session's matter, not the token's). Once refused, always refused.
+   */
+  tokenRefused(): Promise<boolean>;
   open(): Promise<ChannelToServer>;
   /**
    * Stops the server process mcpcheck started for this target, if any, so the next `open` starts
@@ -38,6 +45,10 @@ export interface StdioTargetOptions {
 export class StdioTarget implements Target {
   readonly kind = 'stdio' as const;
   readonly credentialed = false;
+
+  async tokenRefused(): Promise<boolean> {
+    return false;
+  }
   readonly description: string;
   private readonly open_ = new Set<StdioChannel>();
   private closed = false;
@@ -106,6 +117,9 @@ export class HttpTarget implements Target {
 
   /** The --url, parsed once here: every later use reads this value. */
   readonly address: URL;
+  /** A session's request carrying the credential got 401 since the last confirmation. */
+  private suspect = false;
+  private refused: Promise<boolean> | undefined;
 
   constructor(private readonly options: HttpTargetOptions) {
     this.address = targetUrl(options.url);
@@ -118,6 +132,14 @@ export class HttpTarget implements Target {
 
   get headers(): Record<string, string> {
     return this.options.headers ?? {};
+  }
+
+  async tokenRefused(): Promise<boolean> {
+    if (this.refused && (await this.refused)) return true;
+    if (!this.suspect) return false;
+    this.suspect = false;
+    this.refused = refuses(this.address, this.headers);
+    return this.refused;
   }
 
   get credentialed(): boolean {
@@ -166,6 +188,7 @@ export class HttpTarget implements Target {
       url: this.address.href,
       ...(this.options.headers ? { headers: this.options.headers } : {}),
       ...(this.options.requestTimeoutMs ? { timeoutMs: this.options.requestTimeoutMs } : {}),
+      onCredentialRefused: () => (this.suspect = true),
     });
     this.channels.add(channel);
     channel.onClose(() => this.channels.delete(channel));
@@ -186,6 +209,28 @@ export class HttpTarget implements Target {
   async close(): Promise<void> {
     await Promise.all([...this.channels].map((c) => c.close()));
     if (this.server) await this.server.terminateGroup();
+  }
+}
+
+/**
+ * Whether an initialize POSTed to `url` with `headers` (the run's credential) outside any session
+ * gets 401 within 5 s; a network failure says nothing of the token.
+ */
+async function refuses(url: URL, headers: Record<string, string>): Promise<boolean> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), 5_000);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcpcheck-token-check', method: 'initialize', params: { protocolVersion: LATEST_STATEFUL_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
+  try {
+    const res = await httpExchange(url, { method: 'POST', headers: new HeaderList({ 'User-Agent': 'mcpcheck', Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...headers }), body, signal: ctl.signal });
+    res.cancel();
+    // A session the check opened is closed again.
+    const session = res.headers['mcp-session-id'];
+    if (res.ok && session !== undefined) (await httpExchange(url, { method: 'DELETE', headers: new HeaderList({ 'User-Agent': 'mcpcheck', ...headers, 'MCP-Session-Id': session }), signal: ctl.signal })).cancel();
+    return res.status === 401;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -44,3 +44,25 @@ export function eraCheck(revision: Revision, message: string): CheckResult {
     revision,
   };
 }
+
+/**
+ * The server began refusing the run's token mid-run (a 401 to a request that carried it: expired
+ * or revoked): one could-not-run that says so, where every check that failed or could not run from
+ * then on is a skip (runScenarios), since the refused token, not the server, may explain it. It
+ * cites AUTH-GEN-01, the rule that brings the authorization rules in: what the run could not judge
+ * is whatever the token was needed for.
+ */
+export function tokenRefusedCheck(revision: Revision): CheckResult {
+  const row = requirementIn('AUTH-GEN-01', revision)!;
+  return {
+    id: `${eraOf(revision) === 'stateless' ? MODERN_SCENARIO_PREFIX : 'server.'}auth/token-refused`,
+    title: 'The token mcpcheck was given works for the whole run',
+    requirements: [row.id],
+    level: row.level,
+    status: 'error',
+    message: `the server began refusing the token mcpcheck was given (HTTP 401 to a request that carried it: it expired or was revoked during the run); the checks that failed or could not run from then on are not judged (skipped). Rerun with a fresh token`,
+    area: row.area,
+    evidence: [],
+    revision,
+  };
+}

@@ -13,7 +13,8 @@ import { LiveLedger } from './live.js';
 import { type Discovery, type DiscoveryStep, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunControl } from './observer.js';
 import { outsideRevisions, type RunOptions, type Scenario } from './scenario.js';
-import type { Revision } from '../spec/revisions.js';
+import { LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
+import { tokenRefusedCheck } from './era-checks.js';
 import type { Redactor } from '../redact.js';
 
 export interface RunInput extends RunControl {
@@ -211,7 +212,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
         r.wire = own ? [own.log] : logs;
         if (own) for (const e of r.evidence) if (e.frame !== undefined) e.wire = own.log;
       }
-      settle(s, recorder.results);
+      settle(s, underRefusedToken(await target.tokenRefused(), recorder.results));
     };
 
     // Scenarios that wait on purpose hold no lane. Those that need nothing discovery finds out
@@ -273,7 +274,9 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of last) await runOne(-1, s);
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
-    checks.push(...ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session)));
+    const tokenRefused = await target.tokenRefused();
+    checks.push(...underRefusedToken(tokenRefused, ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session))));
+    if (tokenRefused) checks.push(tokenRefusedCheck(input.speaks ?? LATEST_STATEFUL_REVISION));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind, input.redactor);
     return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };
   } finally {
@@ -286,6 +289,16 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     await Promise.allSettled(ledger.tracked.map((session) => session.close()));
     await closeQuietly(notes, 'the target', () => target.close());
   }
+}
+
+/**
+ * Checks settled once the server had refused the run's token: a failure, a warning or a check that
+ * could not run is not judged (a skip saying why), since the refused token, not the server, may
+ * explain it; what passed held. The run reports the refusal once (tokenRefusedCheck).
+ */
+function underRefusedToken(tokenRefused: boolean, results: CheckResult[]): CheckResult[] {
+  if (!tokenRefused) return results;
+  return results.map((r) => (r.status === 'fail' || r.status === 'warn' || r.status === 'error' ? { ...r, status: 'skip', message: "not judged: the server had begun refusing the run's token (HTTP 401), see auth/token-refused" } : r));
 }
 
 /**

@@ -27,6 +27,11 @@ export interface HttpChannelOptions {
   deleteOnClose?: boolean;
   /** How long close() waits for that DELETE. Default 1000 ms. */
   closeTimeoutMs?: number;
+  /**
+   * Told when the session's own traffic (not a probe) carried an Authorization header and got
+   * 401: the credential stopped working (an expired or revoked token).
+   */
+  onCredentialRefused?: () => void;
 }
 
 /** The first request found nobody there: connection refused, DNS failure or no answer in time. */
@@ -160,6 +165,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
   private readonly carried = new Map<number, string | number>();
   /** Set by the first response of any kind: after that a network failure is the target's doing. */
   private reached = false;
+  private readonly onCredentialRefused: (() => void) | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
 
@@ -178,6 +184,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     this.maxMessageBytes = options.maxMessageBytes ?? 16 * MiB;
     this.deleteOnClose = options.deleteOnClose ?? true;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 1000;
+    this.onCredentialRefused = options.onCredentialRefused;
   }
 
   /** The session id the server assigned with its InitializeResult, if any. */
@@ -416,6 +423,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     try {
       const res = await httpExchange(this.url, { method, headers, body, signal: ctl.signal });
       this.reached = true;
+      if (res.status === 401 && headers.get('authorization') !== undefined) this.onCredentialRefused?.();
       return { res, ctl };
     } catch (err) {
       this.inflight.delete(ctl);

@@ -428,7 +428,9 @@ export const originValidated = scenario({
 
     // Judged once the session has negotiated the revision the probe asked for too. The scenario
     // applies to every revision and judges by it per check (any refusal, or 403 from 2025-11-25).
+    // Without a session (initialized() recorded why) there is no revision to judge the probe by.
     const channel = await initialized(ctx);
+    if (!channel) return;
     const refusal = originRefusal(ctx.session.revision);
     const refused = check.expect(refusal.ok(res.status), {
       key: 'initialize',
@@ -436,7 +438,6 @@ export const originValidated = scenario({
       actual: describeProbe(res),
     });
     if (refused && refusal.forbidden) checkErrorBody(check, res, 'initialize-body', ['HTTP-ORIGIN-01'], `403 to initialize with Origin: ${origin}`);
-    if (!channel) return;
 
     const ping = await probe(channel, { method: 'POST', body: rpc('ping').body, headers: { Origin: origin } });
     check.expect(refusal.ok(ping.status), {
