@@ -21,6 +21,8 @@ function failingToClose(): Target {
   return {
     kind: inner.kind,
     description: inner.description,
+    credentialed: false,
+    tokenRefused: async () => false,
     open: async (): Promise<ChannelToServer> => {
       const channel = await inner.open();
       const close = channel.close.bind(channel);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
 import { authorization } from '../suites/server/authorization.js';
-import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROTECTED_HEADER, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, withProtectedToken } from './server-helpers.js';
+import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROBE_TOKENS, PROTECTED_HEADER, PROTECTED_RUN, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, withProtectedToken } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -23,6 +23,10 @@ const ALL_PASS = {
   'server.auth.malformed-authorization/empty-bearer': 'pass',
   'server.auth.invalid-token/unknown': 'pass',
   'server.auth.invalid-token/unsigned-jwt': 'pass',
+  'server.auth.expired-token': 'pass',
+  'server.auth.other-audience-token': 'pass',
+  'server.auth.insufficient-scope/status': 'pass',
+  'server.auth.insufficient-scope/challenge': 'pass',
   'server.auth.token-in-query': 'pass',
   'server.auth.challenge-scope': 'pass',
   'server.auth.resource-metadata': 'pass',
@@ -39,7 +43,10 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     const url = `http://127.0.0.1:${port}/mcp`;
     // Protected and correct but for a challenge without scope (a warning): a check that has a reproduce line.
     const start = withProtectedToken(`node ${REFERENCE} --http --port ${port} --break auth-challenge-without-scope`);
-    const run = await mcpcheckAsync(['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--json', json, '--verbose'], { MCPCHECK_TEST_TOKEN: PROTECTED_TOKEN });
+    const run = await mcpcheckAsync(
+      ['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--expired-token-env', 'OLD_TOKEN', '--other-audience-token-env', 'OTHER_TOKEN', '--narrow-token-env', 'NARROW_TOKEN', '--json', json, '--verbose'],
+      { MCPCHECK_TEST_TOKEN: PROTECTED_TOKEN, OLD_TOKEN: PROBE_TOKENS.expired!, OTHER_TOKEN: PROBE_TOKENS.otherAudience!, NARROW_TOKEN: PROBE_TOKENS.narrow! },
+    );
     const text = readFileSync(json, 'utf8');
     const report = JSON.parse(text) as RunReport;
     expect(run.code, `${run.stderr}\n${describeFailures(report)}`).toBe(0);
@@ -47,12 +54,12 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(statuses(report)).toEqual({ ...ALL_PASS, 'server.auth.challenge-scope': 'warn' });
     // The protected server gets the rest of the suite as an open one would.
     expect(report.summary.checks.pass).toBeGreaterThan(100);
-    for (const out of [run.stdout, run.stderr, text]) expect(out).not.toContain(PROTECTED_TOKEN);
+    for (const out of [run.stdout, run.stderr, text]) for (const token of [PROTECTED_TOKEN, ...Object.values(PROBE_TOKENS)]) expect(out).not.toContain(token);
     // The command line that starts the fixture names the token: it is shown as the variable it came from.
     expect(text).toContain('$MCPCHECK_TEST_TOKEN');
     // A reproduce line runs as pasted: it names the variable, not the token.
     const reproduce = report.checks.find((c) => c.id === 'server.auth.challenge-scope')?.reproduce ?? '';
-    expect(reproduce).toContain('--token-env MCPCHECK_TEST_TOKEN');
+    expect(reproduce).toContain('--token-env MCPCHECK_TEST_TOKEN --expired-token-env OLD_TOKEN --other-audience-token-env OTHER_TOKEN --narrow-token-env NARROW_TOKEN');
   });
 
   it('without a token: the authorization scenarios run on what a request without one shows; the era could not run (exit 3)', async ({ expect }) => {
@@ -60,6 +67,11 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     const tokenNeeded = 'not judged: needs the token the run was given (--token-env NAME, or --header "Authorization: Bearer …"); without one it is not judged';
     expect(statuses(report)).toEqual({
       ...ALL_PASS,
+      'server.auth.expired-token': 'skip',
+      'server.auth.other-audience-token': 'skip',
+      'server.auth.insufficient-scope/status': undefined,
+      'server.auth.insufficient-scope/challenge': undefined,
+      'server.auth.insufficient-scope': 'skip',
       'server.auth.token-in-query': 'skip',
       'server.auth.session-not-credential/no-token': undefined,
       'server.auth.session-not-credential/invalid-token': undefined,
@@ -76,7 +88,7 @@ describe.concurrent('a protected server: the reference server with --auth', () =
   });
 
   it('a token that stops working mid-run: one could-not-run that says so, never a failure', async ({ expect }) => {
-    const report = await runHttp((port) => withProtectedToken(`MCPCHECK_REFERENCE_TOKEN_USES=40 node ${REFERENCE} --http --port ${port} --auth`), { headers: [PROTECTED_HEADER] });
+    const report = await runHttp((port) => withProtectedToken(`MCPCHECK_REFERENCE_TOKEN_USES=40 node ${REFERENCE} --http --port ${port} --auth`), PROTECTED_RUN);
     expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn')).toEqual([]);
     expect(report.checks.filter((c) => c.status === 'error').map((c) => `${c.id} ${c.requirements.join()}`)).toEqual(['server.auth/token-refused AUTH-GEN-01']);
     expect(report.checks.filter((c) => c.message.includes("the server had begun refusing the run's token")).length).toBeGreaterThan(0);
@@ -109,11 +121,11 @@ describe.concurrent('a protected server: the reference server with --auth', () =
 
 describe('a protected dual-era server: the 2026-07-28 reference server with --dual-era --auth', () => {
   it('with its token: both eras graded, the authorization scenarios in each', async () => {
-    const report = await runHttp((port) => withProtectedToken(`node ${REFERENCE_2026} --http --port ${port} --dual-era --auth`), { headers: [PROTECTED_HEADER] });
+    const report = await runHttp((port) => withProtectedToken(`node ${REFERENCE_2026} --http --port ${port} --dual-era --auth`), PROTECTED_RUN);
     expect(describeFailures(report)).toBe('');
     expect(report.eras?.map((e) => `${e.revision} ${e.status}`)).toEqual(['2025-11-25 tested', '2026-07-28 tested']);
     expect(statuses(report)).toEqual(ALL_PASS);
-    // The stateless era has no sessions: SEC-SESS-01 is not one of its rules.
+    // The stateless era has no sessions (SEC-SESS-01 is not one of its rules), and the challenge of too little scope is AUTH-ERR-03's there.
     const modern = Object.fromEntries(Object.entries(ALL_PASS).filter(([id]) => !id.includes('session-not-credential')).map(([id, status]) => [id.replace('server.', 'server.modern.'), status]));
     expect(statuses(report, 'server.modern.auth.')).toEqual(modern);
   });
@@ -121,9 +133,11 @@ describe('a protected dual-era server: the 2026-07-28 reference server with --du
 
 describe('the SDK v1 server behind its own bearer-token middleware (requireBearerAuth, mcpAuthMetadataRouter)', () => {
   it('gets the authorization verdicts the spec supports', async () => {
-    const report = await runHttp((port) => `MCPCHECK_SDK_TOKEN=${PROTECTED_TOKEN} node ${SDK_PROTECTED} --port ${port}`, { ...AUTH_ONLY, headers: [PROTECTED_HEADER] });
+    const tokens = `MCPCHECK_SDK_TOKEN=${PROTECTED_TOKEN} MCPCHECK_SDK_EXPIRED_TOKEN=${PROBE_TOKENS.expired} MCPCHECK_SDK_OTHER_TOKEN=${PROBE_TOKENS.otherAudience} MCPCHECK_SDK_NARROW_TOKEN=${PROBE_TOKENS.narrow}`;
+    const report = await runHttp((port) => `${tokens} node ${SDK_PROTECTED} --port ${port}`, { ...AUTH_ONLY, ...PROTECTED_RUN });
     expect(harnessErrors(report)).toEqual([]);
-    // Its 401 names no scope when the server requires none (requiredScopes empty): AUTH-WWW-01 asks for one (SHOULD).
-    expect(statuses(report)).toEqual({ ...ALL_PASS, 'server.auth.challenge-scope': 'warn' });
+    // Every request needs mcp:tools (requiredScopes), so the narrow token is refused at the opening request, with 403 insufficient_scope.
+    expect(statuses(report)).toEqual(ALL_PASS);
+    expect(report.checks.find((c) => c.id === 'server.auth.insufficient-scope/status')?.message).toContain('initialize with a valid token lacking a scope it needs');
   });
 });

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { testServer, type ServerCommandOptions } from '../src/commands/server.js';
 import type { RunReport } from '../src/model.js';
-import { inEra, outsideRevisions } from '../src/runner/scenario.js';
+import { inEra, outsideRevisions, type ProbeTokens } from '../src/runner/scenario.js';
 import type { Revision } from '../src/spec/revisions.js';
 import { serverScenarios } from '../suites/server/index.js';
 
@@ -61,10 +61,18 @@ export function breakScope(requirement: string, revision: Revision, shownBy: rea
   return only.length > 0 ? { only } : undefined;
 }
 
-/** The token the protected reference server (`--auth`) admits in tests, and how a command starts it with it. */
+/**
+ * The token the protected reference server (`--auth`) admits in tests, the ones it knows but
+ * refuses or honours in part (the authorization scenarios' probe tokens), and how a command starts
+ * it with them.
+ */
 export const PROTECTED_TOKEN = 'reference-test-token-1';
-export const withProtectedToken = (command: string): string => `MCPCHECK_REFERENCE_TOKEN=${PROTECTED_TOKEN} ${command}`;
+export const PROBE_TOKENS: ProbeTokens = { expired: 'reference-expired-token-1', otherAudience: 'reference-other-token-1', narrow: 'reference-narrow-token-1' };
+export const withProtectedToken = (command: string): string =>
+  `MCPCHECK_REFERENCE_TOKEN=${PROTECTED_TOKEN} MCPCHECK_REFERENCE_EXPIRED_TOKEN=${PROBE_TOKENS.expired} MCPCHECK_REFERENCE_OTHER_TOKEN=${PROBE_TOKENS.otherAudience} MCPCHECK_REFERENCE_NARROW_TOKEN=${PROBE_TOKENS.narrow} ${command}`;
 export const PROTECTED_HEADER = `Authorization: Bearer ${PROTECTED_TOKEN}`;
+/** What an in-process run against the protected reference server is given: its token and the probe tokens. */
+export const PROTECTED_RUN = { headers: [PROTECTED_HEADER], probeTokens: PROBE_TOKENS };
 
 export function runStdio(command: string, extra: Partial<ServerCommandOptions> = {}): Promise<RunReport> {
   return testServer({ stdio: command, targetFlags: `--stdio ${JSON.stringify(command)}`, concurrency: 2, ...extra });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BREAKS, VARIANTS } from './fixtures/reference/breaks.js';
 import type { ServerCommandOptions } from '../src/commands/server.js';
-import { breakScope, brokenRequirements, describeFailures, harnessErrors, PROTECTED_HEADER, REFERENCE, requireBuild, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
+import { breakScope, brokenRequirements, describeFailures, harnessErrors, PROTECTED_RUN, REFERENCE, requireBuild, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
 import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
@@ -135,7 +135,7 @@ describe.concurrent('each broken variant fails exactly its rule', () => {
       const auth = b.name.startsWith('auth-');
       const report =
         transport === 'http'
-          ? await runHttp((port) => (auth ? withProtectedToken : (c: string) => c)(`node ${REFERENCE} --http --port ${port} --break ${b.name}`), auth ? { ...options, headers: [PROTECTED_HEADER] } : options)
+          ? await runHttp((port) => (auth ? withProtectedToken : (c: string) => c)(`node ${REFERENCE} --http --port ${port} --break ${b.name}`), auth ? { ...options, ...PROTECTED_RUN } : options)
           : await runStdio(`node ${REFERENCE} --break ${b.name}`, options);
       expect(harnessErrors(report)).toEqual([]);
       const broken = brokenRequirements(report);

@@ -8,6 +8,7 @@ import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
 import { STALLS_CEILING_MS } from '../runner/guard.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import type { RunControl } from '../runner/observer.js';
+import type { ProbeTokens } from '../runner/scenario.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, FUZZ_EXIT_CODES_HELP, useRedactor, write } from './exit.js';
 import { redactorFor, type Redactor, targetEnv } from '../redact.js';
 import { invocation } from './invocation.js';
@@ -103,6 +104,21 @@ function tokenHeader(args: Pick<ServerTargetArgs, 'header' | 'token-env'>): stri
   return [`Authorization: Bearer ${value.trim()}`];
 }
 
+/** The tokens the authorization scenarios present, each from the environment variable its flag names. */
+function probeTokensOption(args: { 'url'?: string | undefined; 'expired-token-env'?: string | undefined; 'other-audience-token-env'?: string | undefined; 'narrow-token-env'?: string | undefined }): { probeTokens?: ProbeTokens } {
+  const flags = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env' } as const;
+  const tokens: ProbeTokens = {};
+  for (const [kind, flag] of Object.entries(flags) as Array<[keyof ProbeTokens, (typeof flags)[keyof ProbeTokens]]>) {
+    const name = args[flag];
+    if (name === undefined) continue;
+    if (args.url === undefined) throw new SetupError(`--${flag} goes with --url`);
+    const value = process.env[name]?.trim();
+    if (!value) throw new SetupError(`--${flag} ${name}: the environment variable ${name} is not set`);
+    tokens[kind] = value;
+  }
+  return Object.keys(tokens).length > 0 ? { probeTokens: tokens } : {};
+}
+
 /** The server under test, as `server` and `fuzz` take it from their flags. */
 function serverTarget(args: ServerTargetArgs): { stdio?: string; url?: string; start?: string; headers: string[] } {
   if (args['token-env'] !== undefined && args.url === undefined) throw new SetupError('--token-env goes with --url');
@@ -161,6 +177,9 @@ const serverOptions = {
     arg: 'NAME',
     describe: 'with --url: send "Authorization: Bearer <the value of environment variable NAME>" on every request; the token is in no process list, report or reproduce line (they name NAME)',
   },
+  'expired-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: an expired token of the server\'s, in environment variable NAME: server.auth.expired-token expects it refused with 401' },
+  'other-audience-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a token issued for another resource, in environment variable NAME: server.auth.other-audience-token expects it refused with 401' },
+  'narrow-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token lacking a scope some request needs, in environment variable NAME: server.auth.insufficient-scope expects 403 insufficient_scope naming the scope' },
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: {
     type: 'number',
@@ -326,7 +345,9 @@ const serverCommand = command({
   epilogue: EXIT_CODES_HELP,
   run: graded(async (args, baseline, _files, redactor) => {
     const { testServer } = await import('../commands/server.js');
-    const targetFlags = serverTargetFlags(args);
+    // The probe tokens' flags name variables, not tokens: a reproduce line keeps them and runs as pasted.
+    const probeFlags = (['expired-token-env', 'other-audience-token-env', 'narrow-token-env'] as const).flatMap((flag) => (args[flag] !== undefined ? [` --${flag} ${args[flag]}`] : [])).join('');
+    const targetFlags = serverTargetFlags(args) + probeFlags;
     return watched(args, redactor, (control) => testServer({
       control,
       ...serverTarget(args),
@@ -334,6 +355,7 @@ const serverCommand = command({
       ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
       ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
       ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
+      ...probeTokensOption(args),
       targetFlags,
     }));
   }),

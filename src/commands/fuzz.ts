@@ -306,9 +306,10 @@ export async function fuzzServer(o: FuzzCommandOptions): Promise<RunReport> {
       outcome.notes.push(...stateful.notes);
       if (stateful.cutShort) outcome.notes.push(stateful.failure ? `${stopper(o)} ended the shrinking of the failing sequence after ${stateful.failure.shrinks} shrink(s)` : `${stopper(o)} ended the sequences: ${stateful.generated} of ${sequences} sequences ran`);
     }
-    if (outcome.cutShort) {
+    if (outcome.cutShort || outcome.unfinished !== undefined) {
       const what = outcome.generated < o.runs ? `the run after ${outcome.generated} of ${o.runs} cases: what was not sent was not judged` : `the shrinking of a failure after all ${o.runs} cases ran: its input may not be the smallest`;
-      checks.push({ ...baseCheck(oraclesIn(revision)[0]!, 'error', `${stopper(o)} ended ${what}`, revision), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
+      const message = outcome.cutShort ? `${stopper(o)} ended ${what}` : `the run ended after ${outcome.generated} of ${o.runs} cases: ${outcome.unfinished}`;
+      checks.push({ ...baseCheck(oraclesIn(revision)[0]!, 'error', message, revision), id: 'fuzz.run', title: 'The fuzz run sends all its cases' });
     }
     const rate = outcome.durationMs > 0 ? Math.round((outcome.cases * 1000) / outcome.durationMs) : 0;
     const notes = [...eraNotes, `fuzzed in revision ${revision} (the ${eraOf(revision)} era)`, `${outcome.cases} cases sent (${outcome.generated} generated, the rest shrinking) in ${(outcome.durationMs / 1000).toFixed(1)} s, ${rate} cases/s; ${outcome.restarts} restart(s) of the target`, ...outcome.notes];

@@ -5,7 +5,7 @@ import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/t
 import { isLoopbackHost } from '../harness/listening.js';
 import { discoverServer, type DiscoveryStep, noConversation, tokenWanted } from '../runner/discovery.js';
 import { runScenarios } from '../runner/run.js';
-import type { RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
+import type { ProbeTokens, RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
 import { authorization } from '../../suites/server/authorization.js';
 import { scenarioRef, untestedContext } from '../grade/coverage.js';
@@ -52,6 +52,8 @@ export interface ServerCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Keeps secrets out of the transcripts (the report is redacted where it is written). */
   redactor?: Redactor;
+  /** Tokens for the authorization scenarios (--expired-token-env, --other-audience-token-env, --narrow-token-env). */
+  probeTokens?: ProbeTokens;
 }
 
 /** The revisions --spec-version takes: the newest of each era. */
@@ -131,6 +133,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
     seed: o.seed ?? freshSeed(),
     cases: o.properties ?? PROPERTY_CASES,
+    ...(o.probeTokens ? { probeTokens: o.probeTokens } : {}),
   };
   const notes: string[] = [];
   // A protected server shows its eras to no request without a token: its run speaks the mission's revision.

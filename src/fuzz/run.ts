@@ -71,6 +71,8 @@ export interface FuzzRunOutcome {
   unexercised: Map<string, string>;
   /** The time budget ended the run before its cases were done. */
   cutShort: boolean;
+  /** Something else ended it before its cases were done (cases that judged nothing stopped the generator): why. */
+  unfinished?: string;
   restarts: number;
   notes: string[];
   protocolVersion?: string;
@@ -205,7 +207,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
     outcome.generated += generatedHere;
     for (const reason of result.inconclusive) notes.push(reason);
     // Shrinking may stop at its own bound; only cases never sent make the run incomplete.
-    if (result.cutShort && budgetOver(o)) outcome.cutShort = true;
+    if (result.outOfTime) outcome.cutShort = true;
     else if (result.cutShort) notes.push(`shrinking of the failure found with seed ${seed} stopped after ${maxShrinks} steps`);
     if (!result.failure || !last) break;
     const confirmed = await replayFresh(lane, last.input, o.timeouts);
@@ -215,7 +217,11 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
     }
     if (result.inconclusive.length) break;
   }
-  if (outcome.generated < o.runs && budgetOver(o)) outcome.cutShort = true;
+  // Fewer cases than asked, and not because every oracle already failed: the run is incomplete, never a pass.
+  if (outcome.generated < o.runs && found.size < active.length && !outcome.cutShort) {
+    if (budgetOver(o)) outcome.cutShort = true;
+    else outcome.unfinished = 'the cases left judged nothing and the generator stopped (the notes say why)';
+  }
   outcome.restarts = lane.restarts;
   await lane.discard();
   outcome.durationMs = Math.round(performance.now() - started);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { isObject } from '../json.js';
-import { budgetOver, checkProperty } from '../property/check.js';
+import { checkProperty } from '../property/check.js';
 import { hasCapability } from '../runner/discovery.js';
 import type { ToolPolicy } from '../runner/scenario.js';
 import type { RecordedFrame } from '../harness/peer-session.js';
@@ -155,7 +155,7 @@ export async function fuzzSequences(lane: Lane, o: StatefulOptions): Promise<Sta
     last = { broken, steps: real.ran, frames: [...real.session.frames], ...(real.second ? { secondFrames: [...real.second.session.frames] } : {}) };
     return { failed: `${broken.invariant.id}: ${broken.message}` };
   });
-  outcome.cutShort = result.cutShort && budgetOver(o);
+  outcome.cutShort = result.outOfTime;
   const mrtr = [INVARIANTS.mrtrTampered, INVARIANTS.mrtrMissing, INVARIANTS.mrtrExtra];
   if (s.mrtrStopped) for (const inv of mrtr) if (!outcome.exercised.has(inv.id)) outcome.unexercisable.set(inv.id, `no multi round-trip step reached its retry (the last one: ${s.mrtrStopped})`);
   for (const reason of result.inconclusive) outcome.notes.push(reason);

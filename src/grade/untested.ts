@@ -23,7 +23,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server\'s 401 challenge, its resource metadata and how it handles tokens; clients\' OAuth flows and authorization servers are not judged yet' },
   {
     area: 'Authorization, in part',
-    why: 'of a protected server, the metadata of the authorization servers it names, an expired or another audience\'s token (AUTH-TOKEN-03/05), a token with too little scope (AUTH-ERR-02/03) and a token that stops working mid-run are not judged; a metadata URL on another host than the server\'s is never fetched',
+    why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05) or one with too little scope (AUTH-ERR-02/03); a metadata URL on another host than the server\'s is never fetched',
     runs: ['server'],
   },
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },

@@ -44,6 +44,8 @@ export interface PropertyOutcome<T> {
   failure?: PropertyFailure<T>;
   /** The budget ran out: fewer cases were tried, or shrinking stopped early. */
   cutShort: boolean;
+  /** Of cutShort: the time budget or an interruption did it (not the bound on evaluations). */
+  outOfTime: boolean;
   /**
    * Shrinking candidates that judged nothing: shrinking passed them by, so another run with the
    * same seed may reach a different smallest case.
@@ -54,12 +56,14 @@ export interface PropertyOutcome<T> {
 export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number, budget: PropertyBudget, judge: (value: T) => Promise<CaseVerdict>): Promise<PropertyOutcome<T>> {
   let judged = 0;
   let cutShort = false;
+  let outOfTime = false;
   let unjudgedShrinks = 0;
   const inconclusive = new Set<string>();
   let lastFailure: { value: T; reason: string } | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (judged >= budget.maxEvaluations || budgetOver(budget)) {
       cutShort = true;
+      if (budgetOver(budget)) outOfTime = true;
       fc.pre(false);
     }
     const verdict = await judge(value);
@@ -80,10 +84,11 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
   const remainingMs = budget.deadline - performance.now();
   const interrupt = Number.isFinite(remainingMs) ? { interruptAfterTimeLimit: Math.max(1, Math.ceil(remainingMs)), markInterruptAsFailure: false } : {};
   const details = await fc.check(property, { seed, numRuns: budget.cases, maxSkipsPerRun: 1, ...interrupt });
-  if (details.interrupted) cutShort = true;
+  // fast-check's own clock may stop it a moment before the deadline by ours: it stopped for the time all the same.
+  if (details.interrupted) cutShort = outOfTime = true;
   // A judge that threw is a bug in mcpcheck, not a failure of the target: it is not passed off as an ended run.
   if (details.failed && !lastFailure && details.errorInstance instanceof Error) throw details.errorInstance;
-  const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort, unjudgedShrinks };
+  const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort, outOfTime, unjudgedShrinks };
   if (details.failed && details.counterexample && lastFailure) {
     // Shrinking ends on the last case that failed; that is the counterexample fast-check reports.
     outcome.failure = { counterexample: details.counterexample[0] as T, reason: lastFailure.reason, path: details.counterexamplePath ?? '', shrinks: details.numShrinks };

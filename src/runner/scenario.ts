@@ -40,6 +40,18 @@ export interface RunOptions {
   seed: number;
   /** Generated cases per property scenario (0: the property tier is off). */
   cases: number;
+  /** Tokens the user gave for the authorization scenarios to present instead of the run's own. */
+  probeTokens?: ProbeTokens;
+}
+
+/** Bearer tokens a protected server must refuse, or honour only in part (--expired-token-env and the like). */
+export interface ProbeTokens {
+  /** One the server issued, expired since. */
+  expired?: string;
+  /** One issued for another resource (another audience). */
+  otherAudience?: string;
+  /** A valid one lacking a scope some request needs. */
+  narrow?: string;
 }
 
 export interface ScenarioContext {

@@ -1,19 +1,57 @@
 import { randomUUID } from 'node:crypto';
 import { bearerChallenge, type Challenge, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show } from '../kit.js';
-import { describeProbe, HEADERS_MS, is2xx, probe } from './http.js';
+import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
 // run's era sent without credentials, how a server shows it is protected, and where its Protected
 // Resource Metadata (RFC 9728) is found.
 
-/** The era's opening request (initialize, or server/discover with its _meta) as a probe: body and headers. */
-export function openingProbe(session: ClientSession): { body: string; headers: Record<string, string> } {
+/** The era's opening request (initialize, or server/discover with its _meta) as a probe: its id, body and headers. */
+export function openingProbe(session: ClientSession): { id: string; body: string; headers: Record<string, string> } {
   const id = `mcpcheck-auth-${randomUUID()}`;
   const message =
     session.era === 'stateless'
       ? session.compose(id, 'server/discover', {})
       : session.compose(id, 'initialize', { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } });
-  return { body: JSON.stringify(message), headers: session.era === 'stateless' ? modernRequestHeaders(message) : {} };
+  return { id, body: JSON.stringify(message), headers: session.era === 'stateless' ? modernHeaders(session, message) : {} };
+}
+
+/** The headers of a modern request: Mcp-Method (and Mcp-Name) from its body, and the revision it speaks. */
+function modernHeaders(session: ClientSession, message: unknown): Record<string, string> {
+  return { ...modernRequestHeaders(message), 'MCP-Protocol-Version': session.speaks };
+}
+
+/** A conversation carried by raw probes under another credential than the run's: what its opening got, and how to send more when it began. */
+export interface ProbeConversation {
+  opened: ProbeResponse;
+  /** Absent when the opening got no 2xx. */
+  send?: (method: string, params?: Record<string, unknown>) => Promise<ProbeResponse>;
+}
+
+/**
+ * Opens a conversation as raw probes with `authorization` in place of the run's token: the era's
+ * opening request (and, in the stateful era, notifications/initialized in the session it opened),
+ * after which each request goes as a probe of its own with the same credential.
+ */
+export async function conversationWith(channel: HttpChannel, session: ClientSession, authorization: string): Promise<ProbeConversation> {
+  const opening = openingProbe(session);
+  const opened = await probe(channel, { method: 'POST', body: opening.body, headers: { ...opening.headers, Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
+  if (!is2xx(opened.status)) return { opened };
+  if (session.era === 'stateless') {
+    return {
+      opened,
+      send: (method, params = {}) => {
+        const message = session.compose(`mcpcheck-auth-${randomUUID()}`, method, params);
+        return probe(channel, { method: 'POST', body: JSON.stringify(message), headers: { ...modernHeaders(session, message), Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
+      },
+    };
+  }
+  const negotiated = responseIn(opened, opening.id)?.result;
+  const version = isObject(negotiated) && typeof negotiated.protocolVersion === 'string' ? negotiated.protocolVersion : LATEST_REVISION;
+  const sessionId = opened.headers['mcp-session-id'];
+  const inSession = { headers: { 'MCP-Protocol-Version': version, Authorization: authorization }, ...(sessionId !== undefined ? { sessionIdOverride: sessionId } : { omitSessionId: true }), omitProtocolVersion: true };
+  await probe(channel, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ...inSession });
+  return { opened, send: (method, params = {}) => probe(channel, { method: 'POST', body: rpc(method, params).body, ...inSession }) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { resourceMatch, ruling, scenario, type Scenario, show } from '../kit.js';
-import { describeAttempts, findResourceMetadata, openingProbe, openWith, protectedResource } from './authorization-helpers.js';
+import { bearerChallenge, hasCapability, MODERN, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { conversationWith, describeAttempts, findResourceMetadata, openingProbe, openWith, protectedResource } from './authorization-helpers.js';
+import { callablePlans } from './helpers.js';
 import { describeProbe, is2xx, probe, rpc } from './http.js';
 
 // Authorization (basic/authorization.mdx): the server as an OAuth 2.1 protected resource. Each
@@ -22,6 +23,7 @@ export const noToken = scenario({
   id: 'server.auth.no-token',
   title: 'A request without a token is refused with 401 Unauthorized',
   requirements: ['AUTH-ERR-01'],
+  revisions: { introduced: '2025-03-26' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -36,6 +38,7 @@ export const malformedAuthorization = scenario({
   id: 'server.auth.malformed-authorization',
   title: 'An Authorization header that is no bearer token (Basic credentials, Bearer without a token) is refused with 400 or 401',
   requirements: ['AUTH-ERR-01'],
+  revisions: { introduced: '2025-03-26' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -56,6 +59,7 @@ export const foreignToken = scenario({
   id: 'server.auth.invalid-token',
   title: 'A bearer token the server cannot validate is refused with 401 before the request is processed',
   requirements: ['AUTH-TOKEN-03'],
+  revisions: { introduced: '2025-06-18' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -73,6 +77,7 @@ export const queryToken = scenario({
   id: 'server.auth.token-in-query',
   title: 'A token in the URI query string, with no Authorization header, is refused with 401',
   requirements: ['AUTH-ERR-01'],
+  revisions: { introduced: '2025-03-26' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -93,10 +98,107 @@ export const queryToken = scenario({
   },
 });
 
+/** A token the user gave for a probe, or a skip saying which flag gives it. */
+function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens, flag: string): string | undefined {
+  const token = ctx.options.probeTokens?.[kind];
+  if (token === undefined) ctx.check.skip(`not judged: needs ${flag} NAME (NAME an environment variable holding such a token)`);
+  return token;
+}
+
+/** A token the user gave (`flag`), which the server must refuse with 401 at the opening request. */
+function refusedProbeToken(o: { id: string; title: string; requirement: RequirementId; kind: keyof ProbeTokens; flag: string; what: string }): Scenario {
+  return scenario({
+    id: o.id,
+    title: o.title,
+    requirements: [o.requirement],
+    revisions: { introduced: '2025-06-18' },
+    isolation: 'session',
+    needs,
+    carriedOver: true,
+    async run(ctx) {
+      const found = await protectedResource(ctx);
+      const token = found && probeToken(ctx, o.kind, o.flag);
+      if (!found || token === undefined) return;
+      const res = await openWith(found.channel, ctx.session, `Bearer ${token}`);
+      ctx.check.expect(res.status === 401, { expected: `the opening request bearing ${o.what} (${o.flag}) → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
+    },
+  });
+}
+
+export const expiredToken = refusedProbeToken({ id: 'server.auth.expired-token', title: 'An expired token is refused with 401', requirement: 'AUTH-TOKEN-03', kind: 'expired', flag: '--expired-token-env', what: 'an expired token' });
+
+export const otherAudienceToken = refusedProbeToken({
+  id: 'server.auth.other-audience-token',
+  title: 'A token issued for another resource is refused with 401: a server accepts only tokens issued for it',
+  requirement: 'AUTH-TOKEN-05',
+  kind: 'otherAudience',
+  flag: '--other-audience-token-env',
+  what: 'a token issued for another resource',
+});
+
+/**
+ * The narrow token (--narrow-token-env) presented for the opening request, then the lists the
+ * server declared and a tool call --call-tools allows, until one is refused: a refusal for want of
+ * scope is 403 (AUTH-ERR-01) whose challenge names insufficient_scope, the scope needed and the
+ * metadata (`challenge`, the era's rule).
+ */
+async function judgeNarrowToken(ctx: ScenarioContext, challengeRule: 'AUTH-ERR-02' | 'AUTH-ERR-03'): Promise<void> {
+  const found = await protectedResource(ctx);
+  const token = found && probeToken(ctx, 'narrow', '--narrow-token-env');
+  if (!found || token === undefined) return;
+  const conversation = await conversationWith(found.channel, ctx.session, `Bearer ${token}`);
+  const tried: string[] = [ctx.session.era === 'stateless' ? 'server/discover' : 'initialize'];
+  let refused = conversation.send === undefined ? conversation.opened : undefined;
+  const attempts: Array<[string, Record<string, unknown>]> = [
+    ...(['tools', 'resources', 'prompts'] as const).filter((c) => hasCapability(ctx.discovery.capabilities, c)).map((c): [string, Record<string, unknown>] => [`${c}/list`, {}]),
+    ...callablePlans(ctx.discovery, ctx.options.callTools).slice(0, 1).map((p): [string, Record<string, unknown>] => ['tools/call', { name: p.name, arguments: p.args }]),
+  ];
+  for (const [method, params] of attempts) {
+    if (refused !== undefined || conversation.send === undefined) break;
+    tried.push(method === 'tools/call' ? `tools/call ${String(params.name)}` : method);
+    const res = await conversation.send(method, params);
+    if (res.status === 401 || res.status === 403) refused = res;
+  }
+  if (refused === undefined) return ctx.check.skip(`not judged: the narrow token was served for everything mcpcheck tried (${tried.join(', ')}; --call-tools decides which tools it may call), so no request showed a scope it lacks`);
+  const what = `${tried.at(-1)} with a valid token lacking a scope it needs (--narrow-token-env)`;
+  const forbidden = ctx.check.expect(refused.status === 403, { key: 'status', requirements: ['AUTH-ERR-01'], expected: `${what} → HTTP 403 (insufficient scope; 401 is for a missing or invalid token)`, actual: describeProbe(refused) });
+  if (!forbidden) return;
+  const header = refused.headers['www-authenticate'];
+  const challenge = bearerChallenge(header);
+  const ok = challenge?.params.error === 'insufficient_scope' && (challenge.params.scope ?? '').trim() !== '' && challenge.params.resource_metadata !== undefined;
+  ctx.check.expect(ok, {
+    key: 'challenge',
+    requirements: [challengeRule],
+    expected: `the 403 to ${tried.at(-1)} with WWW-Authenticate: Bearer error="insufficient_scope", scope="<the scopes it needs>", resource_metadata="<metadata URL>"`,
+    actual: header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${show(header, 200)}`,
+  });
+}
+
+export const insufficientScope = scenario({
+  id: 'server.auth.insufficient-scope',
+  title: 'A token lacking a scope the request needs is refused with 403 insufficient_scope, naming the scope',
+  requirements: ['AUTH-ERR-01', 'AUTH-ERR-02'],
+  revisions: { introduced: '2025-11-25', removed: '2026-07-28' },
+  isolation: 'session',
+  needs: { ...needs, discovery: true },
+  run: (ctx) => judgeNarrowToken(ctx, 'AUTH-ERR-02'),
+});
+
+export const insufficientScopeModern = scenario({
+  id: 'server.modern.auth.insufficient-scope',
+  title: 'A token lacking a scope the request needs is refused with 403 insufficient_scope, naming every scope the operation needs',
+  requirements: ['AUTH-ERR-01', 'AUTH-ERR-03'],
+  revisions: MODERN,
+  isolation: 'session',
+  needs: { ...needs, discovery: true },
+  run: (ctx) => judgeNarrowToken(ctx, 'AUTH-ERR-03'),
+});
+
 export const challengeScope = scenario({
   id: 'server.auth.challenge-scope',
   title: "The 401 challenge names the scopes the request needs in its scope parameter",
   requirements: ['AUTH-WWW-01'],
+  revisions: { introduced: '2025-11-25' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -116,6 +218,7 @@ export const metadataFound = scenario({
   id: 'server.auth.resource-metadata',
   title: "The Protected Resource Metadata is served at the 401 challenge's resource_metadata URL, or else at a well-known URI",
   requirements: ['AUTH-PRM-02'],
+  revisions: { introduced: '2025-06-18' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -135,6 +238,7 @@ export const metadataServers = scenario({
   id: 'server.auth.resource-metadata-servers',
   title: 'The Protected Resource Metadata lists at least one authorization server',
   requirements: ['AUTH-PRM-01'],
+  revisions: { introduced: '2025-06-18' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -156,6 +260,7 @@ export const metadataResource = scenario({
   id: 'server.auth.resource-metadata-resource',
   title: 'The Protected Resource Metadata resource identifies this MCP endpoint',
   requirements: ['AUTH-PRM-03'],
+  revisions: { introduced: '2025-06-18' },
   isolation: 'session',
   needs,
   carriedOver: true,
@@ -178,7 +283,7 @@ export const sessionNotCredential = scenario({
   id: 'server.auth.session-not-credential',
   title: 'A request in an authorized session that carries no token, or an invalid one, is refused: the session id is no credential',
   requirements: ['SEC-SESS-01'],
-  revisions: { removed: '2026-07-28' },
+  revisions: { introduced: '2025-06-18', removed: '2026-07-28' },
   isolation: 'session',
   needs,
   async run(ctx) {
@@ -204,4 +309,4 @@ export const sessionNotCredential = scenario({
   },
 });
 
-export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, queryToken, challengeScope, metadataFound, metadataServers, metadataResource, sessionNotCredential];
+export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, sessionNotCredential];
