@@ -84,7 +84,7 @@ export { modernRequestHeaders } from '../src/transport/modern-request-headers.js
 export { encodeHeaderValue, headerParameters, type HeaderParameter } from '../src/validate/modern-headers.js';
 
 // Authorization (basic/authorization.mdx): the challenges of WWW-Authenticate.
-export { bearerChallenge, type Challenge } from '../src/validate/www-authenticate.js';
+export { bearerChallenge, type Challenge, parseChallenges } from '../src/validate/www-authenticate.js';
 export { resourceMatch } from '../src/validate/resource-uri.js';
 
 // JSON values.

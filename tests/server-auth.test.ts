@@ -95,6 +95,14 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(report.summary.incomplete).toBe(1);
   });
 
+  it('a server asking for DPoP-bound tokens: its authorization is not graded, said once per scenario', async ({ expect }) => {
+    const report = await runHttp((port) => withProtectedToken(`MCPCHECK_REFERENCE_DPOP=1 node ${REFERENCE} --http --port ${port} --auth`));
+    const auth = report.checks.filter((c) => c.id.startsWith('server.auth.'));
+    expect(auth.length).toBeGreaterThan(5);
+    for (const c of auth) expect(`${c.id} ${c.status} ${c.message}`).toMatch(/ skip not graded: the server asks for DPoP-bound tokens \(RFC 9449; WWW-Authenticate: "DPoP algs=/);
+    expect(report.checks.find((c) => c.id === 'server.era/could-not-run')?.status).toBe('error');
+  });
+
   it('a token it refuses: one line, exit 2', async ({ expect }) => {
     const port = await freePort();
     const run = await mcpcheckAsync(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', withProtectedToken(`node ${REFERENCE} --http --port ${port} --auth`), '--token-env', 'WRONG_TOKEN'], { WRONG_TOKEN: 'not-the-token-at-all' });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show } from '../kit.js';
+import { bearerChallenge, type Challenge, parseChallenges, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -83,7 +83,13 @@ export async function protectedResource(ctx: ScenarioContext): Promise<(Protecti
     return undefined;
   }
   const res = await openWith(channel, ctx.session, null);
-  const challenge = bearerChallenge(res.headers['www-authenticate']);
+  const header = res.headers['www-authenticate'];
+  const challenge = bearerChallenge(header);
+  // Sender-constrained tokens (RFC 9449) are a scheme of their own, which mcpcheck does not present.
+  if (challenge === undefined && header !== undefined && parseChallenges(header).some((c) => c.scheme === 'dpop')) {
+    ctx.check.skip(`not graded: the server asks for DPoP-bound tokens (RFC 9449; WWW-Authenticate: ${show(header, 160)}), which mcpcheck does not present`);
+    return undefined;
+  }
   if (res.status === 401 || (res.status >= 400 && challenge !== undefined)) return { res, channel, ...(challenge ? { challenge } : {}) };
   const why = is2xx(res.status) ? 'it served a request that carried no credentials' : res.status === 0 ? 'it did not answer a request without credentials' : 'its refusal of a request without credentials was no 401 and carried no Bearer challenge';
   ctx.check.skip(`not judged: the server is not a protected resource (authorization is optional in MCP): ${why} (${describeProbe(res)})`);
