@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, parseChallenges, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show } from '../kit.js';
+import { bearerChallenge, type Challenge, parseChallenges, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show, type Target } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -71,6 +71,25 @@ export interface Protection {
 }
 
 /**
+ * The opening request without credentials, sent once per target (a run of one era) however many
+ * scenarios read its answer: an open server serves it, and the session it opened for it is ended again.
+ */
+const unauthenticated = new WeakMap<Target, Promise<ProbeResponse>>();
+
+function withoutCredentials(target: Target, channel: HttpChannel, session: ClientSession): Promise<ProbeResponse> {
+  let pending = unauthenticated.get(target);
+  if (pending === undefined) {
+    pending = openWith(channel, session, null).then(async (res) => {
+      const opened = res.headers['mcp-session-id'];
+      if (is2xx(res.status) && opened !== undefined) await probe(channel, { method: 'DELETE', sessionIdOverride: opened, headers: { Authorization: null }, omitProtocolVersion: true });
+      return res;
+    });
+    unauthenticated.set(target, pending);
+  }
+  return pending;
+}
+
+/**
  * The server's answer to the opening request sent without credentials, when that shows an
  * OAuth-protected resource: a 401, or any refusal with a Bearer challenge. Otherwise a skip is
  * recorded (the server is not protected, or not by MCP authorization, which is optional) and
@@ -82,7 +101,7 @@ export async function protectedResource(ctx: ScenarioContext): Promise<(Protecti
     ctx.check.error('needs the http transport');
     return undefined;
   }
-  const res = await openWith(channel, ctx.session, null);
+  const res = await withoutCredentials(ctx.target, channel, ctx.session);
   const header = res.headers['www-authenticate'];
   const challenge = bearerChallenge(header);
   // Sender-constrained tokens (RFC 9449) are a scheme of their own, which mcpcheck does not present.
