@@ -882,31 +882,39 @@ describe('the protected reference server (--auth)', () => {
 });
 
 describe('deliberate breaks', () => {
-  it('every break starts and still initializes (stdio or HTTP)', async () => {
-    for (const b of BREAKS) {
-      if (b.transport === 'http') {
-        // The authorization breaks are of a protected server: it serves the request that bears its token.
-        const auth = b.name.startsWith('auth-');
-        const peer = await startHttp(b.name, auth ? { MCPCHECK_REFERENCE_TOKEN: PROTECTED_TOKEN } : {});
-        const init = await peer.post(
-          {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } },
-          },
-          auth ? { authorization: `Bearer ${PROTECTED_TOKEN}` } : {},
-        );
-        expect(init.status, b.name).toBe(200);
-        expect(init.json.result.protocolVersion, b.name).toBe('2025-11-25');
-        peer.child.kill('SIGKILL');
-      } else {
-        const peer = StdioPeer.start(b.name);
-        const init = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } });
-        expect('result' in init, b.name).toBe(true);
-        peer.child.kill('SIGKILL');
-      }
+  const startsAndInitializes = async (b: (typeof BREAKS)[number]): Promise<void> => {
+    if (b.transport === 'http') {
+      // The authorization breaks are of a protected server: it serves the request that bears its token.
+      const auth = b.name.startsWith('auth-');
+      const peer = await startHttp(b.name, auth ? { MCPCHECK_REFERENCE_TOKEN: PROTECTED_TOKEN } : {});
+      const init = await peer.post(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } },
+        },
+        auth ? { authorization: `Bearer ${PROTECTED_TOKEN}` } : {},
+      );
+      expect(init.status, b.name).toBe(200);
+      expect(init.json.result.protocolVersion, b.name).toBe('2025-11-25');
+      peer.child.kill('SIGKILL');
+    } else {
+      const peer = StdioPeer.start(b.name);
+      const init = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } });
+      expect('result' in init, b.name).toBe(true);
+      peer.child.kill('SIGKILL');
     }
+  };
+
+  it('every break starts and still initializes (stdio or HTTP)', async () => {
+    // Four at a time: each mostly waits for a process to start.
+    const queue = [...BREAKS];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let b = queue.shift(); b !== undefined; b = queue.shift()) await startsAndInitializes(b);
+      }),
+    );
   });
 
   it('MCPCHECK_BREAK selects a break like --break', async () => {
