@@ -5,9 +5,10 @@ import { callablePlans } from './helpers.js';
 import { describeProbe, is2xx, probe, rpc } from './http.js';
 
 // Authorization (basic/authorization.mdx): the server as an OAuth 2.1 protected resource. Each
-// scenario first sends the era's opening request without credentials; a server that serves it, or
-// refuses it with no 401 and no Bearer challenge, is not protected (authorization is optional) and
-// every scenario here is a skip. The probes are raw exchanges outside any session.
+// scenario first reads how the server answered the era's opening request sent without credentials
+// (once per run); a server that served it, or refused it with no 401 and no Bearer challenge, is
+// not protected (authorization is optional) and every scenario here is a skip. The probes are raw
+// exchanges outside any session.
 
 const needs = { transport: 'http' } as const;
 
