@@ -144,6 +144,7 @@ describe('the action\'s argv', () => {
     expect(mcpcheckArgv(inputs({ url: 'http://127.0.0.1:1/mcp', start: 'node s.js --port 1', headers: 'A: 1\nB: -2\n', only: 'a,b\nc', skip: '-x', baseline: '-b.json', args: '--verbose\n\n--timeout=5' }), '/t/r.json')).toEqual([
       'server', '--url=http://127.0.0.1:1/mcp', '--start=node s.js --port 1', '--header=A: 1', '--header=B: -2', '--only=a', '--only=b', '--only=c', '--skip=-x', '--json=/t/r.json', '--baseline=-b.json', '--verbose', '--timeout=5',
     ]);
+    expect(mcpcheckArgv(inputs({ url: 'https://mcp.example.com/mcp', 'token-env': 'MCP_TOKEN' }), 'r.json')).toEqual(['server', '--url=https://mcp.example.com/mcp', '--token-env=MCP_TOKEN', '--json=r.json']);
     expect(mcpcheckArgv(inputs({ mode: 'validate', files: 'a.jsonl\n-b.jsonl' }), 'r.json')).toEqual(['validate', '--json=r.json', 'a.jsonl', './-b.jsonl']);
     expect(mcpcheckArgv(inputs({ mode: 'client', command: 'node c.js {url}' }), 'r.json')).toEqual(['client', '--command=node c.js {url}', '--json=r.json']);
   });

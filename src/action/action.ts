@@ -13,7 +13,7 @@ export type Mode = 'server' | 'client' | 'validate';
 export type FailOn = 'any' | 'setup';
 
 /** Inputs by name as in action.yml; each a string, empty when not given. */
-export const INPUTS = ['mode', 'stdio', 'url', 'start', 'headers', 'command', 'files', 'baseline', 'json', 'junit', 'html', 'markdown', 'only', 'skip', 'args', 'fail-on'] as const;
+export const INPUTS = ['mode', 'stdio', 'url', 'start', 'headers', 'token-env', 'command', 'files', 'baseline', 'json', 'junit', 'html', 'markdown', 'only', 'skip', 'args', 'fail-on'] as const;
 export type InputName = (typeof INPUTS)[number];
 export type Inputs = Record<InputName, string>;
 
@@ -38,11 +38,11 @@ function lines(value: string): string[] {
 
 /** Which target inputs each mode takes; any other given is a mistake worth one clear line. */
 const TAKES: Record<Mode, readonly InputName[]> = {
-  server: ['stdio', 'url', 'start', 'headers', 'only', 'skip'],
+  server: ['stdio', 'url', 'start', 'headers', 'token-env', 'only', 'skip'],
   client: ['command', 'only', 'skip'],
   validate: ['files'],
 };
-const TARGET_INPUTS: readonly InputName[] = ['stdio', 'url', 'start', 'headers', 'command', 'files', 'only', 'skip'];
+const TARGET_INPUTS: readonly InputName[] = ['stdio', 'url', 'start', 'headers', 'token-env', 'command', 'files', 'only', 'skip'];
 
 function modeOf(value: string): Mode {
   const mode = value || 'server';
@@ -75,6 +75,7 @@ export function mcpcheckArgv(inputs: Inputs, jsonPath: string): string[] {
     if (inputs.url !== '') argv.push(flag('url', inputs.url));
     if (inputs.start !== '') argv.push(flag('start', inputs.start));
     for (const header of lines(inputs.headers)) argv.push(flag('header', header));
+    if (inputs['token-env'] !== '') argv.push(flag('token-env', inputs['token-env']));
   }
   if (mode === 'client') {
     if (inputs.command === '') throw new ActionInputError('mode client needs the input command');
