@@ -104,11 +104,15 @@ function tokenHeader(args: Pick<ServerTargetArgs, 'header' | 'token-env'>): stri
   return [`Authorization: Bearer ${value.trim()}`];
 }
 
+/** The flag of each kind of probe token: it names the environment variable holding the token. */
+const PROBE_TOKEN_FLAGS = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env' } as const;
+type ProbeTokenFlag = (typeof PROBE_TOKEN_FLAGS)[keyof ProbeTokens];
+type ProbeTokenArgs = { url?: string | undefined } & { [flag in ProbeTokenFlag]?: string | undefined };
+
 /** The tokens the authorization scenarios present, each from the environment variable its flag names. */
-function probeTokensOption(args: { 'url'?: string | undefined; 'expired-token-env'?: string | undefined; 'other-audience-token-env'?: string | undefined; 'narrow-token-env'?: string | undefined }): { probeTokens?: ProbeTokens } {
-  const flags = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env' } as const;
+function probeTokensOption(args: ProbeTokenArgs): { probeTokens?: ProbeTokens } {
   const tokens: ProbeTokens = {};
-  for (const [kind, flag] of Object.entries(flags) as Array<[keyof ProbeTokens, (typeof flags)[keyof ProbeTokens]]>) {
+  for (const [kind, flag] of Object.entries(PROBE_TOKEN_FLAGS) as Array<[keyof ProbeTokens, ProbeTokenFlag]>) {
     const name = args[flag];
     if (name === undefined) continue;
     if (args.url === undefined) throw new SetupError(`--${flag} goes with --url`);
@@ -346,7 +350,7 @@ const serverCommand = command({
   run: graded(async (args, baseline, _files, redactor) => {
     const { testServer } = await import('../commands/server.js');
     // The probe tokens' flags name variables, not tokens: a reproduce line keeps them and runs as pasted.
-    const probeFlags = (['expired-token-env', 'other-audience-token-env', 'narrow-token-env'] as const).flatMap((flag) => (args[flag] !== undefined ? [` --${flag} ${args[flag]}`] : [])).join('');
+    const probeFlags = Object.values(PROBE_TOKEN_FLAGS).flatMap((flag) => (args[flag] !== undefined ? [` --${flag} ${args[flag]}`] : [])).join('');
     const targetFlags = serverTargetFlags(args) + probeFlags;
     return watched(args, redactor, (control) => testServer({
       control,

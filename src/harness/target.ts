@@ -45,10 +45,6 @@ export interface StdioTargetOptions {
 export class StdioTarget implements Target {
   readonly kind = 'stdio' as const;
   readonly credentialed = false;
-
-  async tokenRefused(): Promise<boolean> {
-    return false;
-  }
   readonly description: string;
   private readonly open_ = new Set<StdioChannel>();
   private closed = false;
@@ -73,6 +69,11 @@ export class StdioTarget implements Target {
       if (e instanceof TargetDidNotStart) throw new SetupError(e.message);
       throw e;
     }
+  }
+
+  /** A process's stdio carries no credential to refuse. */
+  async tokenRefused(): Promise<boolean> {
+    return false;
   }
 
   async close(): Promise<void> {
@@ -107,6 +108,9 @@ export function targetUrl(text: string): URL {
   return url;
 }
 
+/** The request that tells a refused token from a refused session: an initialize outside any session. */
+const TOKEN_CHECK = JSON.stringify({ jsonrpc: '2.0', id: 'mcpcheck-token-check', method: 'initialize', params: { protocolVersion: LATEST_STATEFUL_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
+
 export class HttpTarget implements Target {
   readonly kind = 'http' as const;
   readonly description: string;
@@ -138,8 +142,24 @@ export class HttpTarget implements Target {
     if (this.refused && (await this.refused)) return true;
     if (!this.suspect) return false;
     this.suspect = false;
-    this.refused = refuses(this.address, this.headers);
+    this.refused = this.refusesToken();
     return this.refused;
+  }
+
+  /**
+   * Whether an initialize carrying the run's credential, outside any session, gets 401 within 5 s
+   * (no answer says nothing of the token). A session it opened is ended again.
+   */
+  private async refusesToken(): Promise<boolean> {
+    const channel = new HttpChannel({ url: this.address.href, headers: this.headers });
+    try {
+      const res = await channel.request({ method: 'POST', body: TOKEN_CHECK, timeoutMs: 5_000, readMs: 1_000 });
+      const opened = res.headers['mcp-session-id'];
+      if (res.status >= 200 && res.status < 300 && opened !== undefined) await channel.request({ method: 'DELETE', sessionIdOverride: opened, timeoutMs: 1_000 });
+      return res.status === 401;
+    } finally {
+      await channel.close();
+    }
   }
 
   get credentialed(): boolean {
@@ -209,28 +229,6 @@ export class HttpTarget implements Target {
   async close(): Promise<void> {
     await Promise.all([...this.channels].map((c) => c.close()));
     if (this.server) await this.server.terminateGroup();
-  }
-}
-
-/**
- * Whether an initialize POSTed to `url` with `headers` (the run's credential) outside any session
- * gets 401 within 5 s; a network failure says nothing of the token.
- */
-async function refuses(url: URL, headers: Record<string, string>): Promise<boolean> {
-  const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), 5_000);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcpcheck-token-check', method: 'initialize', params: { protocolVersion: LATEST_STATEFUL_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
-  try {
-    const res = await httpExchange(url, { method: 'POST', headers: new HeaderList({ 'User-Agent': 'mcpcheck', Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...headers }), body, signal: ctl.signal });
-    res.cancel();
-    // A session the check opened is closed again.
-    const session = res.headers['mcp-session-id'];
-    if (res.ok && session !== undefined) (await httpExchange(url, { method: 'DELETE', headers: new HeaderList({ 'User-Agent': 'mcpcheck', ...headers, 'MCP-Session-Id': session }), signal: ctl.signal })).cancel();
-    return res.status === 401;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

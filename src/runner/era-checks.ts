@@ -6,6 +6,7 @@
 import type { CheckResult } from '../model.js';
 import { requirementIn } from '../spec/catalog.js';
 import { eraOf, type Revision } from '../spec/revisions.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 
 /** The prefix every check id of the stateless era carries. */
 export const MODERN_SCENARIO_PREFIX = 'server.modern.';
@@ -31,18 +32,7 @@ export function inEraSection(checks: CheckResult[], revision: Revision): CheckRe
  */
 export function eraCheck(revision: Revision, message: string): CheckResult {
   const stateless = eraOf(revision) === 'stateless';
-  const row = requirementIn(stateless ? 'DISC-IMPL-01' : 'LIFE-INIT-02', revision)!;
-  return {
-    id: stateless ? `${MODERN_SCENARIO_PREFIX}era/could-not-run` : 'server.era/could-not-run',
-    title: `The ${revision} era's conversation starts`,
-    requirements: [row.id],
-    level: row.level,
-    status: 'error',
-    message,
-    area: row.area,
-    evidence: [],
-    revision,
-  };
+  return couldNotRun(revision, stateless ? 'DISC-IMPL-01' : 'LIFE-INIT-02', `${stateless ? MODERN_SCENARIO_PREFIX : 'server.'}era/could-not-run`, `The ${revision} era's conversation starts`, message);
 }
 
 /**
@@ -53,16 +43,17 @@ export function eraCheck(revision: Revision, message: string): CheckResult {
  * is whatever the token was needed for.
  */
 export function tokenRefusedCheck(revision: Revision): CheckResult {
-  const row = requirementIn('AUTH-GEN-01', revision)!;
-  return {
-    id: `${eraOf(revision) === 'stateless' ? MODERN_SCENARIO_PREFIX : 'server.'}auth/token-refused`,
-    title: 'The token mcpcheck was given works for the whole run',
-    requirements: [row.id],
-    level: row.level,
-    status: 'error',
-    message: `the server began refusing the token mcpcheck was given (HTTP 401 to a request that carried it: it expired or was revoked during the run); the checks that failed or could not run from then on are not judged (skipped). Rerun with a fresh token`,
-    area: row.area,
-    evidence: [],
+  return couldNotRun(
     revision,
-  };
+    'AUTH-GEN-01',
+    `${eraOf(revision) === 'stateless' ? MODERN_SCENARIO_PREFIX : 'server.'}auth/token-refused`,
+    'The token mcpcheck was given works for the whole run',
+    'the server began refusing the token mcpcheck was given (HTTP 401 to a request that carried it: it expired or was revoked during the run); the checks that failed or could not run from then on are not judged (skipped). Rerun with a fresh token',
+  );
+}
+
+/** A check of the run itself that could not run, citing `rule` as `revision` has it. */
+function couldNotRun(revision: Revision, rule: RequirementId, id: string, title: string, message: string): CheckResult {
+  const row = requirementIn(rule, revision)!;
+  return { id, title, requirements: [row.id], level: row.level, status: 'error', message, area: row.area, evidence: [], revision };
 }

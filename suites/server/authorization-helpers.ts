@@ -151,12 +151,22 @@ function contactable(url: URL, endpoint: URL): boolean {
   return url.origin === endpoint.origin || isLoopbackHost(url.hostname);
 }
 
+/** The metadata lookup of each target (a run of one era), made once for the scenarios that read it. */
+const lookups = new WeakMap<Target, Promise<MetadataLookup>>();
+
+/** findResourceMetadata, once per target. */
+export function resourceMetadataOf(target: Target, channel: HttpChannel, challenge: Challenge | undefined): Promise<MetadataLookup> {
+  let pending = lookups.get(target);
+  if (pending === undefined) lookups.set(target, (pending = findResourceMetadata(channel, challenge)));
+  return pending;
+}
+
 /**
  * Finds the Protected Resource Metadata as a client must (AUTH-PRM-04): the URL of the challenge's
  * `resource_metadata` when there is one, else the well-known URIs in order. Stops at the first JSON
  * object served with 200.
  */
-export async function findResourceMetadata(channel: HttpChannel, challenge: Challenge | undefined): Promise<MetadataLookup> {
+async function findResourceMetadata(channel: HttpChannel, challenge: Challenge | undefined): Promise<MetadataLookup> {
   const named = challenge?.params.resource_metadata;
   const candidates: Array<{ url: URL | string; via: MetadataAttempt['via'] }> = [];
   if (named !== undefined) candidates.push({ url: URL.canParse(named, channel.url.href) ? new URL(named, channel.url) : named, via: 'WWW-Authenticate resource_metadata' });

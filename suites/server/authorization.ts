@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { bearerChallenge, hasCapability, MODERN, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
-import { conversationWith, describeAttempts, findResourceMetadata, openingProbe, openWith, protectedResource } from './authorization-helpers.js';
+import { conversationWith, describeAttempts, type MetadataLookup, openingProbe, openWith, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
 import { callablePlans } from './helpers.js';
 import { describeProbe, is2xx, probe, rpc } from './http.js';
 
@@ -20,32 +20,49 @@ const FOREIGN_TOKENS = [
 
 const WITHOUT_TOKEN = 'needs the token the run was given (--token-env NAME, or --header "Authorization: Bearer …"); without one it is not judged';
 
-export const noToken = scenario({
-  id: 'server.auth.no-token',
-  title: 'A request without a token is refused with 401 Unauthorized',
-  requirements: ['AUTH-ERR-01'],
-  revisions: { introduced: '2025-03-26' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
+type ProtectedResource = NonNullable<Awaited<ReturnType<typeof protectedResource>>>;
+
+/**
+ * A scenario that judges a protected resource: `judge` runs once the answer to the unauthenticated
+ * opening request showed one (else protectedResource recorded why there is nothing to judge).
+ */
+function onProtected(
+  o: Pick<Scenario, 'id' | 'title' | 'requirements' | 'revisions' | 'carriedOver'> & { needsDiscovery?: true },
+  judge: (ctx: ScenarioContext, found: ProtectedResource) => Promise<void>,
+): Scenario {
+  return scenario({
+    ...o,
+    isolation: 'session',
+    needs: o.needsDiscovery ? { ...needs, discovery: true } : needs,
+    async run(ctx) {
+      const found = await protectedResource(ctx);
+      if (found) await judge(ctx, found);
+    },
+  });
+}
+
+export const noToken = onProtected(
+  {
+    id: 'server.auth.no-token',
+    title: 'A request without a token is refused with 401 Unauthorized',
+    requirements: ['AUTH-ERR-01'],
+    revisions: { introduced: '2025-03-26' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
     ctx.check.expect(found.res.status === 401, { expected: 'the opening request without an Authorization header → HTTP 401 (403 is for a token with too little scope)', actual: describeProbe(found.res) });
   },
-});
+);
 
-export const malformedAuthorization = scenario({
-  id: 'server.auth.malformed-authorization',
-  title: 'An Authorization header that is no bearer token (Basic credentials, Bearer without a token) is refused with 400 or 401',
-  requirements: ['AUTH-ERR-01'],
-  revisions: { introduced: '2025-03-26' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
+export const malformedAuthorization = onProtected(
+  {
+    id: 'server.auth.malformed-authorization',
+    title: 'An Authorization header that is no bearer token (Basic credentials, Bearer without a token) is refused with 400 or 401',
+    requirements: ['AUTH-ERR-01'],
+    revisions: { introduced: '2025-03-26' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
     for (const [key, value, what] of [
       ['basic', 'Basic bWNwY2hlY2s6bm90LWEtdG9rZW4=', 'Basic credentials'],
       ['empty-bearer', 'Bearer', 'the Bearer scheme with no token'],
@@ -54,50 +71,46 @@ export const malformedAuthorization = scenario({
       ctx.check.expect(res.status === 400 || res.status === 401, { key, expected: `the opening request with Authorization: ${what} → HTTP 400 (a malformed request) or 401`, actual: describeProbe(res) });
     }
   },
-});
+);
 
-export const foreignToken = scenario({
-  id: 'server.auth.invalid-token',
-  title: 'A bearer token the server cannot validate is refused with 401 before the request is processed',
-  requirements: ['AUTH-TOKEN-03'],
-  revisions: { introduced: '2025-06-18' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
+export const foreignToken = onProtected(
+  {
+    id: 'server.auth.invalid-token',
+    title: 'A bearer token the server cannot validate is refused with 401 before the request is processed',
+    requirements: ['AUTH-TOKEN-03'],
+    revisions: { introduced: '2025-06-18' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
     for (const t of FOREIGN_TOKENS) {
       const res = await openWith(found.channel, ctx.session, `Bearer ${t.token()}`);
       ctx.check.expect(res.status === 401, { key: t.key, expected: `the opening request bearing ${t.what} → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
     }
   },
-});
+);
 
-export const queryToken = scenario({
-  id: 'server.auth.token-in-query',
-  title: 'A token in the URI query string, with no Authorization header, is refused with 401',
-  requirements: ['AUTH-ERR-01'],
-  revisions: { introduced: '2025-03-26' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
+export const queryToken = onProtected(
+  {
+    id: 'server.auth.token-in-query',
+    title: 'A token in the URI query string, with no Authorization header, is refused with 401',
+    requirements: ['AUTH-ERR-01'],
+    revisions: { introduced: '2025-03-26' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
     const token = found.channel.bearerToken;
     if (token === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
     const url = new URL(found.channel.url);
     url.searchParams.set('access_token', token);
     const { body, headers } = openingProbe(ctx.session);
-    const res = await probe(found.channel, { method: 'POST', url, body, headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } });
+    const res = await probe(found.channel, { method: 'POST', url, body, headers });
     // Refused is what this judges; with which status, server.auth.no-token does (the request carries no token).
     ctx.check.expect(!is2xx(res.status) && res.status !== 0, {
       expected: `the opening request with the run's token as ?access_token= and no Authorization header → refused as one without a token (401) (${ruling('query-token').cite})`,
       actual: describeProbe(res),
     });
   },
-});
+);
 
 /** A token the user gave for a probe, or a skip saying which flag gives it. */
 function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens, flag: string): string | undefined {
@@ -108,21 +121,11 @@ function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens, flag: string)
 
 /** A token the user gave (`flag`), which the server must refuse with 401 at the opening request. */
 function refusedProbeToken(o: { id: string; title: string; requirement: RequirementId; kind: keyof ProbeTokens; flag: string; what: string }): Scenario {
-  return scenario({
-    id: o.id,
-    title: o.title,
-    requirements: [o.requirement],
-    revisions: { introduced: '2025-06-18' },
-    isolation: 'session',
-    needs,
-    carriedOver: true,
-    async run(ctx) {
-      const found = await protectedResource(ctx);
-      const token = found && probeToken(ctx, o.kind, o.flag);
-      if (!found || token === undefined) return;
-      const res = await openWith(found.channel, ctx.session, `Bearer ${token}`);
-      ctx.check.expect(res.status === 401, { expected: `the opening request bearing ${o.what} (${o.flag}) → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
-    },
+  return onProtected({ id: o.id, title: o.title, requirements: [o.requirement], revisions: { introduced: '2025-06-18' }, carriedOver: true }, async (ctx, found) => {
+    const token = probeToken(ctx, o.kind, o.flag);
+    if (token === undefined) return;
+    const res = await openWith(found.channel, ctx.session, `Bearer ${token}`);
+    ctx.check.expect(res.status === 401, { expected: `the opening request bearing ${o.what} (${o.flag}) → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
   });
 }
 
@@ -143,10 +146,9 @@ export const otherAudienceToken = refusedProbeToken({
  * scope is 403 (AUTH-ERR-01) whose challenge names insufficient_scope, the scope needed and the
  * metadata (`challenge`, the era's rule).
  */
-async function judgeNarrowToken(ctx: ScenarioContext, challengeRule: 'AUTH-ERR-02' | 'AUTH-ERR-03'): Promise<void> {
-  const found = await protectedResource(ctx);
-  const token = found && probeToken(ctx, 'narrow', '--narrow-token-env');
-  if (!found || token === undefined) return;
+async function judgeNarrowToken(ctx: ScenarioContext, found: ProtectedResource, challengeRule: 'AUTH-ERR-02' | 'AUTH-ERR-03'): Promise<void> {
+  const token = probeToken(ctx, 'narrow', '--narrow-token-env');
+  if (token === undefined) return;
   const conversation = await conversationWith(found.channel, ctx.session, `Bearer ${token}`);
   const tried: string[] = [ctx.session.era === 'stateless' ? 'server/discover' : 'initialize'];
   let refused = conversation.send === undefined ? conversation.opened : undefined;
@@ -175,37 +177,37 @@ async function judgeNarrowToken(ctx: ScenarioContext, challengeRule: 'AUTH-ERR-0
   });
 }
 
-export const insufficientScope = scenario({
-  id: 'server.auth.insufficient-scope',
-  title: 'A token lacking a scope the request needs is refused with 403 insufficient_scope, naming the scope',
-  requirements: ['AUTH-ERR-01', 'AUTH-ERR-02'],
-  revisions: { introduced: '2025-11-25', removed: '2026-07-28' },
-  isolation: 'session',
-  needs: { ...needs, discovery: true },
-  run: (ctx) => judgeNarrowToken(ctx, 'AUTH-ERR-02'),
-});
+export const insufficientScope = onProtected(
+  {
+    id: 'server.auth.insufficient-scope',
+    title: 'A token lacking a scope the request needs is refused with 403 insufficient_scope, naming the scope',
+    requirements: ['AUTH-ERR-01', 'AUTH-ERR-02'],
+    revisions: { introduced: '2025-11-25', removed: '2026-07-28' },
+    needsDiscovery: true,
+  },
+  (ctx, found) => judgeNarrowToken(ctx, found, 'AUTH-ERR-02'),
+);
 
-export const insufficientScopeModern = scenario({
-  id: 'server.modern.auth.insufficient-scope',
-  title: 'A token lacking a scope the request needs is refused with 403 insufficient_scope, naming every scope the operation needs',
-  requirements: ['AUTH-ERR-01', 'AUTH-ERR-03'],
-  revisions: MODERN,
-  isolation: 'session',
-  needs: { ...needs, discovery: true },
-  run: (ctx) => judgeNarrowToken(ctx, 'AUTH-ERR-03'),
-});
+export const insufficientScopeModern = onProtected(
+  {
+    id: 'server.modern.auth.insufficient-scope',
+    title: 'A token lacking a scope the request needs is refused with 403 insufficient_scope, naming every scope the operation needs',
+    requirements: ['AUTH-ERR-01', 'AUTH-ERR-03'],
+    revisions: MODERN,
+    needsDiscovery: true,
+  },
+  (ctx, found) => judgeNarrowToken(ctx, found, 'AUTH-ERR-03'),
+);
 
-export const challengeScope = scenario({
-  id: 'server.auth.challenge-scope',
-  title: "The 401 challenge names the scopes the request needs in its scope parameter",
-  requirements: ['AUTH-WWW-01'],
-  revisions: { introduced: '2025-11-25' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
+export const challengeScope = onProtected(
+  {
+    id: 'server.auth.challenge-scope',
+    title: "The 401 challenge names the scopes the request needs in its scope parameter",
+    requirements: ['AUTH-WWW-01'],
+    revisions: { introduced: '2025-11-25' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
     const header = found.res.headers['www-authenticate'];
     const scope = found.challenge?.params.scope;
     ctx.check.expect(scope !== undefined && scope.trim() !== '', {
@@ -213,83 +215,82 @@ export const challengeScope = scenario({
       actual: header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${show(header, 200)}`,
     });
   },
-});
+);
 
-export const metadataFound = scenario({
-  id: 'server.auth.resource-metadata',
-  title: "The Protected Resource Metadata is served at the 401 challenge's resource_metadata URL, or else at a well-known URI",
-  requirements: ['AUTH-PRM-02'],
-  revisions: { introduced: '2025-06-18' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
-    const lookup = await findResourceMetadata(found.channel, found.challenge);
+export const metadataFound = onProtected(
+  {
+    id: 'server.auth.resource-metadata',
+    title: "The Protected Resource Metadata is served at the 401 challenge's resource_metadata URL, or else at a well-known URI",
+    requirements: ['AUTH-PRM-02'],
+    revisions: { introduced: '2025-06-18' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
+    const lookup = await resourceMetadataOf(ctx.target, found.channel, found.challenge);
     if (lookup.notContacted !== undefined) return ctx.check.skip(`not judged: ${lookup.notContacted}`);
     ctx.check.expect(lookup.found !== undefined, {
       expected: 'a JSON metadata document (HTTP 200) at the challenge\'s resource_metadata URL when it names one, else at /.well-known/oauth-protected-resource<endpoint path> or /.well-known/oauth-protected-resource',
       actual: describeAttempts(lookup.attempts),
     });
   },
-});
+);
 
-export const metadataServers = scenario({
-  id: 'server.auth.resource-metadata-servers',
-  title: 'The Protected Resource Metadata lists at least one authorization server',
-  requirements: ['AUTH-PRM-01'],
-  revisions: { introduced: '2025-06-18' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
-    const lookup = await findResourceMetadata(found.channel, found.challenge);
-    if (!lookup.found) return ctx.check.skip(`not judged: no metadata document was found (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata judges where it should be`);
-    const servers = lookup.found.document.authorization_servers;
+/** The metadata document, for the rules about what it holds; none is a skip (server.auth.resource-metadata judges where it should be). */
+async function metadataDocument(ctx: ScenarioContext, found: ProtectedResource): Promise<MetadataLookup['found']> {
+  const lookup = await resourceMetadataOf(ctx.target, found.channel, found.challenge);
+  if (!lookup.found) ctx.check.skip(`not judged: no metadata document was found (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata judges where it should be`);
+  return lookup.found;
+}
+
+export const metadataServers = onProtected(
+  {
+    id: 'server.auth.resource-metadata-servers',
+    title: 'The Protected Resource Metadata lists at least one authorization server',
+    requirements: ['AUTH-PRM-01'],
+    revisions: { introduced: '2025-06-18' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
+    const metadata = await metadataDocument(ctx, found);
+    if (!metadata) return;
+    const servers = metadata.document.authorization_servers;
     const ok = Array.isArray(servers) && servers.length > 0 && servers.every((s) => typeof s === 'string' && URL.canParse(s));
     ctx.check.expect(ok, {
-      expected: `authorization_servers in the metadata at ${lookup.found.url}: a non-empty array of issuer URLs`,
+      expected: `authorization_servers in the metadata at ${metadata.url}: a non-empty array of issuer URLs`,
       actual: servers === undefined ? 'no authorization_servers member' : `authorization_servers: ${show(JSON.stringify(servers), 200)}`,
     });
   },
-});
+);
 
-export const metadataResource = scenario({
-  id: 'server.auth.resource-metadata-resource',
-  title: 'The Protected Resource Metadata resource identifies this MCP endpoint',
-  requirements: ['AUTH-PRM-03'],
-  revisions: { introduced: '2025-06-18' },
-  isolation: 'session',
-  needs,
-  carriedOver: true,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
-    const lookup = await findResourceMetadata(found.channel, found.challenge);
-    if (!lookup.found) return ctx.check.skip(`not judged: no metadata document was found (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata judges where it should be`);
-    const resource = lookup.found.document.resource;
+export const metadataResource = onProtected(
+  {
+    id: 'server.auth.resource-metadata-resource',
+    title: 'The Protected Resource Metadata resource identifies this MCP endpoint',
+    requirements: ['AUTH-PRM-03'],
+    revisions: { introduced: '2025-06-18' },
+    carriedOver: true,
+  },
+  async (ctx, found) => {
+    const metadata = await metadataDocument(ctx, found);
+    if (!metadata) return;
+    const resource = metadata.document.resource;
     const endpoint = found.channel.url;
     const match = typeof resource === 'string' ? resourceMatch(resource, endpoint) : 'other';
-    const expected = `resource in the metadata at ${lookup.found.url} to identify ${endpoint.href} (${ruling('resource-identifies-server').cite})`;
+    const expected = `resource in the metadata at ${metadata.url} to identify ${endpoint.href} (${ruling('resource-identifies-server').cite})`;
     const actual = resource === undefined ? 'no resource member' : `resource: ${show(JSON.stringify(resource), 200)}`;
     if (match === 'trailing-slash') return void ctx.check.expect(false, { expected, actual: `${actual}, which differs from the endpoint by a trailing slash only`, level: 'SHOULD' });
     ctx.check.expect(match !== 'other', { expected, actual });
   },
-});
+);
 
-export const sessionNotCredential = scenario({
-  id: 'server.auth.session-not-credential',
-  title: 'A request in an authorized session that carries no token, or an invalid one, is refused: the session id is no credential',
-  requirements: ['SEC-SESS-01'],
-  revisions: { introduced: '2025-06-18', removed: '2026-07-28' },
-  isolation: 'session',
-  needs,
-  async run(ctx) {
-    const found = await protectedResource(ctx);
-    if (!found) return;
+export const sessionNotCredential = onProtected(
+  {
+    id: 'server.auth.session-not-credential',
+    title: 'A request in an authorized session that carries no token, or an invalid one, is refused: the session id is no credential',
+    requirements: ['SEC-SESS-01'],
+    revisions: { introduced: '2025-06-18', removed: '2026-07-28' },
+  },
+  async (ctx, found) => {
     if (found.channel.bearerToken === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
     const outcome = await ctx.connect(ctx.session);
     if (!outcome.ok) return ctx.check.error(`the session with the run's token could not start: ${outcome.why}`);
@@ -308,6 +309,6 @@ export const sessionNotCredential = scenario({
       ctx.check.expect(!served && res.status !== 0, { key, expected: `ping with the session's MCP-Session-Id and ${what} → refused (401)`, actual: describeProbe(res) });
     }
   },
-});
+);
 
 export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, sessionNotCredential];
