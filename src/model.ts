@@ -1,4 +1,4 @@
-import type { Level } from './spec/catalog.js';
+import type { Level, Role } from './spec/catalog.js';
 
 /**
  * The one result model: checks → requirement verdicts → grade. `validate`, `server` and every
@@ -97,7 +97,7 @@ export interface TargetInfo {
   /** What a client under test said of itself in initialize. */
   clientInfo?: { name?: string; version?: string };
   /** The role graded: only rules binding it count. Absent when both sides of a transcript were judged. */
-  role?: 'server' | 'client';
+  role?: Role;
 }
 
 export interface RequirementVerdict {

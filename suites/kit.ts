@@ -88,5 +88,12 @@ export { encodeHeaderValue, headerParameters, type HeaderParameter } from '../sr
 export { bearerChallenge, type Challenge, parseChallenges } from '../src/validate/www-authenticate.js';
 export { resourceMatch } from '../src/validate/resource-uri.js';
 
+// Authorization servers (`mcpcheck authorization`): mcpcheck as their OAuth client and user agent,
+// and what their metadata and error responses must hold.
+export { asScenario, type AsScenario, type AsScenarioContext } from '../src/runner/as-scenario.js';
+export { describeResponse, type Grant, noCodeBecause, type OAuthClient, parseObject } from '../src/harness/authorization-server.js';
+export type { PlainResponse } from '../src/transport/http-request.js';
+export { advertisesS256, endpointSchemes, forbidsStoring, metadataLocations, missingMetadataFields, oauthErrorCode } from '../src/validate/as-metadata.js';
+
 // JSON values.
 export { isObject } from '../src/json.js';

@@ -425,6 +425,55 @@ const fuzzCommand = command({
   },
 });
 
+const authorizationCommand = command({
+  name: 'authorization',
+  describe: 'test an OAuth authorization server as MCP clients need it: metadata, registration, the code grant with PKCE, token errors (loopback only)',
+  flags: {
+    url: { type: 'string', arg: 'issuer', demandOption: true, describe: 'the issuer identifier (as protected resource metadata lists it); on 127.0.0.1, localhost or [::1] unless --allow-remote-metadata' },
+    'allow-remote-metadata': { type: 'boolean', describe: 'let a --url off loopback be named: mcpcheck then only GETs its public metadata documents, and sends it nothing else' },
+    'client-id': { type: 'string', describe: 'a client the server knows, registered with --redirect-uri (default: mcpcheck registers one where the server offers dynamic registration)' },
+    'client-secret-env': { type: 'string', arg: 'NAME', describe: "with --client-id: the client's secret, in environment variable NAME (never shown: reports and reproduce lines name NAME)" },
+    'redirect-uri': { type: 'string', arg: 'uri', describe: 'the redirect URI of --client-id (default http://127.0.0.1/mcpcheck/callback; never listened on: mcpcheck reads the redirect, not follows it)' },
+    scope: { type: 'string', describe: 'the scope of authorization requests (default: none)' },
+    resource: { type: 'string', arg: 'uri', describe: 'the RFC 8707 resource of authorization and token requests, an MCP server the authorization server serves (default: none)' },
+    'spec-version': { choices: [LATEST_STATEFUL_REVISION, LATEST_REVISION], arg: 'revision', describe: `the catalog verdicts cite (default ${LATEST_REVISION}, which adds the RFC 9207 iss checks)` },
+    timeout: { type: 'number', describe: 'per-scenario timeout in ms (default 30000)' },
+    'request-timeout': { type: 'number', describe: 'per-request timeout in ms (default 10000): a request unanswered by then is a could-not-run' },
+    only: serverOptions.only,
+    skip: serverOptions.skip,
+    quiet: serverOptions.quiet,
+    ...reportOptions,
+  },
+  check: positiveWholeNumbers,
+  epilogue: EXIT_CODES_HELP,
+  run: graded(async (args, baseline, _files, redactor) => {
+    const { testAuthorizationServer } = await import('../commands/authorization.js');
+    const secretName = args['client-secret-env'];
+    const secret = secretName !== undefined ? process.env[secretName] : undefined;
+    if (secretName !== undefined && (secret === undefined || secret === '')) throw new SetupError(`--client-secret-env ${secretName}: the environment variable ${secretName} is not set`);
+    const shown = (flag: string, value: string | undefined) => (value !== undefined ? ` --${flag} ${JSON.stringify(value)}` : '');
+    const targetFlags = `--url ${JSON.stringify(args.url)}${args['allow-remote-metadata'] ? ' --allow-remote-metadata' : ''}${shown('client-id', args['client-id'])}${secretName !== undefined ? ` --client-secret-env ${secretName}` : ''}${shown('redirect-uri', args['redirect-uri'])}${shown('scope', args.scope)}${shown('resource', args.resource)}`;
+    return watched(args, redactor, (control) => testAuthorizationServer({
+      control,
+      url: args.url,
+      invokedAs: invokedAs(),
+      targetFlags,
+      only: list(args.only),
+      skip: list(args.skip),
+      ...(args['allow-remote-metadata'] ? { allowRemoteMetadata: true } : {}),
+      ...(args['client-id'] !== undefined ? { clientId: args['client-id'] } : {}),
+      ...(secret !== undefined ? { clientSecret: secret } : {}),
+      ...(args['redirect-uri'] !== undefined ? { redirectUri: args['redirect-uri'] } : {}),
+      ...(args.scope !== undefined ? { scope: args.scope } : {}),
+      ...(args.resource !== undefined ? { resource: args.resource } : {}),
+      ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
+      ...(args.timeout !== undefined ? { scenarioTimeoutMs: args.timeout } : {}),
+      ...(args['request-timeout'] !== undefined ? { requestTimeoutMs: args['request-timeout'] } : {}),
+      ...(baseline ? { baseline } : {}),
+    }), 'scenarios');
+  }),
+});
+
 const baselineCommand = command({
   name: 'baseline',
   describe: 'baseline upkeep: write a baseline from a saved JSON report',
@@ -492,8 +541,8 @@ const coverageCommand = command({
 const program = {
   name: 'mcpcheck',
   version: toolInfo().version,
-  commands: [validateCommand, serverCommand, clientCommand, fuzzCommand, baselineCommand, listCommand, coverageCommand],
-  demand: 'name a command: server, client, fuzz, validate, baseline, list or coverage',
+  commands: [validateCommand, serverCommand, clientCommand, fuzzCommand, authorizationCommand, baselineCommand, listCommand, coverageCommand],
+  demand: 'name a command: server, client, fuzz, authorization, validate, baseline, list or coverage',
   epilogue: EXIT_CODES_HELP,
 };
 

@@ -25,7 +25,8 @@ import { fuzzSequences, replaySequence, SEQUENCE_INVARIANTS, type SequenceFailur
 import { describeStep, type Step } from '../fuzz/steps.js';
 import type { SendTimeouts } from '../fuzz/send.js';
 import { isLoopbackHost } from '../harness/listening.js';
-import { makeTarget, parseSpecVersion, parseToolPolicy, probeEras, serverTargetInfo } from './server.js';
+import { makeTarget, parseToolPolicy, probeEras, serverTargetInfo } from './server.js';
+import { parseSpecVersion } from './spec-version.js';
 import type { Redactor } from '../redact.js';
 import type { RunControl } from '../runner/observer.js';
 

@@ -12,8 +12,9 @@ import { scenarioRef, untestedContext } from '../grade/coverage.js';
 import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
 import { planSelection } from './selection.js';
+import { parseSpecVersion } from './spec-version.js';
 import { freshSeed, PROPERTY_CASES } from '../property/seed.js';
-import { LATEST_REVISION, LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revisions.js';
+import { LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revisions.js';
 import { join } from 'node:path';
 import { inEra } from '../runner/scenario.js';
 import { describeEras, detectEras, type EraProbe, toTest } from '../runner/eras.js';
@@ -54,16 +55,6 @@ export interface ServerCommandOptions {
   redactor?: Redactor;
   /** Tokens for the authorization scenarios (--expired-token-env, --other-audience-token-env, --narrow-token-env). */
   probeTokens?: ProbeTokens;
-}
-
-/** The revisions --spec-version takes: the newest of each era. */
-export const SPEC_VERSIONS = [LATEST_STATEFUL_REVISION, LATEST_REVISION] as const;
-
-/** The revision --spec-version names, checked: an unknown one is the user's mistake, said in one line. */
-export function parseSpecVersion(value: string | undefined): Revision | undefined {
-  if (value === undefined) return undefined;
-  if (!(SPEC_VERSIONS as readonly string[]).includes(value)) throw new SetupError(`--spec-version takes one of ${SPEC_VERSIONS.join(', ')} (got ${JSON.stringify(value)})`);
-  return value as Revision;
 }
 
 export function parseHeaders(lines: string[]): Record<string, string> {

@@ -45,12 +45,7 @@ export function decodeAddress(hex: string, family: 4 | 6): string | undefined {
   return groups.join(':');
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** A URL host naming this machine's loopback interface (as `URL.hostname` spells it). */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname);
-}
+export { isLoopbackHost } from '../validate/loopback.js';
 
 /** 127.0.0.0/8, ::1, and IPv4-mapped loopback (::ffff:127.x.x.x). */
 export function isLoopback(socket: Pick<ListeningSocket, 'address' | 'family'>): boolean {

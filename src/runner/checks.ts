@@ -77,7 +77,14 @@ export class CheckRecorder {
     private readonly reproduce: string,
     /** Where notes go (the report's notes); a note is never a verdict. */
     private readonly onNote: (text: string) => void = () => undefined,
+    /** The revision checks are judged in when they have no session (an authorization server's run). */
+    private readonly revision?: Revision,
   ) {}
+
+  /** The revision a check is judged in: its session's, else the recorder's. */
+  private judgedIn(session: PeerSession | undefined): Revision | undefined {
+    return session?.judgedIn ?? this.revision;
+  }
 
   /**
    * Records pass when `ok`, else fail (MUST) or warn (SHOULD/MAY). Returns `ok`. When a reply the
@@ -91,7 +98,7 @@ export class CheckRecorder {
       return false;
     }
     const first = (e.requirements ?? this.defaults)[0]!;
-    const revision = (e.session ?? this.sessionOf())?.judgedIn ?? LATEST_REVISION;
+    const revision = this.judgedIn(e.session ?? this.sessionOf()) ?? LATEST_REVISION;
     // A rule the revision lacks is not judged (add() makes the check a skip): its level there is moot.
     const level = e.level ?? (appliesIn(first, revision) ? levelIn(first, revision) : catalogRow(first).level);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
@@ -205,15 +212,16 @@ export class CheckRecorder {
     const cited = o.requirements ?? this.defaults;
     const id = fixedId ?? this.idFor(o.key);
     const session = o.session ?? this.sessionOf();
+    const judgedIn = this.judgedIn(session);
     // The session is judged by its negotiated revision's rules: a rule it lacks is not judged at all.
-    const absent = session ? cited.map((r) => absentIn(r, session.judgedIn)) : [];
+    const absent = judgedIn ? cited.map((r) => absentIn(r, judgedIn)) : [];
     const judged = cited.filter((_, i) => absent[i] === undefined);
     const requirements = judged.length > 0 ? judged : cited;
     if (judged.length === 0) {
       status = 'skip';
       message = absent[0]!;
     }
-    const first = catalogRow(requirements[0]!, session?.judgedIn);
+    const first = catalogRow(requirements[0]!, judgedIn);
     const evidence: Evidence[] = [];
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;
@@ -224,14 +232,14 @@ export class CheckRecorder {
       id,
       title: o.title ?? this.scenarioTitle,
       requirements,
-      level: o.level ?? (session && appliesIn(first.id, session.judgedIn) ? levelIn(first.id, session.judgedIn) : first.level),
+      level: o.level ?? (judgedIn && appliesIn(first.id, judgedIn) ? levelIn(first.id, judgedIn) : first.level),
       status,
       message,
       area: first.area,
       evidence,
       scenario: this.scenarioId,
       durationMs: this.ownTime(),
-      ...(session ? { revision: session.judgedIn } : {}),
+      ...(judgedIn ? { revision: judgedIn } : {}),
     };
     if (status === 'fail' || status === 'warn' || status === 'error') result.reproduce = this.reproduce;
     this.results.push(result);

@@ -231,8 +231,8 @@ export function clauseSince(id: RequirementId, clause: string): StatefulRevision
 /** The revision the 2025-11-25 catalog (requirements.json, revisions.json) is written for. */
 export const SPEC_REVISION: StatefulRevision = LATEST_STATEFUL_REVISION;
 
-/** The role a target plays; a grade counts only the rules that bind it. */
-export type Role = 'server' | 'client';
+/** The role a target plays; a grade counts only the rules that bind it. AS: an OAuth authorization server (`mcpcheck authorization`). */
+export type Role = 'server' | 'client' | 'AS';
 
 /**
  * Whether a rule binds a target in this role. `both` (and the task forms `both (receiver)` /

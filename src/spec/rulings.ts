@@ -233,6 +233,24 @@ const RULING_LIST = [
       'The Protected Resource Metadata `resource` identifies the endpoint when it equals the endpoint URL (scheme and host case-insensitive, a default port implied, no fragment, no query) or names a path the endpoint lies under on the same origin (the canonical server URI may be the origin alone, basic/authorization.mdx#canonical-server-uri); a difference of a trailing slash alone warns; any other value fails AUTH-PRM-03.',
     requirements: ['AUTH-PRM-03'],
   },
+  {
+    id: 'as-advertises-s256',
+    ruling:
+      'An authorization server whose RFC 8414 metadata does not list `S256` in `code_challenge_methods_supported` fails AUTH-AS-01: RFC 8414 §2 reads the member\'s absence as no PKCE support, OAuth 2.1 requires it, and MCP clients must refuse to proceed with such a server (AUTH-PKCE-02). An OpenID Connect Discovery document is held to AUTH-PKCE-03 directly.',
+    requirements: ['AUTH-AS-01', 'AUTH-PKCE-03'],
+  },
+  {
+    id: 'loopback-authorization-server',
+    ruling:
+      'Endpoints of an authorization server on loopback (127.0.0.1, localhost, [::1]) served over plain http are exempt from AUTH-SEC-03 (every endpoint over HTTPS): such a server is a development or test one on the same machine, whose traffic never leaves it. The check is then a skip that says so, never a pass; an http endpoint on any other host fails.',
+    requirements: ['AUTH-SEC-03'],
+  },
+  {
+    id: 'as-unsafe-redirect-registration',
+    ruling:
+      'AUTH-SEC-04 says every redirect URI is localhost or HTTPS without naming who enforces it. An authorization server that registers a plain-http redirect URI on another host lets such a URI be used, so mcpcheck reports it, as a warning (SHOULD): OAuth 2.1 and OpenID Connect registration allow it for servers that serve other clients than MCP ones, so refusing is not shown to be the server\'s MUST.',
+    requirements: ['AUTH-SEC-04'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

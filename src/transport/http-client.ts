@@ -44,6 +44,8 @@ export interface HttpRequestInit {
   headers: HeaderList;
   body?: string | Uint8Array | undefined;
   signal: AbortSignal;
+  /** 'manual': a redirect is the response (its Location read by the caller), never followed. Default: followed within the origin. */
+  redirect?: 'follow' | 'manual';
 }
 
 export interface HttpResponse {
@@ -51,6 +53,8 @@ export interface HttpResponse {
   readonly ok: boolean;
   /** Lower-case names; a repeated field's values joined with ", ", as fetch's Headers.get gives them. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Each Set-Cookie field as it came (joined, their dates' commas would make them unreadable). */
+  readonly setCookies: readonly string[];
   /** The body as it arrives, content-decoded; iteration throws on an abort, a reset or a bad encoding. */
   readonly body: AsyncIterable<Buffer>;
   /** Drops what is left of the body, and its connection. */
@@ -73,7 +77,7 @@ export async function httpExchange(url: URL, init: HttpRequestInit): Promise<Htt
   for (let hops = 0; ; hops++) {
     const res = await once(target, method, headers, body, init.signal);
     const location = res.headers.location;
-    if (hops >= MAX_REDIRECTS || location === undefined || !REDIRECTS.has(res.statusCode ?? 0)) return response(res, init.signal);
+    if (init.redirect === 'manual' || hops >= MAX_REDIRECTS || location === undefined || !REDIRECTS.has(res.statusCode ?? 0)) return response(res, init.signal);
     let next: URL;
     try {
       next = new URL(location, target);
@@ -160,10 +164,12 @@ function staleConnection(req: ClientRequest, err: unknown, answerBegun: boolean)
 
 function response(res: IncomingMessage, signal: AbortSignal): HttpResponse {
   const headers: Record<string, string> = {};
+  const setCookies: string[] = [];
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     headers[name] = headers[name] === undefined ? raw[i + 1]! : `${headers[name]}, ${raw[i + 1]!}`;
+    if (name === 'set-cookie') setCookies.push(raw[i + 1]!);
   }
   const status = res.statusCode ?? 0;
   const decoder = DECODERS[(headers['content-encoding'] ?? '').trim().toLowerCase()];
@@ -184,5 +190,5 @@ function response(res: IncomingMessage, signal: AbortSignal): HttpResponse {
     signal.addEventListener('abort', cancel, { once: true });
     res.once('close', () => signal.removeEventListener('abort', cancel));
   }
-  return { status, ok: status >= 200 && status < 300, headers, body: body as AsyncIterable<Buffer>, cancel };
+  return { status, ok: status >= 200 && status < 300, headers, setCookies, body: body as AsyncIterable<Buffer>, cancel };
 }

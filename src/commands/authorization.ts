@@ -1,0 +1,106 @@
+import { SetupError } from '../errors.js';
+import { grade, type Baseline } from '../grade/index.js';
+import { AuthorizationServerDriver, DEFAULT_REDIRECT_URI, describeResponse } from '../harness/authorization-server.js';
+import { isLoopbackHost } from '../harness/listening.js';
+import type { RunReport } from '../model.js';
+import { runAsScenarios } from '../runner/as-run.js';
+import type { AsScenario } from '../runner/as-scenario.js';
+import type { RunControl } from '../runner/observer.js';
+import { LATEST_REVISION, type Revision } from '../spec/revisions.js';
+import { toolInfo } from '../version.js';
+import { authorizationServerScenarios } from '../../suites/authorization-server/index.js';
+import { planSelection } from './selection.js';
+import { parseSpecVersion } from './spec-version.js';
+
+export interface AuthorizationCommandOptions {
+  /** The issuer identifier (--url). */
+  url: string;
+  allowRemoteMetadata?: boolean;
+  clientId?: string;
+  /** The client's secret, read from the variable --client-secret-env names. */
+  clientSecret?: string;
+  redirectUri?: string;
+  scope?: string;
+  resource?: string;
+  specVersion?: string;
+  requestTimeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  only?: string[];
+  skip?: string[];
+  baseline?: Baseline;
+  control?: RunControl;
+  /** The flags that name the target, for reproduce commands. */
+  targetFlags: string;
+  invokedAs?: string;
+}
+
+/** The issuer --url names, checked: an http(s) URL with no query or fragment (RFC 8414 §2), on loopback unless remote metadata is allowed. */
+function parseIssuer(o: AuthorizationCommandOptions): URL {
+  let url: URL;
+  try {
+    url = new URL(o.url);
+  } catch {
+    throw new SetupError(`--url ${JSON.stringify(o.url.slice(0, 80))} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SetupError(`--url takes an http(s) issuer identifier (got ${url.protocol})`);
+  if (url.search !== '' || url.hash !== '') throw new SetupError('--url takes an issuer identifier, which has no query or fragment (RFC 8414 §2)');
+  if (url.username !== '' || url.password !== '') throw new SetupError('--url takes an issuer identifier without credentials');
+  if (!isLoopbackHost(url.hostname) && !o.allowRemoteMetadata) {
+    throw new SetupError(`--url ${url.host} is not on loopback: mcpcheck tests authorization servers on 127.0.0.1, localhost or [::1]; --allow-remote-metadata lets it GET a remote one's public metadata (and sends nothing else)`);
+  }
+  if (o.redirectUri !== undefined && !URL.canParse(o.redirectUri)) throw new SetupError('--redirect-uri is not a URL');
+  if (o.clientSecret !== undefined && o.clientId === undefined) throw new SetupError('--client-secret-env goes with --client-id');
+  return url;
+}
+
+/**
+ * `mcpcheck authorization`: grades an OAuth authorization server as MCP clients need it, playing
+ * the client and the user agent. An issuer that answers none of its well-known URLs (only 404s,
+ * or nothing) is no authorization server to grade: a setup error, not a page of skips.
+ */
+export async function testAuthorizationServer(o: AuthorizationCommandOptions, scenarios: AsScenario[] = authorizationServerScenarios): Promise<RunReport> {
+  const started = Date.now();
+  const issuer = parseIssuer(o);
+  const revision: Revision = parseSpecVersion(o.specVersion) ?? LATEST_REVISION;
+  const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
+  const as = new AuthorizationServerDriver({
+    issuerText: o.url,
+    issuer,
+    requestTimeoutMs: o.requestTimeoutMs ?? 10_000,
+    allowRemoteMetadata: o.allowRemoteMetadata === true,
+    redirectUri: o.redirectUri ?? DEFAULT_REDIRECT_URI,
+    ...(o.clientId !== undefined ? { clientId: o.clientId } : {}),
+    ...(o.clientSecret !== undefined ? { clientSecret: o.clientSecret } : {}),
+    ...(o.scope !== undefined ? { scope: o.scope } : {}),
+    ...(o.resource !== undefined ? { resource: o.resource } : {}),
+  });
+  const metadata = await as.metadata();
+  if (!metadata.found && metadata.attempts.every((a) => a.res.status === 0 || a.res.status === 404)) {
+    throw new SetupError(`${issuer.href} is no authorization server mcpcheck can reach: ${metadata.attempts.map((a) => `${a.url} ${describeResponse(a.res)}`).join('; ')}`);
+  }
+  const notes = [
+    `judged by the ${revision} catalog${o.specVersion === undefined ? ' (--spec-version 2025-11-25 for the older one)' : ''}`,
+    ...(metadata.found ? [`metadata: ${metadata.found.url} (${metadata.found.kind === 'oidc' ? 'OpenID Connect Discovery' : 'RFC 8414'})`] : []),
+  ];
+  const client = await as.client();
+  notes.push('clientId' in client ? `client: ${client.origin === 'registered' ? 'registered dynamically' : 'the one given (--client-id)'}, ${client.method === 'none' ? 'public' : `authenticating with ${client.method}`}, redirect URI ${client.redirectUri}` : `client: none (${client.why})`);
+  const run = await runAsScenarios({
+    ...o.control,
+    as,
+    scenarios: selection.scenarios,
+    revision,
+    scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
+    reproduce: `${o.invokedAs ?? 'mcpcheck'} authorization ${o.targetFlags} --spec-version ${revision} --only {scenario}`,
+  });
+  return grade({
+    role: 'AS',
+    tool: toolInfo(),
+    target: { kind: 'http', description: o.url },
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    checks: run.checks.filter(selection.keep),
+    notes: [...notes, ...run.notes],
+    ...(o.baseline ? { baseline: o.baseline } : {}),
+    ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
+  });
+}

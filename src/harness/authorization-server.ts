@@ -1,0 +1,326 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { plainRequest, type PlainResponse } from '../transport/http-request.js';
+import { isLoopbackHost } from '../validate/loopback.js';
+import { metadataLocations, type MetadataKind } from '../validate/as-metadata.js';
+import { isObject } from '../json.js';
+import { show } from '../validate/finding.js';
+
+/**
+ * mcpcheck as an OAuth client of an authorization server under test (`mcpcheck authorization`):
+ * it finds the server's metadata, gets a client (pre-registered, or by dynamic registration),
+ * runs the authorization-code grant with PKCE as a user agent that approves at once, and calls
+ * the token endpoint. What it learns once (metadata, client, the first grant) is kept for every
+ * scenario of the run.
+ *
+ * Nothing is sent off loopback but GETs of the metadata documents the user allowed
+ * (--allow-remote-metadata): registration, authorization and token requests go to loopback only.
+ */
+
+/** Where mcpcheck asks to be sent back: loopback, never listened on (the code is read off the Location header). */
+export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1/mcpcheck/callback';
+
+export interface AuthorizationServerOptions {
+  /** The issuer identifier as the user wrote it (--url): metadata must name it identically. */
+  issuerText: string;
+  issuer: URL;
+  requestTimeoutMs: number;
+  /** GET the metadata of an issuer that is not on loopback (nothing else is ever sent there). */
+  allowRemoteMetadata: boolean;
+  /** A client the server already knows (--client-id): used instead of registering one. */
+  clientId?: string;
+  clientSecret?: string;
+  redirectUri: string;
+  /** The `scope` of authorization requests (--scope); none when absent. */
+  scope?: string;
+  /** The RFC 8707 `resource` of authorization and token requests (--resource); none when absent. */
+  resource?: string;
+}
+
+const MAX_BYTES = 256 * 1024;
+/** Redirects within the authorization server an authorization may take (login, consent, resume) before its answer is taken as it is. */
+const MAX_HOPS = 10;
+
+export interface MetadataAttempt {
+  url: string;
+  kind: MetadataKind;
+  res: PlainResponse;
+}
+
+export interface MetadataFound {
+  attempts: MetadataAttempt[];
+  /** The first attempt that gave 200 with a JSON object. */
+  found?: { url: string; kind: MetadataKind; document: Record<string, unknown>; res: PlainResponse };
+  /** Why no attempt was made: the issuer is off loopback and remote metadata was not allowed. */
+  notContacted?: string;
+}
+
+export interface OAuthClient {
+  clientId: string;
+  secret?: string;
+  /** How the client authenticates at the token endpoint. */
+  method: 'none' | 'client_secret_basic' | 'client_secret_post';
+  redirectUri: string;
+  /** How it came: given by the user, or registered by mcpcheck (and the registration's answer). */
+  origin: 'pre-registered' | 'registered';
+  registration?: PlainResponse;
+}
+
+/** A client mcpcheck could not get, and why (a skip's reason, or a registration that failed). */
+export interface NoClient {
+  why: string;
+  registration?: PlainResponse;
+}
+
+/** What an authorization request got: a redirect (its Location and query), or anything else. */
+export type AuthorizationAnswer =
+  | { kind: 'redirect'; res: PlainResponse; location: URL; params: URLSearchParams; fragment: URLSearchParams }
+  | { kind: 'other'; res: PlainResponse };
+
+export interface Grant {
+  /** The authorization request's answer. */
+  authorization: AuthorizationAnswer;
+  code?: string;
+  verifier: string;
+  state: string;
+}
+
+export interface PkcePair {
+  verifier: string;
+  challenge: string;
+}
+
+export function pkcePair(): PkcePair {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export class AuthorizationServerDriver {
+  private metadataLookup?: Promise<MetadataFound>;
+  private clientLookup?: Promise<OAuthClient | NoClient>;
+  private firstTokens?: Promise<{ grant: Grant; token?: PlainResponse } | { why: string }>;
+
+  constructor(readonly options: AuthorizationServerOptions) {}
+
+  get issuer(): URL {
+    return this.options.issuer;
+  }
+
+  get issuerText(): string {
+    return this.options.issuerText;
+  }
+
+  /** Whether mcpcheck sends this server anything but metadata GETs: only on loopback. */
+  get active(): boolean {
+    return isLoopbackHost(this.options.issuer.hostname);
+  }
+
+  /** Why requests other than metadata GETs are not sent, when they are not. */
+  get passiveBecause(): string | undefined {
+    return this.active ? undefined : `the issuer ${this.options.issuer.host} is not on loopback, and mcpcheck sends registration, authorization and token requests to loopback only`;
+  }
+
+  /** The metadata, found once: the well-known URLs in the order clients try them, the first JSON object served with 200. */
+  metadata(): Promise<MetadataFound> {
+    return (this.metadataLookup ??= this.findMetadata());
+  }
+
+  private async findMetadata(): Promise<MetadataFound> {
+    if (!this.active && !this.options.allowRemoteMetadata) {
+      return { attempts: [], notContacted: `the issuer ${this.options.issuer.host} is not on loopback; rerun with --allow-remote-metadata to let mcpcheck GET its public metadata documents (nothing else is sent there)` };
+    }
+    const attempts: MetadataAttempt[] = [];
+    for (const { url, kind } of metadataLocations(this.options.issuer)) {
+      const res = await this.send(url, { method: 'GET', headers: { Accept: 'application/json' } });
+      attempts.push({ url: url.href, kind, res });
+      if (res.status !== 200) continue;
+      let document: unknown;
+      try {
+        document = JSON.parse(res.body);
+      } catch {
+        continue;
+      }
+      if (isObject(document)) return { attempts, found: { url: url.href, kind, document, res } };
+    }
+    return { attempts };
+  }
+
+  /** An endpoint the metadata names, when it is a URL mcpcheck may send requests to (on loopback). */
+  async endpoint(field: 'authorization_endpoint' | 'token_endpoint' | 'registration_endpoint'): Promise<URL | string> {
+    const { found, notContacted } = await this.metadata();
+    if (!found) return notContacted ?? 'the authorization server publishes no metadata mcpcheck could read';
+    const value = found.document[field];
+    if (typeof value !== 'string') return `its metadata names no ${field}`;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return `its ${field} ${show(value, 120)} is not a URL`;
+    }
+    if (!isLoopbackHost(url.hostname)) return `its ${field} ${url.host} is not on loopback, and mcpcheck sends requests to loopback only`;
+    return url;
+  }
+
+  /** The client of the run: the user's, else one registered dynamically where the server offers it. */
+  client(): Promise<OAuthClient | NoClient> {
+    return (this.clientLookup ??= this.findClient());
+  }
+
+  private async findClient(): Promise<OAuthClient | NoClient> {
+    const { clientId, clientSecret, redirectUri } = this.options;
+    if (this.passiveBecause) return { why: this.passiveBecause };
+    const metadata = (await this.metadata()).found?.document;
+    if (clientId !== undefined) {
+      const methods = metadata?.token_endpoint_auth_methods_supported;
+      // RFC 8414 §2: absent, the default is client_secret_basic.
+      const basic = !Array.isArray(methods) || methods.includes('client_secret_basic');
+      return { clientId, ...(clientSecret !== undefined ? { secret: clientSecret } : {}), method: clientSecret === undefined ? 'none' : basic ? 'client_secret_basic' : 'client_secret_post', redirectUri, origin: 'pre-registered' };
+    }
+    const endpoint = await this.endpoint('registration_endpoint');
+    if (typeof endpoint === 'string') return { why: `no client: none was given (--client-id) and ${endpoint.replace(/^its /, 'the server\'s ')}` };
+    const registration = await this.register(endpoint, { redirect_uris: [redirectUri] });
+    const body = parseObject(registration.body);
+    if (registration.status !== 201 && registration.status !== 200) return { why: `dynamic registration at ${endpoint.href} was refused (${describeResponse(registration)})`, registration };
+    if (!body || typeof body.client_id !== 'string') return { why: `dynamic registration at ${endpoint.href} gave no client_id (${describeResponse(registration)})`, registration };
+    const secret = typeof body.client_secret === 'string' ? body.client_secret : undefined;
+    const method = body.token_endpoint_auth_method === 'client_secret_post' ? 'client_secret_post' : secret !== undefined ? 'client_secret_basic' : 'none';
+    return { clientId: body.client_id, ...(secret !== undefined ? { secret } : {}), method, redirectUri, origin: 'registered', registration };
+  }
+
+  /** A dynamic registration (RFC 7591) of a public client using the code grant, with `overrides` over its metadata. */
+  register(endpoint: URL, overrides: Record<string, unknown>): Promise<PlainResponse> {
+    const body = { client_name: 'mcpcheck', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...overrides };
+    return this.send(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+  }
+
+  /**
+   * An authorization request as a user agent that approves at once would send it: GET the
+   * authorization endpoint with `params` over the code-flow defaults (PKCE S256, a fresh state),
+   * and read the redirect instead of following it.
+   */
+  async authorize(client: OAuthClient, params: Record<string, string | undefined> = {}): Promise<Grant | string> {
+    const endpoint = await this.endpoint('authorization_endpoint');
+    if (typeof endpoint === 'string') return endpoint;
+    const { verifier, challenge } = pkcePair();
+    const state = randomUUID();
+    const query: Record<string, string | undefined> = {
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state,
+      scope: this.options.scope,
+      resource: this.options.resource,
+      ...params,
+    };
+    const url = new URL(endpoint.href);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
+    const { res, at } = await this.browse(url, query.redirect_uri ?? client.redirectUri);
+    const authorization = answerOf(res, at);
+    const code = authorization.kind === 'redirect' ? authorization.params.get('code') ?? undefined : undefined;
+    return { authorization, verifier, state, ...(code !== undefined ? { code } : {}) };
+  }
+
+  /** A token request (`grant_type` and the rest in `params`), the client authenticating by its method; `credentials: false` sends none. */
+  async token(client: OAuthClient, params: Record<string, string | undefined>, credentials = true): Promise<PlainResponse | string> {
+    const endpoint = await this.endpoint('token_endpoint');
+    if (typeof endpoint === 'string') return endpoint;
+    const form = new URLSearchParams();
+    const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+    const all: Record<string, string | undefined> = { resource: this.options.resource, ...params };
+    if (client.method === 'client_secret_basic' && credentials) {
+      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret ?? '')}`).toString('base64')}`;
+    } else {
+      all.client_id ??= client.clientId;
+      if (client.method === 'client_secret_post' && credentials) all.client_secret = client.secret;
+    }
+    for (const [k, v] of Object.entries(all)) if (v !== undefined) form.set(k, v);
+    return this.send(endpoint, { method: 'POST', headers, body: form.toString() });
+  }
+
+  /** The code grant run once for the run: an authorization, then the code exchanged with its verifier. */
+  firstGrant(): Promise<{ grant: Grant; token?: PlainResponse } | { why: string }> {
+    return (this.firstTokens ??= this.grantOnce());
+  }
+
+  private async grantOnce(): Promise<{ grant: Grant; token?: PlainResponse } | { why: string }> {
+    const client = await this.client();
+    if (!('clientId' in client)) return { why: client.why };
+    const grant = await this.authorize(client);
+    if (typeof grant === 'string') return { why: grant };
+    if (grant.code === undefined) return { grant };
+    const token = await this.token(client, { grant_type: 'authorization_code', code: grant.code, redirect_uri: client.redirectUri, code_verifier: grant.verifier });
+    return typeof token === 'string' ? { why: token } : { grant, token };
+  }
+
+  /**
+   * GETs `url` as a user agent would, following the server's redirects within its own origin (a
+   * login or consent step that approves at once), with the cookies it sets, until it is sent
+   * elsewhere (the redirect URI) or answers with anything but a redirect. What it was sent to last
+   * is `at`, so a relative Location reads right.
+   */
+  private async browse(url: URL, redirectUri: string): Promise<{ res: PlainResponse; at: URL }> {
+    const jar = new Map<string, string>();
+    let at = url;
+    for (let hops = 0; ; hops++) {
+      const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      const res = await this.send(at, { method: 'GET', headers: { Accept: 'text/html, application/json', ...(cookie ? { Cookie: cookie } : {}) } });
+      for (const set of res.setCookies) {
+        const pair = set.split(';')[0]!;
+        const eq = pair.indexOf('=');
+        if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+      }
+      const location = res.headers.location;
+      if (hops >= MAX_HOPS || res.status < 300 || res.status >= 400 || location === undefined || !URL.canParse(location, at.href)) return { res, at };
+      const next = new URL(location, at);
+      if (next.origin !== url.origin || next.href.startsWith(redirectUri)) return { res, at };
+      at = next;
+    }
+  }
+
+  private send(url: URL, req: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<PlainResponse> {
+    return plainRequest(url, { ...req, timeoutMs: this.options.requestTimeoutMs, maxBytes: MAX_BYTES });
+  }
+}
+
+/** Why an authorization request got no code, for skips: the server showed a page (it wants a user), or redirected without one. */
+export function noCodeBecause(grant: Grant): string {
+  const a = grant.authorization;
+  if (a.kind === 'other') {
+    const page = a.res.status === 200 || (a.res.status >= 300 && a.res.status < 400);
+    return page
+      ? `the authorization endpoint did not redirect back at once (${describeResponse(a.res)}): it asks for a user (a login or consent page), and mcpcheck plays none; run it in a mode that approves test clients at once`
+      : `the authorization request was refused (${describeResponse(a.res)})`;
+  }
+  const error = a.params.get('error');
+  return error !== null ? `the authorization request was refused: error=${show(error, 80)}${a.params.get('error_description') ? ` (${show(a.params.get('error_description'), 160)})` : ''}` : `the redirect back carried no code (${show(a.location.href, 200)})`;
+}
+
+/** A redirect whose Location parses: its query and fragment parameters. */
+function answerOf(res: PlainResponse, base: URL): AuthorizationAnswer {
+  const location = res.headers.location;
+  if (res.status >= 300 && res.status < 400 && location !== undefined && URL.canParse(location, base.href)) {
+    const url = new URL(location, base);
+    return { kind: 'redirect', res, location: url, params: url.searchParams, fragment: new URLSearchParams(url.hash.replace(/^#/, '')) };
+  }
+  return { kind: 'other', res };
+}
+
+export function parseObject(body: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "HTTP 400 application/json: {…}" or "no answer: …", for messages. */
+export function describeResponse(res: PlainResponse): string {
+  if (res.status === 0) return `no answer: ${res.error ?? 'unknown error'}`;
+  const type = res.headers['content-type'];
+  const location = res.headers.location !== undefined ? ` Location: ${show(res.headers.location, 160)}` : '';
+  const body = res.body.trim() === '' ? '' : ` ${show(res.body.trim(), 200)}`;
+  return `HTTP ${res.status}${type ? ` ${type.split(';')[0]}` : ''}${location}${body}`;
+}
+

@@ -1,0 +1,29 @@
+import type { AsScenario } from '../kit.js';
+import { https, issuer, pkce, published, requiredFields } from './metadata.js';
+import { dynamic, redirectScheme } from './registration.js';
+import { codeGrant, codeReuse, invalidGrant, noStore, unknownClient } from './token.js';
+import { verifierChecked, verifierRequired } from './pkce.js';
+import { implicitRefused, issuerParameter, redirectExact } from './authorize.js';
+import { rotation } from './refresh.js';
+
+/** The `mcpcheck authorization` suite, in report order: metadata first, then what needs a client and a code. */
+export const authorizationServerScenarios: AsScenario[] = [
+  published,
+  issuer,
+  requiredFields,
+  pkce,
+  https,
+  dynamic,
+  redirectScheme,
+  codeGrant,
+  noStore,
+  invalidGrant,
+  unknownClient,
+  codeReuse,
+  verifierRequired,
+  verifierChecked,
+  implicitRefused,
+  redirectExact,
+  issuerParameter,
+  rotation,
+];
