@@ -430,6 +430,7 @@ const authorizationCommand = command({
   describe: 'test an OAuth authorization server as MCP clients need it: metadata, registration, the code grant with PKCE, token errors (loopback only)',
   flags: {
     url: { type: 'string', arg: 'issuer', demandOption: true, describe: 'the issuer identifier (as protected resource metadata lists it); on 127.0.0.1, localhost or [::1] unless --allow-remote-metadata' },
+    start: { type: 'string', arg: 'command', describe: `command that serves --url; started first (its start, until the URL accepts connections: ${START_WAIT}), stopped last` },
     'allow-remote-metadata': { type: 'boolean', describe: 'let a --url off loopback be named: mcpcheck then only GETs its public metadata documents, and sends it nothing else' },
     'client-id': { type: 'string', describe: 'a client the server knows, registered with --redirect-uri (default: mcpcheck registers one where the server offers dynamic registration)' },
     'client-secret-env': { type: 'string', arg: 'NAME', describe: "with --client-id: the client's secret, in environment variable NAME (never shown: reports and reproduce lines name NAME)" },
@@ -452,10 +453,11 @@ const authorizationCommand = command({
     const secret = secretName !== undefined ? process.env[secretName] : undefined;
     if (secretName !== undefined && (secret === undefined || secret === '')) throw new SetupError(`--client-secret-env ${secretName}: the environment variable ${secretName} is not set`);
     const shown = (flag: string, value: string | undefined) => (value !== undefined ? ` --${flag} ${JSON.stringify(value)}` : '');
-    const targetFlags = `--url ${JSON.stringify(args.url)}${args['allow-remote-metadata'] ? ' --allow-remote-metadata' : ''}${shown('client-id', args['client-id'])}${secretName !== undefined ? ` --client-secret-env ${secretName}` : ''}${shown('redirect-uri', args['redirect-uri'])}${shown('scope', args.scope)}${shown('resource', args.resource)}`;
+    const targetFlags = `--url ${JSON.stringify(args.url)}${shown('start', args.start)}${args['allow-remote-metadata'] ? ' --allow-remote-metadata' : ''}${shown('client-id', args['client-id'])}${secretName !== undefined ? ` --client-secret-env ${secretName}` : ''}${shown('redirect-uri', args['redirect-uri'])}${shown('scope', args.scope)}${shown('resource', args.resource)}`;
     return watched(args, redactor, (control) => testAuthorizationServer({
       control,
       url: args.url,
+      ...(args.start !== undefined ? { start: args.start } : {}),
       invokedAs: invokedAs(),
       targetFlags,
       only: list(args.only),

@@ -2,6 +2,7 @@ import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { AuthorizationServerDriver, DEFAULT_REDIRECT_URI, describeResponse } from '../harness/authorization-server.js';
 import { isLoopbackHost } from '../harness/listening.js';
+import { asSetupError, HttpTarget } from '../harness/target.js';
 import type { RunReport } from '../model.js';
 import { runAsScenarios } from '../runner/as-run.js';
 import type { AsScenario } from '../runner/as-scenario.js';
@@ -9,12 +10,14 @@ import type { RunControl } from '../runner/observer.js';
 import { LATEST_REVISION, type Revision } from '../spec/revisions.js';
 import { toolInfo } from '../version.js';
 import { authorizationServerScenarios } from '../../suites/authorization-server/index.js';
-import { planSelection } from './selection.js';
+import { planSelection, type Selection } from './selection.js';
 import { parseSpecVersion } from './spec-version.js';
 
 export interface AuthorizationCommandOptions {
   /** The issuer identifier (--url). */
   url: string;
+  /** A command that serves --url; mcpcheck starts it first and stops it last. */
+  start?: string;
   allowRemoteMetadata?: boolean;
   clientId?: string;
   /** The client's secret, read from the variable --client-secret-env names. */
@@ -48,6 +51,7 @@ function parseIssuer(o: AuthorizationCommandOptions): URL {
   if (!isLoopbackHost(url.hostname) && !o.allowRemoteMetadata) {
     throw new SetupError(`--url ${url.host} is not on loopback: mcpcheck tests authorization servers on 127.0.0.1, localhost or [::1]; --allow-remote-metadata lets it GET a remote one's public metadata (and sends nothing else)`);
   }
+  if (o.start !== undefined && !isLoopbackHost(url.hostname)) throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   if (o.redirectUri !== undefined && !URL.canParse(o.redirectUri)) throw new SetupError('--redirect-uri is not a URL');
   if (o.clientSecret !== undefined && o.clientId === undefined) throw new SetupError('--client-secret-env goes with --client-id');
   return url;
@@ -59,10 +63,23 @@ function parseIssuer(o: AuthorizationCommandOptions): URL {
  * or nothing) is no authorization server to grade: a setup error, not a page of skips.
  */
 export async function testAuthorizationServer(o: AuthorizationCommandOptions, scenarios: AsScenario[] = authorizationServerScenarios): Promise<RunReport> {
-  const started = Date.now();
   const issuer = parseIssuer(o);
   const revision: Revision = parseSpecVersion(o.specVersion) ?? LATEST_REVISION;
   const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
+  // What serves the issuer, when mcpcheck starts it: waited for as a server's --start is.
+  const served = new HttpTarget({ url: o.url, ...(o.start !== undefined ? { start: o.start } : {}) });
+  try {
+    await served.prepare(o.control?.signal);
+    return await gradeServer(o, issuer, revision, selection);
+  } catch (e) {
+    throw asSetupError(e);
+  } finally {
+    await served.close();
+  }
+}
+
+async function gradeServer(o: AuthorizationCommandOptions, issuer: URL, revision: Revision, selection: Selection<AsScenario>): Promise<RunReport> {
+  const started = Date.now();
   const as = new AuthorizationServerDriver({
     issuerText: o.url,
     issuer,

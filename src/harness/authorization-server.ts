@@ -289,11 +289,13 @@ export function noCodeBecause(grant: Grant): string {
   if (a.kind === 'other') {
     const page = a.res.status === 200 || (a.res.status >= 300 && a.res.status < 400);
     return page
-      ? `the authorization endpoint did not redirect back at once (${describeResponse(a.res)}): it asks for a user (a login or consent page), and mcpcheck plays none; run it in a mode that approves test clients at once`
+      ? `the authorization request did not come back to the client (${describeResponse(a.res)}, after following the server's own redirects): it asks for a user (a login or consent page), and mcpcheck plays none; run the server in a mode that approves test clients at once`
       : `the authorization request was refused (${describeResponse(a.res)})`;
   }
   const error = a.params.get('error');
-  return error !== null ? `the authorization request was refused: error=${show(error, 80)}${a.params.get('error_description') ? ` (${show(a.params.get('error_description'), 160)})` : ''}` : `the redirect back carried no code (${show(a.location.href, 200)})`;
+  return error !== null
+    ? `the authorization request was refused: error=${show(error, 80)}${a.params.get('error_description') ? ` (${show(a.params.get('error_description'), 160)})` : ''}; --scope sets the scope it asks for`
+    : `the redirect back carried no code (${show(a.location.href, 200)})`;
 }
 
 /** A redirect whose Location parses: its query and fragment parameters. */

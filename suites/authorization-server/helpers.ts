@@ -19,6 +19,22 @@ export async function clientOf(ctx: AsScenarioContext): Promise<OAuthClient | un
   return undefined;
 }
 
+/** Records that a request got no answer within mcpcheck's request timeout: mcpcheck's limit, not a verdict. */
+function noAnswer(ctx: AsScenarioContext, what: string, res: PlainResponse): undefined {
+  ctx.check.error(`could not judge: ${what} gave ${describeResponse(res)} (see --request-timeout)`);
+  return undefined;
+}
+
+/** A grant whose authorization request came back with a code, or a skip (a could-not-judge for no answer) recorded. */
+function withCode(ctx: AsScenarioContext, grant: Grant): (Grant & { code: string }) | undefined {
+  if (grant.authorization.res.status === 0) return noAnswer(ctx, 'the authorization endpoint', grant.authorization.res);
+  if (grant.code === undefined) {
+    ctx.check.skip(`not run: no authorization code to test with: ${noCodeBecause(grant)}`);
+    return undefined;
+  }
+  return grant as Grant & { code: string };
+}
+
 /** An authorization request of its own that came back with a code, or a skip recorded. */
 export async function freshCode(ctx: AsScenarioContext): Promise<{ client: OAuthClient; grant: Grant & { code: string } } | undefined> {
   const client = await clientOf(ctx);
@@ -28,16 +44,38 @@ export async function freshCode(ctx: AsScenarioContext): Promise<{ client: OAuth
     ctx.check.skip(`not run: ${grant}`);
     return undefined;
   }
-  if (grant.code === undefined) {
-    ctx.check.skip(`not run: no authorization code to test with: ${noCodeBecause(grant)}`);
-    return undefined;
-  }
-  return { client, grant: grant as Grant & { code: string } };
+  const coded = withCode(ctx, grant);
+  return coded ? { client, grant: coded } : undefined;
 }
 
-/** The token endpoint's answer, or a skip recorded when the request could not be sent. */
+/** The run's first grant with its code (every scenario that reads it sees the same), or a skip recorded. */
+export async function firstCode(ctx: AsScenarioContext): Promise<Grant & { code: string } | undefined> {
+  const first = await ctx.as.firstGrant();
+  if ('why' in first) {
+    ctx.check.skip(`not run: ${first.why}`);
+    return undefined;
+  }
+  return withCode(ctx, first.grant);
+}
+
+/** The token endpoint's answer to the run's first code, or a skip recorded; `issued`: only an answer that issued a token. */
+export async function firstExchange(ctx: AsScenarioContext, issued = false): Promise<{ grant: Grant & { code: string }; token: PlainResponse } | undefined> {
+  const grant = await firstCode(ctx);
+  if (!grant) return undefined;
+  const first = await ctx.as.firstGrant();
+  const token = 'token' in first ? first.token : undefined;
+  if (token === undefined) return undefined;
+  if (token.status === 0) return noAnswer(ctx, 'the token endpoint', token);
+  if (issued && token.status !== 200) {
+    ctx.check.skip(`not exercised: the code grant issued no token (${describeResponse(token)}; see as.token.code-grant)`);
+    return undefined;
+  }
+  return { grant, token };
+}
+
+/** The token endpoint's answer, or a skip recorded when the request could not be sent (a could-not-judge when it got none). */
 export function sent(ctx: AsScenarioContext, res: PlainResponse | string): PlainResponse | undefined {
-  if (typeof res !== 'string') return res;
+  if (typeof res !== 'string') return res.status === 0 ? noAnswer(ctx, 'the token endpoint', res) : res;
   ctx.check.skip(`not run: ${res}`);
   return undefined;
 }

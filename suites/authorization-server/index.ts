@@ -1,7 +1,7 @@
 import type { AsScenario } from '../kit.js';
 import { https, issuer, pkce, published, requiredFields } from './metadata.js';
 import { dynamic, redirectScheme } from './registration.js';
-import { codeGrant, codeReuse, invalidGrant, noStore, unknownClient } from './token.js';
+import { codeGrant, codeReuse, invalidGrant, noStore, unknownClient, wrongSecret } from './token.js';
 import { verifierChecked, verifierRequired } from './pkce.js';
 import { implicitRefused, issuerParameter, redirectExact } from './authorize.js';
 import { rotation } from './refresh.js';
@@ -19,6 +19,7 @@ export const authorizationServerScenarios: AsScenario[] = [
   noStore,
   invalidGrant,
   unknownClient,
+  wrongSecret,
   codeReuse,
   verifierRequired,
   verifierChecked,

@@ -1,5 +1,5 @@
-import { asScenario, describeResponse, parseObject } from '../kit.js';
-import { clientOf, describeTokenResponse, refusedAtTokenEndpoint, sent } from './helpers.js';
+import { asScenario, parseObject } from '../kit.js';
+import { clientOf, describeTokenResponse, firstExchange, refusedAtTokenEndpoint, sent } from './helpers.js';
 
 // Refresh tokens of public clients (basic/authorization.mdx#token-theft; OAuth 2.1 §4.3.1): rotated,
 // the used one refused afterwards.
@@ -10,9 +10,8 @@ export const rotation = asScenario({
   requirements: ['AUTH-SEC-02'],
   active: true,
   async run(ctx) {
-    const first = await ctx.as.firstGrant();
-    if ('why' in first) return ctx.check.skip(`not run: ${first.why}`);
-    if (first.token === undefined || first.token.status !== 200) return ctx.check.skip(`not exercised: the code grant issued no token (${first.token ? describeResponse(first.token) : 'no code'}; see as.token.code-grant)`);
+    const first = await firstExchange(ctx, true);
+    if (!first) return;
     const client = await clientOf(ctx);
     if (!client) return;
     if (client.method !== 'none') return ctx.check.skip('not exercised: the run\'s client is confidential, and the rule is about public clients');

@@ -1,5 +1,5 @@
-import { asScenario, describeResponse, forbidsStoring, noCodeBecause, oauthErrorCode, parseObject, show } from '../kit.js';
-import { clientOf, describeTokenResponse, freshCode, refusedAtTokenEndpoint, sent } from './helpers.js';
+import { asScenario, describeResponse, forbidsStoring, oauthErrorCode, parseObject, show } from '../kit.js';
+import { clientOf, describeTokenResponse, firstExchange, freshCode, refusedAtTokenEndpoint, sent } from './helpers.js';
 
 // The token endpoint (OAuth 2.1 §3.2 and §4.1.3, RFC 6749 §5): the code grant with PKCE, and its
 // error responses (basic/authorization.mdx#overview: authorization servers implement OAuth 2.1).
@@ -10,10 +10,9 @@ export const codeGrant = asScenario({
   requirements: ['AUTH-AS-01'],
   active: true,
   async run(ctx) {
-    const first = await ctx.as.firstGrant();
-    if ('why' in first) return ctx.check.skip(`not run: ${first.why}`);
+    const first = await firstExchange(ctx);
+    if (!first) return;
     const { grant, token } = first;
-    if (grant.code === undefined || token === undefined) return ctx.check.skip(`not run: ${noCodeBecause(grant)}`);
     const state = grant.authorization.kind === 'redirect' ? grant.authorization.params.get('state') : null;
     ctx.check.expect(state === grant.state, {
       key: 'state',
@@ -35,10 +34,8 @@ export const noStore = asScenario({
   requirements: ['AUTH-AS-01'],
   active: true,
   async run(ctx) {
-    const first = await ctx.as.firstGrant();
-    if ('why' in first) return ctx.check.skip(`not run: ${first.why}`);
-    if (first.token === undefined) return ctx.check.skip(`not run: ${noCodeBecause(first.grant)}`);
-    if (first.token.status !== 200) return ctx.check.skip(`not exercised: the code grant issued no token (${describeResponse(first.token)}; see as.token.code-grant)`);
+    const first = await firstExchange(ctx, true);
+    if (!first) return;
     ctx.check.expect(forbidsStoring(first.token.headers['cache-control']), {
       expected: 'Cache-Control: no-store on the response that carries tokens (OAuth 2.1 §3.2.3)',
       actual: `Cache-Control: ${show(first.token.headers['cache-control'])}`,
@@ -101,6 +98,26 @@ export const codeReuse = asScenario({
     ctx.check.expect(refusedAtTokenEndpoint(again), {
       expected: 'the redeemed code refused, an error status and no token: OAuth 2.1 §4.1.3 lets a code be used once',
       actual: describeTokenResponse(again),
+    });
+  },
+});
+
+export const wrongSecret = asScenario({
+  id: 'as.token.wrong-secret',
+  title: 'A confidential client presenting a wrong secret gets the error invalid_client',
+  requirements: ['AUTH-AS-01'],
+  active: true,
+  async run(ctx) {
+    const client = await clientOf(ctx);
+    if (!client) return;
+    if (client.method === 'none') return ctx.check.skip('not exercised: the run\'s client is public (give a confidential one with --client-id and --client-secret-env)');
+    const res = sent(ctx, await ctx.as.token({ ...client, secret: `${client.secret ?? ''}-mcpcheck-wrong` }, { grant_type: 'authorization_code', code: 'mcpcheck-never-issued', redirect_uri: client.redirectUri, code_verifier: 'mcpcheck-verifier-0000000000000000000000000000000' }));
+    if (!res) return;
+    // RFC 6749 §5.2: 401 when the client authenticated with the Authorization header.
+    const statuses = client.method === 'client_secret_basic' ? [401] : [400, 401];
+    ctx.check.expect(statuses.includes(res.status) && oauthErrorCode(res.body) === 'invalid_client' && !('access_token' in (parseObject(res.body) ?? {})), {
+      expected: `HTTP ${statuses.join(' or ')} with the error "invalid_client" (RFC 6749 §5.2, the secret sent by ${client.method})`,
+      actual: describeTokenResponse(res),
     });
   },
 });

@@ -1,0 +1,211 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../src/model.js';
+import { AS_BREAKS } from './fixtures/reference-as/breaks.js';
+import { freePort, mcpcheckAsync, requireBuild, ROOT } from './server-helpers.js';
+import { inLanes } from '../src/runner/guard.js';
+
+beforeAll(requireBuild);
+
+const REFERENCE_AS = join(ROOT, 'dist/tests/fixtures/reference-as/server.js');
+const SDK_AS = join(ROOT, 'dist/tests/fixtures/sdk/auth-server.js');
+const OIDC = join(ROOT, 'dist/tests/fixtures/oidc/server.js');
+const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-as-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let runs = 0;
+/** `mcpcheck authorization` against a server it starts (`start` gets the port); its report, output and exit code. */
+async function authorization(start: (port: number) => string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, path = '') {
+  const port = await freePort();
+  const json = join(dir, `run-${++runs}.json`);
+  const run = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${port}${path}`, '--start', start(port), '--json', json, '--quiet', ...extra], env);
+  let text = '';
+  try {
+    text = readFileSync(json, 'utf8');
+  } catch {
+    throw new Error(`no report (exit ${run.code}): ${run.stderr}`);
+  }
+  return { ...run, text, report: JSON.parse(text) as RunReport };
+}
+
+const verdicts = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+const findings = (report: RunReport) => report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}: ${c.message}`);
+
+/** The reference server's verdicts: all pass, but what a public client on loopback cannot show. */
+const REFERENCE_VERDICTS = {
+  'as.metadata.published': 'pass',
+  'as.metadata.issuer': 'pass',
+  'as.metadata.required-fields': 'pass',
+  'as.metadata.pkce': 'pass',
+  'as.metadata.https': 'skip',
+  'as.registration.dynamic': 'pass',
+  'as.registration.redirect-scheme': 'pass',
+  'as.token.code-grant/state': 'pass',
+  'as.token.code-grant/token': 'pass',
+  'as.token.no-store': 'pass',
+  'as.token.invalid-grant': 'pass',
+  'as.token.unknown-client': 'pass',
+  'as.token.wrong-secret': 'skip',
+  'as.token.code-reuse': 'pass',
+  'as.pkce.verifier-required': 'pass',
+  'as.pkce.verifier-checked': 'pass',
+  'as.authorize.implicit-refused': 'pass',
+  'as.authorize.redirect-exact/extra-path': 'pass',
+  'as.authorize.redirect-exact/added-query': 'pass',
+  'as.authorize.iss/present': 'pass',
+  'as.authorize.iss/matches': 'pass',
+  'as.authorize.iss/advertised': 'pass',
+  'as.refresh.rotation/rotated': 'pass',
+  'as.refresh.rotation/reuse-refused': 'pass',
+};
+
+describe.concurrent('mcpcheck authorization: the reference authorization server', () => {
+  it('RFC 8414 metadata, a public client registered dynamically: every check passes but those it cannot show', async () => {
+    const run = await authorization((port) => `node ${REFERENCE_AS} --port ${port}`);
+    expect(run.code, findings(run.report).join('\n')).toBe(0);
+    expect(verdicts(run.report)).toEqual(REFERENCE_VERDICTS);
+    expect(run.report.target.role).toBe('AS');
+    // Loopback over plain http is exempt, and the skip says so by the ruling's name.
+    expect(run.report.checks.find((c) => c.id === 'as.metadata.https')?.message).toMatch(/ruling loopback-authorization-server/);
+    // The tokens it issued appear nowhere.
+    expect(run.text).not.toMatch(/"access_token\\":\\"[^[]/);
+  });
+
+  it('OpenID Connect metadata of an issuer with a path (served path-appended): found in the order clients try, every check passes', async () => {
+    const run = await authorization((port) => `node ${REFERENCE_AS} --port ${port} --oidc --issuer-path /tenant`, [], {}, '/tenant');
+    expect(run.code, findings(run.report).join('\n')).toBe(0);
+    expect(verdicts(run.report)).toEqual(REFERENCE_VERDICTS);
+    expect(run.report.notes.join('\n')).toMatch(/metadata: http:\/\/127\.0\.0\.1:\d+\/tenant\/\.well-known\/openid-configuration \(OpenID Connect Discovery\)/);
+  });
+
+  it('a confidential pre-registered client (--client-id, --client-secret-env): the wrong-secret check runs, and the secret shows nowhere', async () => {
+    const secret = 'reference-as-client-secret-7f3a';
+    const run = await authorization((port) => `node ${REFERENCE_AS} --port ${port}`, ['--client-id', 'pre-registered', '--client-secret-env', 'AS_SECRET', '--verbose'], { AS_SECRET: secret, MCPCHECK_AS_CLIENT_SECRET: secret });
+    expect(run.code, findings(run.report).join('\n')).toBe(0);
+    expect(verdicts(run.report)).toMatchObject({ 'as.token.wrong-secret': 'pass', 'as.token.code-grant/token': 'pass', 'as.refresh.rotation': 'skip' });
+    for (const out of [run.stdout, run.stderr, run.text]) expect(out).not.toContain(secret);
+  });
+
+  it('--spec-version 2025-11-25: the RFC 9207 iss checks are not part of that revision', async () => {
+    const run = await authorization((port) => `node ${REFERENCE_AS} --port ${port}`, ['--spec-version', '2025-11-25', '--only', 'as.authorize']);
+    expect(run.code).toBe(0);
+    expect(verdicts(run.report)['as.authorize.iss']).toBe('skip');
+    expect(run.report.checks.find((c) => c.id === 'as.authorize.iss')?.message).toMatch(/applies from revision 2026-07-28 on/);
+    expect(run.report.checks.filter((c) => c.revision !== undefined).every((c) => c.revision === '2025-11-25')).toBe(true);
+  });
+
+  it('every break fails exactly its check, with its rule', async () => {
+    const problems: string[] = [];
+    await inLanes(AS_BREAKS, 4, async (b) => {
+      const confidential = b.confidential ? { env: { S: 'break-secret', MCPCHECK_AS_CLIENT_SECRET: 'break-secret' }, flags: ['--client-id', 'pre-registered', '--client-secret-env', 'S'] } : { env: {}, flags: [] };
+      const run = await authorization((port) => `node ${REFERENCE_AS} --port ${port} --break ${b.name}`, confidential.flags, confidential.env);
+      const bad = run.report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
+      const expected = b.verdict ?? 'fail';
+      const wrong = bad.filter((c) => !c.id.startsWith(b.check) || c.status !== expected || !c.requirements.includes(b.requirement));
+      if (bad.length === 0 || wrong.length > 0) problems.push(`${b.name}: expected ${expected} ${b.check} [${b.requirement}], got ${bad.map((c) => `${c.status} ${c.id} [${c.requirements}]`).join(', ') || 'nothing'}`);
+      if (run.code !== (expected === 'fail' ? 1 : 0)) problems.push(`${b.name}: exit ${run.code}`);
+      // A failure says how to reproduce it, as pasted.
+      for (const c of bad) if (!c.reproduce?.includes(`--only ${c.scenario}`)) problems.push(`${b.name}: ${c.id} has no reproduce line`);
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe.concurrent('mcpcheck authorization: real authorization servers', () => {
+  it('the SDK v1 auth router with its demo provider: an unknown code is a server error, no iss, a plain-http redirect URI registered', async () => {
+    // Its issuer is the URL with a trailing slash (new URL(...).href): named as the SDK names it.
+    const run = await authorization((port) => `node ${SDK_AS} --port ${port}`, [], {}, '/');
+    expect(verdicts(run.report)).toEqual({
+      ...REFERENCE_VERDICTS,
+      // The demo provider throws a plain Error for a code it does not know: the router answers 500 server_error.
+      'as.token.invalid-grant': 'fail',
+      // The router registers any redirect URI that parses.
+      'as.registration.redirect-scheme': 'warn',
+      // No RFC 9207 iss in its redirects (a SHOULD of 2026-07-28), so nothing for the metadata to advertise.
+      'as.authorize.iss/present': 'warn',
+      'as.authorize.iss/advertised': 'skip',
+      'as.authorize.iss/matches': undefined,
+      // The demo provider issues no refresh tokens.
+      'as.refresh.rotation/rotated': undefined,
+      'as.refresh.rotation/reuse-refused': undefined,
+      'as.refresh.rotation': 'skip',
+    } as Record<string, string>);
+    expect(run.code).toBe(1);
+  });
+
+  it('oidc-provider 9.13.3 with an interaction route that approves at once: the code grant runs through its login and consent redirects; only the plain-http redirect registration is reported', async () => {
+    // It refuses an authorization that asks for no scope (access_denied): OpenID Connect's openid it grants.
+    const run = await authorization((port) => `node ${OIDC} --port ${port}`, ['--scope', 'openid']);
+    expect(findings(run.report)).toEqual([expect.stringMatching(/^warn as\.registration\.redirect-scheme: /)]);
+    expect(verdicts(run.report)).toMatchObject({ 'as.token.code-grant/token': 'pass', 'as.refresh.rotation/rotated': 'pass', 'as.refresh.rotation/reuse-refused': 'pass', 'as.authorize.iss/advertised': 'pass' });
+    expect(run.code).toBe(0);
+  });
+});
+
+/** A loopback server of the test's own, for what no fixture should do: endpoints that never answer. */
+function hostileServer(handler: (path: string, port: number, res: import('node:http').ServerResponse) => void): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve) => {
+    const server = createServer((req, res) => handler(new URL(req.url ?? '/', 'http://x').pathname, (server.address() as { port: number }).port, res));
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
+  });
+}
+
+describe.concurrent('mcpcheck authorization: bad input and hostile servers', () => {
+  it('a remote issuer without --allow-remote-metadata, a URL that is none, an issuer nothing answers for, a secret variable unset: one line, exit 2', async () => {
+    const port = await freePort();
+    const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+      [['--url', 'https://as.example.com'], {}, /is not on loopback.*--allow-remote-metadata/],
+      [['--url', 'not a url'], {}, /is not a URL/],
+      [['--url', `http://127.0.0.1:${port}`], {}, /no authorization server mcpcheck can reach/],
+      [['--url', `http://127.0.0.1:${port}`, '--client-id', 'x', '--client-secret-env', 'MCPCHECK_UNSET_SECRET'], {}, /MCPCHECK_UNSET_SECRET is not set/],
+      [['--url', `http://127.0.0.1:${port}`, '--start', 'node -e "process.exit(3)"'], {}, /exited/],
+    ];
+    for (const [args, env, message] of cases) {
+      const run = await mcpcheckAsync(['authorization', ...args, '--quiet'], env);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+    }
+  });
+
+  it('a token endpoint that never answers and metadata bigger than mcpcheck reads: could-not-judge and a finding, within the request timeout', async () => {
+    const { server, port } = await hostileServer((path, p, res) => {
+      const issuer = `http://127.0.0.1:${p}`;
+      if (path === '/.well-known/oauth-authorization-server') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, registration_endpoint: `${issuer}/register`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] }));
+      } else if (path === '/register') {
+        res.writeHead(201, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ client_id: 'c', redirect_uris: ['http://127.0.0.1/mcpcheck/callback'] }));
+      } else if (path === '/authorize') {
+        res.writeHead(302, { Location: 'http://127.0.0.1/mcpcheck/callback?code=abc&state=x' });
+        res.end();
+      }
+      // /token: never answered.
+    });
+    const big = await hostileServer((_path, _p, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"issuer":"${'x'.repeat(400_000)}"}`);
+    });
+    try {
+      const started = performance.now();
+      const json = join(dir, 'hostile.json');
+      const run = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${port}`, '--request-timeout', '500', '--json', json, '--quiet']);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(verdicts(report)['as.token.code-grant/could-not-run'] ?? verdicts(report)['as.token.code-grant']).toBe('error');
+      expect(report.checks.find((c) => c.id === 'as.token.invalid-grant')?.message).toMatch(/could not judge: the token endpoint gave no answer: no answer within 500 ms/);
+      expect(run.code).toBe(3);
+      const huge = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${big.port}`, '--quiet', '--only', 'as.metadata']);
+      expect(huge.code).toBe(1);
+      expect(huge.stdout + huge.stderr).toMatch(/as\.metadata\.published/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      big.server.close();
+    }
+  });
+});
