@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientScenarios } from '../suites/client/index.js';
 import { serverScenarios } from '../suites/server/index.js';
+import { authorizationServerScenarios } from '../suites/authorization-server/index.js';
 import { ORACLES } from '../src/fuzz/oracles.js';
 import { grade } from '../src/grade/grade.js';
 import type { CheckResult } from '../src/model.js';
@@ -20,7 +21,7 @@ import type { RequirementId } from '../src/spec/requirement-id.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 const ID = /['"`]([A-Z]+(?:-[A-Z]+)*-\d{2})['"`]/g;
-const SOURCES: CoverageSources = { server: serverScenarios.map(scenarioRef), client: clientScenarios.map(scenarioRef) };
+const SOURCES: CoverageSources = { server: serverScenarios.map(scenarioRef), client: clientScenarios.map(scenarioRef), authorization: authorizationServerScenarios.map(scenarioRef) };
 
 beforeAll(requireBuild);
 
@@ -49,7 +50,7 @@ describe('the requirement matrix', () => {
       expect(all.areas.reduce((n, a) => n + a.totals[key].covered, 0)).toBe(all.totals[key].covered);
     }
     expect(all.totals.all.covered).toBe(all.rows.filter((r) => r.covered).length);
-    for (const role of ['server', 'client'] as const) {
+    for (const role of ['server', 'client', 'AS'] as const) {
       expect(buildCoverage(SOURCES, { role }).totals.all.total, role).toBe(allRequirements().filter((r) => bindsRole(r, role)).length);
     }
   });
@@ -57,11 +58,17 @@ describe('the requirement matrix', () => {
   it('covers exactly the bound rules some scenario, validator rule or fuzz oracle cites', () => {
     const cited = new Set([...serverScenarios, ...clientScenarios, ...ORACLES].flatMap((s) => s.requirements));
     for (const id of [...VALIDATOR_RULES, ...TRANSPORT_RULES.stdio, ...TRANSPORT_RULES.http]) cited.add(id);
-    const judgeable = (id: RequirementId) => cited.has(id) && (bindsRole(requirement(id), 'server') || bindsRole(requirement(id), 'client'));
+    const asCited = new Set(authorizationServerScenarios.flatMap((s) => s.requirements));
+    const judgeable = (id: RequirementId) => (cited.has(id) && (bindsRole(requirement(id), 'server') || bindsRole(requirement(id), 'client'))) || (asCited.has(id) && bindsRole(requirement(id), 'AS'));
     expect(all.rows.filter((r) => r.covered).map((r) => r.id)).toEqual(allRequirements().map((r) => r.id).filter(judgeable));
-    // Tasks have no check yet; of authorization, only what a protected server's scenarios judge.
+    // Tasks have no check yet; of authorization, what a protected server's scenarios and an authorization server's judge.
     expect(all.rows.filter((r) => r.id.startsWith('TASK-')).every((r) => !r.covered && r.coveredBy.length === 0)).toBe(true);
-    expect(all.rows.filter((r) => r.id.startsWith('AUTH-') && r.covered).map((r) => r.id)).toEqual(['AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-WWW-01', 'AUTH-TOKEN-03', 'AUTH-TOKEN-05', 'AUTH-ERR-01', 'AUTH-ERR-02']);
+    expect(all.rows.filter((r) => r.id.startsWith('AUTH-') && r.covered).map((r) => r.id)).toEqual([
+      'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-WWW-01', 'AUTH-ASMD-01', 'AUTH-DCR-01', 'AUTH-TOKEN-03', 'AUTH-TOKEN-05', 'AUTH-ERR-01', 'AUTH-ERR-02',
+      'AUTH-SEC-02', 'AUTH-SEC-03', 'AUTH-SEC-04', 'AUTH-PKCE-03', 'AUTH-REDIR-02',
+    ]);
+    // An authorization server's scenarios judge it alone.
+    expect(row(all, 'AUTH-SEC-04').coveredBy.map((c) => `${c.kind} ${c.roles.join()}`)).toEqual(['as-scenario AS']);
   });
 
   it('says for which role, transport and revisions a rule is judged, and by what', () => {
@@ -81,8 +88,8 @@ describe('the requirement matrix', () => {
 
   it('filters by area name or id prefix and lists only the uncovered, counting all', () => {
     const auth = buildCoverage(SOURCES, { area: 'AUTH', uncovered: true });
-    expect(auth.totals.all).toEqual({ covered: 8, total: 44 });
-    expect(auth.rows).toHaveLength(36);
+    expect(auth.totals.all).toEqual({ covered: 16, total: 44 });
+    expect(auth.rows).toHaveLength(28);
     const tools = buildCoverage(SOURCES, { area: 'tools', uncovered: true });
     expect(tools.areas.map((a) => a.area)).toEqual(['Tools']);
     expect(tools.rows.length).toBe(tools.totals.all.total - tools.totals.all.covered);
@@ -92,6 +99,7 @@ describe('the requirement matrix', () => {
     const declared = (list: Array<{ requirements: string[] }>) => new Set(list.flatMap((s) => s.requirements));
     expect([...idsIn('suites/server')].filter((id) => !declared(serverScenarios).has(id))).toEqual([]);
     expect([...idsIn('suites/client')].filter((id) => !declared(clientScenarios).has(id))).toEqual([]);
+    expect([...idsIn('suites/authorization-server')].filter((id) => !declared(authorizationServerScenarios).has(id))).toEqual([]);
   });
 
   it('knows every rule the transports judge live', () => {

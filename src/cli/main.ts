@@ -503,7 +503,7 @@ const listCommand = command({
   name: 'list',
   describe: 'list the scenarios with their requirement ids (and, for clients, what the client is asked to do)',
   flags: {
-    role: { choices: ['server', 'client'], default: 'server', describe: 'the role of the target the scenarios test' },
+    role: { choices: ['server', 'client', 'AS'], default: 'server', describe: 'the role of the target the scenarios test (AS: an OAuth authorization server, `mcpcheck authorization`)' },
     only: serverOptions.only,
     skip: serverOptions.skip,
     json: { type: 'boolean', describe: 'print JSON: id, alias, title, requirements with levels, transports (and steps for clients)' },
@@ -520,7 +520,7 @@ const coverageCommand = command({
   describe: 'the requirement matrix: which scenarios and validator rules judge each catalog requirement, for which role and transport (runs nothing)',
   flags: {
     format: { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'output format' },
-    role: { choices: ['server', 'client'], describe: 'only the rules binding this role, judged for it' },
+    role: { choices: ['server', 'client', 'AS'], describe: 'only the rules binding this role, judged for it (AS: an OAuth authorization server)' },
     area: { type: 'string', describe: 'only this catalog area (any part of its name) or id prefix (AUTH, HTTP-SSE)' },
     uncovered: { type: 'boolean', describe: 'list only the requirements no check judges (the totals still count all)' },
     'spec-version': { choices: CATALOG_REVISIONS, describe: 'only this revision\'s catalog (default: both, 2025-11-25 then 2026-07-28)' },

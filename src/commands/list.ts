@@ -1,11 +1,11 @@
-import type { Level } from '../spec/catalog.js';
+import type { Level, Role } from '../spec/catalog.js';
 import type { RevisionSpan, ScenarioIdentity } from '../runner/scenario.js';
 import { catalogRow } from '../runner/checks.js';
 import type { Step } from '../runner/client-scenario.js';
 import { planSelection } from './selection.js';
 
 export interface ListOptions {
-  role: 'server' | 'client';
+  role: Role;
   only: string[];
   skip: string[];
 }
@@ -32,7 +32,12 @@ interface Listable extends ScenarioIdentity {
 
 /** The scenarios --only/--skip would run, chosen exactly as a run chooses them. */
 export async function listScenarios(o: ListOptions): Promise<ListedScenario[]> {
-  const all: Listable[] = o.role === 'client' ? (await import('../../suites/client/index.js')).clientScenarios : (await import('../../suites/server/index.js')).serverScenarios;
+  const all: Listable[] =
+    o.role === 'client'
+      ? (await import('../../suites/client/index.js')).clientScenarios
+      : o.role === 'AS'
+        ? (await import('../../suites/authorization-server/index.js')).authorizationServerScenarios
+        : (await import('../../suites/server/index.js')).serverScenarios;
   const { describeSteps } = await import('../runner/client-scenario.js');
   return planSelection(all, o.only, o.skip).scenarios.map((s) => ({
     id: s.id,
@@ -41,7 +46,7 @@ export async function listScenarios(o: ListOptions): Promise<ListedScenario[]> {
     // A scenario of the 2026-07-28 era cites that catalog's rows, at their level there.
     requirements: s.requirements.map((id) => ({ id, level: catalogRow(id, s.revisions?.introduced).level })),
     ...(s.level !== undefined ? { level: s.level } : {}),
-    transports: s.needs?.transport ? [s.needs.transport] : ['stdio', 'http'],
+    transports: o.role === 'AS' ? ['http'] : s.needs?.transport ? [s.needs.transport] : ['stdio', 'http'],
     ...(s.steps !== undefined ? { steps: s.steps, asks: describeSteps(s.steps) } : {}),
   }));
 }

@@ -13,7 +13,7 @@ import type { RunKind, UntestedContext } from './untested.js';
 
 export type Transport = 'stdio' | 'http';
 const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
-const ROLES: readonly Role[] = ['server', 'client'];
+const ROLES: readonly Role[] = ['server', 'client', 'AS'];
 
 /** What a scenario declares: the requirement ids its checks cite, the transport it needs, the revisions and era it runs in. */
 export interface ScenarioRef {
@@ -27,14 +27,16 @@ export interface ScenarioRef {
 export interface CoverageSources {
   server: readonly ScenarioRef[];
   client: readonly ScenarioRef[];
+  /** The scenarios of `mcpcheck authorization` (an authorization server under test; any era). */
+  authorization?: readonly ScenarioRef[];
 }
 
 /**
- * Where a judgement comes from: a scenario of `mcpcheck server` or `mcpcheck client`, live
- * validation of either run's traffic (`live.<ID>`), `mcpcheck validate` on a transcript
- * (`validate.<ID>`), or an oracle of `mcpcheck fuzz`.
+ * Where a judgement comes from: a scenario of `mcpcheck server`, `mcpcheck client` or `mcpcheck
+ * authorization`, live validation of a server or client run's traffic (`live.<ID>`), `mcpcheck
+ * validate` on a transcript (`validate.<ID>`), or an oracle of `mcpcheck fuzz`.
  */
-export type CovererKind = 'server-scenario' | 'client-scenario' | 'live' | 'validate' | 'fuzz';
+export type CovererKind = 'server-scenario' | 'client-scenario' | 'as-scenario' | 'live' | 'validate' | 'fuzz';
 
 export interface Coverer {
   kind: CovererKind;
@@ -94,7 +96,7 @@ export interface CoverageFilter {
   uncovered?: boolean;
 }
 
-/** The roles among server and client that a requirement binds. */
+/** The roles (server, client, authorization server) that a requirement binds. */
 function boundRoles(r: Requirement): Role[] {
   return ROLES.filter((role) => bindsRole(r, role));
 }
@@ -126,6 +128,11 @@ function candidates(sources: CoverageSources, revisions: readonly Revision[]): M
       if (!runsIn(s, revisions)) continue;
       for (const id of new Set(s.requirements)) add(id, { kind, id: s.id, role, transports: s.transport ? [s.transport] : [...TRANSPORTS] });
     }
+  }
+  // An authorization server speaks no MCP era: its scenarios run under whichever catalog judges it.
+  for (const s of sources.authorization ?? []) {
+    if (!revisions.some((rev) => outsideRevisions(s.revisions, rev) === undefined)) continue;
+    for (const id of new Set(s.requirements)) add(id, { kind: 'as-scenario', id: s.id, role: 'AS', transports: ['http'] });
   }
   for (const id of VALIDATOR_RULES) {
     add(id, { kind: 'live', id: `live.${id}`, transports: ruleTransports(id) });

@@ -35,7 +35,7 @@ function coverersText(coveredBy: Coverer[]): string {
 }
 
 function filterText(m: CoverageMatrix): string {
-  const parts = [`role ${m.filter.role ?? 'server and client'}`];
+  const parts = [`role ${m.filter.role ?? 'server, client and AS'}`];
   if (m.filter.area !== undefined) parts.push(`area ${JSON.stringify(m.filter.area)}`);
   if (m.filter.uncovered) parts.push('uncovered requirements only');
   return parts.join(', ');
