@@ -236,8 +236,12 @@ export type Role = 'server' | 'client' | 'AS';
 
 /**
  * Whether a rule binds a target in this role. `both` (and the task forms `both (receiver)` /
- * `both (requestor)`) bind either; AS and proxy rules bind neither a plain server nor a client.
+ * `both (requestor)`) bind either side of MCP, and an authorization server where the rule is one
+ * of authorization's; AS and proxy rules bind neither a plain server nor a client.
  */
 export function bindsRole(r: Requirement, role: Role): boolean {
-  return r.binds === role || r.binds === 'both' || r.binds.startsWith('both (');
+  if (r.binds === role) return true;
+  const both = r.binds === 'both' || r.binds.startsWith('both (');
+  // An authorization server speaks no MCP: of the rules binding both sides, only authorization's reach it (AUTH-DCR-01: "clients and authorization servers").
+  return both && (role !== 'AS' || r.id.startsWith('AUTH-'));
 }
