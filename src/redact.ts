@@ -55,7 +55,7 @@ export const CUT_MARK = '…';
  * start: where mcpcheck's cut mark follows the start of a secret, that start is replaced too.
  */
 export class Redactor {
-  private readonly pattern: RegExp | undefined;
+  private pattern: RegExp | undefined;
   private readonly replacement = new Map<string, string>();
   /** Each 4-character piece of each form, with where it starts in which form: finds a cut start of a secret from a text's last 4 characters. */
   private readonly pieces = new Map<string, Array<{ form: string; at: number }>>();
@@ -63,6 +63,11 @@ export class Redactor {
   private readonly publicStart = new Map<string, number>();
 
   constructor(secrets: ReadonlyArray<Secret>) {
+    this.add(secrets);
+  }
+
+  /** Adds secrets, as a run learns them (a token mcpcheck obtained): every text redacted from now on is redacted of them too. */
+  add(secrets: ReadonlyArray<Secret>): void {
     for (const { value, shownAs, publicPrefix } of secrets) {
       if (value.length < MIN_SECRET_CHARS) continue;
       for (const form of formsOf(value)) {

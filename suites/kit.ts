@@ -86,7 +86,7 @@ export { encodeHeaderValue, headerParameters, type HeaderParameter } from '../sr
 
 // Authorization (basic/authorization.mdx): the challenges of WWW-Authenticate.
 export { bearerChallenge, type Challenge, parseChallenges } from '../src/validate/www-authenticate.js';
-export { resourceMatch } from '../src/validate/resource-uri.js';
+export { resourceMatch, wellKnownMetadataUrls } from '../src/validate/resource-uri.js';
 
 // Authorization servers (`mcpcheck authorization`): mcpcheck as their OAuth client and user agent,
 // and what their metadata and error responses must hold.

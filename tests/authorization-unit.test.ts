@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resourceMatch } from '../src/validate/resource-uri.js';
 import { bearerChallenge, parseChallenges } from '../src/validate/www-authenticate.js';
-import { wellKnownMetadataUrls } from '../suites/server/authorization-helpers.js';
+import { wellKnownMetadataUrls } from '../src/validate/resource-uri.js';
 
 describe('WWW-Authenticate challenges (RFC 9110 §11.6.1)', () => {
   it('reads a Bearer challenge with quoted and token parameters', () => {

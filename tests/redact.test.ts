@@ -13,6 +13,14 @@ describe('redactorFor', () => {
     expect(r.text(twice)).toBe(JSON.stringify({ text: '{"v":"$QUOTED"}' }));
   });
 
+  it('learns a secret during the run (a token mcpcheck obtained): texts redacted from then on hide it too, the earlier secrets still', () => {
+    const r = redactorFor(env);
+    expect(r.text('got fetched-token-abcdef')).toBe('got fetched-token-abcdef');
+    r.add([{ value: 'fetched-token-abcdef', shownAs: '[token of --client-id]' }]);
+    expect(r.text('got fetched-token-abcdef with tok-1234567890')).toBe('got [token of --client-id] with $API_TOKEN');
+    expect(r.deep({ header: 'Bearer fetched-token-abcdef' })).toEqual({ header: 'Bearer [token of --client-id]' });
+  });
+
   it('leaves the variables that say where a program runs, short values, and a public-looking name that holds a credential is still hidden', () => {
     const r = redactorFor({ ...env, PATH_TOKEN: 'path-like-secret' });
     expect(r.text('/usr/local/bin:/usr/bin and /home/someone, abc')).toBe('/usr/local/bin:/usr/bin and /home/someone, abc');

@@ -120,6 +120,36 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(run.stderr).toContain('requires authorization: initialize without a token got HTTP 401; give mcpcheck an access token with --token-env NAME');
   });
 
+  it('a token from the client credentials grant (--client-id, --client-secret-env): found through the metadata, carried by the run, shown nowhere', async ({ expect }) => {
+    const port = await freePort();
+    const json = join(dir, 'client-credentials.json');
+    const secret = 'reference-client-secret-9c1e';
+    const start = `MCPCHECK_REFERENCE_CLIENT_ID=svc MCPCHECK_REFERENCE_CLIENT_SECRET=${secret} ${withProtectedToken(`node ${REFERENCE} --http --port ${port} --auth`)}`;
+    const run = await mcpcheckAsync(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', start, '--client-id', 'svc', '--client-secret-env', 'SVC_SECRET', '--only', 'server.auth,server.tools', '--json', json, '--quiet'], { SVC_SECRET: secret });
+    const text = readFileSync(json, 'utf8');
+    const report = JSON.parse(text) as RunReport;
+    expect(run.code, `${run.stderr}\n${describeFailures(report)}`).toBe(0);
+    // Authorized: the tools scenarios ran, and the scenarios that need the token passed with it.
+    expect(statuses(report)).toMatchObject({ 'server.auth.token-in-query': 'pass', 'server.auth.session-not-credential/no-token': 'pass' });
+    expect(report.checks.filter((c) => c.id.startsWith('server.tools') && c.status === 'pass').length).toBeGreaterThan(3);
+    for (const out of [run.stdout, run.stderr, text]) for (const value of [PROTECTED_TOKEN, secret]) expect(out).not.toContain(value);
+  });
+
+  it('the client credentials grant refused, or asked of a server that is not protected: one line, exit 2', async ({ expect }) => {
+    const [protectedPort, openPort] = [await freePort(), await freePort()];
+    const refused = await mcpcheckAsync(
+      ['server', '--url', `http://127.0.0.1:${protectedPort}/mcp`, '--start', `MCPCHECK_REFERENCE_CLIENT_ID=svc MCPCHECK_REFERENCE_CLIENT_SECRET=right-secret-1 ${withProtectedToken(`node ${REFERENCE} --http --port ${protectedPort} --auth`)}`, '--client-id', 'svc', '--client-secret-env', 'SVC_SECRET'],
+      { SVC_SECRET: 'wrong-secret-1' },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/--client-id: no token from the client credentials grant: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token refused \(HTTP 401 .*invalid_client/);
+    expect(refused.stderr).not.toContain('wrong-secret-1');
+    const open = await mcpcheckAsync(['server', '--url', `http://127.0.0.1:${openPort}/mcp`, '--start', `node ${REFERENCE} --http --port ${openPort}`, '--client-id', 'svc', '--client-secret-env', 'SVC_SECRET'], { SVC_SECRET: 'any-secret-1' });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toMatch(/not 401: it is no protected resource to get a token for/);
+  });
+
   it('--token-env naming a variable that is not set: one line, exit 2', async ({ expect }) => {
     const run = await mcpcheckAsync(['server', '--url', 'http://127.0.0.1:9/mcp', '--token-env', 'MCPCHECK_NO_SUCH_VARIABLE']);
     expect(run.code).toBe(2);

@@ -2,7 +2,7 @@ import { SetupError } from '../errors.js';
 import type { Baseline } from '../grade/index.js';
 import type { RunReport } from '../model.js';
 import { toolInfo } from '../version.js';
-import { command, type FlagSpec, parse } from './args.js';
+import { command, type FlagSpec, parse, type ParsedFlags } from './args.js';
 import { parseSeed, PROPERTY_CASES } from '../property/seed.js';
 import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
 import { STALLS_CEILING_MS } from '../runner/guard.js';
@@ -184,6 +184,11 @@ const serverOptions = {
   'expired-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: an expired token of the server\'s, in environment variable NAME: server.auth.expired-token expects it refused with 401' },
   'other-audience-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a token issued for another resource, in environment variable NAME: server.auth.other-audience-token expects it refused with 401' },
   'narrow-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token lacking a scope some request needs, in environment variable NAME: server.auth.insufficient-scope expects 403 insufficient_scope naming the scope' },
+  'client-id': {
+    type: 'string',
+    describe: "with --url and --client-secret-env: get the run's token by the client credentials grant, from the authorization server the server's Protected Resource Metadata names (the secret goes over https or to loopback only)",
+  },
+  'client-secret-env': { type: 'string', arg: 'NAME', describe: "with --client-id: the client's secret, in environment variable NAME" },
   concurrency: { type: 'number', describe: 'scenarios run at once (default: number of cores; twice that over HTTP)' },
   timeout: {
     type: 'number',
@@ -333,36 +338,55 @@ const validateCommand = command({
   }),
 });
 
+/** --client-id with --client-secret-env: the client whose token, from the client credentials grant, the run carries. */
+function clientCredentialsOption(args: ServerTargetArgs & { 'client-id'?: string | undefined; 'client-secret-env'?: string | undefined }): { clientCredentials?: { clientId: string; secret: string } } {
+  const id = args['client-id'];
+  const name = args['client-secret-env'];
+  if (id === undefined && name === undefined) return {};
+  if (id === undefined || name === undefined) throw new SetupError('--client-id and --client-secret-env go together');
+  if (args.url === undefined) throw new SetupError('--client-id goes with --url');
+  if (args['token-env'] !== undefined || (args.header ?? []).some((h) => /^\s*authorization\s*:/i.test(h))) throw new SetupError('--client-id and --token-env (or --header "Authorization: …") both give the credential: give it once');
+  const secret = process.env[name];
+  if (secret === undefined || secret === '') throw new SetupError(`--client-secret-env ${name}: the environment variable ${name} is not set`);
+  return { clientCredentials: { clientId: id, secret } };
+}
+
+const serverFlags = {
+  ...serverOptions,
+  'spec-version': {
+    choices: [LATEST_STATEFUL_REVISION, LATEST_REVISION],
+    arg: 'revision',
+    describe: `test this protocol revision alone: ${LATEST_STATEFUL_REVISION} (initialize, sessions) or ${LATEST_REVISION} (server/discover, per-request _meta). Default: find out which eras the server serves and test each, one report with a section per era, the exit code covering both`,
+  },
+  ...reportOptions,
+} as const;
+
+const gradedServer = graded<ParsedFlags<typeof serverFlags>>(async (args, baseline, _files, redactor) => {
+  const { testServer } = await import('../commands/server.js');
+  // The probe tokens' flags name variables, not tokens: a reproduce line keeps them and runs as pasted.
+  const probeFlags = Object.values(PROBE_TOKEN_FLAGS).flatMap((flag) => (args[flag] !== undefined ? [` --${flag} ${args[flag]}`] : [])).join('');
+  const credentialFlags = args['client-id'] !== undefined ? ` --client-id ${JSON.stringify(args['client-id'])} --client-secret-env ${args['client-secret-env']}` : '';
+  const targetFlags = serverTargetFlags(args) + probeFlags + credentialFlags;
+  return watched(args, redactor, (control) => testServer({
+    control,
+    ...serverTarget(args),
+    ...runOptions(args, baseline, redactor),
+    ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
+    ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
+    ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
+    ...probeTokensOption(args),
+    ...clientCredentialsOption(args),
+    targetFlags,
+  }));
+});
+
 const serverCommand = command({
   name: 'server',
   describe: 'test an MCP server over stdio or Streamable HTTP',
-  flags: {
-    ...serverOptions,
-    'spec-version': {
-      choices: [LATEST_STATEFUL_REVISION, LATEST_REVISION],
-      arg: 'revision',
-      describe: `test this protocol revision alone: ${LATEST_STATEFUL_REVISION} (initialize, sessions) or ${LATEST_REVISION} (server/discover, per-request _meta). Default: find out which eras the server serves and test each, one report with a section per era, the exit code covering both`,
-    },
-    ...reportOptions,
-  },
+  flags: serverFlags,
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
-  run: graded(async (args, baseline, _files, redactor) => {
-    const { testServer } = await import('../commands/server.js');
-    // The probe tokens' flags name variables, not tokens: a reproduce line keeps them and runs as pasted.
-    const probeFlags = Object.values(PROBE_TOKEN_FLAGS).flatMap((flag) => (args[flag] !== undefined ? [` --${flag} ${args[flag]}`] : [])).join('');
-    const targetFlags = serverTargetFlags(args) + probeFlags;
-    return watched(args, redactor, (control) => testServer({
-      control,
-      ...serverTarget(args),
-      ...runOptions(args, baseline, redactor),
-      ...(args['call-tools'] !== undefined ? { callTools: args['call-tools'] } : {}),
-      ...(args['origin-probe'] !== undefined ? { originProbe: args['origin-probe'] } : {}),
-      ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
-      ...probeTokensOption(args),
-      targetFlags,
-    }));
-  }),
+  run: gradedServer,
 });
 
 const clientCommand = command({

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { SetupError, TokenWanted } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
+import type { ClientCredentials } from '../harness/client-credentials.js';
 import { isLoopbackHost } from '../harness/listening.js';
 import { discoverServer, type DiscoveryStep, noConversation, tokenWanted } from '../runner/discovery.js';
 import { runScenarios } from '../runner/run.js';
@@ -55,6 +56,8 @@ export interface ServerCommandOptions {
   redactor?: Redactor;
   /** Tokens for the authorization scenarios (--expired-token-env, --other-audience-token-env, --narrow-token-env). */
   probeTokens?: ProbeTokens;
+  /** Get the run's token by the client credentials grant (--client-id, --client-secret-env). */
+  clientCredentials?: ClientCredentials;
 }
 
 export function parseHeaders(lines: string[]): Record<string, string> {
@@ -85,7 +88,13 @@ export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target
     if (o.headers?.length) throw new SetupError('--header goes with --url');
     return new StdioTarget({ command: o.stdio, ...(o.env ? { env: o.env } : {}) });
   }
-  const target = new HttpTarget({ url: o.url!, headers: parseHeaders(o.headers ?? []), ...(o.start ? { start: o.start } : {}), ...(o.env ? { env: o.env } : {}) });
+  const target = new HttpTarget({
+    url: o.url!,
+    headers: parseHeaders(o.headers ?? []),
+    ...(o.start ? { start: o.start } : {}),
+    ...(o.env ? { env: o.env } : {}),
+    ...(o.clientCredentials ? { credentials: o.clientCredentials, onSecret: (value: string) => o.redactor?.add([{ value, shownAs: '[token of --client-id]' }]) } : {}),
+  });
   if (o.start && !isLoopbackHost(target.address.hostname)) {
     throw new SetupError('--start serves a local server: its --url must be on 127.0.0.1, localhost or [::1]');
   }

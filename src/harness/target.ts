@@ -5,6 +5,7 @@ import { HeaderList, httpExchange } from '../transport/http-client.js';
 import { TargetDidNotStart, TargetProcess } from '../transport/process.js';
 import { StdioChannel } from '../transport/stdio.js';
 import { Pace } from './pace.js';
+import { type ClientCredentials, clientCredentialsToken } from './client-credentials.js';
 import { LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 
 /**
@@ -90,6 +91,10 @@ export interface HttpTargetOptions {
   requestTimeoutMs?: number;
   /** The environment `start` runs with (mcpcheck's own by default). */
   env?: NodeJS.ProcessEnv;
+  /** Get the bearer token by the client credentials grant once the server answers (and again after each --start). */
+  credentials?: ClientCredentials;
+  /** Told of each token obtained, before any request carries it (the run's redactor learns it). */
+  onSecret?: (value: string) => void;
 }
 
 /**
@@ -135,7 +140,19 @@ export class HttpTarget implements Target {
   }
 
   get headers(): Record<string, string> {
-    return this.options.headers ?? {};
+    const headers = this.options.headers ?? {};
+    return this.bearer !== undefined ? { ...headers, Authorization: `Bearer ${this.bearer}` } : headers;
+  }
+
+  /** The token the client credentials grant gave (--client-id), once obtained. */
+  private bearer: string | undefined;
+
+  /** Obtains the token of --client-id from the authorization server the server names. */
+  private async obtainToken(): Promise<void> {
+    if (!this.options.credentials) return;
+    const token = await clientCredentialsToken(this.address, this.options.credentials, this.options.requestTimeoutMs ?? 10_000);
+    this.options.onSecret?.(token);
+    this.bearer = token;
   }
 
   async tokenRefused(): Promise<boolean> {
@@ -178,6 +195,12 @@ export class HttpTarget implements Target {
    * terminal's Ctrl-C does not stop it.
    */
   async prepare(signal?: AbortSignal): Promise<void> {
+    await this.startServer(signal);
+    // A started server may have forgotten the tokens of the one before it: each start gets its own.
+    if (this.bearer === undefined || this.options.start) await this.obtainToken();
+  }
+
+  private async startServer(signal?: AbortSignal): Promise<void> {
     if (!this.options.start) return;
     const startedAt = performance.now();
     this.server = new TargetProcess({ command: this.options.start, ...(this.options.env ? { env: this.options.env } : {}) });
@@ -206,7 +229,7 @@ export class HttpTarget implements Target {
   newChannel(): HttpChannel {
     const channel = new HttpChannel({
       url: this.address.href,
-      ...(this.options.headers ? { headers: this.options.headers } : {}),
+      headers: this.headers,
       ...(this.options.requestTimeoutMs ? { timeoutMs: this.options.requestTimeoutMs } : {}),
       onCredentialRefused: () => (this.suspect = true),
     });

@@ -29,3 +29,14 @@ export function resourceMatch(resource: string, endpoint: URL): ResourceMatch {
   const base = path.endsWith('/') ? path : `${path}/`;
   return own.startsWith(base) ? 'enclosing' : 'other';
 }
+
+/**
+ * The well-known URIs of RFC 9728 §3.1 where an endpoint's Protected Resource Metadata is looked
+ * for: the path-inserted one (`/.well-known/oauth-protected-resource/<endpoint path>`) first, then
+ * the root one.
+ */
+export function wellKnownMetadataUrls(endpoint: URL): URL[] {
+  const path = endpoint.pathname.replace(/\/$/, '');
+  const root = new URL('/.well-known/oauth-protected-resource', endpoint);
+  return path === '' ? [root] : [new URL(`/.well-known/oauth-protected-resource${path}`, endpoint), root];
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, parseChallenges, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show, type Target } from '../kit.js';
+import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show, type Target } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -131,16 +131,6 @@ export interface MetadataLookup {
   found?: MetadataAttempt & { res: ProbeResponse; document: Record<string, unknown> };
   /** Why the document could not be looked for: the challenge names it on a host mcpcheck does not contact. */
   notContacted?: string;
-}
-
-/**
- * The well-known URIs of RFC 9728 §3.1 for the endpoint: the path-inserted one
- * (`/.well-known/oauth-protected-resource/<endpoint path>`) first, then the root one.
- */
-export function wellKnownMetadataUrls(endpoint: URL): URL[] {
-  const path = endpoint.pathname.replace(/\/$/, '');
-  const root = new URL('/.well-known/oauth-protected-resource', endpoint);
-  return path === '' ? [root] : [new URL(`/.well-known/oauth-protected-resource${path}`, endpoint), root];
 }
 
 /**
