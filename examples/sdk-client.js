@@ -10,6 +10,9 @@
  * What to do comes from MCPCHECK_STEPS (a JSON
  * array of steps); without it, from MCP_CONFORMANCE_SCENARIO (`tools_call` calls the first tool
  * with {a: 2, b: 3}); with neither, it connects, lists the tools and exits.
+ * A protected server (HTTP 401) is authorized with OAuth as the conformance contract has it: the
+ * SDK discovers and registers, this client GETs the authorization URL and takes the code off the
+ * redirect back (see ContractAuthProvider).
  * Exit status: 0 done, 1 the server was lost or the run failed, 2 bad arguments or steps.
  *
  * Copy it and change what you need: it needs nothing but the SDK (npm i @modelcontextprotocol/sdk).
@@ -18,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -109,6 +113,69 @@ function isConnectionLoss(err) {
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || err?.code === ErrorCode.ConnectionClosed;
 }
 
+/**
+ * OAuth for a protected server (basic/authorization.mdx), kept in memory for the run. The SDK
+ * finds the authorization server, registers this client and builds the authorization URL; this
+ * client then plays the user agent, as the conformance contract asks: it GETs that URL and reads
+ * the code off the redirect back instead of opening a browser.
+ */
+class ContractAuthProvider {
+  /**
+   * The fetch the transport uses: it reads the authorization server's metadata as the SDK gets it.
+   * basic/authorization.mdx: metadata without code_challenge_methods_supported means the server
+   * may not do PKCE, and the client must not go on (the SDK v1 goes on); nor without S256.
+   */
+  fetch = async (url, init) => {
+    const res = await fetch(url, init);
+    if (/\/\.well-known\/(oauth-authorization-server|openid-configuration)/.test(String(url)) && res.ok) {
+      const metadata = await res.clone().json().catch(() => undefined);
+      const methods = metadata?.code_challenge_methods_supported;
+      this.pkceRefused = Array.isArray(methods) && methods.includes('S256') ? undefined : `its metadata lists code_challenge_methods_supported ${JSON.stringify(methods)} (no S256)`;
+    }
+    return res;
+  };
+
+  constructor() {
+    this.redirectUrl = 'http://127.0.0.1/sdk-client/callback';
+    this.clientMetadata = { client_name: 'mcpcheck-sdk-example-client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    this.issuedState = undefined;
+    this.code = undefined;
+  }
+  state() {
+    this.issuedState = crypto.randomUUID();
+    return this.issuedState;
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(verifier) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(url) {
+    if (this.pkceRefused) throw new Error(`not authorizing with ${url.origin}: ${this.pkceRefused}`);
+    const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`the authorization endpoint did not redirect back (HTTP ${res.status})`);
+    const back = new URL(location, url);
+    if (back.searchParams.get('state') !== this.issuedState) throw new Error('the redirect back carried another state');
+    const code = back.searchParams.get('code');
+    if (!code) throw new Error(`the authorization was refused: ${back.searchParams.get('error') ?? 'no code'}`);
+    this.code = code;
+  }
+}
+
 /** The server ended the session (HTTP 404 to a request that carried its id): a new one is due. */
 function sessionEnded(err) {
   return err instanceof StreamableHTTPError && err.code === 404;
@@ -150,7 +217,16 @@ async function connect(makeTransport, session) {
     session.relisting.add(job);
     job.finally(() => session.relisting.delete(job));
   });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    const auth = session.auth;
+    if (!(err instanceof UnauthorizedError) || !auth?.code || session.authorized) throw err;
+    // Authorized by now: the code goes to the token endpoint, then the connection starts again.
+    session.authorized = true;
+    await transport.finishAuth(auth.code);
+    return connect(makeTransport, session);
+  }
   session.client = client;
   session.transport = transport;
 }
@@ -161,8 +237,9 @@ async function main() {
   if (!last) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
   const steps = readSteps();
   const overHttp = /^https?:\/\//i.test(last);
+  const auth = overHttp ? new ContractAuthProvider() : undefined;
   const makeTransport = () => {
-    if (overHttp) return new StreamableHTTPClientTransport(new URL(last));
+    if (overHttp) return new StreamableHTTPClientTransport(new URL(last), { authProvider: auth, fetch: auth.fetch });
     const [command, ...args] = words.join(' ').trim().split(/\s+/);
     return new StdioClientTransport({ command, args });
   };
@@ -179,6 +256,8 @@ async function main() {
     return items;
   };
   const session = {
+    auth,
+    authorized: false,
     client: undefined,
     transport: undefined,
     tools: [],

@@ -88,6 +88,9 @@ export { encodeHeaderValue, headerParameters, type HeaderParameter } from '../sr
 export { bearerChallenge, type Challenge, parseChallenges } from '../src/validate/www-authenticate.js';
 export { resourceMatch, wellKnownMetadataUrls } from '../src/validate/resource-uri.js';
 
+// A protected endpoint and its authorization server, for a client under test.
+export { CHALLENGE_SCOPE, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, PRM_PATH } from '../src/harness/oauth-host.js';
+
 // Authorization servers (`mcpcheck authorization`): mcpcheck as their OAuth client and user agent,
 // and what their metadata and error responses must hold.
 export { asScenario, type AsScenario, type AsScenarioContext } from '../src/runner/as-scenario.js';

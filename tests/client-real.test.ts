@@ -3,13 +3,23 @@
  * pinned finding was read against the spec text (see the issue notes); a change here is either a
  * fixed client or a changed verdict, and must be explained.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { harnessErrors, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
+
+// A client that opens a browser for OAuth (mcp-remote) gets one that approves at once: it GETs
+// the authorization URL and follows the redirects to the client's callback. mcp-remote keeps what
+// it registers in a folder of this file's own, not ~/.mcp-auth.
+const oauthState = mkdtempSync(join(tmpdir(), 'mcpcheck-mcp-remote-'));
+process.env.MCP_REMOTE_CONFIG_DIR = oauthState;
+process.env.BROWSER = join(ROOT, 'tests/fixtures/client/browser.mjs');
+afterAll(() => rmSync(oauthState, { recursive: true, force: true }));
 
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
@@ -29,6 +39,17 @@ function findings(report: RunReport): string[] {
     .map((c) => `${c.status} ${c.id}`)
     .sort();
 }
+
+/** `status id` of the authorization scenarios (the browser above lets an OAuth client run the flow). */
+function auth(report: RunReport): string[] {
+  return report.checks.filter((c) => c.id.startsWith('client.auth.')).map((c) => `${c.status} ${c.id}`).sort();
+}
+
+/** An OAuth client on the SDK v1: the whole flow passes, but it goes on with an authorization server that lists no PKCE methods. */
+const SDK_V1_OAUTH = [
+  'fail client.auth.pkce-unadvertised',
+  ...['bearer', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-metadata', 'scope', 'state', 'token-not-in-query'].map((k) => `pass client.auth.${k}`),
+];
 
 /** What each finding said, for the failure message of a test that pins them. */
 function said(report: RunReport): string {
@@ -64,7 +85,9 @@ describe('real clients', { timeout: 150_000 }, () => {
     const report = await run(`node ${MCPORTER} list --allow-http --http-url {url}`);
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('mcporter');
-    expect(findings(report), said(report)).toEqual(['warn client.http.delete']);
+    // Its OAuth (the SDK v1's) goes on with an authorization server whose metadata lists no code_challenge_methods_supported.
+    expect(findings(report), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.http.delete']);
+    expect(auth(report)).toEqual(SDK_V1_OAUTH);
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
@@ -73,8 +96,10 @@ describe('real clients', { timeout: 150_000 }, () => {
     expect(harnessErrors(report)).toEqual([]);
     // Its first session (a connection test) is never ended with DELETE; it does not pass the
     // fixture's notifications/cancelled on; and with mcpcheck gone mid-request it leaves the
-    // fixture waiting instead of reporting the loss.
-    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual(['warn client.http.delete', 'warn client.robust.server-dies']);
+    // fixture waiting instead of reporting the loss. Its OAuth (the SDK v1's, through the browser
+    // above) goes on with an authorization server that lists no code_challenge_methods_supported.
+    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.http.delete', 'warn client.robust.server-dies']);
+    expect(auth(report)).toEqual(SDK_V1_OAUTH);
     // Whether its request times out within the scenario depends on how fast it runs (on a loaded
     // machine it may not: a skip); and it relays every message of the fixture's as it is, so the
     // fixture's cancel now and then reaches mcpcheck in time (a pass). Never a failure.

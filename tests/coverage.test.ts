@@ -64,11 +64,12 @@ describe('the requirement matrix', () => {
     // Tasks have no check yet; of authorization, what a protected server's scenarios and an authorization server's judge.
     expect(all.rows.filter((r) => r.id.startsWith('TASK-')).every((r) => !r.covered && r.coveredBy.length === 0)).toBe(true);
     expect(all.rows.filter((r) => r.id.startsWith('AUTH-') && r.covered).map((r) => r.id)).toEqual([
-      'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-WWW-01', 'AUTH-ASMD-01', 'AUTH-DCR-01', 'AUTH-TOKEN-03', 'AUTH-TOKEN-05', 'AUTH-ERR-01', 'AUTH-ERR-02',
-      'AUTH-SEC-02', 'AUTH-SEC-03', 'AUTH-SEC-04', 'AUTH-PKCE-03', 'AUTH-REDIR-02',
+      'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-PRM-04', 'AUTH-WWW-01', 'AUTH-ASMD-01', 'AUTH-DCR-01', 'AUTH-SCOPE-01', 'AUTH-RES-01',
+      'AUTH-TOKEN-01', 'AUTH-TOKEN-02', 'AUTH-TOKEN-03', 'AUTH-TOKEN-05', 'AUTH-ERR-01', 'AUTH-ERR-02',
+      'AUTH-SEC-02', 'AUTH-SEC-03', 'AUTH-SEC-04', 'AUTH-PKCE-01', 'AUTH-PKCE-02', 'AUTH-PKCE-03', 'AUTH-REDIR-01', 'AUTH-REDIR-02', 'AUTH-REDIR-03',
     ]);
-    // An authorization server's scenarios judge it alone.
-    expect(row(all, 'AUTH-SEC-04').coveredBy.map((c) => `${c.kind} ${c.roles.join()}`)).toEqual(['as-scenario AS']);
+    // A rule that binds both sides of OAuth is judged for each by its own scenarios.
+    expect(row(all, 'AUTH-SEC-04').coveredBy.map((c) => `${c.kind} ${c.id} ${c.roles.join()}`)).toEqual(['client-scenario client.auth.redirect-safe client', 'as-scenario as.registration.redirect-scheme AS']);
   });
 
   it('says for which role, transport and revisions a rule is judged, and by what', () => {
@@ -88,8 +89,8 @@ describe('the requirement matrix', () => {
 
   it('filters by area name or id prefix and lists only the uncovered, counting all', () => {
     const auth = buildCoverage(SOURCES, { area: 'AUTH', uncovered: true });
-    expect(auth.totals.all).toEqual({ covered: 16, total: 44 });
-    expect(auth.rows).toHaveLength(28);
+    expect(auth.totals.all).toEqual({ covered: 25, total: 44 });
+    expect(auth.rows).toHaveLength(19);
     const tools = buildCoverage(SOURCES, { area: 'tools', uncovered: true });
     expect(tools.areas.map((a) => a.area)).toEqual(['Tools']);
     expect(tools.rows.length).toBe(tools.totals.all.total - tools.totals.all.covered);

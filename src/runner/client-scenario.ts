@@ -58,8 +58,8 @@ export interface ClientScenario extends ScenarioIdentity {
   carriedOver?: true;
   /** How long the scenario may wait on a client that is doing nothing, beyond its steps' own waits (it starts early then). */
   waitsMs?: number;
-  /** Shapes what mcpcheck serves, before the client starts. */
-  serve?(session: ServerSession): void | Promise<void>;
+  /** Shapes what mcpcheck serves, before the client starts; `attempt` counts the clients of the scenario from 0 (relaunch starts more). */
+  serve?(session: ServerSession, attempt: number): void | Promise<void>;
   run(ctx: ClientScenarioContext): Promise<void>;
 }
 

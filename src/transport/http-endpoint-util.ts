@@ -11,13 +11,18 @@ const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret
  * them), at most 64, each value cut at 1 KiB, credentials replaced by '[redacted]'.
  */
 export function recordHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return boundedHeaders(headers, true);
+}
+
+/** The headers as sent, credentials included (for a guard that checks them), bounded as records are. */
+export function boundedHeaders(headers: IncomingHttpHeaders, hideSecrets = false): Record<string, string> {
   const out: Record<string, string> = {};
   let kept = 0;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     if (++kept > MAX_HEADERS) break;
     const text = Array.isArray(value) ? value.join(', ') : value;
-    out[name] = SECRET_HEADER.test(name) ? '[redacted]' : text.slice(0, MAX_HEADER_VALUE);
+    out[name] = hideSecrets && SECRET_HEADER.test(name) ? '[redacted]' : text.slice(0, MAX_HEADER_VALUE);
   }
   return out;
 }

@@ -10,8 +10,8 @@ import { ChannelEvents } from './channel-base.js';
 import type { SendResult } from './channel.js';
 import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
 import { EndpointStream, eventIdPrefix, parseEventId, type StreamOpening } from './http-endpoint-stream.js';
-import { accepts, header, readRequestBody, recordHeaders, recordPath } from './http-endpoint-util.js';
-import type { ClientExchange, EndpointPolicy, ServerChannel } from './server-channel.js';
+import { accepts, boundedHeaders, header, readRequestBody, recordHeaders, recordPath } from './http-endpoint-util.js';
+import type { ClientExchange, EndpointPolicy, GuardAnswer, RequestGuard, ServerChannel } from './server-channel.js';
 
 export interface HttpEndpointOptions {
   /** Merged over DEFAULT_POLICY; the endpoint's `policy` object may be changed at any time afterwards. */
@@ -37,6 +37,8 @@ const MAX_CONNECTIONS = 64;
 const MAX_STREAMS = 64;
 const MAX_QUEUED = 256;
 const MAX_HISTORY = 256;
+/** The largest body a guard is handed (a registration, a token request). */
+const GUARDED_BODY_BYTES = 64 * 1024;
 
 /** A POST answered with a JSON body: it waits for the response to every request it carried. */
 interface JsonAnswer {
@@ -135,6 +137,8 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   private readonly jsonAnswers = new Set<JsonAnswer>();
   private readonly queue: Array<string | Uint8Array> = [];
   private exchanges = 0;
+  /** Consulted before the endpoint serves each request (guardWith). */
+  private guard: RequestGuard | undefined;
   private streamCount = 0;
   private session: string | undefined;
   private sessionIssued = false;
@@ -198,9 +202,43 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
 
   // ---- requests from the client ----
 
+  guardWith(guard: RequestGuard): void {
+    this.guard = guard;
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false };
     if (this.closing) return this.answer(res, record, 503);
+    if (this.guard) return void this.guarded(this.guard, req, res, record);
+    this.serve(req, res, record);
+  }
+
+  /** The guard's answer, or the endpoint's own when it gives none. */
+  private async guarded(guard: RequestGuard, req: IncomingMessage, res: ServerResponse, record: ExchangeStart): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const own = url.pathname === PATH;
+    let body: string | undefined;
+    if (!own && req.method !== 'GET' && req.method !== 'HEAD') {
+      const read = await readRequestBody(req, GUARDED_BODY_BYTES);
+      if (read.kind === 'aborted' || this.closing) return;
+      if (read.kind === 'too-large') return this.answer(res, record, 413, { connection: 'close' });
+      body = decodeUtf8(read.bytes).text;
+    }
+    let answer: GuardAnswer | undefined;
+    try {
+      answer = await guard({ method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: boundedHeaders(req.headers), ...(body !== undefined ? { body } : {}) });
+    } catch {
+      answer = { status: 500 };
+    }
+    if (this.closing) return this.answer(res, record, 503);
+    if (answer === undefined) return this.serve(req, res, record);
+    if (own) record.toEndpoint = true;
+    const payload = answer.body !== undefined ? Buffer.from(answer.body) : undefined;
+    res.writeHead(answer.status, { ...answer.headers, ...(payload ? { 'content-length': String(payload.length) } : {}) }).end(payload);
+    this.report(record, answer.status, payload ? 'json' : 'empty');
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, record: ExchangeStart): void {
     if (record.path !== PATH) return this.answer(res, record, 404);
     record.toEndpoint = true;
     if (req.method === 'POST') return void this.post(req, res, record);

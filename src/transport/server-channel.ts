@@ -74,6 +74,30 @@ export interface EndpointPolicy {
   eras: 'both' | 'stateful' | 'stateless';
 }
 
+/** A request to mcpcheck's HTTP origin, as a guard sees it (the endpoint's own POST bodies stay unread). */
+export interface GuardRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** The body, for requests to other paths than the endpoint (bounded); undefined for the endpoint's own. */
+  body?: string;
+}
+
+export interface GuardAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Consulted before the endpoint serves a request: an answer it gives is the request's answer (and
+ * an exchange like any other); undefined lets the endpoint serve it (a path not its own: 404). A
+ * protected endpoint's gate and the authorization server beside it (basic/authorization.mdx) are one.
+ */
+export type RequestGuard = (request: GuardRequest) => GuardAnswer | undefined | Promise<GuardAnswer | undefined>;
+
 /**
  * The channel towards a client under test, mcpcheck playing the server. `send` routes by itself:
  * a response goes back on the exchange that carried its request, anything else on an open stream
@@ -95,6 +119,8 @@ export interface ServerChannel extends Channel {
   readonly policy?: EndpointPolicy;
   /** HTTP: the client's current session ends (its id is answered with 404 from now on). */
   expireSession?(): void;
+  /** HTTP: every request from now on goes to `guard` first. */
+  guardWith?(guard: RequestGuard): void;
   /**
    * HTTP: ends the SSE stream that carries the response to request `id` before that response is
    * sent (a dropped stream). Returns the prefix of that stream's event ids, by which a resuming

@@ -1,4 +1,5 @@
 import type { ClientScenario } from '../kit.js';
+import { clientAuthorization } from './auth.js';
 import { clientFeatures, clientModernPagination } from './features.js';
 import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
@@ -25,5 +26,5 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
   s.carriedOver ? s : { ...s, revisions: { removed: '2026-07-28' } },
 );
 
-/** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks). */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods];
+/** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization];

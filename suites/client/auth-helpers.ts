@@ -1,0 +1,87 @@
+import { WAIT_MS } from './helpers.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type ServerSession } from '../kit.js';
+
+// What the client authorization scenarios share (basic/authorization.mdx): mcpcheck's endpoint
+// protected by its own loopback authorization server, a wait for the client's flow, and the
+// requests of that flow.
+
+/** How long the client gets for its whole authorization flow and its steps, from its first contact. */
+export const FLOW_MS = 15_000;
+/** A client that has sent nothing for this long (it stopped at the 401, or waits for a browser) is done. */
+const IDLE_MS = WAIT_MS;
+
+/** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
+const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
+
+/** What the client did: the recorded requests, found by kind. */
+export interface Flow {
+  host: LoopbackOAuthHost;
+  events: readonly OAuthEvent[];
+  of<K extends OAuthEvent['kind']>(kind: K): Array<Extract<OAuthEvent, { kind: K }>>;
+}
+
+/**
+ * The client's flow once it has exited (or FLOW_MS passed), or a skip recorded when it never began
+ * one: authorization is optional in MCP, so a client that stops at the 401 is not judged on it.
+ */
+async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow | undefined> {
+  const host = hosts.get(ctx.session)!;
+  // Until the client exits, or has sent nothing for IDLE_MS (it stopped at the 401, or waits for a person), or FLOW_MS.
+  const until = performance.now() + Math.max(0, Math.min(FLOW_MS, ctx.timeLeft() - 1_000));
+  let seen = -1;
+  let quietSince = performance.now();
+  while (performance.now() < until) {
+    if ((await ctx.exited(100)) !== undefined) break;
+    const count = host.events.length + ctx.exchanges.length;
+    if (count !== seen) [seen, quietSince] = [count, performance.now()];
+    else if (performance.now() - quietSince > IDLE_MS) break;
+  }
+  const events = [...host.events];
+  const of = <K extends OAuthEvent['kind']>(kind: K) => events.filter((e): e is Extract<OAuthEvent, { kind: K }> => e.kind === kind);
+  if (judged && events.every((e) => e.kind === 'endpoint')) {
+    const refused = of('endpoint').length;
+    ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
+    return undefined;
+  }
+  return { host, events, of };
+}
+
+export interface AuthScenarioSpec {
+  id: string;
+  title: string;
+  requirements: RequirementId[];
+  level?: Level;
+  /** What the server and its authorization server do differently in this scenario (to its first client; a control client meets the plain one). */
+  variant?: OAuthHostVariant;
+}
+
+/** Judges the flow; `control` starts the client again against the plain server and gives its flow (undefined: it made no contact). */
+export type AuthJudge = (ctx: ClientScenarioContext, flow: Flow, control: () => Promise<Flow | undefined>) => void | Promise<void>;
+
+/**
+ * A scenario whose endpoint admits only tokens of mcpcheck's authorization server: the client is
+ * asked to list tools, and `judge` reads the flow it ran (HTTP only; both eras).
+ */
+export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): ClientScenario {
+  return clientScenario({
+    ...spec,
+    steps: [{ do: 'list-tools' }],
+    needs: { transport: 'http' },
+    carriedOver: true,
+    waitsMs: FLOW_MS,
+    serve(session, attempt) {
+      const host = new LoopbackOAuthHost(session.channel.address, attempt === 0 ? spec.variant : {});
+      session.channel.guardWith?.(host.guard);
+      hosts.set(session, host);
+    },
+    async run(ctx) {
+      const flow = await flowOf(ctx);
+      if (!flow) return;
+      const control = async () => {
+        const next = await ctx.relaunch();
+        return next ? flowOf(next, false) : undefined;
+      };
+      await judge(ctx, flow, control);
+    },
+  });
+}

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { CHALLENGE_SCOPE, isLoopbackHost, PRM_PATH, show, type ClientScenario } from '../kit.js';
+import { type Flow, protectedScenario } from './auth-helpers.js';
+
+// A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
+// Protected Resource Metadata, an authorization server on the same origin offering dynamic
+// registration, and a token to present on every request afterwards. Each scenario runs the flow
+// and judges one rule of it.
+
+/** The flow's first authorization request, or a skip said by the caller's check when there is none. */
+const firstAuthorize = (flow: Flow) => flow.of('authorize')[0];
+const noAuthorize = 'not exercised: the client sent no authorization request';
+
+export const resourceMetadata = protectedScenario(
+  { id: 'client.auth.resource-metadata', title: 'After a 401 the client finds the authorization server through the Protected Resource Metadata', requirements: ['AUTH-PRM-04'] },
+  (ctx, flow) => {
+    const fetched = flow.of('resource-metadata');
+    const asked = flow.of('authorization-server-metadata').length > 0 || flow.of('authorize').length > 0;
+    ctx.check.expect(fetched.length > 0, {
+      expected: `a GET of the metadata the challenge's resource_metadata names (${PRM_PATH}) before it goes to the authorization server`,
+      actual: asked ? 'it went to the authorization server without fetching the metadata' : 'no fetch of it',
+    });
+  },
+);
+
+export const pkce = protectedScenario(
+  { id: 'client.auth.pkce', title: 'The client uses PKCE with S256, and redeems the code with the verifier of its challenge', requirements: ['AUTH-PKCE-01'] },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    const { code_challenge: challenge, code_challenge_method: method } = authorize.params;
+    const token = flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
+    if (method === 'S256' && !token) return ctx.check.skip('not exercised: the client sent no token request for a code (the authorization request used S256)');
+    const verifier = token?.params.code_verifier;
+    const matches = challenge !== undefined && verifier !== undefined && createHash('sha256').update(verifier).digest('base64url') === challenge;
+    ctx.check.expect(method === 'S256' && matches, {
+      expected: 'code_challenge_method=S256 and a code_challenge in the authorization request, and in the token request the code_verifier it was made from',
+      actual: method !== 'S256' ? `code_challenge_method ${show(method)}` : verifier === undefined ? 'no code_verifier in the token request' : 'a code_verifier whose S256 hash is not the challenge',
+    });
+  },
+);
+
+export const resourceParameter = protectedScenario(
+  { id: 'client.auth.resource', title: 'The client names the MCP server as resource (RFC 8707) in the authorization and the token request', requirements: ['AUTH-RES-01'] },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    const token = flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
+    const want = flow.host.resource;
+    const problems = [
+      ...(authorize.params.resource !== want ? [`the authorization request's resource is ${show(authorize.params.resource)}`] : []),
+      ...(token && token.params.resource !== want ? [`the token request's resource is ${show(token.params.resource)}`] : []),
+    ];
+    ctx.check.expect(problems.length === 0, { expected: `resource=${want} in both requests`, actual: problems.join('; ') });
+  },
+);
+
+export const state = protectedScenario(
+  { id: 'client.auth.state', title: 'The client sends a state parameter with its authorization request', requirements: ['AUTH-REDIR-03'] },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    ctx.check.expect(typeof authorize.params.state === 'string' && authorize.params.state !== '', { expected: 'a state parameter', actual: 'none' });
+  },
+);
+
+export const redirectRegistered = protectedScenario(
+  { id: 'client.auth.redirect-registered', title: 'The redirect URI of the authorization request is one the client registered', requirements: ['AUTH-REDIR-01'] },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    const registered = flow.of('register').flatMap((r) => {
+      const uris = typeof r.body === 'object' && r.body !== null ? (r.body as { redirect_uris?: unknown }).redirect_uris : undefined;
+      return Array.isArray(uris) ? uris : [];
+    });
+    ctx.check.expect(registered.includes(authorize.params.redirect_uri), {
+      expected: `redirect_uri among those registered (${show(registered)})`,
+      actual: `redirect_uri ${show(authorize.params.redirect_uri)}`,
+    });
+  },
+);
+
+export const redirectSafe = protectedScenario(
+  { id: 'client.auth.redirect-safe', title: 'The client\'s redirect URI is on localhost or uses HTTPS', requirements: ['AUTH-SEC-04'] },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    const uri = authorize.params.redirect_uri ?? '';
+    const url = URL.canParse(uri) ? new URL(uri) : undefined;
+    ctx.check.expect(url !== undefined && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))), {
+      expected: 'a redirect_uri on localhost (127.0.0.1, [::1]) or https',
+      actual: `redirect_uri ${show(uri)}`,
+    });
+  },
+);
+
+export const scope = protectedScenario(
+  { id: 'client.auth.scope', title: 'The client asks for the scope the 401 challenge names', requirements: ['AUTH-SCOPE-01'] },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    ctx.check.expect(authorize.params.scope === CHALLENGE_SCOPE, {
+      expected: `scope=${CHALLENGE_SCOPE}, the challenge's scope`,
+      actual: `scope ${show(authorize.params.scope)}`,
+    });
+  },
+);
+
+export const bearer = protectedScenario(
+  { id: 'client.auth.bearer', title: 'Once it has a token, the client sends it as Authorization: Bearer on every request to the server', requirements: ['AUTH-TOKEN-01'] },
+  (ctx, flow) => {
+    const issuedAt = flow.events.findIndex((e) => e.kind === 'token' && e.issued !== undefined);
+    if (issuedAt < 0) return ctx.check.skip('not exercised: no token was issued to the client');
+    const after = flow.events.slice(issuedAt + 1).filter((e): e is Extract<typeof e, { kind: 'endpoint' }> => e.kind === 'endpoint');
+    if (after.length === 0) return ctx.check.skip('not exercised: the client sent the server nothing after it got its token');
+    const without = after.filter((e) => !e.admitted);
+    ctx.check.expect(without.length === 0, {
+      expected: `Authorization: Bearer with the issued token on each of its ${after.length} request(s) to the endpoint after the token`,
+      actual: `${without.length} without it (${without.map((e) => `${e.method} with ${e.authorization === undefined ? 'no Authorization' : 'another credential'}`).slice(0, 3).join('; ')})`,
+    });
+  },
+);
+
+export const tokenNotInQuery = protectedScenario(
+  { id: 'client.auth.token-not-in-query', title: 'The client never puts its access token in a URL', requirements: ['AUTH-TOKEN-02'] },
+  (ctx, flow) => {
+    const tokens = [...flow.host.issued];
+    if (tokens.length === 0) return ctx.check.skip('not exercised: no token was issued to the client');
+    const inQuery = flow.events.filter((e) => 'query' in e && (new URLSearchParams(e.query).has('access_token') || tokens.some((t) => e.query.includes(t))));
+    ctx.check.expect(inQuery.length === 0, { expected: 'no request URL carrying access_token or the token', actual: `${inQuery.length} request(s) did` });
+  },
+);
+
+export const pkceRequired = protectedScenario(
+  {
+    id: 'client.auth.pkce-unadvertised',
+    title: 'The client refuses an authorization server whose metadata does not list code_challenge_methods_supported',
+    requirements: ['AUTH-PKCE-02'],
+    variant: { withoutPkce: true },
+  },
+  async (ctx, flow, control) => {
+    if (flow.of('authorization-server-metadata').length === 0) return ctx.check.skip('not exercised: the client did not fetch the authorization server\'s metadata');
+    const expected = 'no authorization request to a server whose metadata lacks code_challenge_methods_supported';
+    const authorize = flow.of('authorize');
+    if (authorize.length > 0) return void ctx.check.expect(false, { expected, actual: `${authorize.length} authorization request(s)` });
+    // No request shows a refusal only from a client that sends one to a server whose metadata does list S256.
+    const plain = await control();
+    if (!plain || plain.of('authorize').length === 0) return ctx.check.skip(`not exercised: the client sent no authorization request here, and ${plain ? 'none to the same server with code_challenge_methods_supported either' : 'started again, made no contact'} (it gets no further without a user or a browser, say): its refusal cannot be told`);
+    ctx.check.expect(true, { expected, actual: 'none' });
+  },
+);
+
+export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, bearer, tokenNotInQuery, pkceRequired];

@@ -1,0 +1,79 @@
+/**
+ * `mcpcheck client` against OAuth clients (basic/authorization.mdx): mcpcheck's endpoint protected
+ * by its own loopback authorization server. The reference OAuth client passes, each of its breaks
+ * fails exactly its rule, the SDK example client passes, and a client that stops at the 401 gets
+ * skips that say so.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
+import type { RunReport } from '../src/model.js';
+import { inLanes } from '../src/runner/guard.js';
+import { OAUTH_CLIENT_BREAKS } from './fixtures/client/oauth-breaks.js';
+import { describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
+
+beforeAll(requireBuild);
+
+const OAUTH_CLIENT = join(ROOT, 'dist/tests/fixtures/client/oauth-client.js');
+const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
+const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
+const AUTH_ONLY = { only: ['client.auth'] };
+
+function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
+  return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 4, ...AUTH_ONLY, ...extra });
+}
+
+const verdicts = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.id.startsWith('client.auth.')).map((c) => [c.id, c.status]));
+const ALL_PASS = {
+  'client.auth.resource-metadata': 'pass',
+  'client.auth.pkce': 'pass',
+  'client.auth.resource': 'pass',
+  'client.auth.state': 'pass',
+  'client.auth.redirect-registered': 'pass',
+  'client.auth.redirect-safe': 'pass',
+  'client.auth.scope': 'pass',
+  'client.auth.bearer': 'pass',
+  'client.auth.token-not-in-query': 'pass',
+  'client.auth.pkce-unadvertised': 'pass',
+};
+
+/** Rules a break also breaks by necessity, beside its own; each entry says why. */
+const ALSO: Record<string, string[]> = {
+  // Without the metadata the SDK v1 sends no resource at all (it takes it from the metadata alone).
+  'auth-no-resource-metadata': ['client.auth.resource'],
+};
+
+describe.concurrent('a client meeting a protected server', () => {
+  it('the reference OAuth client passes every authorization scenario', async () => {
+    const report = await run(`node ${OAUTH_CLIENT}`);
+    expect(harnessErrors(report)).toEqual([]);
+    expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS);
+  });
+
+  it('the SDK example client (examples/sdk-client.js) passes every authorization scenario', async () => {
+    const report = await run(`node ${EXAMPLE}`);
+    expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS);
+  });
+
+  it('each break of the reference OAuth client fails exactly its check', async () => {
+    const problems: string[] = [];
+    await inLanes(Object.entries(OAUTH_CLIENT_BREAKS), 3, async ([name, b]) => {
+      const report = await run(`node ${OAUTH_CLIENT} --break ${name}`);
+      const bad = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
+      const expected = 'verdict' in b ? b.verdict : 'fail';
+      const allowed = [b.check, ...(ALSO[name] ?? [])];
+      const wrong = bad.filter((c) => !allowed.includes(c.id) || (c.id === b.check && (c.status !== expected || !c.requirements.includes(b.requirement))));
+      if (!bad.some((c) => c.id === b.check) || wrong.length > 0) problems.push(`${name}: expected ${expected} ${b.check}, got ${bad.map((c) => `${c.status} ${c.id}`).join(', ') || 'nothing'}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional, soon', async () => {
+    const started = performance.now();
+    const report = await run(`node ${FIXTURE}`);
+    expect(Object.values(verdicts(report))).toEqual(Object.values(ALL_PASS).map(() => 'skip'));
+    for (const c of report.checks.filter((x) => x.id.startsWith('client.auth.'))) expect(c.message).toMatch(/did not start OAuth \(authorization is optional in MCP\)/);
+    // Each waits only until the client has been quiet for the client suite's wait, not the flow's whole budget.
+    expect(performance.now() - started).toBeLessThan(60_000);
+  });
+});
