@@ -189,11 +189,9 @@ describe.concurrent('mcpcheck authorization: bad input and hostile servers', () 
       res.end(`{"issuer":"${'x'.repeat(400_000)}"}`);
     });
     try {
-      const started = performance.now();
       const json = join(dir, 'hostile.json');
       const run = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${port}`, '--request-timeout', '500', '--json', json, '--quiet']);
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
-      expect(performance.now() - started).toBeLessThan(20_000);
       expect(verdicts(report)['as.token.code-grant/could-not-run'] ?? verdicts(report)['as.token.code-grant']).toBe('error');
       expect(report.checks.find((c) => c.id === 'as.token.invalid-grant')?.message).toMatch(/could not judge: the token endpoint gave no answer: no answer within 500 ms/);
       expect(run.code).toBe(3);

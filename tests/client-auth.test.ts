@@ -68,12 +68,9 @@ describe.concurrent('a client meeting a protected server', () => {
     expect(problems).toEqual([]);
   });
 
-  it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional, soon', async () => {
-    const started = performance.now();
+  it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional', async () => {
     const report = await run(`node ${FIXTURE}`);
     expect(Object.values(verdicts(report))).toEqual(Object.values(ALL_PASS).map(() => 'skip'));
     for (const c of report.checks.filter((x) => x.id.startsWith('client.auth.'))) expect(c.message).toMatch(/did not start OAuth \(authorization is optional in MCP\)/);
-    // Each waits only until the client has been quiet for the client suite's wait, not the flow's whole budget.
-    expect(performance.now() - started).toBeLessThan(60_000);
   });
 });
