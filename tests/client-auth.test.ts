@@ -32,6 +32,8 @@ const ALL_PASS = {
   'client.auth.redirect-registered': 'pass',
   'client.auth.redirect-safe': 'pass',
   'client.auth.scope': 'pass',
+  'client.auth.scope-from-metadata': 'pass',
+  'client.auth.scope-omitted': 'pass',
   'client.auth.bearer': 'pass',
   'client.auth.token-not-in-query': 'pass',
   'client.auth.pkce-unadvertised': 'pass',
@@ -39,8 +41,11 @@ const ALL_PASS = {
 
 /** Rules a break also breaks by necessity, beside its own; each entry says why. */
 const ALSO: Record<string, string[]> = {
-  // Without the metadata the SDK v1 sends no resource at all (it takes it from the metadata alone).
-  'auth-no-resource-metadata': ['client.auth.resource'],
+  // Without the metadata the SDK v1 sends no resource at all (it takes it from the metadata alone),
+  // and cannot know the metadata's scopes_supported.
+  'auth-no-resource-metadata': ['client.auth.resource', 'client.auth.scope-from-metadata'],
+  // Dropping the scope it was told drops the metadata's scopes too: the same rule, its other variant.
+  'auth-scope-dropped': ['client.auth.scope-from-metadata'],
 };
 
 describe.concurrent('a client meeting a protected server', () => {

@@ -48,7 +48,7 @@ function auth(report: RunReport): string[] {
 /** An OAuth client on the SDK v1: the whole flow passes, but it goes on with an authorization server that lists no PKCE methods. */
 const SDK_V1_OAUTH = [
   'fail client.auth.pkce-unadvertised',
-  ...['bearer', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-metadata', 'scope', 'state', 'token-not-in-query'].map((k) => `pass client.auth.${k}`),
+  ...['bearer', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-metadata', 'scope', 'scope-from-metadata', 'scope-omitted', 'state', 'token-not-in-query'].map((k) => `pass client.auth.${k}`),
 ];
 
 /** What each finding said, for the failure message of a test that pins them. */

@@ -15,10 +15,18 @@ import type { GuardAnswer, GuardRequest, RequestGuard } from '../transport/serve
 export interface OAuthHostVariant {
   /** The authorization server's metadata has no code_challenge_methods_supported (AUTH-PKCE-02). */
   withoutPkce?: true;
+  /**
+   * Where scopes are named (AUTH-SCOPE-01): 'challenge' (default) in the 401 challenge and the
+   * metadata; 'metadata' only in the Protected Resource Metadata's scopes_supported
+   * (METADATA_SCOPES); 'none' nowhere.
+   */
+  scopes?: 'challenge' | 'metadata' | 'none';
 }
 
 /** The scope the 401 challenge names. */
 export const CHALLENGE_SCOPE = 'mcp:tools';
+/** The scopes_supported of the Protected Resource Metadata when the challenge names none. */
+export const METADATA_SCOPES = ['mcp:tools', 'mcp:prompts'];
 export const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
 const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
 
@@ -61,6 +69,10 @@ export class LoopbackOAuthHost {
     this.resource = `${url.origin}${url.pathname}`;
   }
 
+  private get scopes(): 'challenge' | 'metadata' | 'none' {
+    return this.variant.scopes ?? 'challenge';
+  }
+
   /** The tokens issued so far. */
   get issued(): ReadonlySet<string> {
     return this.accessTokens;
@@ -77,7 +89,8 @@ export class LoopbackOAuthHost {
     if (r.path === '/mcp') return this.gate(r);
     if (route === `GET ${PRM_PATH}`) {
       this.record({ kind: 'resource-metadata', method: r.method, path: r.path, query: r.query.toString() });
-      return json(200, { resource: this.resource, authorization_servers: [this.origin], scopes_supported: [CHALLENGE_SCOPE], bearer_methods_supported: ['header'] });
+      const scopes = this.scopes === 'none' ? {} : { scopes_supported: this.scopes === 'metadata' ? METADATA_SCOPES : [CHALLENGE_SCOPE] };
+      return json(200, { resource: this.resource, authorization_servers: [this.origin], ...scopes, bearer_methods_supported: ['header'] });
     }
     if (route === `GET ${AS_METADATA_PATH}`) {
       this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString() });
@@ -99,7 +112,7 @@ export class LoopbackOAuthHost {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-      scopes_supported: [CHALLENGE_SCOPE],
+      ...(this.scopes === 'none' ? {} : { scopes_supported: this.scopes === 'metadata' ? METADATA_SCOPES : [CHALLENGE_SCOPE] }),
       authorization_response_iss_parameter_supported: true,
       ...(this.variant.withoutPkce ? {} : { code_challenge_methods_supported: ['S256'] }),
     };
@@ -112,7 +125,8 @@ export class LoopbackOAuthHost {
     const admitted = bearer !== undefined && this.accessTokens.has(bearer);
     this.record({ kind: 'endpoint', method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted });
     if (admitted) return undefined;
-    const challenge = `Bearer resource_metadata="${this.origin}${PRM_PATH}", scope="${CHALLENGE_SCOPE}"${bearer !== undefined ? ', error="invalid_token"' : ''}`;
+    const scope = this.scopes === 'challenge' ? `, scope="${CHALLENGE_SCOPE}"` : '';
+    const challenge = `Bearer resource_metadata="${this.origin}${PRM_PATH}"${scope}${bearer !== undefined ? ', error="invalid_token"' : ''}`;
     return json(401, { error: bearer !== undefined ? 'invalid_token' : 'unauthorized' }, { 'www-authenticate': challenge });
   }
 
@@ -180,6 +194,6 @@ export class LoopbackOAuthHost {
     const refresh = fresh('mcpcheck-refresh');
     this.accessTokens.add(access);
     this.refreshTokens.add(refresh);
-    return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope: CHALLENGE_SCOPE }, access);
+    return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh }, access);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CHALLENGE_SCOPE, isLoopbackHost, PRM_PATH, show, type ClientScenario } from '../kit.js';
+import { CHALLENGE_SCOPE, isLoopbackHost, METADATA_SCOPES, PRM_PATH, show, type ClientScenario } from '../kit.js';
 import { type Flow, protectedScenario } from './auth-helpers.js';
 
 // A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
@@ -106,6 +106,41 @@ export const scope = protectedScenario(
   },
 );
 
+export const scopeFromMetadata = protectedScenario(
+  {
+    id: 'client.auth.scope-from-metadata',
+    title: 'With no scope in the challenge, the client asks for every scope the Protected Resource Metadata lists',
+    requirements: ['AUTH-SCOPE-01'],
+    variant: { scopes: 'metadata' },
+  },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    const asked = (authorize.params.scope ?? '').split(' ').filter(Boolean).sort();
+    ctx.check.expect(asked.join(' ') === [...METADATA_SCOPES].sort().join(' '), {
+      expected: `scope=${METADATA_SCOPES.join(' ')}, the metadata's scopes_supported (the challenge named none)`,
+      actual: `scope ${show(authorize.params.scope)}`,
+    });
+  },
+);
+
+export const scopeOmitted = protectedScenario(
+  {
+    id: 'client.auth.scope-omitted',
+    title: 'With no scope in the challenge nor in the metadata, the client omits scope',
+    requirements: ['AUTH-SCOPE-01'],
+    variant: { scopes: 'none' },
+  },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    ctx.check.expect(authorize.params.scope === undefined, {
+      expected: 'no scope parameter (neither the challenge nor scopes_supported names one)',
+      actual: `scope ${show(authorize.params.scope)}`,
+    });
+  },
+);
+
 export const bearer = protectedScenario(
   { id: 'client.auth.bearer', title: 'Once it has a token, the client sends it as Authorization: Bearer on every request to the server', requirements: ['AUTH-TOKEN-01'] },
   (ctx, flow) => {
@@ -150,4 +185,4 @@ export const pkceRequired = protectedScenario(
   },
 );
 
-export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, bearer, tokenNotInQuery, pkceRequired];
+export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, bearer, tokenNotInQuery, pkceRequired];
