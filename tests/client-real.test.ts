@@ -13,11 +13,13 @@ import { harnessErrors, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
-// A client that opens a browser for OAuth (mcp-remote) gets one that approves at once: it GETs
-// the authorization URL and follows the redirects to the client's callback. mcp-remote keeps what
-// it registers in a folder of this file's own, not ~/.mcp-auth.
-const oauthState = mkdtempSync(join(tmpdir(), 'mcpcheck-mcp-remote-'));
-process.env.MCP_REMOTE_CONFIG_DIR = oauthState;
+// A client that opens a browser for OAuth (mcp-remote, mcporter) gets one that approves at once:
+// it GETs the authorization URL and follows the redirects to the client's callback. What they
+// register and the tokens they get go to a home of this file's own (mcporter's
+// ~/.mcporter/credentials.json, mcp-remote's config dir), not to one a previous run filled.
+const oauthState = mkdtempSync(join(tmpdir(), 'mcpcheck-oauth-clients-'));
+process.env.HOME = oauthState;
+process.env.MCP_REMOTE_CONFIG_DIR = join(oauthState, '.mcp-auth');
 process.env.BROWSER = join(ROOT, 'tests/fixtures/client/browser.mjs');
 afterAll(() => rmSync(oauthState, { recursive: true, force: true }));
 
@@ -98,8 +100,14 @@ describe('real clients', { timeout: 150_000 }, () => {
     // fixture's notifications/cancelled on; and with mcpcheck gone mid-request it leaves the
     // fixture waiting instead of reporting the loss. Its OAuth (the SDK v1's, through the browser
     // above) goes on with an authorization server that lists no code_challenge_methods_supported.
-    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.http.delete', 'warn client.robust.server-dies']);
-    expect(auth(report)).toEqual(SDK_V1_OAUTH);
+    // Told no scope anywhere, it asks for "openid email profile" (AUTH-SCOPE-01 says to omit it).
+    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual([
+      'fail client.auth.pkce-unadvertised',
+      'warn client.auth.scope-omitted',
+      'warn client.http.delete',
+      'warn client.robust.server-dies',
+    ]);
+    expect(auth(report)).toEqual(SDK_V1_OAUTH.map((v) => (v === 'pass client.auth.scope-omitted' ? 'warn client.auth.scope-omitted' : v)).sort());
     // Whether its request times out within the scenario depends on how fast it runs (on a loaded
     // machine it may not: a skip); and it relays every message of the fixture's as it is, so the
     // fixture's cancel now and then reaches mcpcheck in time (a pass). Never a failure.

@@ -84,12 +84,12 @@ export interface Grant {
   state: string;
 }
 
-export interface PkcePair {
+interface PkcePair {
   verifier: string;
   challenge: string;
 }
 
-export function pkcePair(): PkcePair {
+function pkcePair(): PkcePair {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }

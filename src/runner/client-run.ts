@@ -199,7 +199,12 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     const rest = others.filter((s) => !otherEra.includes(s));
     // Those that keep the client longest go first, so the quick ones fill the lanes at the end.
     rest.sort((x, y) => heldMs(y) - heldMs(x));
-    await inLanes(rest, input.concurrency, (s) => runOne(s, false));
+    const alone = rest.filter((s) => s.oneAtATime);
+    const together = rest.filter((s) => !s.oneAtATime);
+    await Promise.all([
+      inLanes(together, alone.length > 0 ? Math.max(1, input.concurrency - 1) : input.concurrency, (s) => runOne(s, false)),
+      inLanes(alone, 1, (s) => runOne(s, false)),
+    ]);
     checks.push(...ledger.checks('client', input.reproduce, '', (scenario) => wireOf.get(scenario)));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport, input.redactor);
     out.wire = wire.build(checks);

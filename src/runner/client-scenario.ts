@@ -58,6 +58,12 @@ export interface ClientScenario extends ScenarioIdentity {
   carriedOver?: true;
   /** How long the scenario may wait on a client that is doing nothing, beyond its steps' own waits (it starts early then). */
   waitsMs?: number;
+  /**
+   * Its clients keep state on disk (an OAuth client's registrations and tokens, in one file for
+   * all its processes): the scenarios so marked run one after another in a lane of their own, so
+   * that two of their clients never race on that state.
+   */
+  oneAtATime?: true;
   /** Shapes what mcpcheck serves, before the client starts; `attempt` counts the clients of the scenario from 0 (relaunch starts more). */
   serve?(session: ServerSession, attempt: number): void | Promise<void>;
   run(ctx: ClientScenarioContext): Promise<void>;

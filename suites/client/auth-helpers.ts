@@ -69,6 +69,8 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
     needs: { transport: 'http' },
     carriedOver: true,
     waitsMs: FLOW_MS,
+    // An OAuth client keeps what it registered and the tokens it got on disk, one store for all its processes.
+    oneAtATime: true,
     serve(session, attempt) {
       const host = new LoopbackOAuthHost(session.channel.address, attempt === 0 ? spec.variant : {});
       session.channel.guardWith?.(host.guard);
