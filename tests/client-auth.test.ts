@@ -62,7 +62,8 @@ describe.concurrent('a client meeting a protected server', () => {
 
   it('each break of the reference OAuth client fails exactly its check', async () => {
     const problems: string[] = [];
-    await inLanes(Object.entries(OAUTH_CLIENT_BREAKS), 3, async ([name, b]) => {
+    // Each run takes its twelve scenarios one at a time (oneAtATime): four runs at once.
+    await inLanes(Object.entries(OAUTH_CLIENT_BREAKS), 4, async ([name, b]) => {
       const report = await run(`node ${OAUTH_CLIENT} --break ${name}`);
       const bad = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
       const expected = 'verdict' in b ? b.verdict : 'fail';
@@ -71,7 +72,7 @@ describe.concurrent('a client meeting a protected server', () => {
       if (!bad.some((c) => c.id === b.check) || wrong.length > 0) problems.push(`${name}: expected ${expected} ${b.check}, got ${bad.map((c) => `${c.status} ${c.id}`).join(', ') || 'nothing'}`);
     });
     expect(problems).toEqual([]);
-  });
+  }, 300_000);
 
   it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional', async () => {
     const report = await run(`node ${FIXTURE}`);
