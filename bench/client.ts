@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testClient } from '../src/commands/client.js';
 import { packageRoot } from '../src/paths.js';
 import { median } from './time.js';
+import { timeOfficialClientScenarios } from './official-client.js';
 
 const root = packageRoot();
 const RUNS = 3;
@@ -50,22 +49,9 @@ export async function benchClient(): Promise<void> {
     console.log(`  ${''.padEnd(26)} CPU: mcpcheck ${median(ownCpu).toFixed(1)} s, client processes (and their relays) ${median(clientCpu).toFixed(1)} s`);
   }
   // Side by side: the official suite's client scenarios that need no authorization, one after another as its CLI runs them.
-  const official = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   const scenarios = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const out = mkdtempSync(join(tmpdir(), 'mcpcheck-bench-official-'));
-    const t0 = performance.now();
-    for (const scenario of scenarios) {
-      try {
-        execFileSync(process.execPath, [official, 'client', '--command', `node ${example}`, '--scenario', scenario, '-o', out], { stdio: 'ignore', timeout: 120_000 });
-      } catch {
-        // A failing scenario still took its time; only the time is compared.
-      }
-    }
-    times.push(performance.now() - t0);
-    rmSync(out, { recursive: true, force: true });
-  }
+  for (let i = 0; i < RUNS; i++) times.push(timeOfficialClientScenarios(`node ${example}`, scenarios));
   console.log(`  ${'official, 4 client scenarios'.padEnd(26)} ${(median(times) / 1000).toFixed(2).padStart(6)} s  (SDK example, HTTP; its auth scenarios left out)`);
   console.log('  (target: under 8 s on 2 cores for the example client)');
 }

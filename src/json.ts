@@ -3,6 +3,15 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** JSON text parsed, when it is an object; undefined when it is not JSON or not an object. */
+export function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    return obj(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The value as a JSON object, or undefined when it is not one. */
 export function obj(v: unknown): Record<string, unknown> | undefined {
   return isObject(v) ? v : undefined;

@@ -94,9 +94,9 @@ export { CHALLENGE_SCOPE, LoopbackOAuthHost, METADATA_SCOPES, type OAuthEvent, t
 // Authorization servers (`mcpcheck authorization`): mcpcheck as their OAuth client and user agent,
 // and what their metadata and error responses must hold.
 export { asScenario, type AsScenario, type AsScenarioContext } from '../src/runner/as-scenario.js';
-export { describeResponse, type Grant, noCodeBecause, type OAuthClient, parseObject } from '../src/harness/authorization-server.js';
+export { describeResponse, type Grant, noCodeBecause, type OAuthClient } from '../src/harness/authorization-server.js';
 export type { PlainResponse } from '../src/transport/http-request.js';
 export { advertisesS256, endpointSchemes, forbidsStoring, metadataLocations, missingMetadataFields, oauthErrorCode } from '../src/validate/as-metadata.js';
 
 // JSON values.
-export { isObject } from '../src/json.js';
+export { isObject, parseObject } from '../src/json.js';

@@ -70,7 +70,7 @@ export async function testAuthorizationServer(o: AuthorizationCommandOptions, sc
   const served = new HttpTarget({ url: o.url, ...(o.start !== undefined ? { start: o.start } : {}) });
   try {
     await served.prepare(o.control?.signal);
-    return await gradeServer(o, issuer, revision, selection);
+    return await gradeAuthorizationServer(o, issuer, revision, selection);
   } catch (e) {
     throw asSetupError(e);
   } finally {
@@ -78,7 +78,7 @@ export async function testAuthorizationServer(o: AuthorizationCommandOptions, sc
   }
 }
 
-async function gradeServer(o: AuthorizationCommandOptions, issuer: URL, revision: Revision, selection: Selection<AsScenario>): Promise<RunReport> {
+async function gradeAuthorizationServer(o: AuthorizationCommandOptions, issuer: URL, revision: Revision, selection: Selection<AsScenario>): Promise<RunReport> {
   const started = Date.now();
   const as = new AuthorizationServerDriver({
     issuerText: o.url,

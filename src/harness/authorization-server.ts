@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { plainRequest, type PlainResponse } from '../transport/http-request.js';
 import { isLoopbackHost } from '../validate/loopback.js';
 import { metadataLocations, type MetadataKind } from '../validate/as-metadata.js';
-import { isObject } from '../json.js';
+import { parseObject } from '../json.js';
 import { show } from '../validate/finding.js';
 
 /**
@@ -132,14 +132,8 @@ export class AuthorizationServerDriver {
     for (const { url, kind } of metadataLocations(this.options.issuer)) {
       const res = await this.send(url, { method: 'GET', headers: { Accept: 'application/json' } });
       attempts.push({ url: url.href, kind, res });
-      if (res.status !== 200) continue;
-      let document: unknown;
-      try {
-        document = JSON.parse(res.body);
-      } catch {
-        continue;
-      }
-      if (isObject(document)) return { attempts, found: { url: url.href, kind, document, res } };
+      const document = res.status === 200 ? parseObject(res.body) : undefined;
+      if (document) return { attempts, found: { url: url.href, kind, document, res } };
     }
     return { attempts };
   }
@@ -229,13 +223,18 @@ export class AuthorizationServerDriver {
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
     const all: Record<string, string | undefined> = { resource: this.options.resource, ...params };
     if (client.method === 'client_secret_basic' && credentials) {
-      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret ?? '')}`).toString('base64')}`;
+      headers.Authorization = basicCredentials(client.clientId, client.secret ?? '');
     } else {
       all.client_id ??= client.clientId;
       if (client.method === 'client_secret_post' && credentials) all.client_secret = client.secret;
     }
     for (const [k, v] of Object.entries(all)) if (v !== undefined) form.set(k, v);
     return this.send(endpoint, { method: 'POST', headers, body: form.toString() });
+  }
+
+  /** The code of an authorization exchanged at the token endpoint, with `verifier` as its code_verifier (undefined: none sent). */
+  redeem(client: OAuthClient, code: string, verifier: string | undefined): Promise<PlainResponse | string> {
+    return this.token(client, { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier });
   }
 
   /** The code grant run once for the run: an authorization, then the code exchanged with its verifier. */
@@ -249,7 +248,7 @@ export class AuthorizationServerDriver {
     const grant = await this.authorize(client);
     if (typeof grant === 'string') return { why: grant };
     if (grant.code === undefined) return { grant };
-    const token = await this.token(client, { grant_type: 'authorization_code', code: grant.code, redirect_uri: client.redirectUri, code_verifier: grant.verifier });
+    const token = await this.redeem(client, grant.code, grant.verifier);
     return typeof token === 'string' ? { why: token } : { grant, token };
   }
 
@@ -308,13 +307,9 @@ function answerOf(res: PlainResponse, base: URL): AuthorizationAnswer {
   return { kind: 'other', res };
 }
 
-export function parseObject(body: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return isObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+/** A client's credentials as HTTP Basic (RFC 6749 §2.3.1: each form-encoded first). */
+export function basicCredentials(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 }
 
 /** "HTTP 400 application/json: {…}" or "no answer: …", for messages. */

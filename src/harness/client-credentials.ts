@@ -1,12 +1,12 @@
 import { SetupError } from '../errors.js';
-import { isObject } from '../json.js';
+import { parseObject } from '../json.js';
 import { LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import { plainRequest, type PlainResponse } from '../transport/http-request.js';
 import { show } from '../validate/finding.js';
 import { isLoopbackHost } from '../validate/loopback.js';
 import { wellKnownMetadataUrls } from '../validate/resource-uri.js';
 import { bearerChallenge } from '../validate/www-authenticate.js';
-import { AuthorizationServerDriver, DEFAULT_REDIRECT_URI, describeResponse, parseObject } from './authorization-server.js';
+import { AuthorizationServerDriver, basicCredentials, DEFAULT_REDIRECT_URI, describeResponse } from './authorization-server.js';
 
 /**
  * An access token for a protected MCP server from the client credentials grant (OAuth 2.1 §4.2),
@@ -82,14 +82,13 @@ export async function clientCredentialsToken(endpoint: URL, credentials: ClientC
   const form = new URLSearchParams({ grant_type: 'client_credentials', resource: typeof resourceMetadata.resource === 'string' ? resourceMetadata.resource : endpoint.href });
   if (scope !== undefined && scope !== '') form.set('scope', scope);
   const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
-  if (basic) headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.secret)}`).toString('base64')}`;
+  if (basic) headers.Authorization = basicCredentials(credentials.clientId, credentials.secret);
   else {
     form.set('client_id', credentials.clientId);
     form.set('client_secret', credentials.secret);
   }
   const res = await send(tokenUrl, 'POST', headers, form.toString());
-  const body = jsonOf(res);
-  const token = isObject(body) ? body.access_token : undefined;
+  const token = jsonOf(res)?.access_token;
   if (typeof token !== 'string' || token === '') fail(`the token endpoint ${tokenUrl.href} refused (${describeResponse({ ...res, body: typeof token === 'string' ? '' : res.body })})`);
   return token;
 }

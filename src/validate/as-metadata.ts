@@ -1,3 +1,4 @@
+import { parseObject } from '../json.js';
 import { isLoopbackHost } from './loopback.js';
 
 // Authorization server metadata (RFC 8414, OpenID Connect Discovery 1.0) as basic/authorization.mdx
@@ -86,13 +87,8 @@ export function advertisesS256(doc: Record<string, unknown>): boolean {
 
 /** An OAuth error response body (RFC 6749 §5.2): its `error` code when the body is a JSON object with one. */
 export function oauthErrorCode(body: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as Record<string, unknown>).error === 'string') return (parsed as Record<string, string>).error;
-  } catch {
-    return undefined;
-  }
-  return undefined;
+  const error = parseObject(body)?.error;
+  return typeof error === 'string' ? error : undefined;
 }
 
 /** Whether a `Cache-Control` value forbids storing the response (OAuth 2.1 §3.2.3, RFC 6749 §5.1). */

@@ -1,5 +1,10 @@
 import { type AsScenarioContext, describeResponse, type Grant, noCodeBecause, type OAuthClient, parseObject, type PlainResponse } from '../kit.js';
 
+/** A code_verifier of the right form (43 characters of the unreserved set) that no challenge of mcpcheck's was made from. */
+export const FOREIGN_VERIFIER = 'A'.repeat(43);
+/** A code no server issued. */
+export const NEVER_ISSUED = 'mcpcheck-never-issued';
+
 // What the authorization-server scenarios share: the metadata, client and grants they start from
 // (each a skip saying why when it cannot be had), and how a refusal at the token endpoint looks.
 
@@ -20,9 +25,29 @@ export async function clientOf(ctx: AsScenarioContext): Promise<OAuthClient | un
 }
 
 /** Records that a request got no answer within mcpcheck's request timeout: mcpcheck's limit, not a verdict. */
-function noAnswer(ctx: AsScenarioContext, what: string, res: PlainResponse): undefined {
-  ctx.check.error(`could not judge: ${what} gave ${describeResponse(res)} (see --request-timeout)`);
+function noAnswer(ctx: AsScenarioContext, what: string, res: PlainResponse, key?: string): undefined {
+  ctx.check.error(`could not judge: ${what} gave ${describeResponse(res)} (see --request-timeout)`, key !== undefined ? { key } : {});
   return undefined;
+}
+
+/** What a further authorization request got, or a skip (a could-not-judge for no answer) recorded under `key`. */
+export function authorizationAnswer(ctx: AsScenarioContext, grant: Grant | string, key?: string): Grant['authorization'] | undefined {
+  if (typeof grant === 'string') {
+    ctx.check.skip(`not run: ${grant}`, key !== undefined ? { key } : {});
+    return undefined;
+  }
+  if (grant.authorization.res.status === 0) return noAnswer(ctx, 'the authorization endpoint', grant.authorization.res, key);
+  return grant.authorization;
+}
+
+/**
+ * Whether an issuer identifier differs from the one given only by a trailing slash, on an issuer
+ * without a path: there the well-known URL is the same either way, and which one is meant only
+ * the user knows.
+ */
+export function differsBySlashAlone(value: unknown, ctx: AsScenarioContext): boolean {
+  const given = ctx.as.issuerText;
+  return typeof value === 'string' && value !== given && value.replace(/\/$/, '') === given.replace(/\/$/, '') && ctx.as.issuer.pathname.replace(/\/$/, '') === '';
 }
 
 /** A grant whose authorization request came back with a code, or a skip (a could-not-judge for no answer) recorded. */

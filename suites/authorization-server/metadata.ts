@@ -1,5 +1,5 @@
 import { advertisesS256, asScenario, describeResponse, endpointSchemes, list, metadataLocations, missingMetadataFields, ruling, show } from '../kit.js';
-import { metadataOf } from './helpers.js';
+import { differsBySlashAlone, metadataOf } from './helpers.js';
 
 // The authorization server's metadata (basic/authorization.mdx#overview, #authorization-server-metadata-discovery;
 // RFC 8414 §2–3, OpenID Connect Discovery 1.0 §3–4).
@@ -28,8 +28,7 @@ export const issuer = asScenario({
     if (!found) return;
     const given = ctx.as.issuerText;
     const value = found.document.issuer;
-    // For an issuer with no path the well-known URL is the same with or without a trailing slash: which one is meant, only the user knows.
-    if (typeof value === 'string' && value !== given && value.replace(/\/$/, '') === given.replace(/\/$/, '') && ctx.as.issuer.pathname.replace(/\/$/, '') === '') {
+    if (differsBySlashAlone(value, ctx)) {
       return ctx.check.skip(`not judged: the metadata's issuer ${show(value)} differs from --url ${show(given)} by a trailing slash alone; rerun with --url set to the issuer exactly as protected resource metadata lists it`);
     }
     ctx.check.expect(value === given, {

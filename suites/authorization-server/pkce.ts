@@ -1,5 +1,5 @@
 import { asScenario } from '../kit.js';
-import { describeTokenResponse, freshCode, refusedAtTokenEndpoint, sent } from './helpers.js';
+import { describeTokenResponse, FOREIGN_VERIFIER, freshCode, refusedAtTokenEndpoint, sent } from './helpers.js';
 
 // PKCE at the token endpoint (OAuth 2.1 §4.1.3, RFC 7636 §4.6): a code bound to a challenge is
 // redeemed only with its verifier (basic/authorization.mdx#authorization-code-protection).
@@ -12,7 +12,7 @@ export const verifierRequired = asScenario({
   async run(ctx) {
     const fresh = await freshCode(ctx);
     if (!fresh) return;
-    const res = sent(ctx, await ctx.as.token(fresh.client, { grant_type: 'authorization_code', code: fresh.grant.code, redirect_uri: fresh.client.redirectUri }));
+    const res = sent(ctx, await ctx.as.redeem(fresh.client, fresh.grant.code, undefined));
     if (!res) return;
     ctx.check.expect(refusedAtTokenEndpoint(res), {
       expected: 'an error status and no token (the code was issued for a code_challenge)',
@@ -29,8 +29,7 @@ export const verifierChecked = asScenario({
   async run(ctx) {
     const fresh = await freshCode(ctx);
     if (!fresh) return;
-    // A well-formed verifier (43 characters of the unreserved set), not the random one the challenge was made from.
-    const res = sent(ctx, await ctx.as.token(fresh.client, { grant_type: 'authorization_code', code: fresh.grant.code, redirect_uri: fresh.client.redirectUri, code_verifier: 'A'.repeat(43) }));
+    const res = sent(ctx, await ctx.as.redeem(fresh.client, fresh.grant.code, FOREIGN_VERIFIER));
     if (!res) return;
     ctx.check.expect(refusedAtTokenEndpoint(res), {
       expected: 'an error status (invalid_grant) and no token',

@@ -31,9 +31,10 @@ export const dynamic = asScenario({
     const client = await ctx.as.client();
     const redirectUri = ctx.as.options.redirectUri;
     const res = 'registration' in client && client.registration ? client.registration : await ctx.as.register(endpoint, { redirect_uris: [redirectUri] });
+    if (res.status === 0) return ctx.check.error(`could not judge: the registration endpoint gave ${describeResponse(res)} (see --request-timeout)`);
     const body = parseObject(res.body);
     const problems: string[] = [];
-    if (res.status !== 201) problems.push(`HTTP ${res.status || 'no answer'} (RFC 7591 §3.2.1: 201 Created)`);
+    if (res.status !== 201) problems.push(`HTTP ${res.status} (RFC 7591 §3.2.1: 201 Created)`);
     if (typeof body?.client_id !== 'string') problems.push('no client_id string');
     const uris = body?.redirect_uris;
     if (!Array.isArray(uris) || !uris.includes(redirectUri)) problems.push(`redirect_uris ${show(uris)} does not hold the registered ${redirectUri}`);

@@ -1,5 +1,5 @@
 import { asScenario, describeResponse, forbidsStoring, oauthErrorCode, parseObject, show } from '../kit.js';
-import { clientOf, describeTokenResponse, firstExchange, freshCode, refusedAtTokenEndpoint, sent } from './helpers.js';
+import { clientOf, describeTokenResponse, firstExchange, FOREIGN_VERIFIER, freshCode, issuedToken, NEVER_ISSUED, refusedAtTokenEndpoint, sent } from './helpers.js';
 
 // The token endpoint (OAuth 2.1 §3.2 and §4.1.3, RFC 6749 §5): the code grant with PKCE, and its
 // error responses (basic/authorization.mdx#overview: authorization servers implement OAuth 2.1).
@@ -51,9 +51,9 @@ export const invalidGrant = asScenario({
   async run(ctx) {
     const client = await clientOf(ctx);
     if (!client) return;
-    const res = sent(ctx, await ctx.as.token(client, { grant_type: 'authorization_code', code: 'mcpcheck-never-issued', redirect_uri: client.redirectUri, code_verifier: 'mcpcheck-verifier-0000000000000000000000000000000' }));
+    const res = sent(ctx, await ctx.as.redeem(client, NEVER_ISSUED, FOREIGN_VERIFIER));
     if (!res) return;
-    ctx.check.expect(res.status === 400 && oauthErrorCode(res.body) === 'invalid_grant' && !('access_token' in (parseObject(res.body) ?? {})), {
+    ctx.check.expect(res.status === 400 && oauthErrorCode(res.body) === 'invalid_grant' && !issuedToken(res), {
       expected: 'HTTP 400 with a JSON body whose error is "invalid_grant" (OAuth 2.1 §3.2.4)',
       actual: describeTokenResponse(res),
     });
@@ -69,11 +69,11 @@ export const unknownClient = asScenario({
     const client = await clientOf(ctx);
     if (!client) return;
     const stranger = { ...client, clientId: `mcpcheck-unknown-${Date.now()}`, method: 'none' as const };
-    const res = sent(ctx, await ctx.as.token(stranger, { grant_type: 'authorization_code', code: 'mcpcheck-never-issued', redirect_uri: client.redirectUri, code_verifier: 'mcpcheck-verifier-0000000000000000000000000000000' }));
+    const res = sent(ctx, await ctx.as.redeem(stranger, NEVER_ISSUED, FOREIGN_VERIFIER));
     if (!res) return;
     // The code is no grant either: RFC 6749 §5.2 names both errors, and does not order the checks.
     const error = oauthErrorCode(res.body);
-    ctx.check.expect((res.status === 400 || res.status === 401) && (error === 'invalid_client' || error === 'invalid_grant') && !('access_token' in (parseObject(res.body) ?? {})), {
+    ctx.check.expect((res.status === 400 || res.status === 401) && (error === 'invalid_client' || error === 'invalid_grant') && !issuedToken(res), {
       expected: 'HTTP 400 or 401 with the error "invalid_client" (an unknown client; "invalid_grant" too, as the code is none of the server\'s) (RFC 6749 §5.2)',
       actual: describeTokenResponse(res),
     });
@@ -89,7 +89,7 @@ export const codeReuse = asScenario({
     // A code of its own: a server may revoke what a replayed code issued (OAuth 2.1 §4.1.3), which must not reach the other scenarios' tokens.
     const fresh = await freshCode(ctx);
     if (!fresh) return;
-    const redeem = () => ctx.as.token(fresh.client, { grant_type: 'authorization_code', code: fresh.grant.code, redirect_uri: fresh.client.redirectUri, code_verifier: fresh.grant.verifier });
+    const redeem = () => ctx.as.redeem(fresh.client, fresh.grant.code, fresh.grant.verifier);
     const once = sent(ctx, await redeem());
     if (!once) return;
     if (once.status !== 200) return ctx.check.skip(`not exercised: the code was not redeemed the first time (${describeResponse(once)}; see as.token.code-grant)`);
@@ -111,11 +111,11 @@ export const wrongSecret = asScenario({
     const client = await clientOf(ctx);
     if (!client) return;
     if (client.method === 'none') return ctx.check.skip('not exercised: the run\'s client is public (give a confidential one with --client-id and --client-secret-env)');
-    const res = sent(ctx, await ctx.as.token({ ...client, secret: `${client.secret ?? ''}-mcpcheck-wrong` }, { grant_type: 'authorization_code', code: 'mcpcheck-never-issued', redirect_uri: client.redirectUri, code_verifier: 'mcpcheck-verifier-0000000000000000000000000000000' }));
+    const res = sent(ctx, await ctx.as.redeem({ ...client, secret: `${client.secret ?? ''}-mcpcheck-wrong` }, NEVER_ISSUED, FOREIGN_VERIFIER));
     if (!res) return;
     // RFC 6749 §5.2: 401 when the client authenticated with the Authorization header.
     const statuses = client.method === 'client_secret_basic' ? [401] : [400, 401];
-    ctx.check.expect(statuses.includes(res.status) && oauthErrorCode(res.body) === 'invalid_client' && !('access_token' in (parseObject(res.body) ?? {})), {
+    ctx.check.expect(statuses.includes(res.status) && oauthErrorCode(res.body) === 'invalid_client' && !issuedToken(res), {
       expected: `HTTP ${statuses.join(' or ')} with the error "invalid_client" (RFC 6749 §5.2, the secret sent by ${client.method})`,
       actual: describeTokenResponse(res),
     });

@@ -11,14 +11,22 @@ import { type Flow, protectedScenario } from './auth-helpers.js';
 const firstAuthorize = (flow: Flow) => flow.of('authorize')[0];
 const noAuthorize = 'not exercised: the client sent no authorization request';
 
+/** What the client sent once its first token was issued (undefined: none was); a token can travel only from then on. */
+function sinceToken(flow: Flow): Flow['events'] | undefined {
+  const issuedAt = flow.events.findIndex((e) => e.kind === 'token' && e.issued !== undefined);
+  return issuedAt < 0 ? undefined : flow.events.slice(issuedAt + 1);
+}
+
 export const resourceMetadata = protectedScenario(
   { id: 'client.auth.resource-metadata', title: 'After a 401 the client finds the authorization server through the Protected Resource Metadata', requirements: ['AUTH-PRM-04'] },
   (ctx, flow) => {
     const fetched = flow.of('resource-metadata');
-    const asked = flow.of('authorization-server-metadata').length > 0 || flow.of('authorize').length > 0;
+    const asked = flow.events.some((e) => e.kind === 'authorization-server-metadata' || e.kind === 'register' || e.kind === 'authorize' || e.kind === 'token');
+    // A client that fetched neither went to no authorization server: the rule was not exercised.
+    if (fetched.length === 0 && !asked) return ctx.check.skip('not exercised: the client went to no authorization server (nor fetched the metadata)');
     ctx.check.expect(fetched.length > 0, {
       expected: `a GET of the metadata the challenge's resource_metadata names (${PRM_PATH}) before it goes to the authorization server`,
-      actual: asked ? 'it went to the authorization server without fetching the metadata' : 'no fetch of it',
+      actual: 'it went to the authorization server without fetching the metadata',
     });
   },
 );
@@ -51,6 +59,7 @@ export const resourceParameter = protectedScenario(
       ...(authorize.params.resource !== want ? [`the authorization request's resource is ${show(authorize.params.resource)}`] : []),
       ...(token && token.params.resource !== want ? [`the token request's resource is ${show(token.params.resource)}`] : []),
     ];
+    if (problems.length === 0 && !token) return ctx.check.skip('not exercised: the client sent no token request for a code (the authorization request named the resource)');
     ctx.check.expect(problems.length === 0, { expected: `resource=${want} in both requests`, actual: problems.join('; ') });
   },
 );
@@ -69,7 +78,9 @@ export const redirectRegistered = protectedScenario(
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
-    const registered = flow.of('register').flatMap((r) => {
+    const registrations = flow.of('register');
+    if (registrations.length === 0) return ctx.check.skip('not exercised: the client registered nothing with mcpcheck\'s authorization server (no dynamic registration)');
+    const registered = registrations.flatMap((r) => {
       const uris = typeof r.body === 'object' && r.body !== null ? (r.body as { redirect_uris?: unknown }).redirect_uris : undefined;
       return Array.isArray(uris) ? uris : [];
     });
@@ -144,9 +155,9 @@ export const scopeOmitted = protectedScenario(
 export const bearer = protectedScenario(
   { id: 'client.auth.bearer', title: 'Once it has a token, the client sends it as Authorization: Bearer on every request to the server', requirements: ['AUTH-TOKEN-01'] },
   (ctx, flow) => {
-    const issuedAt = flow.events.findIndex((e) => e.kind === 'token' && e.issued !== undefined);
-    if (issuedAt < 0) return ctx.check.skip('not exercised: no token was issued to the client');
-    const after = flow.events.slice(issuedAt + 1).filter((e): e is Extract<typeof e, { kind: 'endpoint' }> => e.kind === 'endpoint');
+    const since = sinceToken(flow);
+    if (!since) return ctx.check.skip('not exercised: no token was issued to the client');
+    const after = since.filter((e): e is Extract<typeof e, { kind: 'endpoint' }> => e.kind === 'endpoint');
     if (after.length === 0) return ctx.check.skip('not exercised: the client sent the server nothing after it got its token');
     const without = after.filter((e) => !e.admitted);
     ctx.check.expect(without.length === 0, {
@@ -159,10 +170,13 @@ export const bearer = protectedScenario(
 export const tokenNotInQuery = protectedScenario(
   { id: 'client.auth.token-not-in-query', title: 'The client never puts its access token in a URL', requirements: ['AUTH-TOKEN-02'] },
   (ctx, flow) => {
+    const since = sinceToken(flow);
+    if (!since) return ctx.check.skip('not exercised: no token was issued to the client');
+    const requests = since.filter((e) => 'query' in e);
+    if (requests.length === 0) return ctx.check.skip('not exercised: the client sent mcpcheck no request after it got its token');
     const tokens = [...flow.host.issued];
-    if (tokens.length === 0) return ctx.check.skip('not exercised: no token was issued to the client');
-    const inQuery = flow.events.filter((e) => 'query' in e && (new URLSearchParams(e.query).has('access_token') || tokens.some((t) => e.query.includes(t))));
-    ctx.check.expect(inQuery.length === 0, { expected: 'no request URL carrying access_token or the token', actual: `${inQuery.length} request(s) did` });
+    const inQuery = requests.filter((e) => 'query' in e && (new URLSearchParams(e.query).has('access_token') || tokens.some((t) => e.query.includes(t))));
+    ctx.check.expect(inQuery.length === 0, { expected: `no request URL carrying access_token or the token (${requests.length} request(s) after it was issued)`, actual: `${inQuery.length} request(s) did` });
   },
 );
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show, type Target } from '../kit.js';
+import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, parseObject, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show, type Target } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -179,14 +179,8 @@ async function findResourceMetadata(channel: HttpChannel, challenge: Challenge |
     const res = await probe(channel, { method: 'GET', url, headers: { Accept: 'application/json' }, timeoutMs: HEADERS_MS });
     const attempt: MetadataAttempt = { url: shown, via, res };
     attempts.push(attempt);
-    if (res.status !== 200) continue;
-    let document: unknown;
-    try {
-      document = JSON.parse(res.body);
-    } catch {
-      continue;
-    }
-    if (isObject(document)) return { attempts, found: { ...attempt, res, document } };
+    const document = res.status === 200 ? parseObject(res.body) : undefined;
+    if (document) return { attempts, found: { ...attempt, res, document } };
   }
   return { attempts };
 }
