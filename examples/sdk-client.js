@@ -127,6 +127,9 @@ class ContractAuthProvider {
    */
   fetch = async (url, init) => {
     const res = await fetch(url, init);
+    // A scope challenge: a refresh cannot add the scope (RFC 6749 §6), so the refresh token is set
+    // aside and the SDK authorizes again (step-up) instead of refreshing.
+    if (res.status === 403 && res.headers.get('www-authenticate')?.includes('insufficient_scope') && this.saved) this.saved = { ...this.saved, refresh_token: undefined };
     if (/\/\.well-known\/(oauth-authorization-server|openid-configuration)/.test(String(url)) && res.ok) {
       const metadata = await res.clone().json().catch(() => undefined);
       const methods = metadata?.code_challenge_methods_supported;
@@ -286,9 +289,16 @@ async function main() {
     const run = perform[step.do];
     try {
       if (!run) throw new Error(`unknown step ${JSON.stringify(step.do)}`);
+      if (auth) auth.code = undefined;
       try {
         await run(step);
       } catch (err) {
+        if (err instanceof UnauthorizedError && auth?.code) {
+          // A scope challenge sent the provider to authorize again (step-up): the new code, then the step again.
+          await session.transport.finishAuth(auth.code);
+          await run(step);
+          continue;
+        }
         if (!sessionEnded(err)) throw err;
         // The spec's answer to a 404: a new session with a fresh initialize, then the step again.
         say('the server ended the session (404); starting a new one');

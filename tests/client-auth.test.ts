@@ -10,11 +10,13 @@ import { testClient, type ClientCommandOptions } from '../src/commands/client.js
 import type { RunReport } from '../src/model.js';
 import { inLanes } from '../src/runner/guard.js';
 import { OAUTH_CLIENT_BREAKS } from './fixtures/client/oauth-breaks.js';
+import { OAUTH_CLIENT_2026_BREAKS } from './fixtures/client-2026/oauth-breaks.js';
 import { describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
 const OAUTH_CLIENT = join(ROOT, 'dist/tests/fixtures/client/oauth-client.js');
+const OAUTH_CLIENT_2026 = join(ROOT, 'dist/tests/fixtures/client-2026/oauth-client.js');
 const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const AUTH_ONLY = { only: ['client.auth'] };
@@ -37,15 +39,33 @@ const ALL_PASS = {
   'client.auth.bearer': 'pass',
   'client.auth.token-not-in-query': 'pass',
   'client.auth.pkce-unadvertised': 'pass',
+  'client.auth.scope-challenge-authoritative': 'pass',
+  'client.auth.complex-challenge': 'pass',
+  'client.auth.metadata-order': 'pass',
+  'client.auth.metadata-order-root': 'pass',
+  'client.auth.oidc-discovery': 'pass',
+  'client.auth.step-up': 'pass',
+  'client.auth.step-up-bounded': 'pass',
+};
+/** A 2026-07-28 client is judged on these too (rules of that revision alone). */
+const ALL_PASS_2026 = {
+  ...ALL_PASS,
+  'client.auth.issuer-mismatch': 'pass',
+  'client.auth.step-up-union': 'pass',
+  'client.auth.iss-missing': 'pass',
+  'client.auth.iss-exact': 'pass',
 };
 
 /** Rules a break also breaks by necessity, beside its own; each entry says why. */
 const ALSO: Record<string, string[]> = {
   // Without the metadata the SDK v1 sends no resource at all (it takes it from the metadata alone),
   // and cannot know the metadata's scopes_supported.
-  'auth-no-resource-metadata': ['client.auth.resource', 'client.auth.scope-from-metadata'],
-  // Dropping the scope it was told drops the metadata's scopes too: the same rule, its other variant.
-  'auth-scope-dropped': ['client.auth.scope-from-metadata'],
+  // Nor can it know an issuer with a path: it looks for the metadata at the server's origin.
+  'auth-no-resource-metadata': ['client.auth.resource', 'client.auth.scope-from-metadata', 'client.auth.metadata-order'],
+  // Dropping the scope it was told drops the metadata's scopes too: the same rule, its other variant;
+  // and the challenge's scopes where they differ from the metadata's (AUTH-WWW-03).
+  // And it drops the scope the 403 named from its step-up authorization.
+  'auth-scope-dropped': ['client.auth.scope-from-metadata', 'client.auth.scope-challenge-authoritative', 'client.auth.step-up'],
 };
 
 describe.concurrent('a client meeting a protected server', () => {
@@ -60,11 +80,18 @@ describe.concurrent('a client meeting a protected server', () => {
     expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS);
   });
 
-  it('each break of the reference OAuth client fails exactly its check', async () => {
+  it('the 2026-07-28 reference OAuth client (SDK v2) passes every authorization scenario, those of 2026-07-28 included', async () => {
+    const report = await run(`node ${OAUTH_CLIENT_2026}`);
+    expect(harnessErrors(report)).toEqual([]);
+    expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS_2026);
+  });
+
+  it('each break of the reference OAuth clients fails exactly its check', async () => {
     const problems: string[] = [];
-    // Each run takes its twelve scenarios one at a time (oneAtATime): four runs at once.
-    await inLanes(Object.entries(OAUTH_CLIENT_BREAKS), 4, async ([name, b]) => {
-      const report = await run(`node ${OAUTH_CLIENT} --break ${name}`);
+    const breaks = [...Object.entries(OAUTH_CLIENT_BREAKS).map(([name, b]) => [OAUTH_CLIENT, name, b] as const), ...Object.entries(OAUTH_CLIENT_2026_BREAKS).map(([name, b]) => [OAUTH_CLIENT_2026, name, b] as const)];
+    // Each run takes its scenarios one at a time (oneAtATime): four runs at once.
+    await inLanes(breaks, 4, async ([client, name, b]) => {
+      const report = await run(`node ${client} --break ${name}`);
       const bad = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
       const expected = 'verdict' in b ? b.verdict : 'fail';
       const allowed = [b.check, ...(ALSO[name] ?? [])];
@@ -76,7 +103,10 @@ describe.concurrent('a client meeting a protected server', () => {
 
   it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional', async () => {
     const report = await run(`node ${FIXTURE}`);
-    expect(Object.values(verdicts(report))).toEqual(Object.values(ALL_PASS).map(() => 'skip'));
-    for (const c of report.checks.filter((x) => x.id.startsWith('client.auth.'))) expect(c.message).toMatch(/did not start OAuth \(authorization is optional in MCP\)/);
+    expect(verdicts(report)).toEqual(Object.fromEntries(Object.keys(ALL_PASS_2026).map((id) => [id, 'skip'])));
+    // A client that spoke no MCP is judged in the default revision, where the rules 2026-07-28 added do not hold.
+    for (const c of report.checks.filter((x) => x.id.startsWith('client.auth.'))) {
+      expect(c.message).toMatch(c.id in ALL_PASS ? /did not start OAuth \(authorization is optional in MCP\)/ : /is not a rule of revision 2025-11-25/);
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { parseObject } from '../json.js';
 import type { GuardAnswer, GuardRequest, RequestGuard } from '../transport/server-channel.js';
+import { metadataLocations } from '../validate/as-metadata.js';
 
 /**
  * mcpcheck as a protected MCP server with its own authorization server, for a client under test
@@ -16,23 +18,56 @@ export interface OAuthHostVariant {
   /** The authorization server's metadata has no code_challenge_methods_supported (AUTH-PKCE-02). */
   withoutPkce?: true;
   /**
-   * Where scopes are named (AUTH-SCOPE-01): 'challenge' (default) in the 401 challenge and the
-   * metadata; 'metadata' only in the Protected Resource Metadata's scopes_supported
-   * (METADATA_SCOPES); 'none' nowhere.
+   * Where scopes are named (AUTH-SCOPE-01, AUTH-WWW-03): 'challenge' (default) in the 401 challenge
+   * and the metadata; 'metadata' only in the Protected Resource Metadata's scopes_supported
+   * (METADATA_SCOPES); 'none' nowhere; 'disjoint' DISJOINT_CHALLENGE_SCOPE in the challenge while
+   * the Protected Resource Metadata lists DISJOINT_METADATA_SCOPES.
    */
-  scopes?: 'challenge' | 'metadata' | 'none';
+  scopes?: 'challenge' | 'metadata' | 'none' | 'disjoint';
+  /**
+   * How the authorization server's metadata is found (AUTH-ASMD-02/03): 'oauth' (default) RFC 8414
+   * at the origin; 'oidc' OpenID Connect discovery alone, its endpoints under /oidc; 'issuer-path'
+   * an issuer with a path (ISSUER_PATH) whose metadata is at the last of the three well-known
+   * candidates alone, its endpoints under that path.
+   */
+  discovery?: 'oauth' | 'oidc' | 'issuer-path';
+  /** The metadata's issuer is not the issuer it was found by (AUTH-ASMD-04). */
+  issuerMismatch?: true;
+  /**
+   * The authorization response's `iss` (RFC 9207; AUTH-ISS-02/03): 'missing' though the metadata
+   * says it is sent; 'case-folded' the issuer with its scheme upper-cased.
+   */
+  iss?: 'missing' | 'case-folded';
+  /** The 401 holds several challenges, quoted commas and extra parameters, and names metadata at a path of its own (AUTH-WWW-02). */
+  challenge?: 'complex';
+  /**
+   * The endpoint answers tools/list with 403 insufficient_scope naming STEP_UP_SCOPE (AUTH-STEP-*):
+   * 'once' while the token lacks that scope, 'always' whatever the token.
+   */
+  stepUp?: 'once' | 'always';
 }
 
 /** The scope the 401 challenge names. */
 export const CHALLENGE_SCOPE = 'mcp:tools';
 /** The scopes_supported of the Protected Resource Metadata when the challenge names none. */
 export const METADATA_SCOPES = ['mcp:tools', 'mcp:prompts'];
+/** The 'disjoint' variant: the challenge's scope, and the Protected Resource Metadata's scopes_supported that share none of it. */
+export const DISJOINT_CHALLENGE_SCOPE = 'mcp:tools mcp:write';
+export const DISJOINT_METADATA_SCOPES = ['mcp:read'];
+/** The scope a tools/list needs in the step-up variants, beyond the challenge's. */
+export const STEP_UP_SCOPE = 'mcp:admin';
+/** The issuer's path in the 'issuer-path' variant. */
+export const ISSUER_PATH = '/tenant1';
 export const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
-const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
+/** Where the 'complex' challenge puts the Protected Resource Metadata (no well-known URI serves it). */
+export const COMPLEX_PRM_PATH = '/metadata/mcp-resource';
+/** The issuer a mismatched metadata document claims. */
+export const FOREIGN_ISSUER = 'https://issuer.mcpcheck.invalid';
 
 export type OAuthEvent =
-  | { kind: 'endpoint'; method: string; authorization?: string; query: string; admitted: boolean }
-  | { kind: 'resource-metadata' | 'authorization-server-metadata' | 'other'; method: string; path: string; query: string }
+  | { kind: 'endpoint'; method: string; authorization?: string; query: string; admitted: boolean; rpc?: string; status?: number }
+  | { kind: 'resource-metadata' | 'other'; method: string; path: string; query: string }
+  | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number }
   | { kind: 'register'; body: unknown; status: number }
   | { kind: 'authorize'; params: Record<string, string>; status: number }
   | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string };
@@ -42,12 +77,20 @@ interface CodeGrant {
   redirectUri: string;
   challenge?: string;
   method?: string;
+  scope: string[];
 }
 
 const fresh = (prefix: string) => `${prefix}-${randomBytes(18).toString('base64url')}`;
+const words = (scope: string | undefined) => (scope ?? '').split(' ').filter(Boolean);
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): GuardAnswer {
   return { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
+}
+
+/** The JSON-RPC method of an endpoint POST (undefined: not one request). */
+function rpcMethod(body: string | undefined): string | undefined {
+  const message = parseObject(body ?? '');
+  return typeof message?.method === 'string' ? message.method : undefined;
 }
 
 export class LoopbackOAuthHost {
@@ -55,10 +98,15 @@ export class LoopbackOAuthHost {
   readonly origin: string;
   /** The endpoint's canonical URI: the resource the metadata names and tokens are issued for. */
   readonly resource: string;
+  /** The authorization server's issuer identifier, as the Protected Resource Metadata names it. */
+  readonly issuer: string;
+  /** Where the authorization server's endpoints live (a path prefix). */
+  private readonly base: string;
   private readonly clients = new Map<string, { redirectUris: string[] }>();
   private readonly codes = new Map<string, CodeGrant>();
-  private readonly accessTokens = new Set<string>();
-  private readonly refreshTokens = new Set<string>();
+  /** The tokens issued, each with the scopes it was granted. */
+  private readonly accessTokens = new Map<string, string[]>();
+  private readonly refreshTokens = new Map<string, string[]>();
 
   constructor(
     endpoint: string,
@@ -67,15 +115,30 @@ export class LoopbackOAuthHost {
     const url = new URL(endpoint);
     this.origin = url.origin;
     this.resource = `${url.origin}${url.pathname}`;
+    const discovery = variant.discovery ?? 'oauth';
+    this.issuer = discovery === 'issuer-path' ? `${this.origin}${ISSUER_PATH}` : this.origin;
+    this.base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
   }
 
-  private get scopes(): 'challenge' | 'metadata' | 'none' {
+  private get scopes(): NonNullable<OAuthHostVariant['scopes']> {
     return this.variant.scopes ?? 'challenge';
   }
 
   /** The tokens issued so far. */
   get issued(): ReadonlySet<string> {
-    return this.accessTokens;
+    return new Set(this.accessTokens.keys());
+  }
+
+  /** Where the Protected Resource Metadata is served (the 401 challenge names it). */
+  get resourceMetadataUrl(): string {
+    return `${this.origin}${this.variant.challenge === 'complex' ? COMPLEX_PRM_PATH : PRM_PATH}`;
+  }
+
+  /** The well-known URLs a client may look for the metadata at, in the order it must (AUTH-ASMD-03), and the one that serves it. */
+  get metadataCandidates(): { paths: string[]; served: string } {
+    const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
+    const discovery = this.variant.discovery ?? 'oauth';
+    return { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
   }
 
   readonly guard: RequestGuard = (r) => this.answer(r);
@@ -87,57 +150,81 @@ export class LoopbackOAuthHost {
   private answer(r: GuardRequest): GuardAnswer | undefined {
     const route = `${r.method} ${r.path}`;
     if (r.path === '/mcp') return this.gate(r);
-    if (route === `GET ${PRM_PATH}`) {
+    if (route === `GET ${new URL(this.resourceMetadataUrl).pathname}`) {
       this.record({ kind: 'resource-metadata', method: r.method, path: r.path, query: r.query.toString() });
-      const scopes = this.scopes === 'none' ? {} : { scopes_supported: this.scopes === 'metadata' ? METADATA_SCOPES : [CHALLENGE_SCOPE] };
-      return json(200, { resource: this.resource, authorization_servers: [this.origin], ...scopes, bearer_methods_supported: ['header'] });
+      return json(200, this.resourceMetadata());
     }
-    if (route === `GET ${AS_METADATA_PATH}`) {
-      this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString() });
-      return json(200, this.metadata());
+    if (r.method === 'GET' && /\/\.well-known\/(oauth-authorization-server|openid-configuration)/.test(r.path)) {
+      const served = r.path === this.metadataCandidates.served;
+      this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: served ? 200 : 404 });
+      return served ? json(200, this.metadata()) : { status: 404 };
     }
-    if (route === 'POST /register') return this.register(r);
-    if (route === 'GET /authorize') return this.authorize(r);
-    if (route === 'POST /token') return this.token(r);
+    if (route === `POST ${this.base}/register`) return this.register(r);
+    if (route === `GET ${this.base}/authorize`) return this.authorize(r);
+    if (route === `POST ${this.base}/token`) return this.token(r);
+    if (route === `GET ${this.base}/jwks`) return json(200, { keys: [] });
     this.record({ kind: 'other', method: r.method, path: r.path, query: r.query.toString() });
     return { status: 404 };
   }
 
+  private resourceMetadata(): Record<string, unknown> {
+    const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: DISJOINT_METADATA_SCOPES }[this.scopes];
+    return { resource: this.resource, authorization_servers: [this.issuer], ...(scopes ? { scopes_supported: scopes } : {}), bearer_methods_supported: ['header'] };
+  }
+
   private metadata(): Record<string, unknown> {
+    const at = `${this.origin}${this.base}`;
+    const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: [...DISJOINT_METADATA_SCOPES, ...words(DISJOINT_CHALLENGE_SCOPE)] }[this.scopes];
     return {
-      issuer: this.origin,
-      authorization_endpoint: `${this.origin}/authorize`,
-      token_endpoint: `${this.origin}/token`,
-      registration_endpoint: `${this.origin}/register`,
+      issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : this.issuer,
+      authorization_endpoint: `${at}/authorize`,
+      token_endpoint: `${at}/token`,
+      registration_endpoint: `${at}/register`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-      ...(this.scopes === 'none' ? {} : { scopes_supported: this.scopes === 'metadata' ? METADATA_SCOPES : [CHALLENGE_SCOPE] }),
+      ...(scopes ? { scopes_supported: this.variant.stepUp ? [...scopes, STEP_UP_SCOPE] : scopes } : {}),
       authorization_response_iss_parameter_supported: true,
       ...(this.variant.withoutPkce ? {} : { code_challenge_methods_supported: ['S256'] }),
+      // OpenID Connect Discovery 1.0 §3's required members beside RFC 8414's (no ID token is ever issued).
+      ...(this.metadataCandidates.served.includes('openid-configuration') ? { jwks_uri: `${at}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] } : {}),
     };
+  }
+
+  /** The 401 challenge: the metadata's URL, and the scope where this variant names one there. */
+  private challengeHeader(error?: string): string {
+    const scope = this.scopes === 'challenge' ? CHALLENGE_SCOPE : this.scopes === 'disjoint' ? DISJOINT_CHALLENGE_SCOPE : undefined;
+    const params = [`resource_metadata="${this.resourceMetadataUrl}"`, ...(scope ? [`scope="${scope}"`] : []), ...(error ? [`error="${error}"`] : [])];
+    if (this.variant.challenge !== 'complex') return `Bearer ${params.join(', ')}`;
+    // RFC 9110 §11.6.1: one header, several challenges; quoted strings with commas, and parameters a client must pass over.
+    return `Bearer realm="mcpcheck, protected", charset="UTF-8", ${params.join(', ')}, error_uri="${this.origin}/errors?a=1,b=2", Basic realm="legacy, unused"`;
   }
 
   /** The endpoint admits the tokens it issued, in the Authorization header; anything else gets the 401 challenge. */
   private gate(r: GuardRequest): GuardAnswer | undefined {
     const authorization = r.headers.authorization;
     const bearer = /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1];
-    const admitted = bearer !== undefined && this.accessTokens.has(bearer);
-    this.record({ kind: 'endpoint', method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted });
-    if (admitted) return undefined;
-    const scope = this.scopes === 'challenge' ? `, scope="${CHALLENGE_SCOPE}"` : '';
-    const challenge = `Bearer resource_metadata="${this.origin}${PRM_PATH}"${scope}${bearer !== undefined ? ', error="invalid_token"' : ''}`;
-    return json(401, { error: bearer !== undefined ? 'invalid_token' : 'unauthorized' }, { 'www-authenticate': challenge });
+    const granted = bearer !== undefined ? this.accessTokens.get(bearer) : undefined;
+    const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
+    const event = { kind: 'endpoint' as const, method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted: granted !== undefined, ...(rpc !== undefined ? { rpc } : {}) };
+    if (granted === undefined) {
+      this.record({ ...event, status: 401 });
+      return json(401, { error: bearer !== undefined ? 'invalid_token' : 'unauthorized' }, { 'www-authenticate': this.challengeHeader(bearer !== undefined ? 'invalid_token' : undefined) });
+    }
+    const stepUp = this.variant.stepUp;
+    if (rpc === 'tools/list' && (stepUp === 'always' || (stepUp === 'once' && !granted.includes(STEP_UP_SCOPE)))) {
+      this.record({ ...event, status: 403 });
+      // RFC 6750 §3.1: the scope the request needs (basic/authorization.mdx, runtime insufficient scope errors).
+      const challenge = `Bearer error="insufficient_scope", scope="${STEP_UP_SCOPE}", resource_metadata="${this.resourceMetadataUrl}", error_description="tools/list needs ${STEP_UP_SCOPE}"`;
+      return json(403, { error: 'insufficient_scope' }, { 'www-authenticate': challenge });
+    }
+    this.record(event);
+    return undefined;
   }
 
   private register(r: GuardRequest): GuardAnswer {
-    let body: unknown;
-    try {
-      body = JSON.parse(r.body ?? '');
-    } catch {
-      body = undefined;
-    }
-    const uris = typeof body === 'object' && body !== null ? (body as { redirect_uris?: unknown }).redirect_uris : undefined;
+    const body = parseObject(r.body ?? '');
+    const uris = body?.redirect_uris;
     if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string')) {
       this.record({ kind: 'register', body, status: 400 });
       return json(400, { error: 'invalid_redirect_uri', error_description: 'redirect_uris is required' });
@@ -145,7 +232,14 @@ export class LoopbackOAuthHost {
     const id = fresh('mcpcheck-client');
     this.clients.set(id, { redirectUris: uris as string[] });
     this.record({ kind: 'register', body, status: 201 });
-    return json(201, { ...(body as object), client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: 'none' });
+    return json(201, { ...body, client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: 'none' });
+  }
+
+  /** The `iss` of an authorization response (RFC 9207), as this variant sends it (undefined: none). */
+  get responseIss(): string | undefined {
+    if (this.variant.iss === 'missing') return undefined;
+    if (this.variant.iss === 'case-folded') return this.issuer.replace(/^http/, 'HTTP');
+    return this.issuer;
   }
 
   private authorize(r: GuardRequest): GuardAnswer {
@@ -157,10 +251,17 @@ export class LoopbackOAuthHost {
     if (!known) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'unknown client or unregistered redirect_uri' };
     const back = new URL(redirectUri);
     const code = fresh('mcpcheck-code');
-    this.codes.set(code, { clientId: params.client_id!, redirectUri, ...(params.code_challenge !== undefined ? { challenge: params.code_challenge } : {}), ...(params.code_challenge_method !== undefined ? { method: params.code_challenge_method } : {}) });
+    this.codes.set(code, {
+      clientId: params.client_id!,
+      redirectUri,
+      scope: words(params.scope),
+      ...(params.code_challenge !== undefined ? { challenge: params.code_challenge } : {}),
+      ...(params.code_challenge_method !== undefined ? { method: params.code_challenge_method } : {}),
+    });
     back.searchParams.set('code', code);
     if (params.state !== undefined) back.searchParams.set('state', params.state);
-    back.searchParams.set('iss', this.origin);
+    const iss = this.responseIss;
+    if (iss !== undefined) back.searchParams.set('iss', iss);
     return { status: 302, headers: { location: back.href } };
   }
 
@@ -180,20 +281,25 @@ export class LoopbackOAuthHost {
         const ok = verifier !== undefined && (grant.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') === grant.challenge : verifier === grant.challenge);
         if (!ok) return done(400, { error: 'invalid_grant', error_description: 'code_verifier does not match' });
       }
-      return this.issue(done);
+      return this.issue(grant.scope, done);
     }
     if (params.grant_type === 'refresh_token') {
-      if (!this.refreshTokens.delete(params.refresh_token ?? '')) return done(400, { error: 'invalid_grant' });
-      return this.issue(done);
+      const scope = this.refreshTokens.get(params.refresh_token ?? '');
+      if (!scope) return done(400, { error: 'invalid_grant' });
+      // RFC 6749 §6: a refresh may narrow the scope, never widen it.
+      const asked = params.scope !== undefined ? words(params.scope) : scope;
+      if (asked.some((s) => !scope.includes(s))) return done(400, { error: 'invalid_scope', error_description: 'a refresh cannot add scopes the grant lacks' });
+      this.refreshTokens.delete(params.refresh_token!);
+      return this.issue(asked, done);
     }
     return done(400, { error: 'unsupported_grant_type' });
   }
 
-  private issue(done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer): GuardAnswer {
+  private issue(scope: string[], done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer): GuardAnswer {
     const access = fresh('mcpcheck-access');
     const refresh = fresh('mcpcheck-refresh');
-    this.accessTokens.add(access);
-    this.refreshTokens.add(refresh);
-    return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh }, access);
+    this.accessTokens.set(access, scope);
+    this.refreshTokens.set(refresh, scope);
+    return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
   }
 }

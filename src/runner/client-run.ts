@@ -96,7 +96,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     // Its budget runs from its client's first contact, as the guard's does: that start is not its work.
     let started = performance.now();
     const current = () => attempts[attempts.length - 1]?.session;
-    const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text));
+    // A session the client sent nothing on (it never got past authorization, say) is judged in the revision it spoke in the run.
+    const spoke = isRevision(out.protocolVersion) ? out.protocolVersion : undefined;
+    const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text), spoke);
 
     /** Opens a fresh endpoint, shapes what it serves and starts the client at it; a string says why the client made no contact. */
     const launch = async (): Promise<ClientScenarioContext | string> => {

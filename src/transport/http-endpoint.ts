@@ -10,7 +10,7 @@ import { ChannelEvents } from './channel-base.js';
 import type { SendResult } from './channel.js';
 import { clockFrom, decodeUtf8, Listeners, MiB, parseJson, quote } from './common.js';
 import { EndpointStream, eventIdPrefix, parseEventId, type StreamOpening } from './http-endpoint-stream.js';
-import { accepts, boundedHeaders, header, readRequestBody, recordHeaders, recordPath } from './http-endpoint-util.js';
+import { accepts, type BodyRead, boundedHeaders, header, readRequestBody, recordHeaders, recordPath } from './http-endpoint-util.js';
 import type { ClientExchange, EndpointPolicy, GuardAnswer, RequestGuard, ServerChannel } from './server-channel.js';
 
 export interface HttpEndpointOptions {
@@ -218,8 +218,10 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const own = url.pathname === PATH;
     let body: string | undefined;
-    if (!own && req.method !== 'GET' && req.method !== 'HEAD') {
-      const read = await readRequestBody(req, GUARDED_BODY_BYTES);
+    let read: BodyRead | undefined;
+    // The endpoint's own POST is read once, here, so the guard can tell its method (and the endpoint still serves it).
+    if (own ? req.method === 'POST' : req.method !== 'GET' && req.method !== 'HEAD') {
+      read = await readRequestBody(req, own ? this.maxBodyBytes : GUARDED_BODY_BYTES);
       if (read.kind === 'aborted' || this.closing) return;
       if (read.kind === 'too-large') return this.answer(res, record, 413, { connection: 'close' });
       body = decodeUtf8(read.bytes).text;
@@ -231,24 +233,24 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
       answer = { status: 500 };
     }
     if (this.closing) return this.answer(res, record, 503);
-    if (answer === undefined) return this.serve(req, res, record);
+    if (answer === undefined) return this.serve(req, res, record, own ? read : undefined);
     if (own) record.toEndpoint = true;
     const payload = answer.body !== undefined ? Buffer.from(answer.body) : undefined;
     res.writeHead(answer.status, { ...answer.headers, ...(payload ? { 'content-length': String(payload.length) } : {}) }).end(payload);
     this.report(record, answer.status, payload ? 'json' : 'empty');
   }
 
-  private serve(req: IncomingMessage, res: ServerResponse, record: ExchangeStart): void {
+  private serve(req: IncomingMessage, res: ServerResponse, record: ExchangeStart, read?: BodyRead): void {
     if (record.path !== PATH) return this.answer(res, record, 404);
     record.toEndpoint = true;
-    if (req.method === 'POST') return void this.post(req, res, record);
+    if (req.method === 'POST') return void this.post(req, res, record, read);
     if (req.method === 'GET') return this.get(req, res, record);
     if (req.method === 'DELETE') return this.delete(req, res, record);
     this.answer(res, record, 405, { allow: 'GET, POST, DELETE' });
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, record: ExchangeStart): Promise<void> {
-    const read = await readRequestBody(req, this.maxBodyBytes);
+  private async post(req: IncomingMessage, res: ServerResponse, record: ExchangeStart, preRead?: BodyRead): Promise<void> {
+    const read = preRead ?? (await readRequestBody(req, this.maxBodyBytes));
     // A client that went away mid-body was never answered, so there is no exchange to report.
     if (read.kind === 'aborted' || this.closing) return;
     if (read.kind === 'too-large') return this.answer(res, record, 413, { connection: 'close' });

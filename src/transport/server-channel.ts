@@ -74,14 +74,14 @@ export interface EndpointPolicy {
   eras: 'both' | 'stateful' | 'stateless';
 }
 
-/** A request to mcpcheck's HTTP origin, as a guard sees it (the endpoint's own POST bodies stay unread). */
+/** A request to mcpcheck's HTTP origin, as a guard sees it. */
 export interface GuardRequest {
   method: string;
   path: string;
   query: URLSearchParams;
   /** Lower-case names. */
   headers: Record<string, string>;
-  /** The body, for requests to other paths than the endpoint (bounded); undefined for the endpoint's own. */
+  /** The body (bounded): of a POST to the endpoint, or of any request with a body to another path. */
   body?: string;
 }
 

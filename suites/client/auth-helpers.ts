@@ -1,5 +1,5 @@
 import { WAIT_MS } from './helpers.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type ServerSession } from '../kit.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
 
 // What the client authorization scenarios share (basic/authorization.mdx): mcpcheck's endpoint
 // protected by its own loopback authorization server, a wait for the client's flow, and the
@@ -53,6 +53,8 @@ export interface AuthScenarioSpec {
   level?: Level;
   /** What the server and its authorization server do differently in this scenario (to its first client; a control client meets the plain one). */
   variant?: OAuthHostVariant;
+  /** The revisions whose catalog has the rule (default: all). */
+  revisions?: RevisionSpan;
 }
 
 /** Judges the flow; `control` starts the client again against the plain server and gives its flow (undefined: it made no contact). */
@@ -86,4 +88,32 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       await judge(ctx, flow, control);
     },
   });
+}
+
+/** A scope parameter as a sorted set, for comparisons that ignore order. */
+export const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? '').split(' ').filter(Boolean))].sort();
+
+export interface Refusal {
+  expected: string;
+  /** What the client did here that it should have refused to (undefined: nothing). */
+  acted: string | undefined;
+  /** Whether the client does that step with the plain server. */
+  actsOn: (plain: Flow) => boolean;
+  /** The step, for a skip's reason ("authorization request"). */
+  step: string;
+}
+
+/**
+ * Judges a refusal. A client that took the step fails; one that did not shows a refusal only if it
+ * takes that step with the same server without the fault (the control run), else nothing is
+ * shown (it gets no further without a person, say) and the check is skipped.
+ */
+export async function expectRefusal(ctx: ClientScenarioContext, control: () => Promise<Flow | undefined>, r: Refusal): Promise<void> {
+  if (r.acted !== undefined) return void ctx.check.expect(false, { expected: r.expected, actual: r.acted });
+  const plain = await control();
+  if (!plain || !r.actsOn(plain)) {
+    const other = plain ? 'none with the same server without the fault either' : 'started again, made no contact';
+    return ctx.check.skip(`not exercised: the client sent no ${r.step} here, and ${other} (it gets no further without a user or a browser, say): its refusal cannot be told`);
+  }
+  ctx.check.expect(true, { expected: r.expected, actual: 'none' });
 }

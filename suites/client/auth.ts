@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { CHALLENGE_SCOPE, isLoopbackHost, METADATA_SCOPES, PRM_PATH, show, type ClientScenario } from '../kit.js';
-import { type Flow, protectedScenario } from './auth-helpers.js';
+import { CHALLENGE_SCOPE, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, isLoopbackHost, METADATA_SCOPES, PRM_PATH, show, type ClientScenario } from '../kit.js';
+import { expectRefusal, type Flow, protectedScenario, scopeSet } from './auth-helpers.js';
 
 // A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
 // Protected Resource Metadata, an authorization server on the same origin offering dynamic
@@ -127,8 +127,7 @@ export const scopeFromMetadata = protectedScenario(
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
-    const asked = (authorize.params.scope ?? '').split(' ').filter(Boolean).sort();
-    ctx.check.expect(asked.join(' ') === [...METADATA_SCOPES].sort().join(' '), {
+    ctx.check.expect(scopeSet(authorize.params.scope).join(' ') === scopeSet(METADATA_SCOPES.join(' ')).join(' '), {
       expected: `scope=${METADATA_SCOPES.join(' ')}, the metadata's scopes_supported (the challenge named none)`,
       actual: `scope ${show(authorize.params.scope)}`,
     });
@@ -147,6 +146,23 @@ export const scopeOmitted = protectedScenario(
     if (!authorize) return ctx.check.skip(noAuthorize);
     ctx.check.expect(authorize.params.scope === undefined, {
       expected: 'no scope parameter (neither the challenge nor scopes_supported names one)',
+      actual: `scope ${show(authorize.params.scope)}`,
+    });
+  },
+);
+
+export const scopeAuthoritative = protectedScenario(
+  {
+    id: 'client.auth.scope-challenge-authoritative',
+    title: 'The client asks for exactly the scope the challenge names, though the Protected Resource Metadata lists others',
+    requirements: ['AUTH-WWW-03'],
+    variant: { scopes: 'disjoint' },
+  },
+  (ctx, flow) => {
+    const authorize = firstAuthorize(flow);
+    if (!authorize) return ctx.check.skip(noAuthorize);
+    ctx.check.expect(scopeSet(authorize.params.scope).join(' ') === scopeSet(DISJOINT_CHALLENGE_SCOPE).join(' '), {
+      expected: `scope=${DISJOINT_CHALLENGE_SCOPE}, the challenge's scope (the metadata's scopes_supported is ${show(DISJOINT_METADATA_SCOPES)}: neither a subset nor a superset of it)`,
       actual: `scope ${show(authorize.params.scope)}`,
     });
   },
@@ -187,16 +203,16 @@ export const pkceRequired = protectedScenario(
     requirements: ['AUTH-PKCE-02'],
     variant: { withoutPkce: true },
   },
-  async (ctx, flow, control) => {
-    if (flow.of('authorization-server-metadata').length === 0) return ctx.check.skip('not exercised: the client did not fetch the authorization server\'s metadata');
-    const expected = 'no authorization request to a server whose metadata lacks code_challenge_methods_supported';
+  (ctx, flow, control) => {
+    if (!flow.of('authorization-server-metadata').some((m) => m.status === 200)) return ctx.check.skip('not exercised: the client did not fetch the authorization server\'s metadata');
     const authorize = flow.of('authorize');
-    if (authorize.length > 0) return void ctx.check.expect(false, { expected, actual: `${authorize.length} authorization request(s)` });
-    // No request shows a refusal only from a client that sends one to a server whose metadata does list S256.
-    const plain = await control();
-    if (!plain || plain.of('authorize').length === 0) return ctx.check.skip(`not exercised: the client sent no authorization request here, and ${plain ? 'none to the same server with code_challenge_methods_supported either' : 'started again, made no contact'} (it gets no further without a user or a browser, say): its refusal cannot be told`);
-    ctx.check.expect(true, { expected, actual: 'none' });
+    return expectRefusal(ctx, control, {
+      expected: 'no authorization request to a server whose metadata lacks code_challenge_methods_supported',
+      acted: authorize.length > 0 ? `${authorize.length} authorization request(s)` : undefined,
+      actsOn: (plain) => plain.of('authorize').length > 0,
+      step: 'authorization request',
+    });
   },
 );
 
-export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, bearer, tokenNotInQuery, pkceRequired];
+export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, scopeAuthoritative, bearer, tokenNotInQuery, pkceRequired];

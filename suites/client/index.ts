@@ -1,5 +1,8 @@
 import type { ClientScenario } from '../kit.js';
 import { clientAuthorization } from './auth.js';
+import { clientAuthorizationDiscovery } from './auth-discovery.js';
+import { clientAuthorizationIss } from './auth-iss.js';
+import { clientAuthorizationStepUp } from './auth-step-up.js';
 import { clientFeatures, clientModernPagination } from './features.js';
 import { clientHttp } from './http.js';
 import { clientIcons } from './icons.js';
@@ -27,4 +30,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 );
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss];
