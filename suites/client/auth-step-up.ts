@@ -27,14 +27,16 @@ export const stepUp = protectedScenario(
     const split = sinceForbidden(flow);
     if (!split) return ctx.check.skip(noForbidden);
     const upgraded = authorizeIn(split.after).find((a) => scopeSet(a.params.scope).includes(STEP_UP_SCOPE));
-    const retried = upgraded !== undefined && split.after.slice(split.after.indexOf(upgraded)).some((e) => e.kind === 'endpoint' && e.rpc === 'tools/list' && e.admitted && e.status === undefined);
+    const sinceUpgrade = upgraded === undefined ? [] : split.after.slice(split.after.indexOf(upgraded));
+    const redeemed = sinceUpgrade.some((e) => e.kind === 'token' && e.issued !== undefined);
+    const retried = sinceUpgrade.some((e) => e.kind === 'endpoint' && e.rpc === 'tools/list' && e.admitted && e.status === undefined);
     const refreshed = split.after.some((e) => e.kind === 'token' && e.params.grant_type === 'refresh_token');
     const asked = authorizeIn(split.after).map((a) => a.params.scope);
     ctx.check.expect(retried, {
       expected: `an authorization request whose scope includes ${STEP_UP_SCOPE} (the 403's scope), then tools/list again with the token it gets`,
       actual:
         upgraded !== undefined
-          ? `it authorized with scope ${show(upgraded.params.scope)} but sent no tools/list with the new token`
+          ? `it sent an authorization request with scope ${show(upgraded.params.scope)}, ${redeemed ? 'got its token, but sent no tools/list with it' : 'but redeemed no code for it'}`
           : asked.length > 0
             ? `authorization request(s) with scope ${show(asked)}`
             : `no authorization request after the 403${refreshed ? ' (it refreshed its token instead, which cannot add a scope: RFC 6749 §6)' : ''}`,
