@@ -55,7 +55,7 @@ function auth(report: RunReport): string[] {
 const SDK_V1_OAUTH = [
   'fail client.auth.pkce-unadvertised',
   'warn client.auth.step-up',
-  ...['bearer', 'complex-challenge', 'metadata-order', 'metadata-order-root', 'oidc-discovery', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-metadata', 'scope', 'scope-challenge-authoritative', 'scope-from-metadata', 'scope-omitted', 'state', 'step-up-bounded', 'token-not-in-query'].map(
+  ...['bearer', 'complex-challenge', 'expired-token', 'metadata-order', 'metadata-order-root', 'oidc-discovery', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-metadata', 'scope', 'scope-challenge-authoritative', 'scope-from-metadata', 'scope-omitted', 'state', 'step-up-bounded', 'token-not-in-query'].map(
     (k) => `pass client.auth.${k}`,
   ),
 ].sort();

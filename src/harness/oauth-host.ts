@@ -45,6 +45,8 @@ export interface OAuthHostVariant {
    * 'once' while the token lacks that scope, 'always' whatever the token.
    */
   stepUp?: 'once' | 'always';
+  /** A token the code grant issued is admitted for EXPIRING_USES requests, then refused as expired (401 invalid_token); refreshed ones last. */
+  expiring?: true;
 }
 
 /** The scope the 401 challenge names. */
@@ -56,6 +58,8 @@ export const DISJOINT_CHALLENGE_SCOPE = 'mcp:tools mcp:write';
 export const DISJOINT_METADATA_SCOPES = ['mcp:read'];
 /** The scope a tools/list needs in the step-up variants, beyond the challenge's. */
 export const STEP_UP_SCOPE = 'mcp:admin';
+/** The requests a token of the code grant serves in the 'expiring' variant. */
+export const EXPIRING_USES = 1;
 /** The issuer's path in the 'issuer-path' variant. */
 export const ISSUER_PATH = '/tenant1';
 export const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
@@ -106,6 +110,8 @@ export class LoopbackOAuthHost {
   private readonly codes = new Map<string, CodeGrant>();
   /** The tokens issued, each with the scopes it was granted. */
   private readonly accessTokens = new Map<string, string[]>();
+  /** The requests left to tokens that expire ('expiring' variant). */
+  private readonly usesLeft = new Map<string, number>();
   private readonly refreshTokens = new Map<string, string[]>();
 
   constructor(
@@ -204,7 +210,9 @@ export class LoopbackOAuthHost {
   private gate(r: GuardRequest): GuardAnswer | undefined {
     const authorization = r.headers.authorization;
     const bearer = /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1];
-    const granted = bearer !== undefined ? this.accessTokens.get(bearer) : undefined;
+    const left = bearer !== undefined ? this.usesLeft.get(bearer) : undefined;
+    if (left !== undefined) this.usesLeft.set(bearer!, left - 1);
+    const granted = bearer !== undefined && (left === undefined || left > 0) ? this.accessTokens.get(bearer) : undefined;
     const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
     const event = { kind: 'endpoint' as const, method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted: granted !== undefined, ...(rpc !== undefined ? { rpc } : {}) };
     if (granted === undefined) {
@@ -281,7 +289,7 @@ export class LoopbackOAuthHost {
         const ok = verifier !== undefined && (grant.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') === grant.challenge : verifier === grant.challenge);
         if (!ok) return done(400, { error: 'invalid_grant', error_description: 'code_verifier does not match' });
       }
-      return this.issue(grant.scope, done);
+      return this.issue(grant.scope, done, this.variant.expiring ? EXPIRING_USES : undefined);
     }
     if (params.grant_type === 'refresh_token') {
       const scope = this.refreshTokens.get(params.refresh_token ?? '');
@@ -295,10 +303,11 @@ export class LoopbackOAuthHost {
     return done(400, { error: 'unsupported_grant_type' });
   }
 
-  private issue(scope: string[], done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer): GuardAnswer {
+  private issue(scope: string[], done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer, uses?: number): GuardAnswer {
     const access = fresh('mcpcheck-access');
     const refresh = fresh('mcpcheck-refresh');
     this.accessTokens.set(access, scope);
+    if (uses !== undefined) this.usesLeft.set(access, uses);
     this.refreshTokens.set(refresh, scope);
     return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
   }

@@ -7,7 +7,11 @@ import { clientScenario, type ClientScenario, type ClientScenarioContext, type L
 
 /** How long the client gets for its whole authorization flow and its steps, from its first contact. */
 export const FLOW_MS = 15_000;
-/** A client that has sent nothing for this long (it stopped at the 401, or waits for a browser) is done. */
+/**
+ * A client that has sent nothing for this long (it stopped at the 401, or waits for a browser) is
+ * done; one in the middle of its flow may pause longer (a browser starting, a lock polled), so from
+ * its first request past the endpoint it has twice that.
+ */
 const IDLE_MS = WAIT_MS;
 
 /** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
@@ -34,7 +38,7 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     if ((await ctx.exited(100)) !== undefined) break;
     const count = host.events.length + ctx.exchanges.length;
     if (count !== seen) [seen, quietSince] = [count, performance.now()];
-    else if (performance.now() - quietSince > IDLE_MS) break;
+    else if (performance.now() - quietSince > (host.events.some((e) => e.kind !== 'endpoint') ? 2 * IDLE_MS : IDLE_MS)) break;
   }
   const events = [...host.events];
   const of = <K extends OAuthEvent['kind']>(kind: K) => events.filter((e): e is Extract<OAuthEvent, { kind: K }> => e.kind === kind);
@@ -92,6 +96,13 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
 
 /** A scope parameter as a sorted set, for comparisons that ignore order. */
 export const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? '').split(' ').filter(Boolean))].sort();
+
+/**
+ * The scopes a client asks of the resource, as a space-separated sorted set: offline_access asks
+ * the authorization server for a refresh token, not the resource for access (AUTH-REFRESH-02
+ * judges it), so the scope selection rules pass over it.
+ */
+export const resourceScopes = (scope: string | undefined): string => scopeSet(scope).filter((s) => s !== 'offline_access').join(' ');
 
 export interface Refusal {
   expected: string;

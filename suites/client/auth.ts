@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CHALLENGE_SCOPE, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, isLoopbackHost, METADATA_SCOPES, PRM_PATH, show, type ClientScenario } from '../kit.js';
-import { expectRefusal, type Flow, protectedScenario, scopeSet } from './auth-helpers.js';
+import { expectRefusal, type Flow, protectedScenario, resourceScopes } from './auth-helpers.js';
 
 // A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
 // Protected Resource Metadata, an authorization server on the same origin offering dynamic
@@ -110,7 +110,7 @@ export const scope = protectedScenario(
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(authorize.params.scope === CHALLENGE_SCOPE, {
+    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(CHALLENGE_SCOPE), {
       expected: `scope=${CHALLENGE_SCOPE}, the challenge's scope`,
       actual: `scope ${show(authorize.params.scope)}`,
     });
@@ -127,7 +127,7 @@ export const scopeFromMetadata = protectedScenario(
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(scopeSet(authorize.params.scope).join(' ') === scopeSet(METADATA_SCOPES.join(' ')).join(' '), {
+    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(METADATA_SCOPES.join(' ')), {
       expected: `scope=${METADATA_SCOPES.join(' ')}, the metadata's scopes_supported (the challenge named none)`,
       actual: `scope ${show(authorize.params.scope)}`,
     });
@@ -144,8 +144,8 @@ export const scopeOmitted = protectedScenario(
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(authorize.params.scope === undefined, {
-      expected: 'no scope parameter (neither the challenge nor scopes_supported names one)',
+    ctx.check.expect(resourceScopes(authorize.params.scope) === '', {
+      expected: 'no scope parameter, or offline_access alone (neither the challenge nor scopes_supported names a scope)',
       actual: `scope ${show(authorize.params.scope)}`,
     });
   },
@@ -161,10 +161,31 @@ export const scopeAuthoritative = protectedScenario(
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(scopeSet(authorize.params.scope).join(' ') === scopeSet(DISJOINT_CHALLENGE_SCOPE).join(' '), {
+    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(DISJOINT_CHALLENGE_SCOPE), {
       expected: `scope=${DISJOINT_CHALLENGE_SCOPE}, the challenge's scope (the metadata's scopes_supported is ${show(DISJOINT_METADATA_SCOPES)}: neither a subset nor a superset of it)`,
       actual: `scope ${show(authorize.params.scope)}`,
     });
+  },
+);
+
+export const applicationType = protectedScenario(
+  {
+    id: 'client.auth.application-type',
+    title: 'Registering dynamically, the client sends the application_type its redirect URIs call for (native on loopback)',
+    requirements: ['AUTH-DCR-02'],
+    revisions: { introduced: '2026-07-28' },
+  },
+  (ctx, flow) => {
+    const registration = flow.of('register').find((r) => typeof r.body === 'object' && r.body !== null);
+    if (!registration) return ctx.check.skip('not exercised: the client registered nothing with mcpcheck\'s authorization server (no dynamic registration)');
+    const body = registration.body as { application_type?: unknown; redirect_uris?: unknown };
+    const uris = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((u): u is string => typeof u === 'string' && URL.canParse(u)) : [];
+    const local = uris.length > 0 && uris.every((u) => isLoopbackHost(new URL(u).hostname) || new URL(u).hostname === 'localhost' || !/^https?:$/.test(new URL(u).protocol));
+    const fitting = local ? 'native' : 'web';
+    const expected = `application_type in the registration (omitted, OpenID Connect takes it for "web"), "${fitting}" for redirect URIs ${show(uris)}`;
+    if (body.application_type === undefined) return void ctx.check.expect(false, { expected, actual: 'no application_type' });
+    // Sending one is the MUST; which one fits the redirect URIs is a SHOULD.
+    ctx.check.expect(body.application_type === fitting, { expected, actual: `application_type ${show(body.application_type)}`, level: 'SHOULD' });
   },
 );
 
@@ -215,4 +236,4 @@ export const pkceRequired = protectedScenario(
   },
 );
 
-export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, scopeAuthoritative, bearer, tokenNotInQuery, pkceRequired];
+export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, scopeAuthoritative, applicationType, bearer, tokenNotInQuery, pkceRequired];

@@ -2,6 +2,7 @@ import type { ClientScenario } from '../kit.js';
 import { clientAuthorization } from './auth.js';
 import { clientAuthorizationDiscovery } from './auth-discovery.js';
 import { clientAuthorizationIss } from './auth-iss.js';
+import { clientAuthorizationRefresh } from './auth-refresh.js';
 import { clientAuthorizationStepUp } from './auth-step-up.js';
 import { clientFeatures, clientModernPagination } from './features.js';
 import { clientHttp } from './http.js';
@@ -30,4 +31,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 );
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh];

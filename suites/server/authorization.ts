@@ -285,6 +285,29 @@ export const metadataResource = onProtected(
   },
 );
 
+export const noOfflineAccess = onProtected(
+  {
+    id: 'server.modern.auth.no-offline-access',
+    title: 'Neither the 401 challenge nor the Protected Resource Metadata names offline_access',
+    requirements: ['AUTH-REFRESH-03'],
+    revisions: MODERN,
+  },
+  async (ctx, found) => {
+    const metadata = await metadataDocument(ctx, found);
+    if (!metadata) return;
+    const challenged = (found.challenge?.params.scope ?? '').split(/\s+/);
+    const listed = metadata.document.scopes_supported;
+    const where = [
+      ...(challenged.includes('offline_access') ? ["the 401 challenge's scope"] : []),
+      ...(Array.isArray(listed) && listed.includes('offline_access') ? [`the scopes_supported of ${metadata.url}`] : []),
+    ];
+    ctx.check.expect(where.length === 0, {
+      expected: "no offline_access in the 401 challenge's scope nor in the metadata's scopes_supported (a refresh token is the client's business with its authorization server, not a scope of the resource)",
+      actual: `offline_access in ${where.join(' and ')}`,
+    });
+  },
+);
+
 export const sessionNotCredential = onProtected(
   {
     id: 'server.auth.session-not-credential',
@@ -313,4 +336,4 @@ export const sessionNotCredential = onProtected(
   },
 );
 
-export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, sessionNotCredential];
+export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential];
