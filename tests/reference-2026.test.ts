@@ -689,8 +689,8 @@ class BreakTarget {
     return Stdio.start(this.brk, [], this.owned);
   }
 
-  async http(env: Record<string, string> = {}): Promise<string> {
-    const h = await startHttp(this.brk, [], env);
+  async http(env: Record<string, string> = {}, args: string[] = []): Promise<string> {
+    const h = await startHttp(this.brk, args, env);
     this.owned.add(h.child);
     return h.url;
   }
@@ -1064,6 +1064,11 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   'http-session-id': async (t) => {
     const u = await t.http();
     expect((await post(u, 'server/discover', params())).headers['mcp-session-id']).toBeDefined();
+  },
+  'auth-offline-access': async (t) => {
+    const u = new URL(await t.http({ MCPCHECK_REFERENCE_TOKEN: 'reference-2026-probe-token' }, ['--auth']));
+    const metadata = (await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', u))).json()) as { scopes_supported?: string[] };
+    expect(metadata.scopes_supported).toContain('offline_access');
   },
   'http-get-served': async (t) => {
     const u = await t.http();
