@@ -4,11 +4,13 @@
  * fails exactly its rule, the SDK example client passes, and a client that stops at the 401 gets
  * skips that say so.
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { inLanes } from '../src/runner/guard.js';
+import { clientScenarios } from '../suites/client/index.js';
 import { OAUTH_CLIENT_BREAKS } from './fixtures/client/oauth-breaks.js';
 import { OAUTH_CLIENT_2026_BREAKS } from './fixtures/client-2026/oauth-breaks.js';
 import { describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
@@ -104,6 +106,17 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
     });
     expect(problems).toEqual([]);
   }, 300_000);
+
+  it('each alias and contract name is a client scenario of the pinned official package, and no alias is used twice', async () => {
+    const listed = execFileSync(process.execPath, [join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'), 'list', '--client'], { encoding: 'utf8' });
+    const official = new Set([...listed.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]));
+    const aliases = clientScenarios.flatMap((s) => (s.alias ? [s.alias] : []));
+    const named = [...aliases, ...clientScenarios.flatMap((s) => (s.contract ? [s.contract] : []))];
+    expect(official.size).toBeGreaterThan(10);
+    expect(named.filter((n) => !official.has(n))).toEqual([]);
+    expect(aliases.filter((a, i) => aliases.indexOf(a) !== i)).toEqual([]);
+    expect(clientScenarios.filter((s) => s.id.startsWith('client.auth.') && (s.alias ?? s.contract) === undefined).map((s) => s.id)).toEqual([]);
+  });
 
   it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional', async () => {
     const report = await run(`node ${FIXTURE}`);

@@ -220,7 +220,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
 
 /**
  * The official suite's client contract asks for a behaviour by scenario name. A scenario without
- * an official twin asks for `initialize` (connect, list tools, call the first, exit): what it can
+ * an official twin (nor a `contract` name) asks for `initialize` (connect, list tools, call the first, exit): what it can
  * judge of a client that knows only that contract, it judges; the rest it skips.
  */
 const OFFICIAL_FALLBACK = 'initialize';
@@ -230,7 +230,7 @@ function scenarioEnv(s: ClientScenario): Record<string, string> {
   return {
     MCPCHECK_SCENARIO: s.id,
     MCPCHECK_STEPS: JSON.stringify(s.steps),
-    MCP_CONFORMANCE_SCENARIO: s.alias ?? OFFICIAL_FALLBACK,
+    MCP_CONFORMANCE_SCENARIO: s.alias ?? s.contract ?? OFFICIAL_FALLBACK,
     MCP_CONFORMANCE_CONTEXT: '{}',
     MCP_CONFORMANCE_PROTOCOL_VERSION: LATEST_REVISION,
   };

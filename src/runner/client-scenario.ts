@@ -51,6 +51,12 @@ export interface ClientScenarioContext {
 export interface ClientScenario extends ScenarioIdentity {
   /** What the client is asked to do after connecting, before it ends the session and exits. */
   steps: Step[];
+  /**
+   * The official contract's scenario name the client is told (MCP_CONFORMANCE_SCENARIO) when the
+   * scenario has no official twin (`alias`) but asks for the behaviour of one (an OAuth flow);
+   * without either, `initialize`.
+   */
+  contract?: string;
   needs?: { transport?: 'stdio' | 'http' };
   /** The revisions it applies to; a client that spoke another one (in the run's first scenario) has it skipped, naming that revision. */
   revisions?: RevisionSpan;

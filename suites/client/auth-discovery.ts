@@ -26,6 +26,8 @@ export const complexChallenge = protectedScenario(
     title: 'The client parses a WWW-Authenticate with several challenges and quoted commas, and fetches the metadata it names',
     requirements: ['AUTH-WWW-02'],
     variant: { challenge: 'complex' },
+    // Its metadata at a path only the challenge names, as the official metadata-var3 has it.
+    alias: 'auth/metadata-var3',
   },
   (ctx, flow) => {
     const fetched = flow.of('resource-metadata').length > 0;
@@ -58,6 +60,8 @@ export const metadataOrder = protectedScenario(
     title: 'For an issuer with a path, the client probes the three well-known metadata URIs in the order the spec gives',
     requirements: ['AUTH-ASMD-03'],
     variant: { discovery: 'issuer-path' },
+    // The official metadata-var2's issuer with a path (its metadata at the first candidate, here at the last).
+    alias: 'auth/metadata-var2',
   },
   judgeOrder,
 );
@@ -78,6 +82,7 @@ export const oidcDiscovery = protectedScenario(
     title: 'The client authorizes with an authorization server that publishes only OpenID Connect discovery metadata',
     requirements: ['AUTH-ASMD-02'],
     variant: { discovery: 'oidc' },
+    alias: 'auth/metadata-var1',
   },
   async (ctx, flow, control) => {
     const read = flow.of('authorization-server-metadata').some((m) => m.status === 200);

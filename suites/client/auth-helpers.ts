@@ -59,6 +59,8 @@ export interface AuthScenarioSpec {
   variant?: OAuthHostVariant;
   /** The revisions whose catalog has the rule (default: all). */
   revisions?: RevisionSpan;
+  /** The official suite's client auth scenario this one is the twin of. */
+  alias?: string;
 }
 
 /** Judges the flow; `control` starts the client again against the plain server and gives its flow (undefined: it made no contact). */
@@ -72,6 +74,8 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
   return clientScenario({
     ...spec,
     steps: [{ do: 'list-tools' }],
+    // A client written for the official contract runs its OAuth flow for any auth/ scenario: without a twin, its basic one.
+    contract: 'auth/metadata-default',
     needs: { transport: 'http' },
     carriedOver: true,
     waitsMs: FLOW_MS,

@@ -22,6 +22,7 @@ export const stepUp = protectedScenario(
     title: 'On 403 insufficient_scope the client authorizes again for the challenged scope and retries',
     requirements: ['AUTH-STEP-01'],
     variant: { stepUp: 'once' },
+    alias: 'auth/scope-step-up',
   },
   (ctx, flow) => {
     const split = sinceForbidden(flow);
@@ -76,6 +77,7 @@ export const stepUpBounded = protectedScenario(
     title: 'When every tools/list keeps getting 403 insufficient_scope, the client gives up after a few attempts',
     requirements: ['AUTH-STEP-02'],
     variant: { stepUp: 'always' },
+    alias: 'auth/scope-retry-limit',
   },
   (ctx, flow) => {
     const split = sinceForbidden(flow);

@@ -18,7 +18,7 @@ function sinceToken(flow: Flow): Flow['events'] | undefined {
 }
 
 export const resourceMetadata = protectedScenario(
-  { id: 'client.auth.resource-metadata', title: 'After a 401 the client finds the authorization server through the Protected Resource Metadata', requirements: ['AUTH-PRM-04'] },
+  { id: 'client.auth.resource-metadata', title: 'After a 401 the client finds the authorization server through the Protected Resource Metadata', requirements: ['AUTH-PRM-04'], alias: 'auth/metadata-default' },
   (ctx, flow) => {
     const fetched = flow.of('resource-metadata');
     const asked = flow.events.some((e) => e.kind === 'authorization-server-metadata' || e.kind === 'register' || e.kind === 'authorize' || e.kind === 'token');
@@ -106,7 +106,7 @@ export const redirectSafe = protectedScenario(
 );
 
 export const scope = protectedScenario(
-  { id: 'client.auth.scope', title: 'The client asks for the scope the 401 challenge names', requirements: ['AUTH-SCOPE-01'] },
+  { id: 'client.auth.scope', title: 'The client asks for the scope the 401 challenge names', requirements: ['AUTH-SCOPE-01'], alias: 'auth/scope-from-www-authenticate' },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
     if (!authorize) return ctx.check.skip(noAuthorize);
@@ -123,6 +123,7 @@ export const scopeFromMetadata = protectedScenario(
     title: 'With no scope in the challenge, the client asks for every scope the Protected Resource Metadata lists',
     requirements: ['AUTH-SCOPE-01'],
     variant: { scopes: 'metadata' },
+    alias: 'auth/scope-from-scopes-supported',
   },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
@@ -140,6 +141,7 @@ export const scopeOmitted = protectedScenario(
     title: 'With no scope in the challenge nor in the metadata, the client omits scope',
     requirements: ['AUTH-SCOPE-01'],
     variant: { scopes: 'none' },
+    alias: 'auth/scope-omitted-when-undefined',
   },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
