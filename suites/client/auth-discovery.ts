@@ -1,5 +1,5 @@
 import { COMPLEX_PRM_PATH, FOREIGN_ISSUER, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
-import { expectRefusal, type Flow, protectedScenario } from './auth-helpers.js';
+import { expectRefusal, type Flow, protectedScenario, startedOAuth } from './auth-helpers.js';
 
 // How a client finds its authorization server (basic/authorization.mdx, Protected Resource
 // Metadata and authorization server metadata discovery): from a challenge it has to parse, through
@@ -28,8 +28,15 @@ export const complexChallenge = protectedScenario(
     variant: { challenge: 'complex' },
     // Its metadata at a path only the challenge names, as the official metadata-var3 has it.
     alias: 'auth/metadata-var3',
+    judgesSilence: true,
   },
-  (ctx, flow) => {
+  async (ctx, flow, control) => {
+    if (!startedOAuth(flow)) {
+      // No OAuth after this challenge shows it unread only if the client starts OAuth after a plain one.
+      const plain = await control();
+      if (!plain || !startedOAuth(plain)) return ctx.check.skip('not exercised: the client did not start OAuth (authorization is optional in MCP), nor after a plain challenge');
+      return void ctx.check.expect(false, { expected: `a GET of ${COMPLEX_PRM_PATH}, the resource_metadata of the challenge's Bearer`, actual: 'no OAuth at all after this challenge (after a plain one it starts its flow)' });
+    }
     const fetched = flow.of('resource-metadata').length > 0;
     ctx.check.expect(fetched, {
       expected: `a GET of ${COMPLEX_PRM_PATH}, the resource_metadata of the challenge's Bearer (no well-known URI serves it here)`,

@@ -38,11 +38,11 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     if ((await ctx.exited(100)) !== undefined) break;
     const count = host.events.length + ctx.exchanges.length;
     if (count !== seen) [seen, quietSince] = [count, performance.now()];
-    else if (performance.now() - quietSince > (host.events.some((e) => e.kind !== 'endpoint') ? 2 * IDLE_MS : IDLE_MS)) break;
+    else if (performance.now() - quietSince > (startedOAuth(host) ? 2 * IDLE_MS : IDLE_MS)) break;
   }
   const events = [...host.events];
   const of = <K extends OAuthEvent['kind']>(kind: K) => events.filter((e): e is Extract<OAuthEvent, { kind: K }> => e.kind === kind);
-  if (judged && events.every((e) => e.kind === 'endpoint')) {
+  if (judged && !startedOAuth({ events })) {
     const refused = of('endpoint').length;
     ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
     return undefined;
@@ -61,7 +61,15 @@ export interface AuthScenarioSpec {
   revisions?: RevisionSpan;
   /** The official suite's client auth scenario this one is the twin of. */
   alias?: string;
+  /**
+   * A client that starts no OAuth here is judged too (`judge` gets a flow of endpoint requests
+   * alone): what this scenario changes may be what stopped it, which a control run tells.
+   */
+  judgesSilence?: true;
 }
+
+/** Whether a flow went beyond the endpoint: the client started OAuth. */
+export const startedOAuth = (flow: Pick<Flow, 'events'>): boolean => flow.events.some((e) => e.kind !== 'endpoint');
 
 /** Judges the flow; `control` starts the client again against the plain server and gives its flow (undefined: it made no contact). */
 export type AuthJudge = (ctx: ClientScenarioContext, flow: Flow, control: () => Promise<Flow | undefined>) => void | Promise<void>;
@@ -87,7 +95,7 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       hosts.set(session, host);
     },
     async run(ctx) {
-      const flow = await flowOf(ctx);
+      const flow = await flowOf(ctx, !spec.judgesSilence);
       if (!flow) return;
       const control = async () => {
         const next = await ctx.relaunch();
