@@ -89,8 +89,13 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     return outsideRevisions(s.revisions, spoke, 'the client spoke') ?? (inEra(s, spoke) ? undefined : `written for the other protocol era; the client spoke ${spoke}`);
   };
 
+  /** What scenarios learnt of the client, for the later ones' skipIf. */
+  const learnt = new Map<string, string>();
+
   const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
     if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
+    const needless = s.skipIf?.(learnt);
+    if (needless !== undefined) return settle(s, [scenarioSkipped(s, needless)]);
     observer?.started(s.id);
     const attempts: Attempt[] = [];
     // Its budget runs from its client's first contact, as the guard's does: that start is not its work.
@@ -147,6 +152,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         seed: input.seed,
         cases: input.cases,
         timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
+        learn: (key, what) => void (learnt.has(key) || learnt.set(key, what)),
         relaunch: async () => {
           const next = await launch();
           return typeof next === 'string' ? undefined : next;

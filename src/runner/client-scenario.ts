@@ -39,6 +39,8 @@ export interface ClientScenarioContext {
   cases: number;
   /** Milliseconds until the scenario's timeout (--timeout) cuts it short. */
   timeLeft(): number;
+  /** Tells the run's later scenarios something this one learnt of the client (see ClientScenario.skipIf). */
+  learn(key: string, what: string): void;
   /**
    * Starts another client process, exactly as for the scenario, at a fresh endpoint shaped by the
    * scenario's serve() (a property's next case needs a client that is alive). Undefined when that
@@ -70,6 +72,11 @@ export interface ClientScenario extends ScenarioIdentity {
    * that two of their clients never race on that state.
    */
   oneAtATime?: true;
+  /**
+   * Why the scenario need not start a client at all, from what an earlier scenario of the run
+   * learnt of it (`learn`); undefined: it runs. The skip it makes says so.
+   */
+  skipIf?(learnt: ReadonlyMap<string, string>): string | undefined;
   /** Shapes what mcpcheck serves, before the client starts; `attempt` counts the clients of the scenario from 0 (relaunch starts more). */
   serve?(session: ServerSession, attempt: number): void | Promise<void>;
   run(ctx: ClientScenarioContext): Promise<void>;

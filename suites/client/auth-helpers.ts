@@ -5,7 +5,7 @@ import { clientScenario, type ClientScenario, type ClientScenarioContext, type L
 // protected by its own loopback authorization server, a wait for the client's flow, and the
 // requests of that flow.
 
-/** How long the client gets for its whole authorization flow and its steps, from its first contact. */
+/** How long the scenario declares it may hold a client over its flow (waitsMs); a flow still going on is watched to the scenario's timeout. */
 export const FLOW_MS = 15_000;
 /**
  * A client that has sent nothing for this long (it stopped at the 401, or waits for a browser) is
@@ -13,6 +13,9 @@ export const FLOW_MS = 15_000;
  * its first request past the endpoint it has twice that.
  */
 const IDLE_MS = WAIT_MS;
+
+/** What a client that started no OAuth against the plain protected endpoint is known by (ClientScenarioContext.learn). */
+const NO_OAUTH = 'client.auth: no OAuth';
 
 /** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
 const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
@@ -25,13 +28,14 @@ export interface Flow {
 }
 
 /**
- * The client's flow once it has exited (or FLOW_MS passed), or a skip recorded when it never began
+ * The client's flow once it has exited (or gone quiet, or the scenario's time is nearly up), or a skip recorded when it never began
  * one: authorization is optional in MCP, so a client that stops at the 401 is not judged on it.
  */
 async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow | undefined> {
   const host = hosts.get(ctx.session)!;
-  // Until the client exits, or has sent nothing for IDLE_MS (it stopped at the 401, or waits for a person), or FLOW_MS.
-  const until = performance.now() + Math.max(0, Math.min(FLOW_MS, ctx.timeLeft() - 1_000));
+  // Until the client exits, or has sent nothing for IDLE_MS (it stopped at the 401, or waits for a
+  // person), or the scenario's timeout nears: a slow flow on a busy machine is not cut at an idle one's length.
+  const until = performance.now() + Math.max(0, ctx.timeLeft() - 1_000);
   let seen = -1;
   let quietSince = performance.now();
   while (performance.now() < until) {
@@ -94,8 +98,11 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       session.channel.guardWith?.(host.guard);
       hosts.set(session, host);
     },
+    // A client that met the plain server and started no OAuth starts none with a variant of it either: not started again.
+    skipIf: (learnt) => learnt.get(NO_OAUTH),
     async run(ctx) {
       const flow = await flowOf(ctx, !spec.judgesSilence);
+      if (!spec.variant && (!flow || !startedOAuth(flow))) ctx.learn(NO_OAUTH, `not exercised: the client did not start OAuth (authorization is optional in MCP) in ${spec.id}, which served the plain protected endpoint; not started again`);
       if (!flow) return;
       const control = async () => {
         const next = await ctx.relaunch();
