@@ -16,7 +16,9 @@ beforeAll(requireBuild);
 // A client that opens a browser for OAuth (mcp-remote, mcporter) gets one that approves at once:
 // it GETs the authorization URL and follows the redirects to the client's callback. What they
 // register and the tokens they get go to a home of this file's own (mcporter's
-// ~/.mcporter/credentials.json, mcp-remote's config dir), not to one a previous run filled.
+// ~/.mcporter/credentials.json, mcp-remote's config dir), not to one a previous run filled; and
+// each process to a fresh one (freshStore): both key what they keep by the server's URL, and a
+// port the system hands out again would meet the registration of an earlier scenario's server.
 const oauthState = mkdtempSync(join(tmpdir(), 'mcpcheck-oauth-clients-'));
 process.env.HOME = oauthState;
 process.env.MCP_REMOTE_CONFIG_DIR = join(oauthState, '.mcp-auth');
@@ -29,6 +31,9 @@ const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector
 const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
 const MCP_REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
 const SDK_V2 = join(ROOT, 'dist/tests/fixtures/client-2026/sdk-v2-client.js');
+
+/** A shell prefix that gives the process a token store of its own under oauthState (`variable`: where the client looks for it). */
+const freshStore = (variable: string) => `${variable}=$(mktemp -d ${oauthState}/store-XXXXXX)`;
 
 function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
   return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, ...extra });
@@ -91,7 +96,7 @@ describe('real clients', { timeout: 150_000 }, () => {
   });
 
   it('mcporter 0.9.0 (list over HTTP): no DELETE at the end', async () => {
-    const report = await run(`node ${MCPORTER} list --allow-http --http-url {url}`);
+    const report = await run(`${freshStore('HOME')} node ${MCPORTER} list --allow-http --http-url {url}`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('mcporter');
     // Its OAuth (the SDK v1's) goes on with an authorization server whose metadata lists no
@@ -102,7 +107,7 @@ describe('real clients', { timeout: 150_000 }, () => {
   });
 
   it('mcp-remote 0.15.1 (a stdio server to the fixture, an HTTP client to mcpcheck)', async () => {
-    const report = await run(`node ${FIXTURE} node ${MCP_REMOTE} {url} --allow-http`);
+    const report = await run(`${freshStore('MCP_REMOTE_CONFIG_DIR')} node ${FIXTURE} node ${MCP_REMOTE} {url} --allow-http`, { shell: true });
     expect(harnessErrors(report)).toEqual([]);
     // Its first session (a connection test) is never ended with DELETE; it does not pass the
     // fixture's notifications/cancelled on; and with mcpcheck gone mid-request it leaves the
