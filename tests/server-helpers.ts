@@ -34,6 +34,24 @@ export function requireBuild(): void {
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */
+/**
+ * A free port below the system's ephemeral range (32768 and up on Linux), for a test that needs
+ * nobody listening there for a while: a server of another test binding port 0 is never handed it.
+ * (A port from freePort() was, within the minute cli.test.ts waits on one, and another test's
+ * suite ran against that server.)
+ */
+export async function quietPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
