@@ -106,6 +106,8 @@ export class LoopbackOAuthHost {
   readonly issuer: string;
   /** Where the authorization server's endpoints live (a path prefix). */
   private readonly base: string;
+  /** The well-known URLs a client may look for the metadata at, in the order it must (AUTH-ASMD-03), and the one that serves it. */
+  readonly metadataCandidates: { paths: string[]; served: string };
   private readonly clients = new Map<string, { redirectUris: string[] }>();
   private readonly codes = new Map<string, CodeGrant>();
   /** The tokens issued, each with the scopes it was granted. */
@@ -124,6 +126,8 @@ export class LoopbackOAuthHost {
     const discovery = variant.discovery ?? 'oauth';
     this.issuer = discovery === 'issuer-path' ? `${this.origin}${ISSUER_PATH}` : this.origin;
     this.base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
+    const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
+    this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
   }
 
   private get scopes(): NonNullable<OAuthHostVariant['scopes']> {
@@ -140,12 +144,6 @@ export class LoopbackOAuthHost {
     return `${this.origin}${this.variant.challenge === 'complex' ? COMPLEX_PRM_PATH : PRM_PATH}`;
   }
 
-  /** The well-known URLs a client may look for the metadata at, in the order it must (AUTH-ASMD-03), and the one that serves it. */
-  get metadataCandidates(): { paths: string[]; served: string } {
-    const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
-    const discovery = this.variant.discovery ?? 'oauth';
-    return { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
-  }
 
   readonly guard: RequestGuard = (r) => this.answer(r);
 

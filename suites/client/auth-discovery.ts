@@ -1,5 +1,5 @@
 import { COMPLEX_PRM_PATH, FOREIGN_ISSUER, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
-import { expectRefusal, type Flow, protectedScenario, startedOAuth } from './auth-helpers.js';
+import { expectRefusal, type Flow, plainActs, protectedScenario, startedOAuth } from './auth-helpers.js';
 
 // How a client finds its authorization server (basic/authorization.mdx, Protected Resource
 // Metadata and authorization server metadata discovery): from a challenge it has to parse, through
@@ -33,9 +33,10 @@ export const complexChallenge = protectedScenario(
   async (ctx, flow, control) => {
     if (!startedOAuth(flow)) {
       // No OAuth after this challenge shows it unread only if the client starts OAuth after a plain one.
-      const plain = await control();
-      if (!plain || !startedOAuth(plain)) return ctx.check.skip('not exercised: the client did not start OAuth (authorization is optional in MCP), nor after a plain challenge');
-      return void ctx.check.expect(false, { expected: `a GET of ${COMPLEX_PRM_PATH}, the resource_metadata of the challenge's Bearer`, actual: 'no OAuth at all after this challenge (after a plain one it starts its flow)' });
+      if (await plainActs(ctx, control, startedOAuth, 'the client did not start OAuth (authorization is optional in MCP)', 'whether it read this challenge cannot be told')) {
+        ctx.check.expect(false, { expected: `a GET of ${COMPLEX_PRM_PATH}, the resource_metadata of the challenge's Bearer`, actual: 'no OAuth at all after this challenge (after a plain one it starts its flow)' });
+      }
+      return;
     }
     const fetched = flow.of('resource-metadata').length > 0;
     ctx.check.expect(fetched, {
@@ -96,8 +97,7 @@ export const oidcDiscovery = protectedScenario(
     const authorized = flow.of('authorize').length > 0;
     if (read && authorized) return void ctx.check.expect(true, { expected: 'its metadata read and an authorization request to the endpoint it names', actual: 'both' });
     // A client that authorizes nowhere may just need a person: only a control run that authorizes shows the failure.
-    const plain = await control();
-    if (!plain || plain.of('authorize').length === 0) return ctx.check.skip('not exercised: the client sent no authorization request here, nor to the same server with RFC 8414 metadata (it gets no further without a user or a browser, say)');
+    if (!(await plainActs(ctx, control, (plain) => plain.of('authorize').length > 0, 'the client sent no authorization request here', 'whether it reads OpenID Connect metadata cannot be told'))) return;
     ctx.check.expect(false, {
       expected: `a GET of ${flow.host.metadataCandidates.served} and an authorization request to the authorization_endpoint it names (as it does with RFC 8414 metadata)`,
       actual: read ? 'it fetched the metadata and sent no authorization request' : `it never read the OpenID Connect metadata; it sent ${elsewhere(flow)}`,

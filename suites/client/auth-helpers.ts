@@ -1,5 +1,5 @@
 import { WAIT_MS } from './helpers.js';
-import { clientScenario, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
+import { clientScenario, show, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
 
 // What the client authorization scenarios share (basic/authorization.mdx): mcpcheck's endpoint
 // protected by its own loopback authorization server, a wait for the client's flow, and the
@@ -45,7 +45,7 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     else if (performance.now() - quietSince > (startedOAuth(host) ? 2 * IDLE_MS : IDLE_MS)) break;
   }
   const events = [...host.events];
-  const of = <K extends OAuthEvent['kind']>(kind: K) => events.filter((e): e is Extract<OAuthEvent, { kind: K }> => e.kind === kind);
+  const of = <K extends OAuthEvent['kind']>(kind: K) => eventsOf(events, kind);
   if (judged && !startedOAuth({ events })) {
     const refused = of('endpoint').length;
     ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
@@ -70,6 +70,11 @@ export interface AuthScenarioSpec {
    * alone): what this scenario changes may be what stopped it, which a control run tells.
    */
   judgesSilence?: true;
+}
+
+/** The events of one kind among `events` (a whole flow's, or a part of it). */
+export function eventsOf<K extends OAuthEvent['kind']>(events: readonly OAuthEvent[], kind: K): Array<Extract<OAuthEvent, { kind: K }>> {
+  return events.filter((e): e is Extract<OAuthEvent, { kind: K }> => e.kind === kind);
 }
 
 /** Whether a flow went beyond the endpoint: the client started OAuth. */
@@ -113,6 +118,9 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
   });
 }
 
+/** The skip of a rule about the authorization request, when the client sent none. */
+export const NO_AUTHORIZE = 'not exercised: the client sent no authorization request';
+
 /** A scope parameter as a sorted set, for comparisons that ignore order. */
 export const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? '').split(' ').filter(Boolean))].sort();
 
@@ -140,10 +148,27 @@ export interface Refusal {
  */
 export async function expectRefusal(ctx: ClientScenarioContext, control: () => Promise<Flow | undefined>, r: Refusal): Promise<void> {
   if (r.acted !== undefined) return void ctx.check.expect(false, { expected: r.expected, actual: r.acted });
+  if (await plainActs(ctx, control, r.actsOn, `the client sent no ${r.step} here`, 'its refusal cannot be told')) ctx.check.expect(true, { expected: r.expected, actual: 'none' });
+}
+
+/**
+ * Whether the client, started again against the plain server (the control run), takes the step
+ * `actsOn` looks for; if it does not, a skip is recorded (`here`: what it did not do in the
+ * scenario; `so`: what that leaves untold), for then nothing tells the scenario's fault apart.
+ */
+export async function plainActs(ctx: ClientScenarioContext, control: () => Promise<Flow | undefined>, actsOn: (plain: Flow) => boolean, here: string, so: string): Promise<boolean> {
   const plain = await control();
-  if (!plain || !r.actsOn(plain)) {
-    const other = plain ? 'none with the same server without the fault either' : 'started again, made no contact';
-    return ctx.check.skip(`not exercised: the client sent no ${r.step} here, and ${other} (it gets no further without a user or a browser, say): its refusal cannot be told`);
-  }
-  ctx.check.expect(true, { expected: r.expected, actual: 'none' });
+  if (plain && actsOn(plain)) return true;
+  const other = plain ? 'nor with the same server without the fault' : 'and started again, it made no contact';
+  ctx.check.skip(`not exercised: ${here}, ${other} (it gets no further without a user or a browser, say): ${so}`);
+  return false;
+}
+
+/** Judges the scope of the client's first authorization request against `wanted` (offline_access aside), said as `expected`. */
+export function scopeJudge(wanted: string, expected: string): AuthJudge {
+  return (ctx, flow) => {
+    const authorize = flow.of('authorize')[0];
+    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
+    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(wanted), { expected, actual: `scope ${show(authorize.params.scope)}` });
+  };
 }

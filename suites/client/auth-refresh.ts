@@ -1,11 +1,9 @@
-import { EXPIRING_USES, show, type ClientScenario, type OAuthEvent } from '../kit.js';
-import { type Flow, protectedScenario, scopeSet } from './auth-helpers.js';
+import { EXPIRING_USES, show, type ClientScenario } from '../kit.js';
+import { eventsOf, type Flow, NO_AUTHORIZE, protectedScenario, scopeSet } from './auth-helpers.js';
 
 // A token that stops working (basic/authorization.mdx, token handling and refresh tokens): the
 // token of the code grant serves EXPIRING_USES requests, then the endpoint refuses it as expired
 // (401 invalid_token). The client gets another (a refresh, or a new authorization) and goes on.
-
-type Endpoint = Extract<OAuthEvent, { kind: 'endpoint' }>;
 
 /** The flow from the first refusal of a token it had been admitted with (undefined: it never met one). */
 function sinceExpiry(flow: Flow): Flow['events'] | undefined {
@@ -28,8 +26,8 @@ export const expiredToken = protectedScenario(
     const after = sinceExpiry(flow);
     if (!after) return ctx.check.skip(noExpiry);
     const issued = after.findIndex((e) => e.kind === 'token' && e.issued !== undefined);
-    const resumed = issued >= 0 && after.slice(issued).some((e): e is Endpoint => e.kind === 'endpoint' && e.admitted);
-    const grants = after.filter((e): e is Extract<OAuthEvent, { kind: 'token' }> => e.kind === 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
+    const resumed = issued >= 0 && eventsOf(after.slice(issued), 'endpoint').some((e) => e.admitted);
+    const grants = eventsOf(after, 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
     ctx.check.expect(resumed, {
       expected: 'after the 401 invalid_token, a new token (a refresh_token grant, or a new authorization) and a request to the server admitted with it',
       actual: grants.length === 0 ? 'no token request after the 401' : `token request(s) ${show(grants)} and no admitted request after`,
@@ -47,7 +45,7 @@ export const refreshGrantTypes = protectedScenario(
   },
   (ctx, flow) => {
     const authorize = flow.of('authorize');
-    if (authorize.length === 0) return ctx.check.skip('not exercised: the client sent no authorization request');
+    if (authorize.length === 0) return ctx.check.skip(NO_AUTHORIZE);
     // mcpcheck's authorization server never lists offline_access in its scopes_supported.
     const offline = authorize.filter((a) => scopeSet(a.params.scope).includes('offline_access'));
     const refreshed = flow.of('token').some((t) => t.params.grant_type === 'refresh_token');

@@ -1,11 +1,9 @@
-import { show, STEP_UP_SCOPE, type ClientScenario, type OAuthEvent } from '../kit.js';
-import { type Flow, protectedScenario, scopeSet } from './auth-helpers.js';
+import { show, STEP_UP_SCOPE, type ClientScenario } from '../kit.js';
+import { eventsOf, type Flow, protectedScenario, scopeSet } from './auth-helpers.js';
 
 // Step-up authorization (basic/authorization.mdx, scope challenge handling): once the client holds
 // a token, mcpcheck answers its tools/list with 403 insufficient_scope naming STEP_UP_SCOPE. The
 // client should authorize again for it and retry, without looping.
-
-type Endpoint = Extract<OAuthEvent, { kind: 'endpoint' }>;
 
 /** The flow from the first 403 on (undefined: the endpoint never refused a token for its scope). */
 function sinceForbidden(flow: Flow): { before: Flow['events']; after: Flow['events'] } | undefined {
@@ -14,7 +12,7 @@ function sinceForbidden(flow: Flow): { before: Flow['events']; after: Flow['even
 }
 
 const noForbidden = 'not exercised: the client sent no tools/list with its token (so it never met the 403 insufficient_scope)';
-const authorizeIn = (events: Flow['events']) => events.filter((e): e is Extract<OAuthEvent, { kind: 'authorize' }> => e.kind === 'authorize');
+const authorizeIn = (events: Flow['events']) => eventsOf(events, 'authorize');
 
 export const stepUp = protectedScenario(
   {
@@ -82,7 +80,7 @@ export const stepUpBounded = protectedScenario(
   (ctx, flow) => {
     const split = sinceForbidden(flow);
     if (!split) return ctx.check.skip(noForbidden);
-    const retries = split.after.filter((e): e is Endpoint => e.kind === 'endpoint' && e.status === 403).length;
+    const retries = eventsOf(split.after, 'endpoint').filter((e) => e.status === 403).length;
     const authorizations = authorizeIn(split.after).length;
     ctx.check.expect(retries <= RETRY_CAP, {
       expected: `at most ${RETRY_CAP} more tools/list after the first 403 (every one is refused the same way)`,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CHALLENGE_SCOPE, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, isLoopbackHost, METADATA_SCOPES, PRM_PATH, show, type ClientScenario } from '../kit.js';
-import { expectRefusal, type Flow, protectedScenario, resourceScopes } from './auth-helpers.js';
+import { eventsOf, expectRefusal, type Flow, NO_AUTHORIZE, protectedScenario, scopeJudge } from './auth-helpers.js';
 
 // A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
 // Protected Resource Metadata, an authorization server on the same origin offering dynamic
@@ -9,7 +9,6 @@ import { expectRefusal, type Flow, protectedScenario, resourceScopes } from './a
 
 /** The flow's first authorization request, or a skip said by the caller's check when there is none. */
 const firstAuthorize = (flow: Flow) => flow.of('authorize')[0];
-const noAuthorize = 'not exercised: the client sent no authorization request';
 
 /** What the client sent once its first token was issued (undefined: none was); a token can travel only from then on. */
 function sinceToken(flow: Flow): Flow['events'] | undefined {
@@ -35,7 +34,7 @@ export const pkce = protectedScenario(
   { id: 'client.auth.pkce', title: 'The client uses PKCE with S256, and redeems the code with the verifier of its challenge', requirements: ['AUTH-PKCE-01'] },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
+    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
     const { code_challenge: challenge, code_challenge_method: method } = authorize.params;
     const token = flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
     if (method === 'S256' && !token) return ctx.check.skip('not exercised: the client sent no token request for a code (the authorization request used S256)');
@@ -52,7 +51,7 @@ export const resourceParameter = protectedScenario(
   { id: 'client.auth.resource', title: 'The client names the MCP server as resource (RFC 8707) in the authorization and the token request', requirements: ['AUTH-RES-01'] },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
+    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
     const token = flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
     const want = flow.host.resource;
     const problems = [
@@ -68,7 +67,7 @@ export const state = protectedScenario(
   { id: 'client.auth.state', title: 'The client sends a state parameter with its authorization request', requirements: ['AUTH-REDIR-03'] },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
+    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
     ctx.check.expect(typeof authorize.params.state === 'string' && authorize.params.state !== '', { expected: 'a state parameter', actual: 'none' });
   },
 );
@@ -77,7 +76,7 @@ export const redirectRegistered = protectedScenario(
   { id: 'client.auth.redirect-registered', title: 'The redirect URI of the authorization request is one the client registered', requirements: ['AUTH-REDIR-01'] },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
+    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
     const registrations = flow.of('register');
     if (registrations.length === 0) return ctx.check.skip('not exercised: the client registered nothing with mcpcheck\'s authorization server (no dynamic registration)');
     const registered = registrations.flatMap((r) => {
@@ -95,7 +94,7 @@ export const redirectSafe = protectedScenario(
   { id: 'client.auth.redirect-safe', title: 'The client\'s redirect URI is on localhost or uses HTTPS', requirements: ['AUTH-SEC-04'] },
   (ctx, flow) => {
     const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
+    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
     const uri = authorize.params.redirect_uri ?? '';
     const url = URL.canParse(uri) ? new URL(uri) : undefined;
     ctx.check.expect(url !== undefined && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))), {
@@ -107,14 +106,7 @@ export const redirectSafe = protectedScenario(
 
 export const scope = protectedScenario(
   { id: 'client.auth.scope', title: 'The client asks for the scope the 401 challenge names', requirements: ['AUTH-SCOPE-01'], alias: 'auth/scope-from-www-authenticate' },
-  (ctx, flow) => {
-    const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(CHALLENGE_SCOPE), {
-      expected: `scope=${CHALLENGE_SCOPE}, the challenge's scope`,
-      actual: `scope ${show(authorize.params.scope)}`,
-    });
-  },
+  scopeJudge(CHALLENGE_SCOPE, `scope=${CHALLENGE_SCOPE}, the challenge's scope`),
 );
 
 export const scopeFromMetadata = protectedScenario(
@@ -125,14 +117,7 @@ export const scopeFromMetadata = protectedScenario(
     variant: { scopes: 'metadata' },
     alias: 'auth/scope-from-scopes-supported',
   },
-  (ctx, flow) => {
-    const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(METADATA_SCOPES.join(' ')), {
-      expected: `scope=${METADATA_SCOPES.join(' ')}, the metadata's scopes_supported (the challenge named none)`,
-      actual: `scope ${show(authorize.params.scope)}`,
-    });
-  },
+  scopeJudge(METADATA_SCOPES.join(' '), `scope=${METADATA_SCOPES.join(' ')}, the metadata's scopes_supported (the challenge named none)`),
 );
 
 export const scopeOmitted = protectedScenario(
@@ -143,14 +128,7 @@ export const scopeOmitted = protectedScenario(
     variant: { scopes: 'none' },
     alias: 'auth/scope-omitted-when-undefined',
   },
-  (ctx, flow) => {
-    const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(resourceScopes(authorize.params.scope) === '', {
-      expected: 'no scope parameter, or offline_access alone (neither the challenge nor scopes_supported names a scope)',
-      actual: `scope ${show(authorize.params.scope)}`,
-    });
-  },
+  scopeJudge('', 'no scope parameter, or offline_access alone (neither the challenge nor scopes_supported names a scope)'),
 );
 
 export const scopeAuthoritative = protectedScenario(
@@ -160,14 +138,7 @@ export const scopeAuthoritative = protectedScenario(
     requirements: ['AUTH-WWW-03'],
     variant: { scopes: 'disjoint' },
   },
-  (ctx, flow) => {
-    const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(noAuthorize);
-    ctx.check.expect(resourceScopes(authorize.params.scope) === resourceScopes(DISJOINT_CHALLENGE_SCOPE), {
-      expected: `scope=${DISJOINT_CHALLENGE_SCOPE}, the challenge's scope (the metadata's scopes_supported is ${show(DISJOINT_METADATA_SCOPES)}: neither a subset nor a superset of it)`,
-      actual: `scope ${show(authorize.params.scope)}`,
-    });
-  },
+  scopeJudge(DISJOINT_CHALLENGE_SCOPE, `scope=${DISJOINT_CHALLENGE_SCOPE}, the challenge's scope (the metadata's scopes_supported is ${show(DISJOINT_METADATA_SCOPES)}: neither a subset nor a superset of it)`),
 );
 
 export const applicationType = protectedScenario(
@@ -182,7 +153,8 @@ export const applicationType = protectedScenario(
     if (!registration) return ctx.check.skip('not exercised: the client registered nothing with mcpcheck\'s authorization server (no dynamic registration)');
     const body = registration.body as { application_type?: unknown; redirect_uris?: unknown };
     const uris = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((u): u is string => typeof u === 'string' && URL.canParse(u)) : [];
-    const local = uris.length > 0 && uris.every((u) => isLoopbackHost(new URL(u).hostname) || new URL(u).hostname === 'localhost' || !/^https?:$/.test(new URL(u).protocol));
+    // Native: loopback (localhost included) or a private-use scheme; a web client's redirect is on a host of its own.
+    const local = uris.length > 0 && uris.map((u) => new URL(u)).every((u) => isLoopbackHost(u.hostname) || !/^https?:$/.test(u.protocol));
     const fitting = local ? 'native' : 'web';
     const expected = `application_type in the registration (omitted, OpenID Connect takes it for "web"), "${fitting}" for redirect URIs ${show(uris)}`;
     if (body.application_type === undefined) return void ctx.check.expect(false, { expected, actual: 'no application_type' });
@@ -196,7 +168,7 @@ export const bearer = protectedScenario(
   (ctx, flow) => {
     const since = sinceToken(flow);
     if (!since) return ctx.check.skip('not exercised: no token was issued to the client');
-    const after = since.filter((e): e is Extract<typeof e, { kind: 'endpoint' }> => e.kind === 'endpoint');
+    const after = eventsOf(since, 'endpoint');
     if (after.length === 0) return ctx.check.skip('not exercised: the client sent the server nothing after it got its token');
     const without = after.filter((e) => !e.admitted);
     ctx.check.expect(without.length === 0, {
