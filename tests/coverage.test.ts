@@ -181,7 +181,11 @@ describe('what a run did not test', () => {
     expect(why.Tools).toBeUndefined();
     expect(why.Cancellation).toBe('no check of it was selected (--only/--skip)');
     expect(why.Roots).toBe('mcpcheck server has no check for it');
-    expect(why.Authorization).toBe(UNTESTED_AREAS.find((g) => g.area === 'Authorization')!.why);
+    // A server run judges authorization (of a protected server): left out by the selection here.
+    expect(why.Authorization).toBe('no check of it was selected (--only/--skip)');
+    // A run of a command with no authorization check says which commands judge it.
+    const validate = grade({ role: 'server', tool: { name: 'mcpcheck', version: '0' }, target: { kind: 'stdio', description: 'x' }, startedAt: 'x', durationMs: 0, checks: [check('a', 'pass', 'PING-01')], untested: untestedContext('validate') });
+    expect(validate.untested.find((u) => u.area === 'Authorization')?.why).toBe(UNTESTED_AREAS.find((g) => g.area === 'Authorization')!.why);
     // A server run tests part of 2026-07-28 (discovery, versions, _meta, headers), and says which part it does not.
     expect(why['revision 2026-07-28, in part']).toBeDefined();
     expect(why['parts of the client suite']).toBeUndefined();

@@ -33,7 +33,6 @@ export function requireBuild(): void {
   if (!existsSync(REFERENCE)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
 /**
  * A free port below the system's ephemeral range (32768 and up on Linux), for a test that needs
  * nobody listening there for a while: a server of another test binding port 0 is never handed it.
@@ -52,6 +51,7 @@ export async function quietPort(): Promise<number> {
   }
 }
 
+/** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -20,7 +20,7 @@ interface KnownGap extends UntestedArea {
  * only by a run with no check in it; the others cut across areas and are always listed.
  */
 export const UNTESTED_AREAS: readonly KnownGap[] = [
-  { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server\'s 401 challenge, its resource metadata and how it handles tokens; clients\' OAuth flows and authorization servers are not judged yet' },
+  { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server, `mcpcheck client` an HTTP client\'s OAuth flow and `mcpcheck authorization --url` an authorization server', runs: ['validate', 'fuzz'] },
   {
     area: 'Authorization, in part',
     why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05) or one with too little scope (AUTH-ERR-02/03); a metadata URL on another host than the server\'s is never fetched',
@@ -63,7 +63,7 @@ function whyUntested(area: string, context: UntestedContext): string {
  * their reasons are in the report already.
  */
 export function untestedAreas(checks: readonly CheckResult[], role: Role | undefined, context: UntestedContext): UntestedArea[] {
-  const known = new Map(UNTESTED_AREAS.map((g) => [g.area, g.why]));
+  const known = new Map(UNTESTED_AREAS.filter((g) => g.runs === undefined || g.runs.includes(context.run)).map((g) => [g.area, g.why]));
   const catalogAreas = new Set<string>();
   const untested: UntestedArea[] = [];
   for (const catalog of catalogsOf(checks)) {

@@ -40,7 +40,7 @@ export async function runAsScenarios(input: AsRunInput): Promise<{ checks: Check
     if (s.active && as.passiveBecause !== undefined) return settle([scenarioSkipped(s, `not run: ${as.passiveBecause}`)]);
     if (signal?.aborted) return settle([scenarioInterrupted(s)]);
     observer?.started(s.id);
-    const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => undefined, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text), input.revision);
+    const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => undefined, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text), () => input.revision);
     await runGuarded(recorder, input.scenarioTimeoutMs, () => s.run({ as, check: recorder, note: (text) => recorder.note(text) }), signal);
     settle(recorder.results);
   });

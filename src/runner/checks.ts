@@ -77,15 +77,16 @@ export class CheckRecorder {
     private readonly reproduce: string,
     /** Where notes go (the report's notes); a note is never a verdict. */
     private readonly onNote: (text: string) => void = () => undefined,
-    /** The revision checks are judged in when they have no session (an authorization server's run), or one that carried nothing. */
-    private readonly revision?: Revision,
+    /** The revision checks are judged in when they have no session (an authorization server's run), or one that carried nothing; asked when a check is judged. */
+    private readonly revision: () => Revision | undefined = () => undefined,
   ) {}
 
   /** The revision a check is judged in: its session's, else the recorder's. */
   private judgedIn(session: PeerSession | undefined): Revision | undefined {
     // A session that carried nothing negotiated no revision: its default is no verdict on the era.
-    if (session && session.frames.length === 0 && this.revision) return this.revision;
-    return session?.judgedIn ?? this.revision;
+    const fallback = this.revision();
+    if (session && session.frames.length === 0 && fallback) return fallback;
+    return session?.judgedIn ?? fallback;
   }
 
   /**

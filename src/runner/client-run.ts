@@ -6,7 +6,7 @@ import { ServerSession } from '../harness/server-session.js';
 import type { CheckResult, WireLog } from '../model.js';
 import { TargetDidNotStart, type TargetProcess } from '../transport/process.js';
 import type { ClientExchange, StdioClientEvent } from '../transport/server-channel.js';
-import { isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION } from '../spec/revisions.js';
+import { isRevision, LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision } from '../spec/revisions.js';
 import { inEra, outsideRevisions } from './scenario.js';
 import { closeQuietly } from './close-quietly.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
@@ -101,8 +101,12 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     // Its budget runs from its client's first contact, as the guard's does: that start is not its work.
     let started = performance.now();
     const current = () => attempts[attempts.length - 1]?.session;
-    // A session the client sent nothing on (it never got past authorization, say) is judged in the revision it spoke in the run.
-    const spoke = isRevision(out.protocolVersion) ? out.protocolVersion : undefined;
+    // A session the client sent nothing on (it never got past authorization, say) is judged in the
+    // revision it spoke in the run, else the one its refused POSTs named in MCP-Protocol-Version (a
+    // 2026-07-28 client sends it on every request; an initialize-era one names none before it is
+    // initialized, and is judged in its session's revision).
+    const named: Revision[] = [];
+    const spoke = () => (isRevision(out.protocolVersion) ? out.protocolVersion : named[0]);
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text), spoke);
 
     /** Opens a fresh endpoint, shapes what it serves and starts the client at it; a string says why the client made no contact. */
@@ -124,7 +128,11 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       // A POST the endpoint refused before reading it (as an initialize-era server does a modern one) is contact too.
       const posted = new Promise<void>((resolve) => channel.onExchange?.((e) => e.toEndpoint && resolve()));
       const stdioEvents: StdioClientEvent[] = [];
-      channel.onExchange?.((e) => exchanges.length < 10_000 && exchanges.push(e));
+      channel.onExchange?.((e) => {
+        if (exchanges.length < 10_000) exchanges.push(e);
+        const version = e.toEndpoint && e.method === 'POST' ? e.headers['mcp-protocol-version'] : undefined;
+        if (isRevision(version) && !named.includes(version)) named.push(version);
+      });
       channel.onStdioEvent?.((e) => {
         if (stdioEvents.length < 1_000) stdioEvents.push(e);
         // A well-behaved stdio server exits when its stdin closes; the client need not signal it then.
@@ -175,6 +183,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
           if (conversation?.clientInfo) out.clientInfo = conversation.clientInfo;
           // The era it speaks: 2026-07-28 once it sent a modern request, even if a scenario made it fall back.
           if (conversation) out.protocolVersion = ctx.session.judgedIn;
+          else if (named[0]) out.protocolVersion = named[0];
         }
       }
     } finally {
