@@ -141,6 +141,12 @@ class ContractAuthProvider {
   constructor() {
     this.redirectUrl = 'http://127.0.0.1/sdk-client/callback';
     this.clientMetadata = { client_name: 'mcpcheck-sdk-example-client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    // Where the authorization server supports Client ID Metadata Documents, the SDK uses this URL as
+    // the client_id instead of registering. A real client names the document it hosts; the official
+    // suite's auth/basic-cimd scenario expects this one.
+    this.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+    // Pre-registered credentials, as the conformance contract hands them over (auth/pre-registration).
+    this.client = contractClient();
     this.issuedState = undefined;
     this.code = undefined;
   }
@@ -177,6 +183,18 @@ class ContractAuthProvider {
     if (!code) throw new Error(`the authorization was refused: ${back.searchParams.get('error') ?? 'no code'}`);
     this.code = code;
   }
+}
+
+/** The client the conformance contract hands over in MCP_CONFORMANCE_CONTEXT ({client_id, client_secret}), if it hands one. */
+function contractClient() {
+  let context;
+  try {
+    context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  } catch {
+    return undefined;
+  }
+  if (typeof context?.client_id !== 'string') return undefined;
+  return { client_id: context.client_id, ...(typeof context.client_secret === 'string' ? { client_secret: context.client_secret } : {}) };
 }
 
 /** The server ended the session (HTTP 404 to a request that carried its id): a new one is due. */

@@ -49,6 +49,14 @@ const ALL_PASS = {
   'client.auth.step-up': 'pass',
   'client.auth.step-up-bounded': 'pass',
   'client.auth.expired-token': 'pass',
+  'client.auth.resource-canonical': 'pass',
+  'client.auth.cimd': 'pass',
+  'client.auth.cimd-url': 'pass',
+  'client.auth.dcr-fallback': 'pass',
+  'client.auth.token-auth-basic': 'pass',
+  'client.auth.token-auth-post': 'pass',
+  'client.auth.token-auth-none': 'pass',
+  'client.auth.pre-registration': 'pass',
 };
 /** A 2026-07-28 client is judged on these too (rules of that revision alone). */
 const ALL_PASS_2026 = {
@@ -59,6 +67,7 @@ const ALL_PASS_2026 = {
   'client.auth.iss-exact': 'pass',
   'client.auth.application-type': 'pass',
   'client.auth.refresh-grant-types': 'pass',
+  'client.auth.client-id': 'pass',
 };
 
 /** Rules a break also breaks by necessity, beside its own; each entry says why. */
@@ -71,6 +80,8 @@ const ALSO: Record<string, string[]> = {
   // and the challenge's scopes where they differ from the metadata's (AUTH-WWW-03).
   // And it drops the scope the 403 named from its step-up authorization.
   'auth-scope-dropped': ['client.auth.scope-from-metadata', 'client.auth.scope-challenge-authoritative', 'client.auth.step-up'],
+  // Pre-registered, it is assigned client_secret_basic as well.
+  'auth-client-secret-post': ['client.auth.pre-registration'],
 };
 
 /**

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { parseObject } from '../json.js';
 import type { GuardAnswer, GuardRequest, RequestGuard } from '../transport/server-channel.js';
 import { metadataLocations } from '../validate/as-metadata.js';
+import { isLoopbackHost } from '../validate/loopback.js';
 
 /**
  * mcpcheck as a protected MCP server with its own authorization server, for a client under test
@@ -47,6 +48,42 @@ export interface OAuthHostVariant {
   stepUp?: 'once' | 'always';
   /** A token the code grant issued is admitted for EXPIRING_USES requests, then refused as expired (401 invalid_token); refreshed ones last. */
   expiring?: true;
+  /**
+   * How a client gets its client_id (AUTH-REG-*, AUTH-CIMD-*): 'dcr' (default) by dynamic
+   * registration; 'cimd' the metadata also says client_id_metadata_document_supported, and an https
+   * URL with a path is taken as a client_id (its document is not fetched: the redirect URI is taken
+   * as given); 'pre-registered' no registration endpoint: PRE_REGISTERED is the one client (the
+   * scenario gives it to the client in MCP_CONFORMANCE_CONTEXT), authenticating by
+   * client_secret_basic.
+   */
+  registration?: 'dcr' | 'cimd' | 'pre-registered';
+  /** The one token-endpoint authentication method the metadata lists and registration assigns (with a secret but for 'none'); the token endpoint refuses any other. */
+  tokenAuth?: TokenAuthMethod;
+}
+
+/** How a client authenticates at the token endpoint (RFC 8414 token_endpoint_auth_methods_supported). */
+export type TokenAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+/** The client the 'pre-registered' variant knows, as the official contract hands it to a client. */
+export const PRE_REGISTERED = { client_id: 'mcpcheck-pre-registered-client', client_secret: 'mcpcheck-pre-registered-secret' };
+
+/** Whether a client_id is a Client ID Metadata Document URL in form (an https URL with a path, no fragment). */
+export function isMetadataDocumentId(clientId: string): boolean {
+  if (!URL.canParse(clientId)) return false;
+  const url = new URL(clientId);
+  return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '' && !clientId.includes('#');
+}
+
+/** How a token request authenticated its client (RFC 6749 §2.3.1): Basic credentials, a secret in the body, or neither. */
+export function tokenAuthOf(authorization: string | undefined, params: Record<string, string>): { method: TokenAuthMethod; clientId?: string; secret?: string } {
+  const basic = /^Basic +(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (basic !== undefined) {
+    const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+    // The credentials are form-urlencoded before they are joined (RFC 6749 §2.3.1).
+    const decode = (v: string | undefined) => (v === undefined ? undefined : decodeURIComponent(v.replace(/\+/g, ' ')));
+    return { method: 'client_secret_basic', ...(id !== undefined ? { clientId: decode(id)! } : {}), ...(secret !== undefined ? { secret: decode(secret)! } : {}) };
+  }
+  if (params.client_secret !== undefined) return { method: 'client_secret_post', ...(params.client_id !== undefined ? { clientId: params.client_id } : {}), secret: params.client_secret };
+  return { method: 'none', ...(params.client_id !== undefined ? { clientId: params.client_id } : {}) };
 }
 
 /** The scope the 401 challenge names. */
@@ -74,7 +111,7 @@ export type OAuthEvent =
   | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number }
   | { kind: 'register'; body: unknown; status: number }
   | { kind: 'authorize'; params: Record<string, string>; status: number }
-  | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string };
+  | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string; clientAuth: TokenAuthMethod; clientId?: string };
 
 interface CodeGrant {
   clientId: string;
@@ -108,7 +145,8 @@ export class LoopbackOAuthHost {
   private readonly base: string;
   /** The well-known URLs a client may look for the metadata at, in the order it must (AUTH-ASMD-03), and the one that serves it. */
   readonly metadataCandidates: { paths: string[]; served: string };
-  private readonly clients = new Map<string, { redirectUris: string[] }>();
+  /** The clients it knows: their redirect URIs (undefined: any on loopback or https) and secret. */
+  private readonly clients = new Map<string, { redirectUris?: string[]; secret?: string }>();
   private readonly codes = new Map<string, CodeGrant>();
   /** The tokens issued, each with the scopes it was granted. */
   private readonly accessTokens = new Map<string, string[]>();
@@ -128,6 +166,18 @@ export class LoopbackOAuthHost {
     this.base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
     const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
     this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
+    if (variant.registration === 'pre-registered') this.clients.set(PRE_REGISTERED.client_id, { secret: PRE_REGISTERED.client_secret });
+  }
+
+  /** The token-endpoint authentication methods the metadata lists. */
+  private get tokenAuthMethods(): TokenAuthMethod[] {
+    if (this.variant.registration === 'pre-registered') return ['client_secret_basic'];
+    return this.variant.tokenAuth ? [this.variant.tokenAuth] : ['none', 'client_secret_basic', 'client_secret_post'];
+  }
+
+  /** The client_ids its registration endpoint issued. */
+  get registered(): ReadonlySet<string> {
+    return new Set([...this.clients.keys()].filter((id) => id.startsWith('mcpcheck-client-')));
   }
 
   private get scopes(): NonNullable<OAuthHostVariant['scopes']> {
@@ -163,7 +213,7 @@ export class LoopbackOAuthHost {
       this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: served ? 200 : 404 });
       return served ? json(200, this.metadata()) : { status: 404 };
     }
-    if (route === `POST ${this.base}/register`) return this.register(r);
+    if (route === `POST ${this.base}/register` && this.variant.registration !== 'pre-registered') return this.register(r);
     if (route === `GET ${this.base}/authorize`) return this.authorize(r);
     if (route === `POST ${this.base}/token`) return this.token(r);
     if (route === `GET ${this.base}/jwks`) return json(200, { keys: [] });
@@ -183,10 +233,11 @@ export class LoopbackOAuthHost {
       issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : this.issuer,
       authorization_endpoint: `${at}/authorize`,
       token_endpoint: `${at}/token`,
-      registration_endpoint: `${at}/register`,
+      ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
+      ...(this.variant.registration === 'cimd' ? { client_id_metadata_document_supported: true } : {}),
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_methods_supported: this.tokenAuthMethods,
       ...(scopes ? { scopes_supported: this.variant.stepUp ? [...scopes, STEP_UP_SCOPE] : scopes } : {}),
       authorization_response_iss_parameter_supported: true,
       ...(this.variant.withoutPkce ? {} : { code_challenge_methods_supported: ['S256'] }),
@@ -236,9 +287,16 @@ export class LoopbackOAuthHost {
       return json(400, { error: 'invalid_redirect_uri', error_description: 'redirect_uris is required' });
     }
     const id = fresh('mcpcheck-client');
-    this.clients.set(id, { redirectUris: uris as string[] });
+    const method = this.variant.tokenAuth ?? 'none';
+    const secret = method === 'none' ? undefined : fresh('mcpcheck-secret');
+    this.clients.set(id, { redirectUris: uris as string[], ...(secret !== undefined ? { secret } : {}) });
     this.record({ kind: 'register', body, status: 201 });
-    return json(201, { ...body, client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: 'none' });
+    return json(201, { ...body, client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: method, ...(secret !== undefined ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
+  }
+
+  /** The client a client_id names: one it registered or knows, or in the 'cimd' variant a metadata document URL. */
+  private clientOf(clientId: string): { redirectUris?: string[]; secret?: string } | undefined {
+    return this.clients.get(clientId) ?? (this.variant.registration === 'cimd' && isMetadataDocumentId(clientId) ? {} : undefined);
   }
 
   /** The `iss` of an authorization response (RFC 9207), as this variant sends it (undefined: none). */
@@ -250,9 +308,11 @@ export class LoopbackOAuthHost {
 
   private authorize(r: GuardRequest): GuardAnswer {
     const params = Object.fromEntries(r.query);
-    const client = this.clients.get(params.client_id ?? '');
+    const client = this.clientOf(params.client_id ?? '');
     const redirectUri = params.redirect_uri ?? '';
-    const known = client !== undefined && client.redirectUris.includes(redirectUri);
+    // A client whose redirect URIs it was not told (pre-registered, or a document it does not fetch) may use any a user agent can safely be sent to.
+    const safe = URL.canParse(redirectUri) && (new URL(redirectUri).protocol === 'https:' || isLoopbackHost(new URL(redirectUri).hostname));
+    const known = client !== undefined && (client.redirectUris ? client.redirectUris.includes(redirectUri) : safe);
     this.record({ kind: 'authorize', params, status: known ? 302 : 400 });
     if (!known) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'unknown client or unregistered redirect_uri' };
     const back = new URL(redirectUri);
@@ -273,10 +333,18 @@ export class LoopbackOAuthHost {
 
   private token(r: GuardRequest): GuardAnswer {
     const params = Object.fromEntries(new URLSearchParams(r.body ?? ''));
+    const auth = tokenAuthOf(r.headers.authorization, params);
     const done = (status: number, body: Record<string, unknown>, issued?: string) => {
-      this.record({ kind: 'token', params, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), status, ...(issued !== undefined ? { issued } : {}) });
+      const { clientId } = auth;
+      this.record({ kind: 'token', params, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), status, ...(issued !== undefined ? { issued } : {}), clientAuth: auth.method, ...(clientId !== undefined ? { clientId } : {}) });
       return json(status, body);
     };
+    // Where one method is set, a client authenticating otherwise, or with a secret it was not given, is refused (RFC 6749 §5.2).
+    const methods = this.tokenAuthMethods;
+    if (methods.length === 1) {
+      const client = this.clientOf(auth.clientId ?? '');
+      if (auth.method !== methods[0] || (client?.secret !== undefined && auth.secret !== client.secret)) return done(401, { error: 'invalid_client', error_description: `the client authenticates by ${methods[0]} here` });
+    }
     if (params.grant_type === 'authorization_code') {
       const grant = this.codes.get(params.code ?? '');
       if (!grant) return done(400, { error: 'invalid_grant' });

@@ -246,7 +246,8 @@ function scenarioEnv(s: ClientScenario): Record<string, string> {
     MCPCHECK_SCENARIO: s.id,
     MCPCHECK_STEPS: JSON.stringify(s.steps),
     MCP_CONFORMANCE_SCENARIO: s.alias ?? s.contract ?? OFFICIAL_FALLBACK,
-    MCP_CONFORMANCE_CONTEXT: '{}',
+    // As the official runner builds it: the scenario's name, then what the scenario gives.
+    MCP_CONFORMANCE_CONTEXT: JSON.stringify({ name: s.alias ?? s.contract ?? OFFICIAL_FALLBACK, ...s.context }),
     MCP_CONFORMANCE_PROTOCOL_VERSION: LATEST_REVISION,
   };
 }

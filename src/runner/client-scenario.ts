@@ -59,6 +59,8 @@ export interface ClientScenario extends ScenarioIdentity {
    * without either, `initialize`.
    */
   contract?: string;
+  /** What the official contract hands the client beside the scenario's name (MCP_CONFORMANCE_CONTEXT), such as pre-registered credentials. */
+  context?: Readonly<Record<string, string>>;
   needs?: { transport?: 'stdio' | 'http' };
   /** The revisions it applies to; a client that spoke another one (in the run's first scenario) has it skipped, naming that revision. */
   revisions?: RevisionSpan;

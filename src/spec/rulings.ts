@@ -230,8 +230,8 @@ const RULING_LIST = [
   {
     id: 'resource-identifies-server',
     ruling:
-      'The Protected Resource Metadata `resource` identifies the endpoint when it equals the endpoint URL (scheme and host case-insensitive, a default port implied, no fragment, no query) or names a path the endpoint lies under on the same origin (the canonical server URI may be the origin alone, basic/authorization.mdx#canonical-server-uri); a difference of a trailing slash alone warns; any other value fails AUTH-PRM-03.',
-    requirements: ['AUTH-PRM-03'],
+      'The Protected Resource Metadata `resource`, and the RFC 8707 `resource` a client sends, identify the endpoint when they equal the endpoint URL (scheme and host case-insensitive, a default port implied, no fragment, no query), differ from it by a trailing slash, or name a path the endpoint lies under on the same origin (the canonical server URI may be the origin alone, basic/authorization.mdx#canonical-server-uri). For the metadata a difference of a trailing slash alone warns and any other value fails AUTH-PRM-03; for the client any of them passes AUTH-RES-01 (a value naming something else fails it), and AUTH-RES-02 (SHOULD) asks for the endpoint URL itself.',
+    requirements: ['AUTH-PRM-03', 'AUTH-RES-01', 'AUTH-RES-02'],
   },
   {
     id: 'as-advertises-s256',
@@ -250,6 +250,12 @@ const RULING_LIST = [
     ruling:
       'AUTH-SEC-04 says every redirect URI is localhost or HTTPS without naming who enforces it. An authorization server that registers a plain-http redirect URI on another host lets such a URI be used, so mcpcheck reports it, as a warning (SHOULD): OAuth 2.1 and OpenID Connect registration allow it for servers that serve other clients than MCP ones, so refusing is not shown to be the server\'s MUST.',
     requirements: ['AUTH-SEC-04'],
+  },
+  {
+    id: 'token-endpoint-client-auth',
+    ruling:
+      'The MCP authorization spec adopts OAuth 2.1 without restating how a client authenticates at the token endpoint. mcpcheck judges that under AUTH-GEN-01 (SHOULD: follow this specification, OAuth 2.1 included): a client uses the method its registration assigned (`token_endpoint_auth_method`, RFC 7591 §2) or, pre-registered, one the metadata lists (`token_endpoint_auth_methods_supported`, RFC 8414 §2), with the credentials it was given (RFC 6749 §2.3.1); any other is a warning.',
+    requirements: ['AUTH-GEN-01'],
   },
 ] as const satisfies readonly Ruling[];
 

@@ -70,6 +70,8 @@ export interface AuthScenarioSpec {
    * alone): what this scenario changes may be what stopped it, which a control run tells.
    */
   judgesSilence?: true;
+  /** What the official contract hands the client (MCP_CONFORMANCE_CONTEXT) beside the scenario's name. */
+  context?: Readonly<Record<string, string>>;
 }
 
 /** The events of one kind among `events` (a whole flow's, or a part of it). */

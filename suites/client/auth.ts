@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CHALLENGE_SCOPE, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, isLoopbackHost, METADATA_SCOPES, PRM_PATH, show, type ClientScenario } from '../kit.js';
+import { CHALLENGE_SCOPE, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, isLoopbackHost, METADATA_SCOPES, PRM_PATH, resourceMatch, ruling, show, type ClientScenario } from '../kit.js';
 import { eventsOf, expectRefusal, type Flow, NO_AUTHORIZE, protectedScenario, scopeJudge } from './auth-helpers.js';
 
 // A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
@@ -47,19 +47,41 @@ export const pkce = protectedScenario(
   },
 );
 
+/** The resource of the flow's first authorization request and of its code's token request (undefined: the client sent no authorization request). */
+function resourcesSent(flow: Flow): { authorize: string | undefined; token?: string | undefined } | undefined {
+  const authorize = firstAuthorize(flow);
+  if (!authorize) return undefined;
+  const token = flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
+  return { authorize: authorize.params.resource, ...(token ? { token: token.params.resource } : {}) };
+}
+
 export const resourceParameter = protectedScenario(
   { id: 'client.auth.resource', title: 'The client names the MCP server as resource (RFC 8707) in the authorization and the token request', requirements: ['AUTH-RES-01'] },
   (ctx, flow) => {
-    const authorize = firstAuthorize(flow);
-    if (!authorize) return ctx.check.skip(NO_AUTHORIZE);
-    const token = flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
-    const want = flow.host.resource;
+    const sent = resourcesSent(flow);
+    if (!sent) return ctx.check.skip(NO_AUTHORIZE);
+    const endpoint = new URL(flow.host.resource);
+    // The canonical URI may be the origin or a path enclosing the endpoint; the most specific one is AUTH-RES-02's SHOULD.
+    const names = (r: string | undefined) => r !== undefined && resourceMatch(r, endpoint) !== 'other';
     const problems = [
-      ...(authorize.params.resource !== want ? [`the authorization request's resource is ${show(authorize.params.resource)}`] : []),
-      ...(token && token.params.resource !== want ? [`the token request's resource is ${show(token.params.resource)}`] : []),
+      ...(!names(sent.authorize) ? [`the authorization request's resource is ${show(sent.authorize)}`] : []),
+      ...('token' in sent && !names(sent.token) ? [`the token request's resource is ${show(sent.token)}`] : []),
     ];
-    if (problems.length === 0 && !token) return ctx.check.skip('not exercised: the client sent no token request for a code (the authorization request named the resource)');
-    ctx.check.expect(problems.length === 0, { expected: `resource=${want} in both requests`, actual: problems.join('; ') });
+    if (problems.length === 0 && !('token' in sent)) return ctx.check.skip('not exercised: the client sent no token request for a code (the authorization request named the resource)');
+    ctx.check.expect(problems.length === 0, { expected: `in both requests a resource naming ${endpoint.href} (${ruling('resource-identifies-server').cite})`, actual: problems.join('; ') });
+  },
+);
+
+export const resourceCanonical = protectedScenario(
+  { id: 'client.auth.resource-canonical', title: 'The resource the client names is the endpoint\'s own URI, without a trailing slash', requirements: ['AUTH-RES-02'] },
+  (ctx, flow) => {
+    const sent = resourcesSent(flow);
+    if (!sent) return ctx.check.skip(NO_AUTHORIZE);
+    const given = [...new Set([sent.authorize, ...('token' in sent ? [sent.token] : [])])].filter((r): r is string => r !== undefined);
+    if (given.length === 0) return ctx.check.skip('not exercised: the client named no resource (client.auth.resource judges that)');
+    const endpoint = new URL(flow.host.resource);
+    const loose = given.filter((r) => resourceMatch(r, endpoint) !== 'same');
+    ctx.check.expect(loose.length === 0, { expected: `resource=${endpoint.href}, the most specific URI of the server`, actual: loose.map((r) => `resource ${show(r)}`).join('; ') });
   },
 );
 
@@ -210,4 +232,4 @@ export const pkceRequired = protectedScenario(
   },
 );
 
-export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, scopeAuthoritative, applicationType, bearer, tokenNotInQuery, pkceRequired];
+export const clientAuthorization: ClientScenario[] = [resourceMetadata, pkce, resourceParameter, resourceCanonical, state, redirectRegistered, redirectSafe, scope, scopeFromMetadata, scopeOmitted, scopeAuthoritative, applicationType, bearer, tokenNotInQuery, pkceRequired];

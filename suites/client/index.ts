@@ -3,6 +3,7 @@ import { clientAuthorization } from './auth.js';
 import { clientAuthorizationDiscovery } from './auth-discovery.js';
 import { clientAuthorizationIss } from './auth-iss.js';
 import { clientAuthorizationRefresh } from './auth-refresh.js';
+import { clientAuthorizationRegistration } from './auth-registration.js';
 import { clientAuthorizationStepUp } from './auth-step-up.js';
 import { clientFeatures, clientModernPagination } from './features.js';
 import { clientHttp } from './http.js';
@@ -31,4 +32,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 );
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration];
