@@ -60,9 +60,12 @@ function auth(report: RunReport): string[] {
 const SDK_V1_OAUTH = [
   'fail client.auth.pkce-unadvertised',
   'warn client.auth.step-up',
-  ...['bearer', 'complex-challenge', 'expired-token', 'metadata-order', 'metadata-order-root', 'oidc-discovery', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-metadata', 'scope', 'scope-challenge-authoritative', 'scope-from-metadata', 'scope-omitted', 'state', 'step-up-bounded', 'token-not-in-query'].map(
+  'warn client.auth.cimd',
+  ...['bearer', 'complex-challenge', 'dcr-fallback', 'expired-token', 'metadata-order', 'metadata-order-root', 'oidc-discovery', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-canonical', 'resource-metadata', 'resource-mismatch', 'scope', 'scope-challenge-authoritative', 'scope-from-metadata', 'scope-omitted', 'state', 'step-up-bounded', 'token-auth-basic', 'token-auth-none', 'token-auth-post', 'token-not-in-query'].map(
     (k) => `pass client.auth.${k}`,
   ),
+  // Neither names a metadata document nor reads MCP_CONFORMANCE_CONTEXT.
+  ...['cimd-url', 'pre-registration', 'registration-order'].map((k) => `skip client.auth.${k}`),
 ].sort();
 
 /** What each finding said, for the failure message of a test that pins them. */
@@ -101,7 +104,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     expect(report.target.clientInfo?.name).toBe('mcporter');
     // Its OAuth (the SDK v1's) goes on with an authorization server whose metadata lists no
     // code_challenge_methods_supported, and answers a scope challenge by refreshing its token.
-    expect(findings(report), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.auth.step-up', 'warn client.http.delete']);
+    expect(findings(report), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.auth.cimd', 'warn client.auth.step-up', 'warn client.http.delete']);
     expect(auth(report)).toEqual(SDK_V1_OAUTH);
     expect(icons(report)).toEqual(NO_ICONS);
   });
@@ -117,6 +120,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     // A scope challenge mid-session sends it to authorize again, but it never redeems that code.
     expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual([
       'fail client.auth.pkce-unadvertised',
+      'warn client.auth.cimd',
       'warn client.auth.scope-omitted',
       'warn client.auth.step-up',
       'warn client.http.delete',

@@ -26,6 +26,11 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
     why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05) or one with too little scope (AUTH-ERR-02/03); a metadata URL on another host than the server\'s is never fetched',
     runs: ['server'],
   },
+  {
+    area: 'Authorization, in part',
+    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), mcpcheck\'s authorization server is served over plain http on loopback only, and these are not judged: tokens kept per authorization server (AUTH-TOKEN-04, AUTH-BIND-*), the fallbacks of 2025-03-26 servers, a resource mismatch in the metadata, and client credentials grants',
+    runs: ['client'],
+  },
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
   { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },

@@ -34,11 +34,19 @@ export interface OAuthHostVariant {
   discovery?: 'oauth' | 'oidc' | 'issuer-path';
   /** The metadata's issuer is not the issuer it was found by (AUTH-ASMD-04). */
   issuerMismatch?: true;
+  /** The Protected Resource Metadata's resource is FOREIGN_RESOURCE, not this endpoint (RFC 9728 §3.3). */
+  resourceMismatch?: true;
   /**
    * The authorization response's `iss` (RFC 9207; AUTH-ISS-02/03): 'missing' though the metadata
    * says it is sent; 'case-folded' the issuer with its scheme upper-cased.
    */
   iss?: 'missing' | 'case-folded';
+  /**
+   * The authorization endpoint refuses (RFC 6749 §4.1.2.1): a redirect back with `error`, and
+   * ERROR_MARKER as `error_description`; its `iss` is the issuer ('right') or FOREIGN_ISSUER
+   * ('wrong', AUTH-ISS-04).
+   */
+  authorizationError?: 'right' | 'wrong';
   /** The 401 holds several challenges, quoted commas and extra parameters, and names metadata at a path of its own (AUTH-WWW-02). */
   challenge?: 'complex';
   /**
@@ -48,15 +56,19 @@ export interface OAuthHostVariant {
   stepUp?: 'once' | 'always';
   /** A token the code grant issued is admitted for EXPIRING_USES requests, then refused as expired (401 invalid_token); refreshed ones last. */
   expiring?: true;
+  /** The token endpoint issues no refresh token (the authorization server decides: AUTH-REFRESH-01). */
+  noRefreshToken?: true;
   /**
    * How a client gets its client_id (AUTH-REG-*, AUTH-CIMD-*): 'dcr' (default) by dynamic
    * registration; 'cimd' the metadata also says client_id_metadata_document_supported, and an https
    * URL with a path is taken as a client_id (its document is not fetched: the redirect URI is taken
    * as given); 'pre-registered' no registration endpoint: PRE_REGISTERED is the one client (the
    * scenario gives it to the client in MCP_CONFORMANCE_CONTEXT), authenticating by
-   * client_secret_basic.
+   * client_secret_basic; 'any' all three (PRE_REGISTERED known, documents taken, registration
+   * offered); 'refused' every registration is answered 400 invalid_redirect_uri, as an OpenID
+   * Connect server that wants other redirect URIs answers (AUTH-DCR-03).
    */
-  registration?: 'dcr' | 'cimd' | 'pre-registered';
+  registration?: 'dcr' | 'cimd' | 'pre-registered' | 'any' | 'refused';
   /** The one token-endpoint authentication method the metadata lists and registration assigns (with a secret but for 'none'); the token endpoint refuses any other. */
   tokenAuth?: TokenAuthMethod;
 }
@@ -102,6 +114,10 @@ export const ISSUER_PATH = '/tenant1';
 export const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
 /** Where the 'complex' challenge puts the Protected Resource Metadata (no well-known URI serves it). */
 export const COMPLEX_PRM_PATH = '/metadata/mcp-resource';
+/** The error_description of a refused authorization: a client that shows it to its user shows this. */
+export const ERROR_MARKER = 'mcpcheck-authorization-error-4f1c';
+/** The resource a mismatched Protected Resource Metadata names. */
+export const FOREIGN_RESOURCE = 'https://mcp.mcpcheck.invalid/mcp';
 /** The issuer a mismatched metadata document claims. */
 export const FOREIGN_ISSUER = 'https://issuer.mcpcheck.invalid';
 
@@ -166,7 +182,7 @@ export class LoopbackOAuthHost {
     this.base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
     const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
     this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
-    if (variant.registration === 'pre-registered') this.clients.set(PRE_REGISTERED.client_id, { secret: PRE_REGISTERED.client_secret });
+    if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { secret: PRE_REGISTERED.client_secret });
   }
 
   /** The token-endpoint authentication methods the metadata lists. */
@@ -223,7 +239,7 @@ export class LoopbackOAuthHost {
 
   private resourceMetadata(): Record<string, unknown> {
     const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: DISJOINT_METADATA_SCOPES }[this.scopes];
-    return { resource: this.resource, authorization_servers: [this.issuer], ...(scopes ? { scopes_supported: scopes } : {}), bearer_methods_supported: ['header'] };
+    return { resource: this.variant.resourceMismatch ? FOREIGN_RESOURCE : this.resource, authorization_servers: [this.issuer], ...(scopes ? { scopes_supported: scopes } : {}), bearer_methods_supported: ['header'] };
   }
 
   private metadata(): Record<string, unknown> {
@@ -234,7 +250,7 @@ export class LoopbackOAuthHost {
       authorization_endpoint: `${at}/authorize`,
       token_endpoint: `${at}/token`,
       ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
-      ...(this.variant.registration === 'cimd' ? { client_id_metadata_document_supported: true } : {}),
+      ...(this.variant.registration === 'cimd' || this.variant.registration === 'any' ? { client_id_metadata_document_supported: true } : {}),
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: this.tokenAuthMethods,
@@ -286,6 +302,10 @@ export class LoopbackOAuthHost {
       this.record({ kind: 'register', body, status: 400 });
       return json(400, { error: 'invalid_redirect_uri', error_description: 'redirect_uris is required' });
     }
+    if (this.variant.registration === 'refused') {
+      this.record({ kind: 'register', body, status: 400 });
+      return json(400, { error: 'invalid_redirect_uri', error_description: 'these redirect URIs do not suit the application_type registered' });
+    }
     const id = fresh('mcpcheck-client');
     const method = this.variant.tokenAuth ?? 'none';
     const secret = method === 'none' ? undefined : fresh('mcpcheck-secret');
@@ -296,7 +316,8 @@ export class LoopbackOAuthHost {
 
   /** The client a client_id names: one it registered or knows, or in the 'cimd' variant a metadata document URL. */
   private clientOf(clientId: string): { redirectUris?: string[]; secret?: string } | undefined {
-    return this.clients.get(clientId) ?? (this.variant.registration === 'cimd' && isMetadataDocumentId(clientId) ? {} : undefined);
+    const documents = this.variant.registration === 'cimd' || this.variant.registration === 'any';
+    return this.clients.get(clientId) ?? (documents && isMetadataDocumentId(clientId) ? {} : undefined);
   }
 
   /** The `iss` of an authorization response (RFC 9207), as this variant sends it (undefined: none). */
@@ -316,6 +337,13 @@ export class LoopbackOAuthHost {
     this.record({ kind: 'authorize', params, status: known ? 302 : 400 });
     if (!known) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'unknown client or unregistered redirect_uri' };
     const back = new URL(redirectUri);
+    if (this.variant.authorizationError) {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_description', ERROR_MARKER);
+      if (params.state !== undefined) back.searchParams.set('state', params.state);
+      back.searchParams.set('iss', this.variant.authorizationError === 'wrong' ? FOREIGN_ISSUER : this.issuer);
+      return { status: 302, headers: { location: back.href } };
+    }
     const code = fresh('mcpcheck-code');
     this.codes.set(code, {
       clientId: params.client_id!,
@@ -371,10 +399,10 @@ export class LoopbackOAuthHost {
 
   private issue(scope: string[], done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer, uses?: number): GuardAnswer {
     const access = fresh('mcpcheck-access');
-    const refresh = fresh('mcpcheck-refresh');
     this.accessTokens.set(access, scope);
     if (uses !== undefined) this.usesLeft.set(access, uses);
-    this.refreshTokens.set(refresh, scope);
-    return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
+    const refresh = this.variant.noRefreshToken ? undefined : fresh('mcpcheck-refresh');
+    if (refresh !== undefined) this.refreshTokens.set(refresh, scope);
+    return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, ...(refresh !== undefined ? { refresh_token: refresh } : {}), ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
   }
 }

@@ -257,6 +257,12 @@ const RULING_LIST = [
       'The MCP authorization spec adopts OAuth 2.1 without restating how a client authenticates at the token endpoint. mcpcheck judges that under AUTH-GEN-01 (SHOULD: follow this specification, OAuth 2.1 included): a client uses the method its registration assigned (`token_endpoint_auth_method`, RFC 7591 §2) or, pre-registered, one the metadata lists (`token_endpoint_auth_methods_supported`, RFC 8414 §2), with the credentials it was given (RFC 6749 §2.3.1); any other is a warning.',
     requirements: ['AUTH-GEN-01'],
   },
+  {
+    id: 'prm-resource-validated',
+    ruling:
+      'A client finds the authorization server through the Protected Resource Metadata of the server it talks to (AUTH-PRM-04); RFC 9728 §3.3, which the spec makes clients implement, says a client MUST check that the metadata\'s `resource` is the URL it fetched it for and not use metadata that names another resource. mcpcheck judges that under AUTH-PRM-04: going on to authorize with such metadata fails it.',
+    requirements: ['AUTH-PRM-04'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

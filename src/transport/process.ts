@@ -83,6 +83,8 @@ export class TargetProcess {
   readonly stderr: TailBuffer;
   /** Bytes read from stdout so far. */
   stdoutBytes = 0;
+  /** The end of what it wrote to stdout: over HTTP, what a client showed its user (an authorization error it should not have, say). */
+  readonly stdoutTail = new TailBuffer(64 * 1024);
   /** Whether mcpcheck wrote to its stdin: a process that exits after reading input did start. */
   private wroteInput = false;
   private readonly child: ChildProcess;
@@ -138,6 +140,7 @@ export class TargetProcess {
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.child.stdout!.on('data', (chunk: Buffer) => {
       this.stdoutBytes += chunk.length;
+      this.stdoutTail.push(chunk);
     });
   }
 

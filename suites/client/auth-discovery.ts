@@ -1,4 +1,4 @@
-import { COMPLEX_PRM_PATH, FOREIGN_ISSUER, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
+import { COMPLEX_PRM_PATH, FOREIGN_ISSUER, FOREIGN_RESOURCE, ruling, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
 import { expectRefusal, type Flow, plainActs, protectedScenario, startedOAuth } from './auth-helpers.js';
 
 // How a client finds its authorization server (basic/authorization.mdx, Protected Resource
@@ -125,4 +125,24 @@ export const issuerMismatch = protectedScenario(
   },
 );
 
-export const clientAuthorizationDiscovery: ClientScenario[] = [complexChallenge, metadataOrder, metadataOrderRoot, oidcDiscovery, issuerMismatch];
+export const resourceMismatch = protectedScenario(
+  {
+    id: 'client.auth.resource-mismatch',
+    title: 'The client does not authorize with Protected Resource Metadata whose resource is another server',
+    requirements: ['AUTH-PRM-04'],
+    variant: { resourceMismatch: true },
+    alias: 'auth/resource-mismatch',
+  },
+  (ctx, flow, control) => {
+    if (flow.of('resource-metadata').length === 0) return ctx.check.skip('not exercised: the client did not fetch the Protected Resource Metadata');
+    const authorize = flow.of('authorize');
+    return expectRefusal(ctx, control, {
+      expected: `no authorization request once the metadata of ${flow.host.resource} said resource ${FOREIGN_RESOURCE} (${ruling('prm-resource-validated').cite})`,
+      acted: authorize.length > 0 ? `${authorize.length} authorization request(s)` : undefined,
+      actsOn: (plain) => plain.of('authorize').length > 0,
+      step: 'authorization request',
+    });
+  },
+);
+
+export const clientAuthorizationDiscovery: ClientScenario[] = [complexChallenge, metadataOrder, metadataOrderRoot, oidcDiscovery, issuerMismatch, resourceMismatch];

@@ -25,6 +25,8 @@ export interface Flow {
   host: LoopbackOAuthHost;
   events: readonly OAuthEvent[];
   of<K extends OAuthEvent['kind']>(kind: K): Array<Extract<OAuthEvent, { kind: K }>>;
+  /** What the client process wrote to its stdout and stderr (their ends, as kept): what it showed its user. */
+  output(): string;
 }
 
 /**
@@ -51,7 +53,7 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
     return undefined;
   }
-  return { host, events, of };
+  return { host, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}` };
 }
 
 export interface AuthScenarioSpec {
@@ -59,8 +61,10 @@ export interface AuthScenarioSpec {
   title: string;
   requirements: RequirementId[];
   level?: Level;
-  /** What the server and its authorization server do differently in this scenario (to its first client; a control client meets the plain one). */
+  /** What the server and its authorization server do differently in this scenario (to its first client; a control client meets `controlVariant`). */
   variant?: OAuthHostVariant;
+  /** What a control client meets (default: the plain server). */
+  controlVariant?: OAuthHostVariant;
   /** The revisions whose catalog has the rule (default: all). */
   revisions?: RevisionSpan;
   /** The official suite's client auth scenario this one is the twin of. */
@@ -72,6 +76,8 @@ export interface AuthScenarioSpec {
   judgesSilence?: true;
   /** What the official contract hands the client (MCP_CONFORMANCE_CONTEXT) beside the scenario's name. */
   context?: Readonly<Record<string, string>>;
+  /** Why the scenario would show nothing of this client, from what earlier ones learnt (ClientScenario.skipIf). */
+  skipIf?(learnt: ReadonlyMap<string, string>): string | undefined;
 }
 
 /** The events of one kind among `events` (a whole flow's, or a part of it). */
@@ -101,12 +107,12 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
     // An OAuth client keeps what it registered and the tokens it got on disk, one store for all its processes.
     oneAtATime: true,
     serve(session, attempt) {
-      const host = new LoopbackOAuthHost(session.channel.address, attempt === 0 ? spec.variant : {});
+      const host = new LoopbackOAuthHost(session.channel.address, attempt === 0 ? spec.variant : (spec.controlVariant ?? {}));
       session.channel.guardWith?.(host.guard);
       hosts.set(session, host);
     },
     // A client that met the plain server and started no OAuth starts none with a variant of it either: not started again.
-    skipIf: (learnt) => learnt.get(NO_OAUTH),
+    skipIf: (learnt) => learnt.get(NO_OAUTH) ?? spec.skipIf?.(learnt),
     async run(ctx) {
       const flow = await flowOf(ctx, !spec.judgesSilence);
       if (!spec.variant && (!flow || !startedOAuth(flow))) ctx.learn(NO_OAUTH, `not exercised: the client did not start OAuth (authorization is optional in MCP) in ${spec.id}, which served the plain protected endpoint; not started again`);

@@ -1,5 +1,5 @@
-import { show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
-import { expectRefusal, type Flow, protectedScenario } from './auth-helpers.js';
+import { ERROR_MARKER, FOREIGN_ISSUER, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
+import { expectRefusal, type Flow, plainActs, protectedScenario } from './auth-helpers.js';
 
 // The authorization response's issuer (RFC 9207; basic/authorization/index.mdx, authorization
 // response validation, 2026-07-28): mcpcheck's authorization server says in its metadata that it
@@ -38,4 +38,23 @@ export const issExact = protectedScenario(
   (ctx, flow, control) => judgeIss(ctx, flow, control, `whose iss is ${show(flow.host.responseIss)}, the issuer ${flow.host.issuer} with its scheme upper-cased`),
 );
 
-export const clientAuthorizationIss: ClientScenario[] = [issMissing, issExact];
+export const issOnError = protectedScenario(
+  {
+    id: 'client.auth.iss-on-error',
+    title: 'The client does not show the error_description of an error response whose iss is not the issuer',
+    requirements: ['AUTH-ISS-04'],
+    variant: { authorizationError: 'wrong' },
+    controlVariant: { authorizationError: 'right' },
+    revisions: { introduced: '2026-07-28' },
+  },
+  async (ctx, flow, control) => {
+    if (!flow.of('authorize').some((a) => a.status === 302)) return ctx.check.skip('not exercised: the client sent no authorization request that was answered');
+    const expected = `the error response (error_description ${show(ERROR_MARKER)}, iss ${show(FOREIGN_ISSUER)} where the issuer is ${flow.host.issuer}) neither shown nor acted on: the description in none of the client's output`;
+    if (flow.output().includes(ERROR_MARKER)) return void ctx.check.expect(false, { expected, actual: 'the client wrote the error_description out' });
+    // Whether it would show one with the right iss tells a withheld description from one it never shows.
+    const shows = await plainActs(ctx, control, (plain) => plain.output().includes(ERROR_MARKER), 'the client showed no error_description here', 'it does not show one when the iss is right either, so its withholding it here cannot be told');
+    if (shows) ctx.check.expect(true, { expected, actual: 'none (with the right iss it shows the description)' });
+  },
+);
+
+export const clientAuthorizationIss: ClientScenario[] = [issMissing, issExact, issOnError];

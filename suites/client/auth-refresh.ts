@@ -35,6 +35,27 @@ export const expiredToken = protectedScenario(
   },
 );
 
+export const withoutRefreshToken = protectedScenario(
+  {
+    id: 'client.auth.no-refresh-token',
+    title: 'Issued no refresh token, the client authorizes again when its token expires, and goes on',
+    requirements: ['AUTH-REFRESH-01'],
+    variant: { expiring: true, noRefreshToken: true },
+    revisions: { introduced: '2026-07-28' },
+  },
+  (ctx, flow) => {
+    const after = sinceExpiry(flow);
+    if (!after) return ctx.check.skip(noExpiry);
+    const authorized = after.findIndex((e) => e.kind === 'token' && e.issued !== undefined && e.params.grant_type === 'authorization_code');
+    const resumed = authorized >= 0 && eventsOf(after.slice(authorized), 'endpoint').some((e) => e.admitted);
+    const grants = eventsOf(after, 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
+    ctx.check.expect(resumed, {
+      expected: 'after the 401 invalid_token (the token response held no refresh_token), a new authorization, its code redeemed, and a request to the server admitted with the new token',
+      actual: grants.length === 0 ? `${eventsOf(after, 'authorize').length} authorization request(s) and no token request after the 401` : `token request(s) ${show(grants)} and no admitted request after`,
+    });
+  },
+);
+
 export const refreshGrantTypes = protectedScenario(
   {
     id: 'client.auth.refresh-grant-types',
@@ -59,4 +80,4 @@ export const refreshGrantTypes = protectedScenario(
   },
 );
 
-export const clientAuthorizationRefresh: ClientScenario[] = [expiredToken, refreshGrantTypes];
+export const clientAuthorizationRefresh: ClientScenario[] = [expiredToken, withoutRefreshToken, refreshGrantTypes];

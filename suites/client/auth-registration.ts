@@ -14,11 +14,14 @@ const authorizedAs = (flow: Flow): string | undefined => {
 /** A client_id in the form of a URL: the client took it for a metadata document's (AUTH-CIMD-02 judges the form). */
 const urlShaped = (clientId: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(clientId);
 
+// "Clients supporting all options SHOULD follow the priority order" (AUTH-REG-01) binds only a
+// client that supports them all: one that registers where documents are supported shows it does
+// not support documents, which clients SHOULD (AUTH-CIMD-01), not that it broke the order.
 export const cimd = protectedScenario(
   {
     id: 'client.auth.cimd',
-    title: 'Where the authorization server supports Client ID Metadata Documents, the client uses one rather than registering',
-    requirements: ['AUTH-REG-01'],
+    title: 'The client supports Client ID Metadata Documents: where the authorization server does, it uses one rather than registering',
+    requirements: ['AUTH-CIMD-01'],
     variant: { registration: 'cimd' },
     alias: 'auth/basic-cimd',
   },
@@ -28,7 +31,7 @@ export const cimd = protectedScenario(
     const registrations = flow.of('register').length;
     ctx.check.expect(urlShaped(clientId) && registrations === 0, {
       expected: 'the URL of its metadata document as client_id, and no dynamic registration (the metadata says client_id_metadata_document_supported beside a registration_endpoint)',
-      actual: registrations > 0 ? `${registrations} dynamic registration(s), then client_id ${show(clientId)}` : `client_id ${show(clientId)}`,
+      actual: registrations > 0 ? `${registrations} dynamic registration(s), then client_id ${show(clientId)}: it does not use metadata documents` : `client_id ${show(clientId)}`,
     });
   },
 );
@@ -82,6 +85,27 @@ export const clientIdOrigin = protectedScenario(
   },
 );
 
+/** The registrations a client refused one may make before its attempts are a storm (AUTH-DCR-03: "at most a few"). */
+export const MAX_REGISTRATIONS = 3;
+
+export const registrationRefused = protectedScenario(
+  {
+    id: 'client.auth.registration-refused',
+    title: 'A client whose dynamic registration is refused (400 invalid_redirect_uri) stops, or retries a few times at most',
+    requirements: ['AUTH-DCR-03'],
+    variant: { registration: 'refused' },
+    revisions: { introduced: '2026-07-28' },
+  },
+  (ctx, flow) => {
+    const registrations = flow.of('register');
+    if (registrations.length === 0) return ctx.check.skip('not exercised: the client sent mcpcheck\'s authorization server no registration');
+    ctx.check.expect(registrations.length <= MAX_REGISTRATIONS, {
+      expected: `at most ${MAX_REGISTRATIONS} registration attempts, each refused with 400 invalid_redirect_uri`,
+      actual: `${registrations.length} attempts`,
+    });
+  },
+);
+
 /** The client's token request for its code. */
 const codeRedemption = (flow: Flow): Extract<OAuthEvent, { kind: 'token' }> | undefined => flow.of('token').find((t) => t.params.grant_type === 'authorization_code');
 
@@ -116,6 +140,11 @@ function tokenAuth(method: TokenAuthMethod): ClientScenario {
   );
 }
 
+const NOT_CONTRACT_CLIENT = 'not exercised: the client did not authorize as the pre-registered client given in MCP_CONFORMANCE_CONTEXT (the official suite\'s contract; a client configured another way is not judged here)';
+
+/** What a client that authorized with the pre-registered client of MCP_CONFORMANCE_CONTEXT is known by (ClientScenarioContext.learn). */
+const TAKES_CONTRACT_CLIENT = 'client.auth: takes the contract\'s pre-registered client';
+
 export const preRegistration = protectedScenario(
   {
     id: 'client.auth.pre-registration',
@@ -127,9 +156,31 @@ export const preRegistration = protectedScenario(
   },
   (ctx, flow, control) => {
     // A client configured otherwise than by the official contract's MCP_CONFORMANCE_CONTEXT cannot take these credentials.
-    if (authorizedAs(flow) !== PRE_REGISTERED.client_id) return ctx.check.skip('not exercised: the client did not authorize as the pre-registered client given in MCP_CONFORMANCE_CONTEXT (the official suite\'s contract; a client configured another way is not judged here)');
+    if (authorizedAs(flow) !== PRE_REGISTERED.client_id) return ctx.check.skip(NOT_CONTRACT_CLIENT);
+    ctx.learn(TAKES_CONTRACT_CLIENT, 'yes');
     return clientAuthJudge('client_secret_basic', 'the only method token_endpoint_auth_methods_supported lists')(ctx, flow, control);
   },
 );
 
-export const clientAuthorizationRegistration: ClientScenario[] = [cimd, cimdUrl, dcrFallback, clientIdOrigin, tokenAuth('client_secret_basic'), tokenAuth('client_secret_post'), tokenAuth('none'), preRegistration];
+export const registrationOrder = protectedScenario(
+  {
+    id: 'client.auth.registration-order',
+    title: 'Given pre-registered credentials, the client uses them though the authorization server also supports metadata documents and registration',
+    requirements: ['AUTH-REG-01'],
+    variant: { registration: 'any' },
+    context: PRE_REGISTERED,
+    // Only a client shown to take the contract's credentials supports pre-registration as far as mcpcheck can tell.
+    skipIf: (learnt) => (learnt.has(TAKES_CONTRACT_CLIENT) ? undefined : `${NOT_CONTRACT_CLIENT.replace('the client did not authorize', 'the client was not seen to authorize')} in client.auth.pre-registration; not started`),
+  },
+  (ctx, flow) => {
+    const clientId = authorizedAs(flow);
+    if (clientId === undefined) return ctx.check.skip(NO_AUTHORIZE);
+    const registrations = flow.of('register').length;
+    ctx.check.expect(clientId === PRE_REGISTERED.client_id && registrations === 0, {
+      expected: `the pre-registered client_id ${PRE_REGISTERED.client_id} (given in MCP_CONFORMANCE_CONTEXT, which it took in client.auth.pre-registration) before a metadata document or a registration`,
+      actual: registrations > 0 ? `${registrations} dynamic registration(s), then client_id ${show(clientId)}` : `client_id ${show(clientId)}`,
+    });
+  },
+);
+
+export const clientAuthorizationRegistration: ClientScenario[] = [cimd, cimdUrl, dcrFallback, clientIdOrigin, tokenAuth('client_secret_basic'), tokenAuth('client_secret_post'), tokenAuth('none'), preRegistration, registrationOrder, registrationRefused];
