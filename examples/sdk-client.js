@@ -242,10 +242,13 @@ async function connect(makeTransport, session) {
     await client.connect(transport);
   } catch (err) {
     const auth = session.auth;
-    if (!(err instanceof UnauthorizedError) || !auth?.code || session.authorized) throw err;
+    // Twice at most: a token may stop working mid-handshake, or the server move to another authorization server.
+    if (!(err instanceof UnauthorizedError) || !auth?.code || session.authorizations >= 2) throw err;
     // Authorized by now: the code goes to the token endpoint, then the connection starts again.
-    session.authorized = true;
-    await transport.finishAuth(auth.code);
+    session.authorizations += 1;
+    const code = auth.code;
+    auth.code = undefined;
+    await transport.finishAuth(code);
     return connect(makeTransport, session);
   }
   session.client = client;
@@ -278,7 +281,7 @@ async function main() {
   };
   const session = {
     auth,
-    authorized: false,
+    authorizations: 0,
     client: undefined,
     transport: undefined,
     tools: [],

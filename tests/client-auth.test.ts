@@ -59,6 +59,7 @@ const ALL_PASS = {
   'client.auth.pre-registration': 'pass',
   'client.auth.registration-order': 'pass',
   'client.auth.resource-mismatch': 'pass',
+  'client.auth.token-per-server': 'pass',
 };
 /** A 2026-07-28 client is judged on these too (rules of that revision alone). */
 const ALL_PASS_2026 = {
@@ -73,6 +74,7 @@ const ALL_PASS_2026 = {
   'client.auth.no-refresh-token': 'pass',
   'client.auth.registration-refused': 'pass',
   'client.auth.iss-on-error': 'pass',
+  'client.auth.as-migration': 'pass',
 };
 
 /** Rules a break also breaks by necessity, beside its own; each entry says why. */

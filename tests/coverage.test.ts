@@ -61,12 +61,13 @@ describe('the requirement matrix', () => {
     const asCited = new Set(authorizationServerScenarios.flatMap((s) => s.requirements));
     const judgeable = (id: RequirementId) => (cited.has(id) && (bindsRole(requirement(id), 'server') || bindsRole(requirement(id), 'client'))) || (asCited.has(id) && bindsRole(requirement(id), 'AS'));
     expect(all.rows.filter((r) => r.covered).map((r) => r.id)).toEqual(allRequirements().map((r) => r.id).filter(judgeable));
-    // Tasks have no check yet; of authorization, what a protected server's scenarios and an authorization server's judge.
+    // Tasks have no check yet; of authorization, what the scenarios of a protected server, an OAuth client and an authorization server judge.
     expect(all.rows.filter((r) => r.id.startsWith('TASK-')).every((r) => !r.covered && r.coveredBy.length === 0)).toBe(true);
     expect(all.rows.filter((r) => r.id.startsWith('AUTH-') && r.covered).map((r) => r.id)).toEqual([
-      'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-PRM-04', 'AUTH-WWW-01', 'AUTH-WWW-02', 'AUTH-WWW-03', 'AUTH-ASMD-01', 'AUTH-ASMD-02', 'AUTH-ASMD-03',
-      'AUTH-DCR-01', 'AUTH-SCOPE-01', 'AUTH-RES-01', 'AUTH-TOKEN-01', 'AUTH-TOKEN-02', 'AUTH-TOKEN-03', 'AUTH-TOKEN-05', 'AUTH-ERR-01', 'AUTH-ERR-02', 'AUTH-STEP-01', 'AUTH-STEP-02',
-      'AUTH-SEC-02', 'AUTH-SEC-03', 'AUTH-SEC-04', 'AUTH-PKCE-01', 'AUTH-PKCE-02', 'AUTH-PKCE-03', 'AUTH-REDIR-01', 'AUTH-REDIR-02', 'AUTH-REDIR-03',
+      'AUTH-GEN-01', 'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-PRM-04', 'AUTH-WWW-01', 'AUTH-WWW-02', 'AUTH-WWW-03', 'AUTH-ASMD-01', 'AUTH-ASMD-02', 'AUTH-ASMD-03',
+      'AUTH-REG-01', 'AUTH-CIMD-01', 'AUTH-CIMD-02', 'AUTH-CIMD-05', 'AUTH-DCR-01', 'AUTH-SCOPE-01', 'AUTH-RES-01', 'AUTH-RES-02', 'AUTH-TOKEN-01', 'AUTH-TOKEN-02', 'AUTH-TOKEN-03', 'AUTH-TOKEN-04',
+      'AUTH-TOKEN-05', 'AUTH-ERR-01', 'AUTH-ERR-02', 'AUTH-STEP-01', 'AUTH-STEP-02', 'AUTH-SEC-02', 'AUTH-SEC-03', 'AUTH-SEC-04', 'AUTH-PKCE-01', 'AUTH-PKCE-02', 'AUTH-PKCE-03',
+      'AUTH-REDIR-01', 'AUTH-REDIR-02', 'AUTH-REDIR-03',
     ]);
     // A rule that binds both sides of OAuth is judged for each by its own scenarios.
     expect(row(all, 'AUTH-SEC-04').coveredBy.map((c) => `${c.kind} ${c.id} ${c.roles.join()}`)).toEqual(['client-scenario client.auth.redirect-safe client', 'as-scenario as.registration.redirect-scheme AS']);
@@ -89,8 +90,8 @@ describe('the requirement matrix', () => {
 
   it('filters by area name or id prefix and lists only the uncovered, counting all', () => {
     const auth = buildCoverage(SOURCES, { area: 'AUTH', uncovered: true });
-    expect(auth.totals.all).toEqual({ covered: 31, total: 44 });
-    expect(auth.rows).toHaveLength(13);
+    expect(auth.totals.all).toEqual({ covered: 38, total: 44 });
+    expect(auth.rows).toHaveLength(6);
     const tools = buildCoverage(SOURCES, { area: 'tools', uncovered: true });
     expect(tools.areas.map((a) => a.area)).toEqual(['Tools']);
     expect(tools.rows.length).toBe(tools.totals.all.total - tools.totals.all.covered);
@@ -150,7 +151,7 @@ describe('mcpcheck coverage', () => {
     const modern = buildCoverage(SOURCES, { revision: '2026-07-28' });
     expect(text.stdout).toMatch(/^mcpcheck coverage of the 2025-11-25 catalog: 344 requirements[^]*^mcpcheck coverage of the 2026-07-28 catalog: 417 requirements/m);
     expect(text.stdout).toContain(`Total: ${totalsLine(modern.totals)} covered`);
-    expect(text.stdout).toMatch(/^ {2}AUTH-GEN-01 +SHOULD +binds both +NOT COVERED \(since 2025-03-26\)$/m);
+    expect(text.stdout).toMatch(/^ {2}AUTH-GEN-02 +SHOULD +binds both +NOT COVERED \(since 2025-03-26\)$/m);
     expect(text.stdout).toMatch(/^ {2}HTTP-SSE-01 +SHOULD +binds server +server over http, since 2025-11-25: server\.http[^\n]*live\.HTTP-SSE-01$/m);
     for (const r of m.rows) expect(text.stdout).toContain(`  ${r.id} `);
     const md = mcpcheck(['coverage', '--format', 'markdown', '--role', 'client', '--uncovered']);

@@ -37,6 +37,13 @@ export interface OAuthHostVariant {
   /** The Protected Resource Metadata's resource is FOREIGN_RESOURCE, not this endpoint (RFC 9728 §3.3). */
   resourceMismatch?: true;
   /**
+   * The resource moves to another authorization server (AUTH-BIND-01, AUTH-TOKEN-04): a token of
+   * the first serves EXPIRING_USES requests; when it runs out, the Protected Resource Metadata
+   * names the second (issuer SECOND_AS_PATH on the same origin, its own registrations) and the
+   * endpoint admits only the second's tokens. The first still answers.
+   */
+  migration?: true;
+  /**
    * The authorization response's `iss` (RFC 9207; AUTH-ISS-02/03): 'missing' though the metadata
    * says it is sent; 'case-folded' the issuer with its scheme upper-cased.
    */
@@ -116,6 +123,8 @@ export const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
 export const COMPLEX_PRM_PATH = '/metadata/mcp-resource';
 /** The error_description of a refused authorization: a client that shows it to its user shows this. */
 export const ERROR_MARKER = 'mcpcheck-authorization-error-4f1c';
+/** The path of the second authorization server's issuer in the 'migration' variant (its endpoints are under it). */
+export const SECOND_AS_PATH = '/as-b';
 /** The resource a mismatched Protected Resource Metadata names. */
 export const FOREIGN_RESOURCE = 'https://mcp.mcpcheck.invalid/mcp';
 /** The issuer a mismatched metadata document claims. */
@@ -123,13 +132,21 @@ export const FOREIGN_ISSUER = 'https://issuer.mcpcheck.invalid';
 
 export type OAuthEvent =
   | { kind: 'endpoint'; method: string; authorization?: string; query: string; admitted: boolean; rpc?: string; status?: number }
-  | { kind: 'resource-metadata' | 'other'; method: string; path: string; query: string }
+  | { kind: 'resource-metadata'; method: string; path: string; query: string; names: string }
+  | { kind: 'other'; method: string; path: string; query: string }
   | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number }
-  | { kind: 'register'; body: unknown; status: number }
-  | { kind: 'authorize'; params: Record<string, string>; status: number }
-  | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string; clientAuth: TokenAuthMethod; clientId?: string };
+  | { kind: 'register'; body: unknown; status: number; issuer: string; issuedId?: string }
+  | { kind: 'authorize'; params: Record<string, string>; status: number; issuer: string }
+  | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string; clientAuth: TokenAuthMethod; clientId?: string; issuer: string };
+
+/** An authorization server the host plays: its issuer identifier and where its endpoints are. */
+interface Authority {
+  issuer: string;
+  base: string;
+}
 
 interface CodeGrant {
+  issuer: string;
   clientId: string;
   redirectUri: string;
   challenge?: string;
@@ -161,14 +178,21 @@ export class LoopbackOAuthHost {
   private readonly base: string;
   /** The well-known URLs a client may look for the metadata at, in the order it must (AUTH-ASMD-03), and the one that serves it. */
   readonly metadataCandidates: { paths: string[]; served: string };
-  /** The clients it knows: their redirect URIs (undefined: any on loopback or https) and secret. */
-  private readonly clients = new Map<string, { redirectUris?: string[]; secret?: string }>();
+  /** The clients it knows: the issuer they belong to, their redirect URIs (undefined: any on loopback or https) and secret. */
+  private readonly clients = new Map<string, { issuer: string; redirectUris?: string[]; secret?: string }>();
   private readonly codes = new Map<string, CodeGrant>();
-  /** The tokens issued, each with the scopes it was granted. */
-  private readonly accessTokens = new Map<string, string[]>();
+  /** The tokens issued, each with the scopes it was granted and its issuer. */
+  private readonly accessTokens = new Map<string, { scope: string[]; issuer: string }>();
   /** The requests left to tokens that expire ('expiring' variant). */
   private readonly usesLeft = new Map<string, number>();
-  private readonly refreshTokens = new Map<string, string[]>();
+  private readonly refreshTokens = new Map<string, { scope: string[]; issuer: string }>();
+  /** The issuer of every refresh token issued, kept after it is used. */
+  private readonly refreshIssuers = new Map<string, string>();
+  /** The authorization server the resource starts with (compared by identity). */
+  private readonly first: Authority;
+  /** The authorization server of the 'migration' variant the resource moves to, and whether it has. */
+  readonly second: Authority | undefined;
+  private moved = false;
 
   constructor(
     endpoint: string,
@@ -182,7 +206,25 @@ export class LoopbackOAuthHost {
     this.base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
     const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
     this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
-    if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { secret: PRE_REGISTERED.client_secret });
+    if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { issuer: this.issuer, secret: PRE_REGISTERED.client_secret });
+    this.first = { issuer: this.issuer, base: this.base };
+    this.second = variant.migration ? { issuer: `${this.origin}${SECOND_AS_PATH}`, base: SECOND_AS_PATH } : undefined;
+  }
+
+
+  /** The authorization server the resource's metadata names now. */
+  get current(): Authority {
+    return this.moved && this.second ? this.second : this.first;
+  }
+
+  /** Whether the resource has moved to the second authorization server ('migration' variant). */
+  get migrated(): boolean {
+    return this.moved;
+  }
+
+  /** The issuer of an access or refresh token it issued (undefined: not one of its). */
+  issuerOf(token: string): string | undefined {
+    return this.accessTokens.get(token)?.issuer ?? this.refreshIssuers.get(token);
   }
 
   /** The token-endpoint authentication methods the metadata lists. */
@@ -191,9 +233,9 @@ export class LoopbackOAuthHost {
     return this.variant.tokenAuth ? [this.variant.tokenAuth] : ['none', 'client_secret_basic', 'client_secret_post'];
   }
 
-  /** The client_ids its registration endpoint issued. */
-  get registered(): ReadonlySet<string> {
-    return new Set([...this.clients.keys()].filter((id) => id.startsWith('mcpcheck-client-')));
+  /** The client_ids its registration endpoints issued, and by which issuer. */
+  get registered(): ReadonlyMap<string, string> {
+    return new Map([...this.clients].filter(([id]) => id.startsWith('mcpcheck-client-')).map(([id, c]) => [id, c.issuer]));
   }
 
   private get scopes(): NonNullable<OAuthHostVariant['scopes']> {
@@ -221,32 +263,35 @@ export class LoopbackOAuthHost {
     const route = `${r.method} ${r.path}`;
     if (r.path === '/mcp') return this.gate(r);
     if (route === `GET ${new URL(this.resourceMetadataUrl).pathname}`) {
-      this.record({ kind: 'resource-metadata', method: r.method, path: r.path, query: r.query.toString() });
+      this.record({ kind: 'resource-metadata', method: r.method, path: r.path, query: r.query.toString(), names: this.current.issuer });
       return json(200, this.resourceMetadata());
     }
     if (r.method === 'GET' && /\/\.well-known\/(oauth-authorization-server|openid-configuration)/.test(r.path)) {
-      const served = r.path === this.metadataCandidates.served;
+      const second = this.second && r.path === `/.well-known/oauth-authorization-server${this.second.base}` ? this.second : undefined;
+      const served = second !== undefined || r.path === this.metadataCandidates.served;
       this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: served ? 200 : 404 });
-      return served ? json(200, this.metadata()) : { status: 404 };
+      return served ? json(200, this.metadata(second ?? this.first)) : { status: 404 };
     }
-    if (route === `POST ${this.base}/register` && this.variant.registration !== 'pre-registered') return this.register(r);
-    if (route === `GET ${this.base}/authorize`) return this.authorize(r);
-    if (route === `POST ${this.base}/token`) return this.token(r);
-    if (route === `GET ${this.base}/jwks`) return json(200, { keys: [] });
+    for (const at of this.second ? [this.second, this.first] : [this.first]) {
+      if (route === `POST ${at.base}/register` && this.variant.registration !== 'pre-registered') return this.register(r, at);
+      if (route === `GET ${at.base}/authorize`) return this.authorize(r, at);
+      if (route === `POST ${at.base}/token`) return this.token(r, at);
+      if (route === `GET ${at.base}/jwks`) return json(200, { keys: [] });
+    }
     this.record({ kind: 'other', method: r.method, path: r.path, query: r.query.toString() });
     return { status: 404 };
   }
 
   private resourceMetadata(): Record<string, unknown> {
     const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: DISJOINT_METADATA_SCOPES }[this.scopes];
-    return { resource: this.variant.resourceMismatch ? FOREIGN_RESOURCE : this.resource, authorization_servers: [this.issuer], ...(scopes ? { scopes_supported: scopes } : {}), bearer_methods_supported: ['header'] };
+    return { resource: this.variant.resourceMismatch ? FOREIGN_RESOURCE : this.resource, authorization_servers: [this.current.issuer], ...(scopes ? { scopes_supported: scopes } : {}), bearer_methods_supported: ['header'] };
   }
 
-  private metadata(): Record<string, unknown> {
-    const at = `${this.origin}${this.base}`;
+  private metadata(authority: Authority): Record<string, unknown> {
+    const at = `${this.origin}${authority.base}`;
     const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: [...DISJOINT_METADATA_SCOPES, ...words(DISJOINT_CHALLENGE_SCOPE)] }[this.scopes];
     return {
-      issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : this.issuer,
+      issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : authority.issuer,
       authorization_endpoint: `${at}/authorize`,
       token_endpoint: `${at}/token`,
       ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
@@ -258,7 +303,7 @@ export class LoopbackOAuthHost {
       authorization_response_iss_parameter_supported: true,
       ...(this.variant.withoutPkce ? {} : { code_challenge_methods_supported: ['S256'] }),
       // OpenID Connect Discovery 1.0 §3's required members beside RFC 8414's (no ID token is ever issued).
-      ...(this.metadataCandidates.served.includes('openid-configuration') ? { jwks_uri: `${at}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] } : {}),
+      ...(authority === this.first && this.metadataCandidates.served.includes('openid-configuration') ? { jwks_uri: `${at}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] } : {}),
     };
   }
 
@@ -277,7 +322,10 @@ export class LoopbackOAuthHost {
     const bearer = /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1];
     const left = bearer !== undefined ? this.usesLeft.get(bearer) : undefined;
     if (left !== undefined) this.usesLeft.set(bearer!, left - 1);
-    const granted = bearer !== undefined && (left === undefined || left > 0) ? this.accessTokens.get(bearer) : undefined;
+    // The first authorization server's token ran out: the resource moves to the second.
+    if (left !== undefined && left <= 0 && this.second) this.moved = true;
+    const token = bearer !== undefined && (left === undefined || left > 0) ? this.accessTokens.get(bearer) : undefined;
+    const granted = token && token.issuer === this.current.issuer ? token.scope : undefined;
     const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
     const event = { kind: 'endpoint' as const, method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted: granted !== undefined, ...(rpc !== undefined ? { rpc } : {}) };
     if (granted === undefined) {
@@ -295,29 +343,33 @@ export class LoopbackOAuthHost {
     return undefined;
   }
 
-  private register(r: GuardRequest): GuardAnswer {
+  private register(r: GuardRequest, at: Authority): GuardAnswer {
     const body = parseObject(r.body ?? '');
+    const { issuer } = at;
     const uris = body?.redirect_uris;
     if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string')) {
-      this.record({ kind: 'register', body, status: 400 });
+      this.record({ kind: 'register', body, status: 400, issuer });
       return json(400, { error: 'invalid_redirect_uri', error_description: 'redirect_uris is required' });
     }
     if (this.variant.registration === 'refused') {
-      this.record({ kind: 'register', body, status: 400 });
+      this.record({ kind: 'register', body, status: 400, issuer });
       return json(400, { error: 'invalid_redirect_uri', error_description: 'these redirect URIs do not suit the application_type registered' });
     }
     const id = fresh('mcpcheck-client');
     const method = this.variant.tokenAuth ?? 'none';
     const secret = method === 'none' ? undefined : fresh('mcpcheck-secret');
-    this.clients.set(id, { redirectUris: uris as string[], ...(secret !== undefined ? { secret } : {}) });
-    this.record({ kind: 'register', body, status: 201 });
+    this.clients.set(id, { issuer, redirectUris: uris as string[], ...(secret !== undefined ? { secret } : {}) });
+    this.record({ kind: 'register', body, status: 201, issuer, issuedId: id });
     return json(201, { ...body, client_id: id, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: method, ...(secret !== undefined ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
   }
 
   /** The client a client_id names: one it registered or knows, or in the 'cimd' variant a metadata document URL. */
-  private clientOf(clientId: string): { redirectUris?: string[]; secret?: string } | undefined {
+  private clientOf(clientId: string, issuer: string): { redirectUris?: string[]; secret?: string } | undefined {
     const documents = this.variant.registration === 'cimd' || this.variant.registration === 'any';
-    return this.clients.get(clientId) ?? (documents && isMetadataDocumentId(clientId) ? {} : undefined);
+    const known = this.clients.get(clientId);
+    // A client is known to the authorization server that registered it, and to no other.
+    if (known) return known.issuer === issuer ? known : undefined;
+    return documents && isMetadataDocumentId(clientId) ? {} : undefined;
   }
 
   /** The `iss` of an authorization response (RFC 9207), as this variant sends it (undefined: none). */
@@ -327,25 +379,27 @@ export class LoopbackOAuthHost {
     return this.issuer;
   }
 
-  private authorize(r: GuardRequest): GuardAnswer {
+  private authorize(r: GuardRequest, at: Authority): GuardAnswer {
     const params = Object.fromEntries(r.query);
-    const client = this.clientOf(params.client_id ?? '');
+    const { issuer } = at;
+    const client = this.clientOf(params.client_id ?? '', issuer);
     const redirectUri = params.redirect_uri ?? '';
     // A client whose redirect URIs it was not told (pre-registered, or a document it does not fetch) may use any a user agent can safely be sent to.
     const safe = URL.canParse(redirectUri) && (new URL(redirectUri).protocol === 'https:' || isLoopbackHost(new URL(redirectUri).hostname));
     const known = client !== undefined && (client.redirectUris ? client.redirectUris.includes(redirectUri) : safe);
-    this.record({ kind: 'authorize', params, status: known ? 302 : 400 });
+    this.record({ kind: 'authorize', params, status: known ? 302 : 400, issuer });
     if (!known) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'unknown client or unregistered redirect_uri' };
     const back = new URL(redirectUri);
     if (this.variant.authorizationError) {
       back.searchParams.set('error', 'access_denied');
       back.searchParams.set('error_description', ERROR_MARKER);
       if (params.state !== undefined) back.searchParams.set('state', params.state);
-      back.searchParams.set('iss', this.variant.authorizationError === 'wrong' ? FOREIGN_ISSUER : this.issuer);
+      back.searchParams.set('iss', this.variant.authorizationError === 'wrong' ? FOREIGN_ISSUER : issuer);
       return { status: 302, headers: { location: back.href } };
     }
     const code = fresh('mcpcheck-code');
     this.codes.set(code, {
+      issuer,
       clientId: params.client_id!,
       redirectUri,
       scope: words(params.scope),
@@ -354,28 +408,29 @@ export class LoopbackOAuthHost {
     });
     back.searchParams.set('code', code);
     if (params.state !== undefined) back.searchParams.set('state', params.state);
-    const iss = this.responseIss;
+    const iss = at === this.first ? this.responseIss : issuer;
     if (iss !== undefined) back.searchParams.set('iss', iss);
     return { status: 302, headers: { location: back.href } };
   }
 
-  private token(r: GuardRequest): GuardAnswer {
+  private token(r: GuardRequest, at: Authority): GuardAnswer {
     const params = Object.fromEntries(new URLSearchParams(r.body ?? ''));
+    const { issuer } = at;
     const auth = tokenAuthOf(r.headers.authorization, params);
     const done = (status: number, body: Record<string, unknown>, issued?: string) => {
       const { clientId } = auth;
-      this.record({ kind: 'token', params, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), status, ...(issued !== undefined ? { issued } : {}), clientAuth: auth.method, ...(clientId !== undefined ? { clientId } : {}) });
+      this.record({ kind: 'token', params, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), status, ...(issued !== undefined ? { issued } : {}), clientAuth: auth.method, ...(clientId !== undefined ? { clientId } : {}), issuer });
       return json(status, body);
     };
     // Where one method is set, a client authenticating otherwise, or with a secret it was not given, is refused (RFC 6749 §5.2).
     const methods = this.tokenAuthMethods;
     if (methods.length === 1) {
-      const client = this.clientOf(auth.clientId ?? '');
+      const client = this.clientOf(auth.clientId ?? '', issuer);
       if (auth.method !== methods[0] || (client?.secret !== undefined && auth.secret !== client.secret)) return done(401, { error: 'invalid_client', error_description: `the client authenticates by ${methods[0]} here` });
     }
     if (params.grant_type === 'authorization_code') {
       const grant = this.codes.get(params.code ?? '');
-      if (!grant) return done(400, { error: 'invalid_grant' });
+      if (!grant || grant.issuer !== issuer) return done(400, { error: 'invalid_grant' });
       this.codes.delete(params.code!);
       if (params.redirect_uri !== undefined && params.redirect_uri !== grant.redirectUri) return done(400, { error: 'invalid_grant', error_description: 'redirect_uri differs' });
       if (grant.challenge !== undefined) {
@@ -383,26 +438,32 @@ export class LoopbackOAuthHost {
         const ok = verifier !== undefined && (grant.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') === grant.challenge : verifier === grant.challenge);
         if (!ok) return done(400, { error: 'invalid_grant', error_description: 'code_verifier does not match' });
       }
-      return this.issue(grant.scope, done, this.variant.expiring ? EXPIRING_USES : undefined);
+      const expires = this.variant.expiring || (this.second !== undefined && issuer === this.issuer);
+      return this.issue(grant.scope, issuer, done, expires ? EXPIRING_USES : undefined);
     }
     if (params.grant_type === 'refresh_token') {
-      const scope = this.refreshTokens.get(params.refresh_token ?? '');
-      if (!scope) return done(400, { error: 'invalid_grant' });
+      const refresh = this.refreshTokens.get(params.refresh_token ?? '');
+      // A refresh token is good only at the authorization server that issued it.
+      if (!refresh || refresh.issuer !== issuer) return done(400, { error: 'invalid_grant' });
+      const { scope } = refresh;
       // RFC 6749 §6: a refresh may narrow the scope, never widen it.
       const asked = params.scope !== undefined ? words(params.scope) : scope;
       if (asked.some((s) => !scope.includes(s))) return done(400, { error: 'invalid_scope', error_description: 'a refresh cannot add scopes the grant lacks' });
       this.refreshTokens.delete(params.refresh_token!);
-      return this.issue(asked, done);
+      return this.issue(asked, issuer, done);
     }
     return done(400, { error: 'unsupported_grant_type' });
   }
 
-  private issue(scope: string[], done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer, uses?: number): GuardAnswer {
+  private issue(scope: string[], issuer: string, done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer, uses?: number): GuardAnswer {
     const access = fresh('mcpcheck-access');
-    this.accessTokens.set(access, scope);
+    this.accessTokens.set(access, { scope, issuer });
     if (uses !== undefined) this.usesLeft.set(access, uses);
     const refresh = this.variant.noRefreshToken ? undefined : fresh('mcpcheck-refresh');
-    if (refresh !== undefined) this.refreshTokens.set(refresh, scope);
+    if (refresh !== undefined) {
+      this.refreshTokens.set(refresh, { scope, issuer });
+      this.refreshIssuers.set(refresh, issuer);
+    }
     return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, ...(refresh !== undefined ? { refresh_token: refresh } : {}), ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
   }
 }

@@ -1,5 +1,6 @@
 import type { ClientScenario } from '../kit.js';
 import { clientAuthorization } from './auth.js';
+import { clientAuthorizationBinding } from './auth-binding.js';
 import { clientAuthorizationDiscovery } from './auth-discovery.js';
 import { clientAuthorizationIss } from './auth-iss.js';
 import { clientAuthorizationRefresh } from './auth-refresh.js';
@@ -32,4 +33,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 );
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding];
