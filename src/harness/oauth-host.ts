@@ -98,7 +98,15 @@ export function tokenAuthOf(authorization: string | undefined, params: Record<st
   if (basic !== undefined) {
     const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
     // The credentials are form-urlencoded before they are joined (RFC 6749 §2.3.1).
-    const decode = (v: string | undefined) => (v === undefined ? undefined : decodeURIComponent(v.replace(/\+/g, ' ')));
+    const decode = (v: string | undefined) => {
+      if (v === undefined) return undefined;
+      try {
+        return decodeURIComponent(v.replace(/\+/g, ' '));
+      } catch {
+        // Not form-urlencoded (a stray %): taken as sent, and so not the secret issued.
+        return v;
+      }
+    };
     return { method: 'client_secret_basic', ...(id !== undefined ? { clientId: decode(id)! } : {}), ...(secret !== undefined ? { secret: decode(secret)! } : {}) };
   }
   if (params.client_secret !== undefined) return { method: 'client_secret_post', ...(params.client_id !== undefined ? { clientId: params.client_id } : {}), secret: params.client_secret };
