@@ -75,6 +75,7 @@ const ALL_PASS_2026 = {
   'client.auth.registration-refused': 'pass',
   'client.auth.iss-on-error': 'pass',
   'client.auth.as-migration': 'pass',
+  'client.auth.pre-registered-elsewhere': 'pass',
 };
 
 /** Rules a break also breaks by necessity, beside its own; each entry says why. */
@@ -103,8 +104,9 @@ function authBreakScope(requirement: string, name: string): { only: string[] } {
 
 /** Scenarios that judge only what an earlier one learnt of the client (ClientScenario.skipIf), and that one. */
 const PREPARED_BY: Record<string, string[]> = {
-  // Only a client seen to take the contract's pre-registered client there is judged on the order.
+  // Only a client seen to take the contract's pre-registered client there is judged on the order, or on carrying it to another server.
   'client.auth.registration-order': ['client.auth.pre-registration'],
+  'client.auth.pre-registered-elsewhere': ['client.auth.pre-registration'],
 };
 
 // Some thirty scenarios one at a time, each a whole OAuth flow: on a loaded machine one run took a minute.

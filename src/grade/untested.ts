@@ -28,7 +28,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Authorization, in part',
-    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), mcpcheck\'s authorization server is served over plain http on loopback only, and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01, AUTH-TOKEN-04), pre-registered credentials of another authorization server (AUTH-BIND-02), the fallbacks of 2025-03-26 servers, and client credentials grants',
+    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), mcpcheck\'s authorization server is served over plain http on loopback only, and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01/02, AUTH-TOKEN-04), the fallbacks of 2025-03-26 servers, and client credentials grants',
     runs: ['client'],
   },
   { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },

@@ -1,5 +1,6 @@
-import { show, tokenAuthOf, type ClientScenario, type OAuthEvent } from '../kit.js';
+import { PRE_REGISTERED, show, tokenAuthOf, type ClientScenario, type OAuthEvent } from '../kit.js';
 import { eventsOf, type Flow, protectedScenario } from './auth-helpers.js';
+import { unlessContractClient } from './auth-registration.js';
 
 // What a client keeps for each authorization server (basic/authorization.mdx, token handling;
 // 2026-07-28 authorization server binding): the resource moves to a second authorization server
@@ -75,4 +76,27 @@ export const tokenPerServer = protectedScenario(
   },
 );
 
-export const clientAuthorizationBinding: ClientScenario[] = [asMigration, tokenPerServer];
+export const preRegisteredElsewhere = protectedScenario(
+  {
+    id: 'client.auth.pre-registered-elsewhere',
+    title: 'When the resource moves to another authorization server, the client does not present it the pre-registered client of the first',
+    requirements: ['AUTH-BIND-02'],
+    variant: { registration: 'pre-registered', migration: true },
+    context: PRE_REGISTERED,
+    revisions: { introduced: '2026-07-28' },
+    // Only a client seen to take the contract's credentials has them to carry.
+    skipIf: unlessContractClient,
+  },
+  (ctx, flow) => {
+    const after = sinceMove(flow);
+    if (!after) return ctx.check.skip(NOT_MOVED);
+    const second = flow.host.second!.issuer;
+    const presented = after.filter((e) => (e.kind === 'authorize' || e.kind === 'token') && e.issuer === second && (e.kind === 'authorize' ? e.params.client_id : tokenAuthOf(e.authorization, e.params).clientId) === PRE_REGISTERED.client_id);
+    ctx.check.expect(presented.length === 0, {
+      expected: `no authorization or token request at ${second} with the pre-registered client_id ${PRE_REGISTERED.client_id}, which belongs to ${flow.host.issuer} (an error for its user instead)`,
+      actual: `${presented.length} request(s) presenting it`,
+    });
+  },
+);
+
+export const clientAuthorizationBinding: ClientScenario[] = [asMigration, tokenPerServer, preRegisteredElsewhere];

@@ -162,6 +162,10 @@ export const preRegistration = protectedScenario(
   },
 );
 
+/** Why a scenario about the contract's pre-registered client is not run: the client was not seen to take it (a skipIf). */
+export const unlessContractClient = (learnt: ReadonlyMap<string, string>): string | undefined =>
+  learnt.has(TAKES_CONTRACT_CLIENT) ? undefined : `${NOT_CONTRACT_CLIENT.replace('the client did not authorize', 'the client was not seen to authorize')} in client.auth.pre-registration; not started`;
+
 export const registrationOrder = protectedScenario(
   {
     id: 'client.auth.registration-order',
@@ -170,7 +174,7 @@ export const registrationOrder = protectedScenario(
     variant: { registration: 'any' },
     context: PRE_REGISTERED,
     // Only a client shown to take the contract's credentials supports pre-registration as far as mcpcheck can tell.
-    skipIf: (learnt) => (learnt.has(TAKES_CONTRACT_CLIENT) ? undefined : `${NOT_CONTRACT_CLIENT.replace('the client did not authorize', 'the client was not seen to authorize')} in client.auth.pre-registration; not started`),
+    skipIf: unlessContractClient,
   },
   (ctx, flow) => {
     const clientId = authorizedAs(flow);
