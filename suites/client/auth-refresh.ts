@@ -1,5 +1,5 @@
 import { EXPIRING_USES, show, type ClientScenario } from '../kit.js';
-import { eventsOf, type Flow, NO_AUTHORIZE, protectedScenario, scopeSet } from './auth-helpers.js';
+import { eventsOf, type Flow, NO_AUTHORIZE, plainActs, protectedScenario, scopeSet } from './auth-helpers.js';
 
 // A token that stops working (basic/authorization.mdx, token handling and refresh tokens): the
 // token of the code grant serves EXPIRING_USES requests, then the endpoint refuses it as expired
@@ -41,17 +41,26 @@ export const withoutRefreshToken = protectedScenario(
     title: 'Issued no refresh token, the client authorizes again when its token expires, and goes on',
     requirements: ['AUTH-REFRESH-01'],
     variant: { expiring: true, noRefreshToken: true },
+    // The same expiry with a refresh token: a client that does not go on there either does not recover from expiry at all (client.auth.expired-token's rule).
+    controlVariant: { expiring: true },
     revisions: { introduced: '2026-07-28' },
   },
-  (ctx, flow) => {
+  async (ctx, flow, control) => {
     const after = sinceExpiry(flow);
     if (!after) return ctx.check.skip(noExpiry);
     const authorized = after.findIndex((e) => e.kind === 'token' && e.issued !== undefined && e.params.grant_type === 'authorization_code');
-    const resumed = authorized >= 0 && eventsOf(after.slice(authorized), 'endpoint').some((e) => e.admitted);
+    const expected = 'after the 401 invalid_token (the token response held no refresh_token), a new authorization, its code redeemed, and a request to the server admitted with the new token';
+    if (authorized >= 0 && eventsOf(after.slice(authorized), 'endpoint').some((e) => e.admitted)) return void ctx.check.expect(true, { expected, actual: 'as expected' });
     const grants = eventsOf(after, 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
-    ctx.check.expect(resumed, {
-      expected: 'after the 401 invalid_token (the token response held no refresh_token), a new authorization, its code redeemed, and a request to the server admitted with the new token',
-      actual: grants.length === 0 ? `${eventsOf(after, 'authorize').length} authorization request(s) and no token request after the 401` : `token request(s) ${show(grants)} and no admitted request after`,
+    const recovers = (plain: Flow) => {
+      const since = sinceExpiry(plain);
+      const issued = since?.findIndex((e) => e.kind === 'token' && e.issued !== undefined) ?? -1;
+      return since !== undefined && issued >= 0 && eventsOf(since.slice(issued), 'endpoint').some((e) => e.admitted);
+    };
+    if (!(await plainActs(ctx, control, recovers, 'the client did not go on after its token expired', 'it does not recover from an expired token with a refresh token either (client.auth.expired-token judges that), so no assumption about refresh tokens is shown'))) return;
+    ctx.check.expect(false, {
+      expected,
+      actual: `${grants.length === 0 ? `${eventsOf(after, 'authorize').length} authorization request(s) and no token request after the 401` : `token request(s) ${show(grants)} and no admitted request after`}, though with a refresh token it goes on`,
     });
   },
 );
