@@ -9,7 +9,7 @@ import { useColor } from '../src/cli/report-output.js';
 import { planSelection } from '../src/commands/selection.js';
 import type { CheckResult } from '../src/model.js';
 import { serverScenarios } from '../suites/server/index.js';
-import { freePort, mcpcheckAsync, quietPort, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, mcpcheckAsync, processesMarked, REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 
@@ -36,13 +36,13 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'mcpcheck-cli-'));
 // started before every other test and judged after them, so that the minute passes meanwhile.
 let neverServes: ReturnType<typeof mcpcheckAsync>;
 beforeAll(async () => {
-  const port = await quietPort();
+  const port = await freePort();
   neverServes = mcpcheckAsync(['server', '--url', `http://127.0.0.1:${port}/mcp`, '--start', `${process.execPath} -e "setTimeout(() => {}, 90000)"`], { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' });
 });
 
 describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
   it('an unreachable URL, within 10 s', async () => {
-    const port = await quietPort();
+    const port = await freePort();
     const r = mcpcheck(['server', '--url', `http://127.0.0.1:${port}/mcp`]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

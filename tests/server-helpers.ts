@@ -34,12 +34,14 @@ export function requireBuild(): void {
 }
 
 /**
- * A free port below the system's ephemeral range (32768 and up on Linux), for a test that needs
- * nobody listening there for a while: a server of another test binding port 0 is never handed it.
- * (A port from freePort() was, within the minute cli.test.ts waits on one, and another test's
- * suite ran against that server.)
+ * A port free a moment ago on 127.0.0.1, below the system's ephemeral range (32768 and up on
+ * Linux): the servers the tests start on ports of their own never meet the endpoints mcpcheck
+ * and other tests bind to port 0, which the system hands out from that range. (A port from port 0
+ * was handed out again within the second a test took to start its server there: a fastmcp server
+ * lost its port to a client run's protected endpoint, and cli.test.ts's minute on a port nobody
+ * serves met another test's endpoint.)
  */
-export async function quietPort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     const free = await new Promise<boolean>((resolve) => {
@@ -49,19 +51,6 @@ export async function quietPort(): Promise<number> {
     });
     if (free) return port;
   }
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
