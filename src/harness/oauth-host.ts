@@ -93,7 +93,7 @@ export function isMetadataDocumentId(clientId: string): boolean {
 }
 
 /** How a token request authenticated its client (RFC 6749 §2.3.1): Basic credentials, a secret in the body, or neither. */
-export function tokenAuthOf(authorization: string | undefined, params: Record<string, string>): { method: TokenAuthMethod; clientId?: string; secret?: string } {
+function tokenAuthOf(authorization: string | undefined, params: Record<string, string>): { method: TokenAuthMethod; clientId?: string; secret?: string } {
   const basic = /^Basic +(\S+)$/i.exec(authorization ?? '')?.[1];
   if (basic !== undefined) {
     const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
@@ -182,8 +182,6 @@ export class LoopbackOAuthHost {
   readonly resource: string;
   /** The authorization server's issuer identifier, as the Protected Resource Metadata names it. */
   readonly issuer: string;
-  /** Where the authorization server's endpoints live (a path prefix). */
-  private readonly base: string;
   /** The well-known URLs a client may look for the metadata at, in the order it must (AUTH-ASMD-03), and the one that serves it. */
   readonly metadataCandidates: { paths: string[]; served: string };
   /** The clients it knows: the issuer they belong to, their redirect URIs (undefined: any on loopback or https) and secret. */
@@ -193,9 +191,8 @@ export class LoopbackOAuthHost {
   private readonly accessTokens = new Map<string, { scope: string[]; issuer: string }>();
   /** The requests left to tokens that expire ('expiring' variant). */
   private readonly usesLeft = new Map<string, number>();
-  private readonly refreshTokens = new Map<string, { scope: string[]; issuer: string }>();
-  /** The issuer of every refresh token issued, kept after it is used. */
-  private readonly refreshIssuers = new Map<string, string>();
+  /** The refresh tokens issued, each with its grant's scopes and issuer; one used once is spent (rotation), and kept to tell its issuer. */
+  private readonly refreshTokens = new Map<string, { scope: string[]; issuer: string; spent?: true }>();
   /** The authorization server the resource starts with (compared by identity). */
   private readonly first: Authority;
   /** The authorization server of the 'migration' variant the resource moves to, and whether it has. */
@@ -211,28 +208,28 @@ export class LoopbackOAuthHost {
     this.resource = `${url.origin}${url.pathname}`;
     const discovery = variant.discovery ?? 'oauth';
     this.issuer = discovery === 'issuer-path' ? `${this.origin}${ISSUER_PATH}` : this.origin;
-    this.base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
+    // Where the authorization server's endpoints live (a path prefix).
+    const base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
     const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
     this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
     if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { issuer: this.issuer, secret: PRE_REGISTERED.client_secret });
-    this.first = { issuer: this.issuer, base: this.base };
+    this.first = { issuer: this.issuer, base };
     this.second = variant.migration ? { issuer: `${this.origin}${SECOND_AS_PATH}`, base: SECOND_AS_PATH } : undefined;
   }
-
 
   /** The authorization server the resource's metadata names now. */
   get current(): Authority {
     return this.moved && this.second ? this.second : this.first;
   }
 
-  /** Whether the resource has moved to the second authorization server ('migration' variant). */
-  get migrated(): boolean {
-    return this.moved;
-  }
-
   /** The issuer of an access or refresh token it issued (undefined: not one of its). */
   issuerOf(token: string): string | undefined {
-    return this.accessTokens.get(token)?.issuer ?? this.refreshIssuers.get(token);
+    return this.accessTokens.get(token)?.issuer ?? this.refreshTokens.get(token)?.issuer;
+  }
+
+  /** Whether it takes a Client ID Metadata Document's URL as a client_id, and says so in its metadata. */
+  private get takesDocuments(): boolean {
+    return this.variant.registration === 'cimd' || this.variant.registration === 'any';
   }
 
   /** The token-endpoint authentication methods the metadata lists. */
@@ -303,7 +300,7 @@ export class LoopbackOAuthHost {
       authorization_endpoint: `${at}/authorize`,
       token_endpoint: `${at}/token`,
       ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
-      ...(this.variant.registration === 'cimd' || this.variant.registration === 'any' ? { client_id_metadata_document_supported: true } : {}),
+      ...(this.takesDocuments ? { client_id_metadata_document_supported: true } : {}),
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: this.tokenAuthMethods,
@@ -373,11 +370,10 @@ export class LoopbackOAuthHost {
 
   /** The client a client_id names: one it registered or knows, or in the 'cimd' variant a metadata document URL. */
   private clientOf(clientId: string, issuer: string): { redirectUris?: string[]; secret?: string } | undefined {
-    const documents = this.variant.registration === 'cimd' || this.variant.registration === 'any';
     const known = this.clients.get(clientId);
     // A client is known to the authorization server that registered it, and to no other.
     if (known) return known.issuer === issuer ? known : undefined;
-    return documents && isMetadataDocumentId(clientId) ? {} : undefined;
+    return this.takesDocuments && isMetadataDocumentId(clientId) ? {} : undefined;
   }
 
   /** The `iss` of an authorization response (RFC 9207), as this variant sends it (undefined: none). */
@@ -452,12 +448,12 @@ export class LoopbackOAuthHost {
     if (params.grant_type === 'refresh_token') {
       const refresh = this.refreshTokens.get(params.refresh_token ?? '');
       // A refresh token is good only at the authorization server that issued it.
-      if (!refresh || refresh.issuer !== issuer) return done(400, { error: 'invalid_grant' });
+      if (!refresh || refresh.spent || refresh.issuer !== issuer) return done(400, { error: 'invalid_grant' });
       const { scope } = refresh;
       // RFC 6749 §6: a refresh may narrow the scope, never widen it.
       const asked = params.scope !== undefined ? words(params.scope) : scope;
       if (asked.some((s) => !scope.includes(s))) return done(400, { error: 'invalid_scope', error_description: 'a refresh cannot add scopes the grant lacks' });
-      this.refreshTokens.delete(params.refresh_token!);
+      refresh.spent = true;
       return this.issue(asked, issuer, done);
     }
     return done(400, { error: 'unsupported_grant_type' });
@@ -468,10 +464,7 @@ export class LoopbackOAuthHost {
     this.accessTokens.set(access, { scope, issuer });
     if (uses !== undefined) this.usesLeft.set(access, uses);
     const refresh = this.variant.noRefreshToken ? undefined : fresh('mcpcheck-refresh');
-    if (refresh !== undefined) {
-      this.refreshTokens.set(refresh, { scope, issuer });
-      this.refreshIssuers.set(refresh, issuer);
-    }
+    if (refresh !== undefined) this.refreshTokens.set(refresh, { scope, issuer });
     return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, ...(refresh !== undefined ? { refresh_token: refresh } : {}), ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
   }
 }

@@ -105,8 +105,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
     // revision it spoke in the run, else the one its refused POSTs named in MCP-Protocol-Version (a
     // 2026-07-28 client sends it on every request; an initialize-era one names none before it is
     // initialized, and is judged in its session's revision).
-    const named: Revision[] = [];
-    const spoke = () => (isRevision(out.protocolVersion) ? out.protocolVersion : named[0]);
+    let named: Revision | undefined;
+    const spoke = () => (isRevision(out.protocolVersion) ? out.protocolVersion : named);
     const recorder = new CheckRecorder(s.id, s.title, s.requirements, current, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text), spoke);
 
     /** Opens a fresh endpoint, shapes what it serves and starts the client at it; a string says why the client made no contact. */
@@ -131,7 +131,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       channel.onExchange?.((e) => {
         if (exchanges.length < 10_000) exchanges.push(e);
         const version = e.toEndpoint && e.method === 'POST' ? e.headers['mcp-protocol-version'] : undefined;
-        if (isRevision(version) && !named.includes(version)) named.push(version);
+        if (isRevision(version)) named ??= version;
       });
       channel.onStdioEvent?.((e) => {
         if (stdioEvents.length < 1_000) stdioEvents.push(e);
@@ -183,7 +183,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
           if (conversation?.clientInfo) out.clientInfo = conversation.clientInfo;
           // The era it speaks: 2026-07-28 once it sent a modern request, even if a scenario made it fall back.
           if (conversation) out.protocolVersion = ctx.session.judgedIn;
-          else if (named[0]) out.protocolVersion = named[0];
+          else if (named) out.protocolVersion = named;
         }
       }
     } finally {

@@ -1,4 +1,4 @@
-import { PRE_REGISTERED, show, tokenAuthOf, type ClientScenario, type OAuthEvent } from '../kit.js';
+import { PRE_REGISTERED, show, type ClientScenario, type OAuthEvent } from '../kit.js';
 import { eventsOf, type Flow, protectedScenario } from './auth-helpers.js';
 import { unlessContractClient } from './auth-registration.js';
 
@@ -16,15 +16,19 @@ function sinceMove(flow: Flow): Flow['events'] | undefined {
 
 const NOT_MOVED = 'not exercised: the client did not fetch the Protected Resource Metadata again once its token ran out, so it never learnt that the resource moved';
 
-/** The credential a request to an authorization server carried that the first one issued: its client_id, a refresh token of it. */
-function firstsCredentials(flow: Flow, e: Extract<OAuthEvent, { kind: 'authorize' | 'token' }>): string[] {
+type ClientRequest = Extract<OAuthEvent, { kind: 'authorize' | 'token' }>;
+
+/** The client_id an authorization or token request named (in its query, its body or its Basic credentials). */
+const clientIdOf = (e: ClientRequest): string | undefined => (e.kind === 'authorize' ? e.params.client_id : e.clientId);
+
+/** The credentials of the first authorization server a request to an authorization server carried: a client_id it registered, a refresh token of it. */
+function firstsCredentials(flow: Flow, e: ClientRequest): string[] {
   const first = flow.host.issuer;
-  const fromFirst = (clientId: string | undefined) => clientId !== undefined && flow.host.registered.get(clientId) === first;
-  if (e.kind === 'authorize') return fromFirst(e.params.client_id) ? [`client_id ${show(e.params.client_id)} (registered at the first) in an authorization request`] : [];
-  const { clientId } = tokenAuthOf(e.authorization, e.params);
+  const clientId = clientIdOf(e);
+  const request = e.kind === 'authorize' ? 'an authorization request' : 'a token request';
   return [
-    ...(fromFirst(clientId) ? [`client_id ${show(clientId)} (registered at the first) in a token request`] : []),
-    ...(e.params.refresh_token !== undefined && flow.host.issuerOf(e.params.refresh_token) === first ? ['a refresh token of the first in a token request'] : []),
+    ...(clientId !== undefined && flow.host.registered.get(clientId) === first ? [`client_id ${show(clientId)} (registered at the first) in ${request}`] : []),
+    ...(e.kind === 'token' && e.params.refresh_token !== undefined && flow.host.issuerOf(e.params.refresh_token) === first ? ['a refresh token of the first in a token request'] : []),
   ];
 }
 
@@ -67,7 +71,8 @@ export const tokenPerServer = protectedScenario(
     if (sent.length === 0) return ctx.check.skip('not exercised: the client sent the server nothing with a token after the second authorization server issued it one');
     const foreign = sent.filter((e) => {
       const bearer = /^Bearer +(\S+)$/i.exec(e.authorization ?? '')?.[1];
-      return bearer !== undefined && flow.host.issuerOf(bearer) !== undefined && flow.host.issuerOf(bearer) !== second;
+      const issuer = bearer !== undefined ? flow.host.issuerOf(bearer) : undefined;
+      return issuer !== undefined && issuer !== second;
     });
     ctx.check.expect(foreign.length === 0, {
       expected: `each of its ${sent.length} request(s) to the server after ${second} issued it a token carrying a token of ${second}, the authorization server the metadata names`,
@@ -91,7 +96,7 @@ export const preRegisteredElsewhere = protectedScenario(
     const after = sinceMove(flow);
     if (!after) return ctx.check.skip(NOT_MOVED);
     const second = flow.host.second!.issuer;
-    const presented = after.filter((e) => (e.kind === 'authorize' || e.kind === 'token') && e.issuer === second && (e.kind === 'authorize' ? e.params.client_id : tokenAuthOf(e.authorization, e.params).clientId) === PRE_REGISTERED.client_id);
+    const presented = after.filter((e): e is ClientRequest => (e.kind === 'authorize' || e.kind === 'token') && e.issuer === second && clientIdOf(e) === PRE_REGISTERED.client_id);
     ctx.check.expect(presented.length === 0, {
       expected: `no authorization or token request at ${second} with the pre-registered client_id ${PRE_REGISTERED.client_id}, which belongs to ${flow.host.issuer} (an error for its user instead)`,
       actual: `${presented.length} request(s) presenting it`,

@@ -1,4 +1,4 @@
-import { EXPIRING_USES, show, type ClientScenario } from '../kit.js';
+import { EXPIRING_USES, show, type ClientScenario, type OAuthEvent } from '../kit.js';
 import { eventsOf, type Flow, NO_AUTHORIZE, plainActs, protectedScenario, scopeSet } from './auth-helpers.js';
 
 // A token that stops working (basic/authorization.mdx, token handling and refresh tokens): the
@@ -13,6 +13,15 @@ function sinceExpiry(flow: Flow): Flow['events'] | undefined {
   return at < 0 ? undefined : flow.events.slice(at + 1);
 }
 
+/** Whether, after the first token issued that `which` accepts (default: any), a request to the server was admitted: the client went on with it. */
+function wentOn(after: Flow['events'], which: (e: Extract<OAuthEvent, { kind: 'token' }>) => boolean = () => true): boolean {
+  const at = after.findIndex((e) => e.kind === 'token' && e.issued !== undefined && which(e));
+  return at >= 0 && eventsOf(after.slice(at), 'endpoint').some((e) => e.admitted);
+}
+
+/** The token requests among `events`, as a finding says them. */
+const grantsOf = (events: Flow['events']): string[] => eventsOf(events, 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
+
 const noExpiry = `not exercised: the client sent fewer than ${EXPIRING_USES + 1} requests with its token, so it never met the token's expiry`;
 
 export const expiredToken = protectedScenario(
@@ -25,10 +34,8 @@ export const expiredToken = protectedScenario(
   (ctx, flow) => {
     const after = sinceExpiry(flow);
     if (!after) return ctx.check.skip(noExpiry);
-    const issued = after.findIndex((e) => e.kind === 'token' && e.issued !== undefined);
-    const resumed = issued >= 0 && eventsOf(after.slice(issued), 'endpoint').some((e) => e.admitted);
-    const grants = eventsOf(after, 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
-    ctx.check.expect(resumed, {
+    const grants = grantsOf(after);
+    ctx.check.expect(wentOn(after), {
       expected: 'after the 401 invalid_token, a new token (a refresh_token grant, or a new authorization) and a request to the server admitted with it',
       actual: grants.length === 0 ? 'no token request after the 401' : `token request(s) ${show(grants)} and no admitted request after`,
     });
@@ -48,14 +55,12 @@ export const withoutRefreshToken = protectedScenario(
   async (ctx, flow, control) => {
     const after = sinceExpiry(flow);
     if (!after) return ctx.check.skip(noExpiry);
-    const authorized = after.findIndex((e) => e.kind === 'token' && e.issued !== undefined && e.params.grant_type === 'authorization_code');
     const expected = 'after the 401 invalid_token (the token response held no refresh_token), a new authorization, its code redeemed, and a request to the server admitted with the new token';
-    if (authorized >= 0 && eventsOf(after.slice(authorized), 'endpoint').some((e) => e.admitted)) return void ctx.check.expect(true, { expected, actual: 'as expected' });
-    const grants = eventsOf(after, 'token').map((t) => `${t.params.grant_type} (HTTP ${t.status})`);
+    if (wentOn(after, (t) => t.params.grant_type === 'authorization_code')) return void ctx.check.expect(true, { expected, actual: 'as expected' });
+    const grants = grantsOf(after);
     const recovers = (plain: Flow) => {
       const since = sinceExpiry(plain);
-      const issued = since?.findIndex((e) => e.kind === 'token' && e.issued !== undefined) ?? -1;
-      return since !== undefined && issued >= 0 && eventsOf(since.slice(issued), 'endpoint').some((e) => e.admitted);
+      return since !== undefined && wentOn(since);
     };
     if (!(await plainActs(ctx, control, recovers, 'the client did not go on after its token expired', 'it does not recover from an expired token with a refresh token either (client.auth.expired-token judges that), so no assumption about refresh tokens is shown'))) return;
     ctx.check.expect(false, {
