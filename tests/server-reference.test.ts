@@ -84,8 +84,13 @@ const SHOWN_BY: Record<string, string[]> = {
   // the tools listed and called,
   'reserved-meta-key': ['server.tools.list'],
   'bad-meta-key': ['server.tools.call'],
-  // the unknown method's error.
+  // the unknown method's error,
   'result-and-error': ['server.base.unknown-method'],
+  // and the tasks a task scenario creates, polls and reads.
+  'task-starts-completed': ['server.tasks.create'],
+  'task-bad-timestamp': ['server.tasks.create'],
+  'task-meta-on-get': ['server.tasks.create'],
+  'task-result-no-related-meta': ['server.tasks.result'],
 };
 
 describe('the reference server', () => {

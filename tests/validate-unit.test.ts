@@ -404,18 +404,20 @@ describe('validateMessage: a response is typed by the request it answers (BASE-R
     expect(tags(validateMessage(res(2, {}), ctx('2025-11-25', 'server', { method: 'logging/setLevel', params: { level: 'info' } })))).toEqual([]);
   });
 
-  it('a task-augmented request is answered by a CreateTaskResult', () => {
+  it('a task-augmented request is answered by a CreateTaskResult, or by its own result (a receiver that did not declare tasks for it)', () => {
     const request = { method: 'tools/call', params: { name: 'x', task: { ttl: 1000 } } };
     expect(tags(validateMessage(res(2, { task }), ctx('2025-11-25', 'server', request)))).toEqual([]);
-    // The finding cites BASE-RES-03 (plus, debatably, TOOL-CALL-01 rather than TASK-CREATE-01).
-    expect(blocking(validateMessage(res(2, { content: [{ type: 'text', text: 'done' }] }), ctx('2025-11-25', 'server', request)))).toContain('BASE-RES-03');
+    // Which of the two was owed is the session's to judge (TASK-SUP-01, TASK-CREATE-01): it knows the capabilities.
+    expect(tags(validateMessage(res(2, { content: [{ type: 'text', text: 'done' }] }), ctx('2025-11-25', 'server', request)))).toEqual([]);
     expect(blocking(validateMessage(res(2, { task: { ...task, status: 'sleeping' } }), ctx('2025-11-25', 'server', request)))).toContain('BASE-RES-03');
   });
 
   it('task augmentation of sampling and elicitation requests (server → client)', () => {
     const sampling = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1, task: {} } };
     expect(tags(validateMessage(res(2, { task }), ctx('2025-11-25', 'client', sampling)))).toEqual([]);
-    expect(blocking(validateMessage(res(2, { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }), ctx('2025-11-25', 'client', sampling)))).toContain('BASE-RES-03');
+    // A plain result is judged as the method's own: a receiver that did not declare tasks for it answers so (TASK-SUP-01); whether one was owed is the session's to say (TASK-CREATE-01).
+    expect(tags(validateMessage(res(2, { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }), ctx('2025-11-25', 'client', sampling)))).toEqual([]);
+    expect(blocking(validateMessage(res(2, { role: 'assistant' }), ctx('2025-11-25', 'client', sampling)))).toContain('BASE-RES-03');
   });
 
   it('before 2025-11-25 a `task` member does not change the expected result', () => {
@@ -1062,5 +1064,125 @@ describe('validateMessage: icons and _meta anywhere in a message', () => {
   it('does not judge application data that happens to have a `_meta` member', () => {
     const result = res(3, { content: [{ type: 'text', text: '{"_meta":"v2"}' }], structuredContent: { _meta: 'v2' } });
     expect(tags(validateMessage(result, ctx('2025-11-25', 'server', { method: 'tools/call', params: { name: 'x' } })))).toEqual([]);
+  });
+});
+
+describe('SessionValidator: tasks (2025-11-25)', () => {
+  const SERVER_TASKS = { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } };
+  const at = (ms: number) => new Date(Date.UTC(2025, 10, 25, 12, 0, 0, ms)).toISOString();
+  const taskOf = (taskId: string, status: string, more: object = {}) => ({ taskId, status, createdAt: at(0), lastUpdatedAt: at(10), ttl: 60_000, ...more });
+  /** A session with a server declaring tools.call tasks and listing one tool of each taskSupport. */
+  const withTools = (serverCaps: object = SERVER_TASKS) => {
+    const h = new Harness();
+    h.open('2025-11-25', {}, serverCaps);
+    h.client(req(2, 'tools/list'));
+    const tool = (name: string, taskSupport?: string) => ({ name, inputSchema: { type: 'object' }, ...(taskSupport ? { execution: { taskSupport } } : {}) });
+    h.server(res(2, { tools: [tool('plain'), tool('opt', 'optional'), tool('req', 'required')] }));
+    return h;
+  };
+  const call = (id: number, name: string, task?: object) => req(id, 'tools/call', { name, arguments: {}, ...(task ? { task } : {}) });
+
+  it('TASK-ST-01 / TASK-ID-01: a new task starts working, under an id no live task has', () => {
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    // A status notification may name the task before its CreateTaskResult (the SDK's order).
+    expect(tags(h.server(notif('notifications/tasks/status', taskOf('a', 'working'))))).toEqual([]);
+    expect(tags(h.server(res(3, { task: taskOf('a', 'working') })))).toEqual([]);
+    h.client(call(4, 'opt', {}));
+    expect(tags(h.server(res(4, { task: taskOf('a', 'working') })))).toEqual(['TASK-ID-01:fail']);
+    h.client(call(5, 'opt', {}));
+    expect(tags(h.server(res(5, { task: taskOf('b', 'completed') })))).toEqual(['TASK-ST-01:fail']);
+    // b is finished: a later task may have its id (the receiver no longer holds it).
+    h.client(call(6, 'opt', {}));
+    expect(tags(h.server(res(6, { task: taskOf('b', 'working') })))).toEqual([]);
+  });
+
+  it('TASK-ST-02 / TASK-CANCEL-03: a terminal status never changes, a cancelled task stays cancelled', () => {
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    h.server(res(3, { task: taskOf('a', 'working') }));
+    h.client(req(4, 'tasks/get', { taskId: 'a' }));
+    expect(tags(h.server(res(4, taskOf('a', 'input_required'))))).toEqual([]);
+    h.client(req(5, 'tasks/get', { taskId: 'a' }));
+    expect(tags(h.server(res(5, taskOf('a', 'completed'))))).toEqual([]);
+    expect(tags(h.server(notif('notifications/tasks/status', taskOf('a', 'working'))))).toEqual(['TASK-ST-02:fail']);
+    h.client(call(6, 'opt', {}));
+    h.server(res(6, { task: taskOf('c', 'working') }));
+    h.client(req(7, 'tasks/cancel', { taskId: 'c' }));
+    expect(tags(h.server(res(7, taskOf('c', 'cancelled'))))).toEqual([]);
+    h.client(req(8, 'tasks/get', { taskId: 'c' }));
+    expect(tags(h.server(res(8, taskOf('c', 'completed'))))).toEqual(['TASK-CANCEL-03:fail']);
+  });
+
+  it('TASK-CANCEL-02 / TASK-CANCEL-01: a valid cancel answers cancelled; a terminal task is not cancelled with a result', () => {
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    h.server(res(3, { task: taskOf('a', 'working') }));
+    h.client(req(4, 'tasks/cancel', { taskId: 'a' }));
+    expect(tags(h.server(res(4, taskOf('a', 'working'))))).toEqual(['TASK-CANCEL-02:fail']);
+    // A status notification between a valid cancel and its reply does not make the cancel one of a terminal task.
+    h.client(call(9, 'opt', {}));
+    h.server(res(9, { task: taskOf('d', 'working') }));
+    h.client(req(10, 'tasks/cancel', { taskId: 'd' }));
+    expect(tags(h.server(notif('notifications/tasks/status', taskOf('d', 'cancelled'))))).toEqual([]);
+    expect(tags(h.server(res(10, taskOf('d', 'cancelled'))))).toEqual([]);
+    h.client(call(5, 'opt', {}));
+    h.server(res(5, { task: taskOf('b', 'working') }));
+    h.client(req(6, 'tasks/get', { taskId: 'b' }));
+    h.server(res(6, taskOf('b', 'completed')));
+    h.client(req(7, 'tasks/cancel', { taskId: 'b' }));
+    expect(tags(h.server(res(7, taskOf('b', 'completed'))))).toEqual(['TASK-CANCEL-01:fail']);
+    h.client(req(8, 'tasks/cancel', { taskId: 'b' }));
+    expect(tags(h.server(err(8, -32602, 'task b is already completed')))).toEqual([]);
+  });
+
+  it('TASK-TTL-01: RFC 3339 timestamps, lastUpdatedAt not before createdAt', () => {
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    expect(tags(h.server(res(3, { task: taskOf('a', 'working', { createdAt: 'Tue Nov 25 2025 12:00:00 GMT+0000' }) })))).toEqual(['TASK-TTL-01:fail']);
+    h.client(req(4, 'tasks/get', { taskId: 'a' }));
+    expect(tags(h.server(res(4, taskOf('a', 'working', { createdAt: at(20), lastUpdatedAt: at(10) }))))).toEqual(['TASK-TTL-01:fail']);
+    h.client(req(5, 'tasks/get', { taskId: 'a' }));
+    expect(tags(h.server(res(5, taskOf('a', 'working', { createdAt: '2025-11-25T12:00:00+01:00', lastUpdatedAt: '2025-11-25T11:00:00.5Z' }))))).toEqual([]);
+  });
+
+  it('TASK-RES-03 / TASK-META-02: tasks/result names its task in _meta; tasks/get, tasks/list, tasks/cancel and status notifications do not', () => {
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    h.server(res(3, { task: taskOf('a', 'working') }));
+    const related = (taskId: string) => ({ 'io.modelcontextprotocol/related-task': { taskId } });
+    h.client(req(4, 'tasks/result', { taskId: 'a' }));
+    expect(tags(h.server(res(4, { content: [] })))).toEqual(['TASK-RES-03:fail']);
+    h.client(req(5, 'tasks/result', { taskId: 'a' }));
+    expect(tags(h.server(res(5, { content: [], _meta: related('a') })))).toEqual([]);
+    h.client(req(6, 'tasks/get', { taskId: 'a' }));
+    expect(tags(h.server(res(6, { ...taskOf('a', 'completed'), _meta: related('a') })))).toEqual(['TASK-META-02:warn']);
+    expect(tags(h.client(req(7, 'tasks/get', { taskId: 'a', _meta: related('a') })))).toEqual(['TASK-META-02:warn']);
+  });
+
+  it('TASK-SUP-01 / TASK-CREATE-01: a CreateTaskResult where the receiver declared tasks for the request, and only there', () => {
+    const undeclared = withTools({ tools: {} });
+    undeclared.client(call(3, 'opt', {}));
+    expect(tags(undeclared.server(res(3, { content: [] })))).toEqual([]);
+    undeclared.client(call(4, 'opt', {}));
+    expect(tags(undeclared.server(res(4, { task: taskOf('a', 'working') })))).toEqual(['TASK-SUP-01:fail']);
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    expect(tags(h.server(res(3, { content: [] })))).toEqual(['TASK-CREATE-01:fail']);
+    // A tool that forbids tasks owes no CreateTaskResult (its error is TASK-TOOL-02's, a scenario's).
+    h.client(call(4, 'plain', {}));
+    expect(tags(h.server(res(4, { content: [] })))).toEqual([]);
+  });
+
+  it('TASK-CAP-02 / TASK-TOOL-01 / TASK-TOOL-03: the requestor asks for tasks where the receiver and the tool allow them, and always where the tool requires them', () => {
+    const h = withTools();
+    expect(tags(h.client(call(3, 'opt', {})))).toEqual([]);
+    expect(tags(h.client(call(4, 'plain', {})))).toEqual(['TASK-TOOL-01:fail']);
+    expect(tags(h.client(call(5, 'req')))).toEqual(['TASK-TOOL-03:fail']);
+    expect(tags(h.client(call(6, 'opt')))).toEqual([]);
+    const undeclared = withTools({ tools: {} });
+    expect(tags(undeclared.client(call(3, 'opt', {})))).toEqual(['TASK-CAP-02:warn']);
+    // Without the capability, a "required" tool cannot be called as the server asks: no finding for the plain call.
+    expect(tags(undeclared.client(call(4, 'req')))).toEqual([]);
   });
 });

@@ -12,8 +12,8 @@ export interface ToolPlan {
   args: Record<string, unknown>;
 }
 
-/** Decides, for one listed tool, whether the policy lets mcpcheck call it and with which arguments. */
-export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy, context: ArgumentContext = {}): ToolPlan {
+/** Decides, for one listed tool, whether the policy lets mcpcheck call it (`as` a plain call or a task) and with which arguments. */
+export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy, context: ArgumentContext = {}, as: 'plain' | 'task' = 'plain'): ToolPlan {
   const name = typeof tool.name === 'string' ? tool.name : String(tool.name);
   const no = (why: string): ToolPlan => ({ tool, name, call: false, why, args: {} });
   const annotations = isObject(tool.annotations) ? tool.annotations : {};
@@ -36,7 +36,7 @@ export function planToolCall(tool: Record<string, unknown>, policy: ToolPolicy, 
       break;
   }
   const execution = isObject(tool.execution) ? tool.execution : {};
-  if (execution.taskSupport === 'required') return no('needs task augmentation (execution.taskSupport "required")');
+  if (execution.taskSupport === 'required' && as === 'plain') return no('needs task augmentation (execution.taskSupport "required")');
   const synthesized = synthesizeArguments(tool.inputSchema, context);
   if (!synthesized.complete) return no(`arguments could not be synthesised: ${synthesized.why ?? 'unknown reason'}`);
   return { tool, name, call: true, why: allowed, args: synthesized.args };

@@ -29,6 +29,12 @@ export interface Ruling {
 
 const RULING_LIST = [
   {
+    id: 'required-task-missing-error',
+    section: 3,
+    ruling: 'A plain call to a tool whose taskSupport is "required" must be refused; −32601 (the tool-level rule) passes, −32600 (the Error Handling section\'s MAY) passes with a note, any other answer fails.',
+    requirements: ['TASK-TOOL-04'],
+  },
+  {
     id: 'unsupported-version-error',
     section: 1,
     ruling:
@@ -275,7 +281,6 @@ export const RULINGS: readonly Ruling[] = RULING_LIST;
  */
 export const NOT_APPLIED: ReadonlyArray<{ section: number; why: string }> = [
   { section: 2, why: 'LIFE-VER-06 (client disconnects on an unsupported version) is catalogued as SHOULD; mcpcheck tests no clients yet.' },
-  { section: 3, why: 'TASK-TOOL-04 (required tools called without a task): mcpcheck does not test tasks yet.' },
   { section: 4, why: 'ELIC-ERR-01 and ELIC-ERR-02 are both kept as catalogued; no ruling between them is needed.' },
   { section: 11, why: 'ICON-URI-03 (same-origin icons) is catalogued as SHOULD; no check judges it yet.' },
   { section: 13, why: 'Elicitation "pattern" validates under both schemas; nothing flags it, so there is nothing to cite.' },

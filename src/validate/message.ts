@@ -14,6 +14,7 @@ import { META } from '../spec/modern.js';
 import { checkModernError, checkModernNotification, checkModernRequest, checkModernResponseSide, checkModernResult, claimedByModernRule, isModernRequest, MODERN_RULES } from './modern.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, INPUT_REQUIRED, laterRevisionAccepting, type RevisionSchema, schemaFor } from './schemas.js';
+import { isCreateTaskResult } from './tasks.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
 import { mayHoldWalked, WALK_RULES, walkMessage } from './walk.js';
 import { TYPED_RESERVED_KEYS } from './meta.js';
@@ -258,7 +259,8 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
   } else if (env.kind === 'result' && ctx.request) {
     const method = ctx.request.method;
     const result = obj(msg.result)!;
-    const task = obj(obj(ctx.request.params)?.task) !== undefined;
+    // A receiver that did not declare tasks for the request type answers it as a plain request (TASK-SUP-01).
+    const task = isCreateTaskResult(obj(ctx.request.params), result);
     // An InputRequiredResult on a method that cannot ask for input is judged as what it is (MRTR-SRV-02 says where it went wrong).
     const def = modern && result.resultType === INPUT_REQUIRED ? 'InputRequiredResult' : schema.resultDef(method, task, result.resultType);
     // What the server echoes of the client's own arguments is not judged (echo.ts); the arguments

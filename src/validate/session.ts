@@ -6,14 +6,14 @@ import { allowsBatches } from './revisions.js';
 import type { Era, Revision } from '../spec/revisions.js';
 import { RepeatedResults } from './repeats.js';
 import type { RuleTable } from './rule-table.js';
-import type { Concern } from './session/concern.js';
+import { type Concern, resultOf } from './session/concern.js';
 import { Dispatcher } from './session/dispatch.js';
 import { ERA_CONCERNS } from './session/eras.js';
 import { checkFrameText, checkNotJson, FRAME_RULES } from './session/frames.js';
 import { Ids } from './session/ids.js';
 import { type Key, pending } from './session/ledger.js';
 import { SessionState, type SessionValidatorOptions } from './session/state.js';
-import { createsTask } from './session/tasks.js';
+import { isCreateTaskResult } from './tasks.js';
 import { obj } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
@@ -159,7 +159,8 @@ export class SessionValidator {
   private response(kind: 'result' | 'error', id: Key | undefined, message: Record<string, unknown>, findings: Finding[]): void {
     const request = this.ids.answer(kind, id, findings);
     if (!request) return;
-    if (kind === 'result' && createsTask(request)) this.concerns.taskCreated(request, message);
+    const result = resultOf(kind, message);
+    if (result && isCreateTaskResult(request.params, result)) this.concerns.taskCreated(request, message, findings);
     else this.concerns.answer(request, kind, message, findings);
   }
 

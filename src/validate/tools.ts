@@ -15,6 +15,8 @@ export interface ToolInfo {
   outputSchema?: unknown;
   annotations?: Record<string, unknown>;
   inputSchema?: unknown;
+  /** Its `execution.taskSupport`, as listed (the task rules read it). */
+  taskSupport?: unknown;
 }
 
 function checkRootObjectSchema(schema: unknown, pointer: string, what: string): Finding[] {
@@ -67,7 +69,8 @@ export function toolsOf(result: unknown): ToolInfo[] {
   for (const tool of tools) {
     const t = obj(tool);
     if (t && typeof t.name === 'string') {
-      out.push({ name: t.name, outputSchema: t.outputSchema, inputSchema: t.inputSchema, ...(obj(t.annotations) ? { annotations: obj(t.annotations)! } : {}) });
+      const taskSupport = obj(t.execution)?.taskSupport;
+      out.push({ name: t.name, outputSchema: t.outputSchema, inputSchema: t.inputSchema, ...(obj(t.annotations) ? { annotations: obj(t.annotations)! } : {}), ...(taskSupport !== undefined ? { taskSupport } : {}) });
     }
   }
   return out;

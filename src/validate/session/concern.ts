@@ -29,7 +29,7 @@ export interface Concern {
   readonly notifications?: Routes<NotificationHook>;
   readonly answers?: Routes<AnswerHook>;
   /** A task-augmented request was answered with a CreateTaskResult: its own result comes later, through tasks/result. */
-  taskCreated?(request: Pending, message: Record<string, unknown>): void;
+  taskCreated?(request: Pending, message: Record<string, unknown>, findings: Finding[]): void;
   /** The request a response to `request` is to be judged as, when not `request` itself. */
   judgedAs?(request: Pending): JudgedRequest | undefined;
   /** Findings that only the end of the session shows. */

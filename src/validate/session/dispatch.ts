@@ -52,8 +52,8 @@ export class Dispatcher {
     for (const hook of this.answers.for(request.method)) hook(request, kind, message, findings);
   }
 
-  taskCreated(request: Pending, message: Record<string, unknown>): void {
-    for (const c of this.taskWatchers) c.taskCreated!(request, message);
+  taskCreated(request: Pending, message: Record<string, unknown>, findings: Finding[]): void {
+    for (const c of this.taskWatchers) c.taskCreated!(request, message, findings);
   }
 
   /** The request a response to `request` is judged against. */

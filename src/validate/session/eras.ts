@@ -16,6 +16,8 @@ import { RequestLogging } from './request-logging.js';
 import { StreamScope } from './stream-scope.js';
 import { Sampling } from './sampling.js';
 import { Subscriptions } from './subscriptions.js';
+import { TaskRequests } from './task-requests.js';
+import { TaskStatus } from './task-status.js';
 import { Tasks } from './tasks.js';
 import { Tools } from './tools.js';
 
@@ -28,5 +30,5 @@ import { Tools } from './tools.js';
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
   stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, StreamScope, Caching, Deprecations, Tools],
-  stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, Tasks],
+  stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, TaskRequests, Tasks, TaskStatus],
 };

@@ -1,23 +1,70 @@
 import type { RuleTable } from '../rule-table.js';
+import { type Finding, show, violation } from '../finding.js';
 import { obj } from '../../json.js';
-import type { Concern, JudgedRequest } from './concern.js';
+import { isTaskAugmented, relatedTaskId, RELATED_TASK, taskCapabilityPath, taskSupportOf } from '../tasks.js';
+import { type AnswerHook, type Concern, type JudgedRequest, resultOf, type Routes } from './concern.js';
+import { declared } from './capabilities.js';
 import type { Pending } from './ledger.js';
+import type { SessionState } from './state.js';
 
-/** Whether a result to `request` is a CreateTaskResult: the request asked to run as a task. */
-export function createsTask(request: Pending): boolean {
-  return obj(request.params?.task) !== undefined;
-}
-
-/** Task-augmented requests, so that a tasks/result payload is judged as the result of the request that made the task. */
+/**
+ * Task-augmented requests and their results (basic/utilities/tasks.mdx): a receiver answers with a
+ * CreateTaskResult where it declared tasks for the request type (and the tool allows them), and
+ * only there; tasks/result carries the task's id in related-task metadata, and is judged as the
+ * result of the request that made the task.
+ */
 export class Tasks implements Concern {
-  static readonly rules: RuleTable = [];
+  static readonly rules: RuleTable = ['TASK-CREATE-01', 'TASK-SUP-01', 'TASK-RES-03'];
   /** Task id → the task-augmented request. */
   private readonly tasks = new Map<string, JudgedRequest>();
 
-  taskCreated(request: Pending, message: Record<string, unknown>): void {
+  constructor(private readonly s: SessionState) {}
+
+  taskCreated(request: Pending, message: Record<string, unknown>, findings: Finding[]): void {
+    const s = this.s;
+    const path = taskCapabilityPath(request.method);
+    if (path && s.negotiated) {
+      s.applied.add('TASK-SUP-01');
+      if (!declared(this.receiverCapabilities(), path)) {
+        findings.push(violation('TASK-SUP-01', `expected a plain ${request.method} result from a ${s.side} that did not declare ${path.join('.')} (it ignores the task field); got a CreateTaskResult`, '/result/task'));
+      }
+    }
     const taskId = obj(obj(message.result)?.task)?.taskId;
     if (typeof taskId === 'string') this.tasks.set(taskId, { method: request.method, ...(request.params ? { params: request.params } : {}) });
   }
+
+  private receiverCapabilities(): Record<string, unknown> | undefined {
+    return this.s.side === 'server' ? this.s.serverCapabilities : this.s.clientCapabilities;
+  }
+
+  /** A task-augmented request answered with its own result: owed a CreateTaskResult where the receiver declared tasks for it (and, for tools/call, the tool allows them). */
+  private readonly plainAnswer: AnswerHook = (request, kind, _message, findings) => {
+    const s = this.s;
+    const path = taskCapabilityPath(request.method);
+    if (kind !== 'result' || !path || !s.negotiated || !isTaskAugmented(request.params) || !declared(this.receiverCapabilities(), path)) return;
+    const name = request.params?.name;
+    const tool = request.method === 'tools/call' && typeof name === 'string' ? s.tools.get(name) : undefined;
+    // Whether a tools/call may run as a task is the tool's to say; a tool never listed cannot be told.
+    if (request.method === 'tools/call' && (!tool || taskSupportOf(tool) === 'forbidden')) return;
+    s.applied.add('TASK-CREATE-01');
+    findings.push(violation('TASK-CREATE-01', `expected a CreateTaskResult for the task-augmented ${request.method}${tool ? ` of ${show(tool.name)} (taskSupport ${show(taskSupportOf(tool))})` : ''}, as the ${s.side} declared ${path.join('.')}; got the plain result`, '/result'));
+  };
+
+  readonly answers: Routes<AnswerHook> = {
+    'tools/call': this.plainAnswer,
+    'sampling/createMessage': this.plainAnswer,
+    'elicitation/create': this.plainAnswer,
+    'tasks/result': (request, kind, message, findings) => {
+      const result = resultOf(kind, message);
+      const taskId = request.params?.taskId;
+      if (!result || typeof taskId !== 'string') return;
+      this.s.applied.add('TASK-RES-03');
+      const related = relatedTaskId(result);
+      if (related !== taskId) {
+        findings.push(violation('TASK-RES-03', `expected the tasks/result response to carry _meta["${RELATED_TASK}"].taskId ${show(taskId)}; got ${related === undefined ? 'none' : show(related)}`, '/result/_meta'));
+      }
+    },
+  };
 
   judgedAs(request: Pending): JudgedRequest | undefined {
     if (request.method !== 'tasks/result') return undefined;

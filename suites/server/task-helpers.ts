@@ -1,0 +1,88 @@
+import { describeReply, hasCapability, isObject, planToolCall, show, timedArguments, type ClientSession, type Discovery, type Reply, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { argumentContext, budget, quickArguments } from './helpers.js';
+
+// What the task scenarios (basic/utilities/tasks.mdx, 2025-11-25) share: the tools they may call
+// by taskSupport, a task-augmented call, and polling a task to its end.
+
+/** The capability a server declares to take task-augmented tools/call. */
+export const TOOL_TASKS = 'tasks.requests.tools.call';
+
+type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** A listed tool's `execution.taskSupport` ("forbidden" when absent, the schema's default). */
+export function taskSupport(tool: Record<string, unknown>): TaskSupport {
+  const value = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
+  return value === 'optional' || value === 'required' ? value : 'forbidden';
+}
+
+/** The tools `--call-tools` lets mcpcheck call (as a task, or plainly for `forbidden`) whose taskSupport is one of `supports`, with their arguments. */
+export function taskPlans(discovery: Discovery, policy: ToolPolicy, supports: readonly TaskSupport[]): ToolPlan[] {
+  const context = argumentContext(discovery);
+  return discovery.tools.filter((t) => supports.includes(taskSupport(t))).map((t) => planToolCall(t, policy, context, 'task')).filter((p) => p.call);
+}
+
+/** Why no tool could be called with a taskSupport of `supports`, for a skip. */
+export function noTaskTool(discovery: Discovery, policy: ToolPolicy, supports: readonly TaskSupport[]): string {
+  const listed = discovery.tools.filter((t) => supports.includes(taskSupport(t)));
+  const which = supports.map((s) => `"${s}"`).join(' or ');
+  if (listed.length === 0) return `not exercised: the server lists no tool whose execution.taskSupport is ${which}`;
+  const plan = planToolCall(listed[0]!, policy, argumentContext(discovery), 'task');
+  return `not exercised: no tool with execution.taskSupport ${which} may be called (${show(plan.name)}: ${plan.why})`;
+}
+
+/** A tools/call asking to run as a task (`task` params, a ttl when given). */
+export function callAsTask(session: ClientSession, plan: ToolPlan, timeoutMs: number, task: Record<string, unknown> = {}): Promise<Reply> {
+  return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), task }, timeoutMs);
+}
+
+/** The task a CreateTaskResult describes, when the reply is one. */
+export function createdTask(reply: Reply): Record<string, unknown> | undefined {
+  return reply.kind === 'result' && isObject(reply.result.task) ? reply.result.task : undefined;
+}
+
+/** The id of the task a reply created (undefined: it created none, or its id is no string). */
+export function createdTaskId(reply: Reply): string | undefined {
+  const id = createdTask(reply)?.taskId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** The shortest and longest gap between polls, whatever pollInterval the server suggests. */
+const POLL_FLOOR_MS = 50;
+const POLL_CEILING_MS = 1_000;
+
+/**
+ * Polls tasks/get until the task is terminal or `withinMs` has passed, at the server's pollInterval
+ * (bounded both ways): the last reply, and whether it showed a terminal status.
+ */
+export async function pollToEnd(session: ClientSession, taskId: string, withinMs: number, requestMs: number): Promise<{ reply: Reply; terminal: boolean }> {
+  const time = budget(withinMs);
+  for (;;) {
+    const reply = await session.request('tasks/get', { taskId }, time.timeout(requestMs));
+    const status = reply.kind === 'result' ? reply.result.status : undefined;
+    if (reply.kind !== 'result' || TERMINAL.has(String(status)) || time.spent()) return { reply, terminal: TERMINAL.has(String(status)) };
+    const interval = typeof reply.result.pollInterval === 'number' ? reply.result.pollInterval : POLL_FLOOR_MS;
+    await session.settle(Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, interval), time.left()));
+  }
+}
+
+/** Whether the server declared task support for tools/call. */
+export function declaresToolTasks(discovery: Discovery): boolean {
+  return hasCapability(discovery.capabilities, TOOL_TASKS);
+}
+
+/**
+ * Starts a task of a tool that supports tasks and has a time-like argument, asked to run about
+ * `ms` (so that it is surely still working when mcpcheck acts on it): its id and what was called,
+ * or why there is none.
+ */
+export async function runningTask(session: ClientSession, discovery: Discovery, options: { callTools: ToolPolicy; requestTimeoutMs: number }, ms: number): Promise<{ taskId: string; plan: ToolPlan; args: Record<string, unknown> } | string> {
+  const plans = taskPlans(discovery, options.callTools, ['optional', 'required']);
+  if (plans.length === 0) return noTaskTool(discovery, options.callTools, ['optional', 'required']);
+  const timed = plans.map((plan) => ({ plan, args: timedArguments(plan.tool.inputSchema, plan.args, ms)?.args })).find((p) => p.args !== undefined);
+  if (!timed?.args) return 'not exercised: no tool that supports tasks has a time-like argument, so none surely runs long enough to act on it while it works';
+  const created = await session.request('tools/call', { name: timed.plan.name, arguments: timed.args, task: { ttl: 60_000 } }, options.requestTimeoutMs);
+  const taskId = createdTaskId(created);
+  if (!taskId) return `not exercised: the task-augmented call of ${show(timed.plan.name)} created no task (${describeReply(created)})`;
+  return { taskId, plan: timed.plan, args: timed.args };
+}

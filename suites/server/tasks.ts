@@ -1,0 +1,277 @@
+import { describeReply, describeErrors, isObject, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
+import { callAsTask, createdTask, createdTaskId, declaresToolTasks, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
+
+// Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental): task-augmented tools/call, and the
+// tasks/get, tasks/result and tasks/cancel a server that declares tasks answers. One rule each;
+// the status machine, timestamps and related-task metadata are judged on all of this traffic by
+// live validation (TASK-ST-*, TASK-TTL-01, TASK-RES-03, TASK-META-02).
+
+const TASKS_SINCE = { introduced: '2025-11-25' } as const;
+/** How long a task mcpcheck started may take to finish before it stops waiting. */
+const TASK_END_MS = 10_000;
+/** How long a tool mcpcheck wants still running when it cancels it is asked to take. */
+const CANCELLED_RUN_MS = 2_000;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+
+const experimental = 'tasks are experimental in 2025-11-25';
+
+export const requiredPlain = scenario({
+  id: 'server.tasks.required-plain',
+  title: 'A plain (non-task) call to a tool whose taskSupport is "required" gets -32601',
+  requirements: ['TASK-TOOL-04'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['required']));
+    const reply = await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, options.requestTimeoutMs);
+    const code = errorCodeOf(reply);
+    const what = `a tools/call of ${show(plan.name)} without params.task (${experimental})`;
+    if (code === INVALID_REQUEST) {
+      check.note(`${ruling('required-task-missing-error').cite}: ${plan.name} answered -32600, the Error Handling section's MAY`);
+      return void check.expect(true, { expected: `${what}: -32601 (or -32600)`, actual: describeReply(reply), frames: [replyFrame(reply)], replies: [reply] });
+    }
+    check.errorCode(reply, [METHOD_NOT_FOUND], { what });
+  },
+});
+
+export const forbiddenAsTask = scenario({
+  id: 'server.tasks.forbidden-task',
+  title: 'A task-augmented call to a tool whose taskSupport is absent or "forbidden" gets -32601',
+  requirements: ['TASK-TOOL-02'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['forbidden'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['forbidden']));
+    const reply = await callAsTask(session, plan, options.requestTimeoutMs);
+    check.errorCode(reply, [METHOD_NOT_FOUND], { what: `a tools/call of ${show(plan.name)} (taskSupport ${show(taskSupport(plan.tool))}) with params.task (${experimental})` });
+  },
+});
+
+export const createsTask = scenario({
+  id: 'server.tasks.create',
+  title: 'A task-augmented call to a tool that supports tasks is answered with a CreateTaskResult, not the tool\'s result',
+  requirements: ['TASK-CREATE-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const reply = await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 });
+    const task = createdTask(reply);
+    check.expect(task !== undefined && !(reply.kind === 'result' && 'content' in reply.result), {
+      expected: `a CreateTaskResult ({task}, without the tool's content) for the task-augmented tools/call of ${show(plan.name)} (${experimental})`,
+      actual: describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
+    const taskId = createdTaskId(reply);
+    if (taskId) await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+  },
+});
+
+/** Tasks created to compare their ids (the catalog's "≥ 5"). */
+const ID_TASKS = 5;
+
+export const distinctIds = scenario({
+  id: 'server.tasks.ids',
+  title: 'Task ids are strings, distinct among the tasks a server holds',
+  requirements: ['TASK-ID-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 })));
+    const ids = replies.map((r) => createdTask(r)?.taskId);
+    if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every task-augmented call of ${show(plan.name)} created a task (server.tasks.create judges that)`, { frames: replies.map(replyFrame) });
+    check.expect(ids.every((id) => typeof id === 'string') && new Set(ids).size === ids.length, {
+      expected: `${ID_TASKS} distinct string task ids for ${ID_TASKS} task-augmented calls of ${show(plan.name)} (${experimental})`,
+      actual: `ids ${show(ids)}`,
+      frames: replies.map(replyFrame),
+      replies,
+    });
+    for (const id of new Set(ids.filter((i): i is string => typeof i === 'string'))) await pollToEnd(session, id, TASK_END_MS, options.requestTimeoutMs);
+  },
+});
+
+export const resultAsOriginal = scenario({
+  id: 'server.tasks.result',
+  title: 'tasks/result of a finished task returns what the call itself would have: a CallToolResult, or its JSON-RPC error',
+  requirements: ['TASK-RES-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const created = await callAsTask(session, plan, options.requestTimeoutMs);
+    const taskId = createdTaskId(created);
+    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
+    const end = await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+    if (!end.terminal) return check.skip(`not exercised: task ${show(taskId)} did not finish within ${TASK_END_MS} ms (${describeReply(end.reply)})`, { frames: [replyFrame(end.reply)] });
+    const reply = await session.request('tasks/result', { taskId }, options.requestTimeoutMs);
+    // The schema's CallToolResult without the related-task _meta the result carries (TASK-RES-03 judges that).
+    const errors = reply.kind === 'result' ? schemaFor('2025-11-25').validate('CallToolResult', reply.result) : null;
+    check.expect(reply.kind === 'error' || (reply.kind === 'result' && errors === null), {
+      expected: `tasks/result of task ${show(taskId)} (${show(end.reply.kind === 'result' ? end.reply.result.status : undefined)}) as the tools/call of ${show(plan.name)} would have answered: a CallToolResult or a JSON-RPC error (${experimental})`,
+      actual: errors ? `a result that is no CallToolResult: ${describeErrors(errors, '/result')}` : describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
+  },
+});
+
+export const cancelTerminal = scenario({
+  id: 'server.tasks.cancel-terminal',
+  title: 'Cancelling a task that has finished fails with -32602',
+  requirements: ['TASK-CANCEL-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS, 'tasks.cancel'] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const created = await callAsTask(session, plan, options.requestTimeoutMs);
+    const taskId = createdTaskId(created);
+    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
+    const end = await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+    if (!end.terminal) return check.skip(`not exercised: task ${show(taskId)} did not finish within ${TASK_END_MS} ms`, { frames: [replyFrame(end.reply)] });
+    const status = end.reply.kind === 'result' ? end.reply.result.status : undefined;
+    const reply = await session.request('tasks/cancel', { taskId }, options.requestTimeoutMs);
+    check.errorCode(reply, [INVALID_PARAMS], { what: `tasks/cancel of task ${show(taskId)}, already ${show(status)} (${experimental})` });
+  },
+});
+
+export const cancelShowsCancelled = scenario({
+  id: 'server.tasks.cancel',
+  title: 'Cancelling a working task answers it "cancelled" (the status is set before the reply)',
+  requirements: ['TASK-CANCEL-02'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS, 'tasks.cancel'] },
+  async run({ session, check, discovery, options }) {
+    const running = await runningTask(session, discovery, options, CANCELLED_RUN_MS);
+    if (typeof running === 'string') return check.skip(running);
+    const reply = await session.request('tasks/cancel', { taskId: running.taskId }, options.requestTimeoutMs);
+    if (errorCodeOf(reply) === INVALID_PARAMS) return check.skip(`not exercised: task ${show(running.taskId)} had ended before the cancel came (${describeReply(reply)})`, { frames: [replyFrame(reply)] });
+    check.expect(reply.kind === 'result' && reply.result.status === 'cancelled', {
+      expected: `the tasks/cancel result of working task ${show(running.taskId)} (${show(running.plan.name)} ${show(running.args)}) with status "cancelled" (${experimental})`,
+      actual: reply.kind === 'result' ? `status ${show(reply.result.status)}` : describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
+  },
+});
+
+export const staysCancelled = scenario({
+  id: 'server.tasks.stays-cancelled',
+  title: 'A cancelled task stays cancelled after its work would have ended',
+  requirements: ['TASK-CANCEL-03'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS, 'tasks.cancel'] },
+  async run({ session, check, discovery, options }) {
+    const running = await runningTask(session, discovery, options, CANCELLED_RUN_MS);
+    if (typeof running === 'string') return check.skip(running);
+    const cancel = await session.request('tasks/cancel', { taskId: running.taskId }, options.requestTimeoutMs);
+    if (cancel.kind !== 'result' || cancel.result.status !== 'cancelled') return check.skip(`not exercised: the cancel of task ${show(running.taskId)} did not answer "cancelled" (${describeReply(cancel)}; server.tasks.cancel judges that)`, { frames: [replyFrame(cancel)] });
+    // Past the time the work was asked to take: had it gone on, it would have ended by then.
+    await session.settle(CANCELLED_RUN_MS + 500);
+    const after = await session.request('tasks/get', { taskId: running.taskId }, options.requestTimeoutMs);
+    const status = after.kind === 'result' ? after.result.status : undefined;
+    check.expect(status === 'cancelled' || errorCodeOf(after) === INVALID_PARAMS, {
+      expected: `task ${show(running.taskId)} still "cancelled" (or deleted: -32602) ${CANCELLED_RUN_MS + 500} ms after its cancel (${experimental})`,
+      actual: after.kind === 'result' ? `status ${show(status)}` : describeReply(after),
+      frames: [replyFrame(after)],
+      replies: [after],
+    });
+  },
+});
+
+/** A task id no server issued. */
+const UNKNOWN_TASK = 'mcpcheck-no-such-task';
+
+const UNKNOWN_ID_PROBES = [
+  { method: 'tasks/get', capability: 'tasks' },
+  { method: 'tasks/result', capability: 'tasks' },
+  { method: 'tasks/cancel', capability: 'tasks.cancel' },
+] as const;
+
+export const unknownTaskId = scenario({
+  id: 'server.tasks.unknown-id',
+  title: 'tasks/get, tasks/result and tasks/cancel of an unknown task id get -32602',
+  requirements: ['TASK-ERR-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: ['tasks'] },
+  async run({ session, check, discovery, options }) {
+    for (const probe of UNKNOWN_ID_PROBES) {
+      const key = probe.method.slice('tasks/'.length);
+      if (probe.capability === 'tasks.cancel' && !isObject(isObject(discovery.capabilities.tasks) ? discovery.capabilities.tasks.cancel : undefined)) {
+        check.skip('not exercised: the server did not declare tasks.cancel', { key });
+        continue;
+      }
+      const reply = await session.request(probe.method, { taskId: UNKNOWN_TASK }, options.requestTimeoutMs);
+      check.errorCode(reply, [INVALID_PARAMS], { key, what: `${probe.method} of task id ${show(UNKNOWN_TASK)}, which the server never issued (${experimental})` });
+    }
+  },
+});
+
+export const taskIdAuthoritative = scenario({
+  id: 'server.tasks.id-authoritative',
+  title: 'tasks/get describes the task its taskId names, whatever related-task metadata says',
+  requirements: ['TASK-META-03'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const created = await callAsTask(session, plan, options.requestTimeoutMs);
+    const taskId = createdTaskId(created);
+    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
+    const reply = await session.request('tasks/get', { taskId, _meta: { 'io.modelcontextprotocol/related-task': { taskId: UNKNOWN_TASK } } }, options.requestTimeoutMs);
+    check.expect(reply.kind === 'result' && reply.result.taskId === taskId, {
+      expected: `tasks/get {taskId: ${show(taskId)}} with related-task _meta naming ${show(UNKNOWN_TASK)}: task ${show(taskId)} (the taskId parameter is authoritative; ${experimental})`,
+      actual: reply.kind === 'result' ? `task ${show(reply.result.taskId)}` : describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
+    await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+  },
+});
+
+export const taskFieldIgnored = scenario({
+  id: 'server.tasks.undeclared',
+  title: 'A server that does not declare task support for tools/call answers a task-augmented call as a plain one',
+  requirements: ['TASK-SUP-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    if (declaresToolTasks(discovery)) return check.skip(`not exercised: the server declares ${TOOL_TASKS} (the task field is its to honour)`);
+    const plan = callablePlans(discovery, options.callTools)[0];
+    if (!plan) return check.skip(`not exercised: no tool may be called (--call-tools ${options.callTools.mode})`);
+    const reply = await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 });
+    // An error is the call's own when the same call without the task field gets it too.
+    const plain = reply.kind === 'error' ? await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, options.requestTimeoutMs) : undefined;
+    const processed = reply.kind === 'result' ? !('task' in reply.result) : reply.kind === 'error' && errorCodeOf(plain!) === reply.error.code;
+    check.expect(processed, {
+      expected: `the tools/call of ${show(plan.name)} with params.task processed as the plain call it is (a CallToolResult, or the error the call gets without the task field), not a CreateTaskResult`,
+      actual: plain ? `${describeReply(reply)}; without the task field: ${describeReply(plain)}` : describeReply(reply),
+      frames: [replyFrame(reply), plain && replyFrame(plain)],
+      replies: plain ? [reply, plain] : [reply],
+    });
+  },
+});
+
+export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored];
