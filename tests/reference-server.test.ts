@@ -456,6 +456,7 @@ describe('reference server over stdio', () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      tasks: { cancel: {}, requests: { tools: { call: {} } } },
     });
     expect(init.serverInfo).toMatchObject({ name: 'mcpcheck-reference', version: '1.0.0' });
     expect(init.serverInfo.icons.map((i: AnyJson) => String(i.src).split(':')[0])).toEqual(['https', 'data']);
@@ -478,7 +479,7 @@ describe('reference server over stdio', () => {
       pages++;
     } while (cursor !== undefined && pages < 10);
     expect(pages).toBeGreaterThanOrEqual(2);
-    expect(names).toEqual(['echo', 'add', 'slow', 'log', 'write_note', 'legacy_lookup', 'get_status', 'ask_llm', 'list_roots']);
+    expect(names).toEqual(['echo', 'add', 'slow', 'batch_job', 'log', 'write_note', 'legacy_lookup', 'get_status', 'ask_llm', 'list_roots']);
     expect((await peer.request('tools/list', { cursor: 'mcpcheck-invalid-cursor' })).error.code).toBe(-32602);
 
     const echo = await peer.result('tools/call', { name: 'echo', arguments: { message: 'hello' } });
@@ -700,7 +701,7 @@ describe('reference server over Streamable HTTP', () => {
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(response.result.tools).toHaveLength(3);
     const page2 = await peer.result('tools/list', { cursor: response.result.nextCursor });
-    expect(page2.tools.map((t: AnyJson) => t.name)).toEqual(['log', 'write_note', 'legacy_lookup']);
+    expect(page2.tools.map((t: AnyJson) => t.name)).toEqual(['batch_job', 'log', 'write_note']);
 
     expect((await peer.result('tools/call', { name: 'echo', arguments: { message: 'over http' } })).structuredContent).toEqual({ echo: 'over http' });
     expect((await peer.result('resources/read', { uri: 'mcpcheck-ref://notes/2' })).contents[0].mimeType).toBe('text/plain');
@@ -1028,7 +1029,7 @@ describe('deliberate breaks', () => {
       'cursor-loop',
       async (p) => {
         let cursor: string | undefined;
-        for (let i = 0; i < 3; i++) {
+        for (let i = 0; i < 4; i++) {
           const page = await p.result('tools/list', cursor === undefined ? {} : { cursor });
           cursor = page.nextCursor;
         }

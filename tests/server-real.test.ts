@@ -67,6 +67,12 @@ const SDK_NO_PRIMING = [
   'server.http.request-answers/tools/list-priming:warn',
 ];
 
+// The SDK v1 (1.32) server declares no tasks capability, yet answers a tools/call that carries
+// `task` with −32603 "Server does not support task creation" instead of running it as the plain
+// call it is (tasks.mdx: such receivers "MUST process requests of that type normally, ignoring any
+// task-augmentation metadata"; TASK-SUP-01).
+const SDK_V1_TASK_FIELD = ['server.tasks.undeclared:fail'];
+
 const EVERYTHING_COMMON = [
   // After negotiating 2024-11-05, get-resource-links still returns resource_link content blocks,
   // which 2024-11-05's CallToolResult does not have (text, image or embedded resource only; links
@@ -80,6 +86,9 @@ const EVERYTHING_COMMON = [
   'live.LIFE-OP-01:warn',
   'live.BASE-RES-03:warn',
   'live.TOOL-CALL-01:warn',
+  // A task-augmented call of echo, whose taskSupport is absent, gets −32602 "Invalid task creation
+  // result" instead of −32601 (TASK-TOOL-02, SHOULD).
+  'server.tasks.forbidden-task:warn',
 ];
 
 /** Each defect that several checks saw, as "reporting check ← the others" (grade/defects.ts). */
@@ -160,7 +169,7 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
   it('over stdio: findings as pinned', async () => {
     const report = await runStdio(`node ${SDK_FIXTURE}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(findingsOf(report)).toEqual([...SDK_STDIO, ...SDK_COMMON].sort());
+    expect(findingsOf(report)).toEqual([...SDK_STDIO, ...SDK_COMMON, ...SDK_V1_TASK_FIELD].sort());
   }, STDIO_RUN_MS);
 
   it('over Streamable HTTP, with DNS-rebinding protection on: findings as pinned', async () => {
@@ -171,9 +180,10 @@ describe('a server built on @modelcontextprotocol/sdk (tests/fixtures/sdk)', () 
         ...SDK_HTTP,
         ...SDK_COMMON,
         ...SDK_NO_PRIMING,
+        ...SDK_V1_TASK_FIELD,
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(0);
+    expect(report.summary.mustFailures).toBe(1);
   });
 
   // Its HTTP transport refuses the 10 MB POST before reading it; a ping that went out later on a
@@ -237,7 +247,8 @@ describe('a server built on @modelcontextprotocol/server 2.4.0, SDK v2 (tests/fi
  * What fastmcp adds on the SDK, over either transport: −32601 for a missing resource or prompt and
  * −32600 for missing arguments instead of −32002 / −32602 (RES-ERR-01, PROMPT-ERR-01), −32603 for an
  * unknown prompt's completion and an invalid log level (COMP-ERR-01, LOG-SET-03), invalid cursors
- * ignored (PAGE-06), zod dumps as error messages (BASE-ERR-03).
+ * ignored (PAGE-06), zod dumps as error messages (BASE-ERR-03); and the SDK v1's −32603 for a
+ * tools/call carrying `task` (SDK_V1_TASK_FIELD).
  */
 const FASTMCP_COMMON = [
   'server.resources.missing/custom-scheme:warn',
@@ -251,6 +262,7 @@ const FASTMCP_COMMON = [
   'server.utilities.invalid-cursor/resources/templates/list:warn',
   'server.utilities.invalid-cursor/tools/list:warn',
   'live.BASE-ERR-03:warn',
+  ...SDK_V1_TASK_FIELD,
 ];
 
 /** tmcp in 2026-07-28: completion/complete, undeclared, answered with a result that has no `completion`. */
@@ -341,8 +353,9 @@ describe('small apps on other MCP libraries', () => {
         'live.LIFE-INIT-05:warn',
       ].sort(),
     );
-    // SDK_STDIO's three BASE-ID-04 failures: the invalid requests it leaves unanswered while answering ping.
-    expect(report.summary.mustFailures).toBe(3);
+    // SDK_STDIO's three BASE-ID-04 failures (the invalid requests it leaves unanswered while
+    // answering ping), and SDK_V1_TASK_FIELD's.
+    expect(report.summary.mustFailures).toBe(4);
   }, STDIO_RUN_MS);
 
   it('tmcp (tests/fixtures/tmcp), over Streamable HTTP (@tmcp/transport-http): findings as pinned', async () => {
@@ -417,6 +430,7 @@ describe('small apps on other MCP libraries', () => {
         'server.http.origin/null-origin:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(5);
+    // The five Origin failures and SDK_V1_TASK_FIELD's.
+    expect(report.summary.mustFailures).toBe(6);
   });
 });

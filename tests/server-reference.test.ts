@@ -41,8 +41,8 @@ const ALSO: Record<string, string[]> = {
   'responds-twice': ['ROBUST-05'],
   // The unknown-method probe checks the −32601 code under both rules.
   'method-not-found-code': ['BASE-ERR-04'],
-  // A string code is not the −32601 the unknown-method probe expects.
-  'error-code-not-integer': ['BASE-ERR-04', 'ROBUST-04'],
+  // A string code is not the −32601 the unknown-method probe (and the task probes of tools that do not take tasks, or need them) expects.
+  'error-code-not-integer': ['BASE-ERR-04', 'ROBUST-04', 'TASK-TOOL-02', 'TASK-TOOL-04'],
   // The 200 body answering a notification is not a JSON-RPC message.
   'http-notification-200': ['BASE-MSG-01'],
   // A message sent on every open stream keeps its event id and, for a request to the client
@@ -53,7 +53,7 @@ const ALSO: Record<string, string[]> = {
   // Errors without an id, or responses with the wrong id, match no request: every check that waits
   // for an answer to a probe sees none (and the nameless tools/call, answered by no response that
   // carries its id, is a request left unanswered).
-  'error-without-id': ['BASE-ID-04', 'BASE-ERR-04', 'LOG-SET-03', 'COMP-ERR-01', 'PAGE-06', 'TOOL-ERR-01', 'RES-ERR-01', 'PROMPT-ERR-01', 'ROBUST-02', 'ROBUST-04'],
+  'error-without-id': ['BASE-ID-04', 'BASE-ERR-04', 'LOG-SET-03', 'COMP-ERR-01', 'PAGE-06', 'TOOL-ERR-01', 'RES-ERR-01', 'PROMPT-ERR-01', 'ROBUST-02', 'ROBUST-04', 'TASK-TOOL-02', 'TASK-TOOL-04', 'TASK-CANCEL-01', 'TASK-ERR-01'],
   'wrong-response-id': ['BASE-ID-04', 'BASE-NOTIF-02', 'PING-01', 'CANCEL-05', 'CANCEL-07', 'CANCEL-08', 'ROBUST-02', 'ROBUST-04', 'ROBUST-05'],
 };
 

@@ -31,7 +31,10 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
     why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), mcpcheck\'s authorization server is served over plain http on loopback only, and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01/02, AUTH-TOKEN-04), the fallbacks of 2025-03-26 servers, and client credentials grants',
     runs: ['client'],
   },
-  { area: 'Tasks — experimental', why: 'the tasks utility of 2025-11-25 (TASK-*) has no scenarios or validators yet' },
+  {
+    area: 'Tasks — experimental, in part',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): a server\'s tasks/list, input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged; of a client, task-augmented requests are judged on its traffic only (no scenario offers it tools that support tasks), nor is it judged as a receiver of tasks; the 2026-07-28 tasks extension is not judged',
+  },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
   { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },
   {

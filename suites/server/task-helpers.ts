@@ -86,3 +86,17 @@ export async function runningTask(session: ClientSession, discovery: Discovery, 
   if (!taskId) return `not exercised: the task-augmented call of ${show(timed.plan.name)} created no task (${describeReply(created)})`;
   return { taskId, plan: timed.plan, args: timed.args };
 }
+
+/** A value of another JSON type than `type`, so that a call with it fails the tool's input schema. */
+const WRONG_TYPE: Readonly<Record<string, unknown>> = { string: 12345, integer: 'mcpcheck-not-a-number', number: 'mcpcheck-not-a-number', boolean: 'mcpcheck-not-a-boolean', array: 'mcpcheck-not-an-array', object: 'mcpcheck-not-an-object' };
+
+/** The plan's arguments with one declared property of a single JSON type given a value of another (undefined: no such property). */
+export function failingArguments(plan: ToolPlan): { args: Record<string, unknown>; property: string } | undefined {
+  const schema = isObject(plan.tool.inputSchema) ? plan.tool.inputSchema : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [property, definition] of Object.entries(properties)) {
+    const type = isObject(definition) ? definition.type : undefined;
+    if (typeof type === 'string' && type in WRONG_TYPE) return { args: { ...quickArguments(plan), [property]: WRONG_TYPE[type] }, property };
+  }
+  return undefined;
+}

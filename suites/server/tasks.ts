@@ -1,5 +1,5 @@
 import { describeReply, describeErrors, isObject, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
-import { callAsTask, createdTask, createdTaskId, declaresToolTasks, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental): task-augmented tools/call, and the
@@ -274,4 +274,58 @@ export const taskFieldIgnored = scenario({
   },
 });
 
-export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored];
+export const failedTask = scenario({
+  id: 'server.tasks.failed',
+  title: 'A task whose call fails ends "failed", with a statusMessage that says why',
+  requirements: ['TASK-EXEC-01'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const plans = taskPlans(discovery, options.callTools, ['optional', 'required']);
+    if (plans.length === 0) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const failing = plans.map((plan) => ({ plan, failing: failingArguments(plan) })).find((p) => p.failing !== undefined);
+    if (!failing?.failing) return check.skip('not exercised: no tool that supports tasks declares a property of one JSON type, so no call of one surely fails');
+    const { plan, failing: { args, property } } = failing;
+    const created = await session.request('tools/call', { name: plan.name, arguments: args, task: { ttl: 60_000 } }, options.requestTimeoutMs);
+    const taskId = createdTaskId(created);
+    if (!taskId) return check.skip(`not exercised: the call of ${show(plan.name)} with ${property} of the wrong type was refused before any task ran (${describeReply(created)})`, { frames: [replyFrame(created)] });
+    const end = await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+    if (!end.terminal) return check.skip(`not exercised: task ${show(taskId)} did not finish within ${TASK_END_MS} ms`, { frames: [replyFrame(end.reply)] });
+    const outcome = await session.request('tasks/result', { taskId }, options.requestTimeoutMs);
+    const failed = outcome.kind === 'error' || (outcome.kind === 'result' && outcome.result.isError === true);
+    if (!failed) return check.skip(`not exercised: the call of ${show(plan.name)} with ${property} of the wrong type (${show(args[property])}) did not fail (${describeReply(outcome)})`, { frames: [replyFrame(outcome)] });
+    const task = end.reply.kind === 'result' ? end.reply.result : {};
+    check.expect(task.status === 'failed' && typeof task.statusMessage === 'string' && task.statusMessage.trim() !== '', {
+      expected: `task ${show(taskId)}, whose tools/call of ${show(plan.name)} failed (${describeReply(outcome)}), "failed" with a statusMessage saying why (${experimental})`,
+      actual: `status ${show(task.status)}, statusMessage ${show(task.statusMessage)}`,
+      frames: [replyFrame(end.reply), replyFrame(outcome)],
+      replies: [end.reply, outcome],
+    });
+  },
+});
+
+export const resultBlocks = scenario({
+  id: 'server.tasks.result-blocks',
+  title: 'tasks/result of a working task answers only once the task has ended',
+  requirements: ['TASK-RES-02'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }) {
+    const running = await runningTask(session, discovery, options, CANCELLED_RUN_MS);
+    if (typeof running === 'string') return check.skip(running);
+    const outcome = await session.request('tasks/result', { taskId: running.taskId }, options.requestTimeoutMs + CANCELLED_RUN_MS);
+    if (outcome.kind !== 'result' && outcome.kind !== 'error') return void check.expect(false, { expected: `an answer to tasks/result of task ${show(running.taskId)} once it ended`, actual: describeReply(outcome), replies: [outcome] });
+    const after = await session.request('tasks/get', { taskId: running.taskId }, options.requestTimeoutMs);
+    const status = after.kind === 'result' ? after.result.status : undefined;
+    check.expect(status === 'completed' || status === 'failed' || status === 'cancelled', {
+      expected: `tasks/result of task ${show(running.taskId)} (${show(running.plan.name)} ${show(running.args)}, asked while it worked) answered only once the task had ended: tasks/get right after it shows a terminal status (${experimental})`,
+      actual: `tasks/result answered ${describeReply(outcome)}; tasks/get then: ${after.kind === 'result' ? `status ${show(status)}` : describeReply(after)}`,
+      frames: [replyFrame(outcome), replyFrame(after)],
+      replies: [outcome, after],
+    });
+  },
+});
+
+export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks];
