@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { testServer, type ServerCommandOptions } from '../src/commands/server.js';
+import { packageRoot } from '../src/paths.js';
+import { freePort } from './processes.js';
+import { median } from './time.js';
+
+const reference = join(packageRoot(), 'dist/tests/fixtures/reference/server.js');
+const RUNS = 5;
+/** What the task scenarios may add to a full run against the reference server (issue 24). */
+const TARGET_S = 3;
+
+const targets: Array<{ name: string; options: (port: number) => Omit<ServerCommandOptions, 'targetFlags'> }> = [
+  { name: 'reference, stdio', options: () => ({ stdio: `node ${reference}` }) },
+  { name: 'reference, HTTP', options: (port) => ({ url: `http://127.0.0.1:${port}/mcp`, start: `node ${reference} --http --port ${port}` }) },
+];
+
+/**
+ * The time the task scenarios add to a full server run: the whole suite with and without
+ * server.tasks, run alternately (so a busy spell hits both alike), medians side by side.
+ */
+export async function benchTasks(): Promise<void> {
+  console.log(`tasks: full server suite with and without the server.tasks scenarios, alternating, median of ${RUNS} each`);
+  for (const t of targets) {
+    const withTasks: number[] = [];
+    const without: number[] = [];
+    let taskChecks = 0;
+    for (let i = 0; i < RUNS; i++) {
+      for (const skip of [false, true]) {
+        const port = await freePort();
+        const t0 = performance.now();
+        const report = await testServer({ ...t.options(port), ...(skip ? { skip: ['server.tasks'] } : {}), targetFlags: '' });
+        (skip ? without : withTasks).push(performance.now() - t0);
+        if (!skip) taskChecks = report.checks.filter((c) => c.id.startsWith('server.tasks.')).length;
+      }
+    }
+    const added = (median(withTasks) - median(without)) / 1000;
+    console.log(`  ${t.name.padEnd(18)} with ${(median(withTasks) / 1000).toFixed(2)} s, without ${(median(without) / 1000).toFixed(2)} s: +${added.toFixed(2)} s for ${taskChecks} task checks (target ≤ ${TARGET_S} s)`);
+  }
+}
