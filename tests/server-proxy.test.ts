@@ -77,8 +77,16 @@ describe('mcp-proxy in front of server-everything', () => {
         'live.LIFE-OP-01:warn',
         'live.BASE-RES-03:warn',
         'live.TOOL-CALL-01:warn',
+        // and a task call of a tool without task support answered −32602, not −32601 (TASK-TOOL-02, SHOULD).
+        'server.tasks.forbidden-task:warn',
+        // The proxy passes server-everything's tasks capability on but forwards no tasks/* request:
+        // tasks/get, tasks/result and tasks/cancel of an unknown task id get −32601 "Method not found"
+        // where −32602 is owed (TASK-ERR-01, MUST).
+        'server.tasks.unknown-id/get:fail',
+        'server.tasks.unknown-id/result:fail',
+        'server.tasks.unknown-id/cancel:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(7);
+    expect(report.summary.mustFailures).toBe(10);
   }, RUN_MS);
 });

@@ -33,7 +33,18 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): a server\'s tasks/list, input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged; of a client, task-augmented requests are judged on its traffic only (no scenario offers it tools that support tasks), nor is it judged as a receiver of tasks; the 2026-07-28 tasks extension is not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): a server\'s tasks/list, input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema), tasks/get answered as an SSE stream (TASK-HTTP-01) and task isolation (TASK-SEC-*) are not judged; nor the 2026-07-28 tasks extension',
+    runs: ['server'],
+  },
+  {
+    area: 'Tasks — experimental, in part',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), a client\'s task-augmented requests are judged on what it sends of itself only (no scenario offers it tools that support tasks, so none asks it to poll, respect pollInterval or fetch a result), and it is not judged as a receiver of tasks; nor the 2026-07-28 tasks extension',
+    runs: ['client'],
+  },
+  {
+    area: 'Tasks — experimental, in part',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not input_required, the related-task metadata of the requests and notifications a task sends (TASK-META-01, TASK-IR-02), the pages of tasks/list or task isolation; nor the 2026-07-28 tasks extension',
+    runs: ['validate', 'fuzz'],
   },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
   { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },
