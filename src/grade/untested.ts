@@ -33,7 +33,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): a server\'s tasks/list, input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema), tasks/get answered as an SSE stream (TASK-HTTP-01) and task isolation (TASK-SEC-*) are not judged; nor the 2026-07-28 tasks extension',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): a server\'s tasks/list, input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged; nor the 2026-07-28 tasks extension',
     runs: ['server'],
   },
   {

@@ -1,6 +1,7 @@
 import { describeReply, describeErrors, isObject, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
 import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
+import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental): task-augmented tools/call, and the
 // tasks/get, tasks/result and tasks/cancel a server that declares tasks answers. One rule each;
@@ -329,4 +330,28 @@ export const resultBlocks = scenario({
   },
 });
 
-export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks];
+export const taskGetAsJson = httpScenario({
+  id: 'server.tasks.get-not-streamed',
+  title: 'Over Streamable HTTP, tasks/get is answered with a JSON body, not an SSE stream (the client polls)',
+  requirements: ['TASK-HTTP-01'],
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options }, channel) {
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const created = await callAsTask(session, plan, options.requestTimeoutMs);
+    const taskId = createdTaskId(created);
+    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
+    const { id, body } = rpc('tasks/get', { taskId });
+    const res = await probe(channel, { method: 'POST', body });
+    const answered = responseIn(res, id);
+    if (!answered) return check.skip(`not exercised: the POSTed tasks/get of task ${show(taskId)} got no response to read (${describeProbe(res)})`);
+    check.expect(mediaOf(res.contentType) === 'application/json', {
+      expected: `tasks/get of task ${show(taskId)} answered with Content-Type application/json (servers avoid an SSE stream for a poll where possible; ${experimental})`,
+      actual: describeProbe(res),
+    });
+    await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+  },
+});
+
+export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson];
