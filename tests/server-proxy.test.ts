@@ -81,12 +81,14 @@ describe('mcp-proxy in front of server-everything', () => {
         'server.tasks.forbidden-task:warn',
         // The proxy passes server-everything's tasks capability on but forwards no tasks/* request:
         // tasks/get, tasks/result and tasks/cancel of an unknown task id get −32601 "Method not found"
-        // where −32602 is owed (TASK-ERR-01, MUST).
+        // where −32602 is owed (TASK-ERR-01, MUST),
         'server.tasks.unknown-id/get:fail',
         'server.tasks.unknown-id/result:fail',
         'server.tasks.unknown-id/cancel:fail',
+        // and tasks/list (the capability says tasks.list) −32601 where an invalid cursor gets −32602.
+        'server.tasks.unknown-id/list-cursor:fail',
       ].sort(),
     );
-    expect(report.summary.mustFailures).toBe(10);
+    expect(report.summary.mustFailures).toBe(11);
   }, RUN_MS);
 });

@@ -100,3 +100,21 @@ export function failingArguments(plan: ToolPlan): { args: Record<string, unknown
   }
   return undefined;
 }
+
+/** The most pages of tasks/list walked: a list that pages on past it is cut there. */
+const MAX_TASK_PAGES = 50;
+
+/** Walks tasks/list to its end (or MAX_TASK_PAGES): the ids listed, and the reply that ended the walk when it was no last page. */
+export async function listedTaskIds(session: ClientSession, requestMs: number): Promise<{ ids: Set<unknown>; pages: number; stoppedBy?: Reply }> {
+  const ids = new Set<unknown>();
+  let cursor: unknown;
+  for (let pages = 0; pages < MAX_TASK_PAGES; ) {
+    const reply = await session.request('tasks/list', cursor === undefined ? {} : { cursor }, requestMs);
+    if (reply.kind !== 'result' || !Array.isArray(reply.result.tasks)) return { ids, pages, stoppedBy: reply };
+    pages++;
+    for (const t of reply.result.tasks) if (isObject(t)) ids.add(t.taskId);
+    cursor = reply.result.nextCursor;
+    if (typeof cursor !== 'string') return { ids, pages };
+  }
+  return { ids, pages: MAX_TASK_PAGES };
+}

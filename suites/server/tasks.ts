@@ -1,5 +1,5 @@
-import { describeReply, describeErrors, isObject, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
-import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { describeReply, describeErrors, hasCapability, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
+import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, listedTaskIds, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
@@ -203,27 +203,27 @@ export const staysCancelled = scenario({
 const UNKNOWN_TASK = 'mcpcheck-no-such-task';
 
 const UNKNOWN_ID_PROBES = [
-  { method: 'tasks/get', capability: 'tasks' },
-  { method: 'tasks/result', capability: 'tasks' },
-  { method: 'tasks/cancel', capability: 'tasks.cancel' },
+  { key: 'get', method: 'tasks/get', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: `task id ${show(UNKNOWN_TASK)}, which the server never issued` },
+  { key: 'result', method: 'tasks/result', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: `task id ${show(UNKNOWN_TASK)}, which the server never issued` },
+  { key: 'cancel', method: 'tasks/cancel', params: { taskId: UNKNOWN_TASK }, capability: 'tasks.cancel', what: `task id ${show(UNKNOWN_TASK)}, which the server never issued` },
+  { key: 'list-cursor', method: 'tasks/list', params: { cursor: 'mcpcheck-invalid-cursor' }, capability: 'tasks.list', what: 'a cursor the server never handed out' },
 ] as const;
 
 export const unknownTaskId = scenario({
   id: 'server.tasks.unknown-id',
-  title: 'tasks/get, tasks/result and tasks/cancel of an unknown task id get -32602',
+  title: 'tasks/get, tasks/result and tasks/cancel of an unknown task id, and tasks/list with an invalid cursor, get -32602',
   requirements: ['TASK-ERR-01'],
   isolation: 'shared',
   revisions: TASKS_SINCE,
   needs: { capabilities: ['tasks'] },
   async run({ session, check, discovery, options }) {
     for (const probe of UNKNOWN_ID_PROBES) {
-      const key = probe.method.slice('tasks/'.length);
-      if (probe.capability === 'tasks.cancel' && !isObject(isObject(discovery.capabilities.tasks) ? discovery.capabilities.tasks.cancel : undefined)) {
-        check.skip('not exercised: the server did not declare tasks.cancel', { key });
+      if (!hasCapability(discovery.capabilities, probe.capability)) {
+        check.skip(`not exercised: the server did not declare ${probe.capability}`, { key: probe.key });
         continue;
       }
-      const reply = await session.request(probe.method, { taskId: UNKNOWN_TASK }, options.requestTimeoutMs);
-      check.errorCode(reply, [INVALID_PARAMS], { key, what: `${probe.method} of task id ${show(UNKNOWN_TASK)}, which the server never issued (${experimental})` });
+      const reply = await session.request(probe.method, probe.params, options.requestTimeoutMs);
+      check.errorCode(reply, [INVALID_PARAMS], { key: probe.key, what: `${probe.method} with ${probe.what} (${experimental})` });
     }
   },
 });
@@ -354,4 +354,40 @@ export const taskGetAsJson = httpScenario({
   },
 });
 
-export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson];
+/** Tasks created for the listing to hold: more than one page of a server that pages by two. */
+const LISTED_TASKS = 3;
+
+export const listsEveryTask = scenario({
+  id: 'server.tasks.listed',
+  title: 'tasks/list, walked to its end, lists every task tasks/get can read',
+  requirements: ['TASK-LIST-03'],
+  isolation: 'session',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS, 'tasks.list'] },
+  async run({ session, check, connect, discovery, options }) {
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
+    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const created: string[] = [];
+    for (let i = 0; i < LISTED_TASKS; i++) {
+      const taskId = createdTaskId(await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 }));
+      if (taskId) created.push(taskId);
+    }
+    if (created.length === 0) return check.skip(`not exercised: no task-augmented call of ${show(plan.name)} created a task`);
+    // Finished tasks are still readable: the list must hold them as well.
+    for (const taskId of created) await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+    const readable: string[] = [];
+    for (const taskId of created) if ((await session.request('tasks/get', { taskId }, options.requestTimeoutMs)).kind === 'result') readable.push(taskId);
+    if (readable.length === 0) return check.skip('not exercised: none of the tasks mcpcheck created could be read with tasks/get any more');
+    const walk = await listedTaskIds(session, options.requestTimeoutMs);
+    const missing = readable.filter((id) => !walk.ids.has(id));
+    check.expect(walk.stoppedBy === undefined && missing.length === 0, {
+      expected: `every task tasks/get reads (${show(readable)}) in tasks/list, walked to its last page (${experimental})`,
+      actual: walk.stoppedBy ? `the walk stopped after ${walk.pages} page(s): ${describeReply(walk.stoppedBy)}` : `${walk.pages} page(s) of ${walk.ids.size} task(s), without ${show(missing)}`,
+      ...(walk.stoppedBy ? { replies: [walk.stoppedBy] } : {}),
+    });
+  },
+});
+
+export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson, listsEveryTask];
