@@ -19,7 +19,7 @@ export { list, show, type Finding } from '../src/validate/finding.js';
 export type { PeerSession, RecordedFrame, Reply } from '../src/harness/peer-session.js';
 export type { ClientSession } from '../src/harness/client-session.js';
 export type { Target } from '../src/harness/target.js';
-export { DEFAULT_TOOLS, type ServerSession } from '../src/harness/server-session.js';
+export { DEFAULT_TOOLS, type Outcome, type ServerSession } from '../src/harness/server-session.js';
 export { cannedCapabilities, cannedInputResponses } from '../src/harness/canned.js';
 export { stretched } from '../src/harness/pace.js';
 

@@ -80,6 +80,7 @@ const SHOWN_BY: Record<string, string> = {
   'fetches-unsafe-icons': 'client.icons.unsafe-schemes',
   'crashes-on-icon-sizes': 'client.properties.tool-lists',
   'call-arguments-array': 'client.tools.call',
+  'task-required-called-plainly': 'client.tasks.required',
   'decodes-icon-bombs': 'client.icons.hostile-data',
   'fetches-data-icons': 'client.icons.data-not-fetched',
   'icon-credentials': 'client.icons.no-credentials',

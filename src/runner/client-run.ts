@@ -160,7 +160,6 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         seed: input.seed,
         cases: input.cases,
         timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
-        paced: (ms) => pace.processMs(ms),
         learn: (key, what) => void (learnt.has(key) || learnt.set(key, what)),
         relaunch: async () => {
           const next = await launch();

@@ -39,11 +39,6 @@ export interface ClientScenarioContext {
   cases: number;
   /** Milliseconds until the scenario's timeout (--timeout) cuts it short. */
   timeLeft(): number;
-  /**
-   * A wait that is `baseMs` for a client on an idle machine, stretched by what this run measured of
-   * the client's start (a busy machine slows each process the client starts, a browser say, alike).
-   */
-  paced(baseMs: number): number;
   /** Tells the run's later scenarios something this one learnt of the client (see ClientScenario.skipIf). */
   learn(key: string, what: string): void;
   /**

@@ -20,6 +20,7 @@ import { clientProperties } from './properties.js';
 import { clientRobust } from './robust.js';
 import { clientSchemas } from './schemas.js';
 import { clientStdio } from './stdio.js';
+import { clientTasks } from './tasks.js';
 import { clientTools } from './tools.js';
 import { clientUtilities } from './utilities.js';
 
@@ -32,5 +33,8 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
   s.carriedOver ? s : { ...s, revisions: { removed: '2026-07-28' } },
 );
 
+/** Tasks exist from 2025-11-25 on, in the initialize era (2026-07-28 made them an extension). */
+const statefulTasks: ClientScenario[] = clientTasks.map((s) => ({ ...s, revisions: { introduced: '2025-11-25', removed: '2026-07-28' } }));
+
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding];

@@ -1,0 +1,89 @@
+import { clientScenario, type ClientScenario, DEFAULT_TOOLS, isObject, type Outcome, type ServerSession, show } from '../kit.js';
+import { callOf, conversing, WAIT_MS } from './helpers.js';
+
+// Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental), the client as requestor: mcpcheck
+// declares task support for tools/call and lists a tool that must be called as a task; it runs
+// the task it is given (working for a few polls, then completed) and serves tasks/get and
+// tasks/result, so a client that calls it as a task can finish.
+
+/** A tool the client may only call as a task. */
+const TASK_TOOL = {
+  name: 'mcpcheck_batch',
+  title: 'Batch job',
+  description: 'A long job: call it as a task (execution.taskSupport "required"), then poll tasks/get and fetch the outcome with tasks/result.',
+  inputSchema: { type: 'object', properties: {} },
+  execution: { taskSupport: 'required' },
+};
+
+/** How often mcpcheck asks to be polled, and for how many polls a task stays working. */
+const POLL_INTERVAL_MS = 200;
+const WORKING_POLLS = 2;
+const TASK_TTL_MS = 60_000;
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+interface ServedTask {
+  taskId: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  polls: number;
+}
+
+/** The Task as mcpcheck shows it: working for WORKING_POLLS polls, completed after. */
+function view(task: ServedTask): Record<string, unknown> {
+  const status = task.polls > WORKING_POLLS ? 'completed' : 'working';
+  return { taskId: task.taskId, status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttl: TASK_TTL_MS, pollInterval: POLL_INTERVAL_MS };
+}
+
+/** Declares tasks for tools/call, lists TASK_TOOL beside the defaults, and serves its task-augmented calls, tasks/get and tasks/result. */
+function serveTaskTool(session: ServerSession): void {
+  session.capabilities = { ...session.capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } };
+  session.tools = [...DEFAULT_TOOLS, TASK_TOOL];
+  const tasks = new Map<string, ServedTask>();
+  const plainCall = session.handler('tools/call');
+  session.handle('tools/call', (params, request) => {
+    if (params.name !== TASK_TOOL.name) return plainCall(params, request);
+    // What the spec asks of a server: a required tool called plainly is −32601 (TASK-TOOL-04).
+    if (!isObject(params.task)) return { error: { code: -32601, message: `${TASK_TOOL.name} must be called as a task (execution.taskSupport "required")` } };
+    const now = new Date().toISOString();
+    const task: ServedTask = { taskId: `mcpcheck-task-${tasks.size + 1}`, createdAt: now, lastUpdatedAt: now, polls: 0 };
+    tasks.set(task.taskId, task);
+    return { result: { task: view(task) } };
+  });
+  const unknown = (params: Record<string, unknown>): Outcome => ({ error: { code: -32602, message: `unknown task ${show(params.taskId)}` } });
+  session.handle('tasks/get', (params) => {
+    const task = tasks.get(String(params.taskId));
+    if (!task) return unknown(params);
+    task.polls++;
+    if (task.polls === WORKING_POLLS + 1) task.lastUpdatedAt = new Date().toISOString();
+    return { result: view(task) };
+  });
+  session.handle('tasks/result', (params) => {
+    const task = tasks.get(String(params.taskId));
+    if (!task) return unknown(params);
+    // It ends once asked for its outcome: a client that waits on tasks/result is not kept waiting.
+    task.polls = Math.max(task.polls, WORKING_POLLS + 1);
+    return { result: { content: [{ type: 'text', text: 'The batch job is done.' }], _meta: { [RELATED_TASK]: { taskId: task.taskId } } } };
+  });
+}
+
+export const requiredAsTask = clientScenario({
+  id: 'client.tasks.required',
+  title: 'A client calls a tool whose taskSupport is "required" as a task (never as a plain call)',
+  requirements: ['TASK-TOOL-03'],
+  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: TASK_TOOL.name, arguments: {} }],
+  serve: serveTaskTool,
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await conversing(ctx))) return;
+    const call = await session.waitForFrame(callOf(TASK_TOOL.name), WAIT_MS);
+    if (!call || !isObject(call.message)) return check.skip(`not exercised: the client made no tools/call of ${TASK_TOOL.name} (it was asked to; a client may decline a tool it cannot call as a task)`);
+    const params = isObject(call.message.params) ? call.message.params : {};
+    check.expect(isObject(params.task), {
+      expected: `the tools/call of ${TASK_TOOL.name} (execution.taskSupport "required", the server declared tasks.requests.tools.call) with params.task (tasks are experimental in 2025-11-25)`,
+      actual: `a tools/call without params.task (params ${show(params, 160)})`,
+      frames: [call.index],
+    });
+  },
+});
+
+export const clientTasks: ClientScenario[] = [requiredAsTask];
