@@ -4,7 +4,7 @@ import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental): task-augmented tools/call, and the
-// tasks/get, tasks/result and tasks/cancel a server that declares tasks answers. One rule each;
+// tasks/get, tasks/result, tasks/cancel and tasks/list a server that declares tasks answers. One rule each;
 // the status machine, timestamps and related-task metadata are judged on all of this traffic by
 // live validation (TASK-ST-*, TASK-TTL-01, TASK-RES-03, TASK-META-02).
 
