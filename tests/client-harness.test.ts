@@ -81,6 +81,7 @@ const SHOWN_BY: Record<string, string> = {
   'crashes-on-icon-sizes': 'client.properties.tool-lists',
   'call-arguments-array': 'client.tools.call',
   'task-required-called-plainly': 'client.tasks.required',
+  'ignores-poll-interval': 'client.tasks.poll-interval',
   'decodes-icon-bombs': 'client.icons.hostile-data',
   'fetches-data-icons': 'client.icons.data-not-fetched',
   'icon-credentials': 'client.icons.no-credentials',

@@ -38,7 +38,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), one scenario offers a client a tool that must be called as a task (TASK-TOOL-03); whether it polls at the pollInterval asked (TASK-POLL-01), fetches the result on input_required (TASK-IR-03), keeps polling without status notifications (TASK-NOTIF-02) or treats task-list cursors as opaque is not judged, nor the client as a receiver of tasks, nor the 2026-07-28 tasks extension',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), two scenarios offer a client a tool that must be called as a task and judge that call (TASK-TOOL-03) and the interval of its polls (TASK-POLL-01); whether it fetches the result on input_required (TASK-IR-03), keeps polling without status notifications (TASK-NOTIF-02) or treats task-list cursors as opaque is not judged, nor the client as a receiver of tasks, nor the 2026-07-28 tasks extension',
     runs: ['client'],
   },
   {

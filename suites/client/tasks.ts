@@ -17,7 +17,7 @@ const TASK_TOOL = {
 
 /** How often mcpcheck asks to be polled, and for how many polls a task stays working. */
 const POLL_INTERVAL_MS = 200;
-const WORKING_POLLS = 2;
+const WORKING_POLLS = 3;
 const TASK_TTL_MS = 60_000;
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
@@ -86,4 +86,34 @@ export const requiredAsTask = clientScenario({
   },
 });
 
-export const clientTasks: ClientScenario[] = [requiredAsTask];
+/** A poll this much sooner than asked is still on time (the gap is measured from mcpcheck sending its answer, so it only errs long). */
+const POLL_SLACK = 0.9;
+
+export const pollInterval = clientScenario({
+  id: 'client.tasks.poll-interval',
+  title: 'A client polling a task with tasks/get waits the pollInterval the server gave between polls',
+  requirements: ['TASK-POLL-01'],
+  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: TASK_TOOL.name, arguments: {} }],
+  serve: serveTaskTool,
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await conversing(ctx))) return;
+    const call = await session.waitForFrame((f) => callOf(TASK_TOOL.name)(f) && isObject(f.message) && isObject(f.message.params) && isObject(f.message.params.task), WAIT_MS);
+    if (!call) return check.skip(`not exercised: the client made no task-augmented tools/call of ${TASK_TOOL.name} (client.tasks.required judges that call)`);
+    // Until the task ended (or the client fetched its result): every poll of it then is in.
+    await session.waitForMethod('tasks/result', WAIT_MS + WORKING_POLLS * POLL_INTERVAL_MS, call.index);
+    const polls = session.requestsFor('tasks/get', call.index);
+    if (polls.length < 2) return check.skip(`not exercised: the client polled the task ${polls.length} time(s) with tasks/get (it may wait on tasks/result instead)`);
+    // Each poll against the answer before it (the CreateTaskResult, then the previous poll's).
+    const answers = session.frames.filter((f) => f.from === 'server' && f.index > call.index);
+    const gaps = polls.map((p) => Math.round(p.at - (answers.filter((a) => a.index < p.index).pop()?.at ?? p.at)));
+    const soonest = Math.min(...gaps);
+    check.expect(soonest >= POLL_SLACK * POLL_INTERVAL_MS, {
+      expected: `each tasks/get at least the pollInterval of ${POLL_INTERVAL_MS} ms after the answer before it (tasks are experimental in 2025-11-25)`,
+      actual: `${polls.length} polls, ${gaps.join(', ')} ms after the answers before them`,
+      frames: polls.map((p) => p.index),
+    });
+  },
+});
+
+export const clientTasks: ClientScenario[] = [requiredAsTask, pollInterval];
