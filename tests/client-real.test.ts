@@ -120,23 +120,24 @@ describe('real clients', { timeout: 150_000 }, () => {
     // fixture waiting instead of reporting the loss. Its OAuth (the SDK v1's, through the browser
     // above) goes on with an authorization server that lists no code_challenge_methods_supported.
     // Told no scope anywhere, it asks for "openid email profile" (AUTH-SCOPE-01 says to omit it).
-    // A scope challenge mid-session sends it to authorize again, and it completes that step-up (it
-    // opens the browser before its callback server listens; the test's browser reloads the callback
-    // page as a user would, so the verdict does not hang on that race); it never redeems the code
-    // of the authorization server the resource moved to (so no token of it to judge).
-    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')), said(report)).toEqual([
+    // It never redeems the code of the authorization server the resource moved to (so no token of
+    // it to judge).
+    const itsOwn = (v: string) => !v.endsWith(' client.auth.step-up');
+    expect(findings(report).filter((f) => !f.endsWith('client.utilities.cancel-on-timeout')).filter(itsOwn), said(report)).toEqual([
       'fail client.auth.pkce-unadvertised',
       'warn client.auth.cimd',
       'warn client.auth.scope-omitted',
       'warn client.http.delete',
       'warn client.robust.server-dies',
     ]);
-    const itsOwn: Record<string, string> = {
-      'pass client.auth.scope-omitted': 'warn client.auth.scope-omitted',
-      'pass client.auth.token-per-server': 'skip client.auth.token-per-server',
-      'warn client.auth.step-up': 'pass client.auth.step-up',
-    };
-    expect(auth(report)).toEqual(SDK_V1_OAUTH.map((v) => itsOwn[v] ?? v).sort());
+    const differs: Record<string, string> = { 'pass client.auth.scope-omitted': 'warn client.auth.scope-omitted', 'pass client.auth.token-per-server': 'skip client.auth.token-per-server' };
+    expect(auth(report).filter(itsOwn)).toEqual(SDK_V1_OAUTH.map((v) => differs[v] ?? v).filter(itsOwn).sort());
+    // A scope challenge mid-session sends it to authorize again, but it opens the browser before its
+    // callback server listens (its log: "Browser opened automatically", then "OAuth callback server
+    // running"): whether the code reaches it is a race of its own. The test's browser reloads a
+    // refused callback page for a while, as a user would, and mostly it then completes the step-up
+    // (a pass); on a loaded machine it may still lose the race (a warn). Never a failure or a skip.
+    expect(['pass', 'warn'], said(report)).toContain(report.checks.find((c) => c.id === 'client.auth.step-up')?.status);
     // Whether its request times out within the scenario depends on how fast it runs (on a loaded
     // machine it may not: a skip); and it relays every message of the fixture's as it is, so the
     // fixture's cancel now and then reaches mcpcheck in time (a pass). Never a failure.
