@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, DEFAULT_TOOLS, isObject, type Outcome, type ServerSession, show } from '../kit.js';
+import { clientScenario, type ClientScenario, DEFAULT_TOOLS, isObject, type Outcome, RELATED_TASK, type ServerSession, show } from '../kit.js';
 import { callOf, conversing, WAIT_MS } from './helpers.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental), the client as requestor: mcpcheck
@@ -19,7 +19,6 @@ const TASK_TOOL = {
 const POLL_INTERVAL_MS = 200;
 const WORKING_POLLS = 3;
 const TASK_TTL_MS = 60_000;
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 interface ServedTask {
   taskId: string;
@@ -49,29 +48,37 @@ function serveTaskTool(session: ServerSession): void {
     tasks.set(task.taskId, task);
     return { result: { task: view(task) } };
   });
-  const unknown = (params: Record<string, unknown>): Outcome => ({ error: { code: -32602, message: `unknown task ${show(params.taskId)}` } });
-  session.handle('tasks/get', (params) => {
+  /** Serves a request about the task its taskId names; an id mcpcheck never issued is −32602. */
+  const ofTask = (serve: (task: ServedTask) => Outcome) => (params: Record<string, unknown>): Outcome => {
     const task = tasks.get(String(params.taskId));
-    if (!task) return unknown(params);
-    task.polls++;
-    if (task.polls === WORKING_POLLS + 1) task.lastUpdatedAt = new Date().toISOString();
-    return { result: view(task) };
-  });
-  session.handle('tasks/result', (params) => {
-    const task = tasks.get(String(params.taskId));
-    if (!task) return unknown(params);
-    // It ends once asked for its outcome: a client that waits on tasks/result is not kept waiting.
-    task.polls = Math.max(task.polls, WORKING_POLLS + 1);
-    return { result: { content: [{ type: 'text', text: 'The batch job is done.' }], _meta: { [RELATED_TASK]: { taskId: task.taskId } } } };
-  });
+    return task ? serve(task) : { error: { code: -32602, message: `unknown task ${show(params.taskId)}` } };
+  };
+  session.handle(
+    'tasks/get',
+    ofTask((task) => {
+      task.polls++;
+      if (task.polls === WORKING_POLLS + 1) task.lastUpdatedAt = new Date().toISOString();
+      return { result: view(task) };
+    }),
+  );
+  session.handle(
+    'tasks/result',
+    ofTask((task) => {
+      // It ends once asked for its outcome: a client that waits on tasks/result is not kept waiting.
+      task.polls = Math.max(task.polls, WORKING_POLLS + 1);
+      return { result: { content: [{ type: 'text', text: 'The batch job is done.' }], _meta: { [RELATED_TASK]: { taskId: task.taskId } } } };
+    }),
+  );
 }
+
+/** What both scenarios ask and serve: the client lists the tools and calls TASK_TOOL, served as a task. */
+const TASK_CALL = { steps: [{ do: 'list-tools' as const }, { do: 'call-tool' as const, name: TASK_TOOL.name, arguments: {} }], serve: serveTaskTool };
 
 export const requiredAsTask = clientScenario({
   id: 'client.tasks.required',
   title: 'A client calls a tool whose taskSupport is "required" as a task (never as a plain call)',
   requirements: ['TASK-TOOL-03'],
-  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: TASK_TOOL.name, arguments: {} }],
-  serve: serveTaskTool,
+  ...TASK_CALL,
   async run(ctx) {
     const { session, check } = ctx;
     if (!(await conversing(ctx))) return;
@@ -93,8 +100,7 @@ export const pollInterval = clientScenario({
   id: 'client.tasks.poll-interval',
   title: 'A client polling a task with tasks/get waits the pollInterval the server gave between polls',
   requirements: ['TASK-POLL-01'],
-  steps: [{ do: 'list-tools' }, { do: 'call-tool', name: TASK_TOOL.name, arguments: {} }],
-  serve: serveTaskTool,
+  ...TASK_CALL,
   async run(ctx) {
     const { session, check } = ctx;
     if (!(await conversing(ctx))) return;

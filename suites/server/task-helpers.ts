@@ -1,4 +1,4 @@
-import { describeReply, hasCapability, isObject, planToolCall, show, timedArguments, type ClientSession, type Discovery, type Reply, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { describeReply, hasCapability, isObject, isTerminal, planToolCall, replyFrame, show, timedArguments, type ClientSession, type Discovery, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
 import { argumentContext, budget, quickArguments } from './helpers.js';
 
 // What the task scenarios (basic/utilities/tasks.mdx, 2025-11-25) share: the tools they may call
@@ -9,6 +9,9 @@ export const TOOL_TASKS = 'tasks.requests.tools.call';
 
 type TaskSupport = 'forbidden' | 'optional' | 'required';
 
+/** The tools that take tasks. */
+const SUPPORTS_TASKS: readonly TaskSupport[] = ['optional', 'required'];
+
 /** A listed tool's `execution.taskSupport` ("forbidden" when absent, the schema's default). */
 export function taskSupport(tool: Record<string, unknown>): TaskSupport {
   const value = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
@@ -16,18 +19,54 @@ export function taskSupport(tool: Record<string, unknown>): TaskSupport {
 }
 
 /** The tools `--call-tools` lets mcpcheck call (as a task, or plainly for `forbidden`) whose taskSupport is one of `supports`, with their arguments. */
-export function taskPlans(discovery: Discovery, policy: ToolPolicy, supports: readonly TaskSupport[]): ToolPlan[] {
+export function taskPlans(discovery: Discovery, policy: ToolPolicy, supports: readonly TaskSupport[] = SUPPORTS_TASKS): ToolPlan[] {
   const context = argumentContext(discovery);
   return discovery.tools.filter((t) => supports.includes(taskSupport(t))).map((t) => planToolCall(t, policy, context, 'task')).filter((p) => p.call);
 }
 
 /** Why no tool could be called with a taskSupport of `supports`, for a skip. */
-export function noTaskTool(discovery: Discovery, policy: ToolPolicy, supports: readonly TaskSupport[]): string {
+export function noTaskTool(discovery: Discovery, policy: ToolPolicy, supports: readonly TaskSupport[] = SUPPORTS_TASKS): string {
   const listed = discovery.tools.filter((t) => supports.includes(taskSupport(t)));
   const which = supports.map((s) => `"${s}"`).join(' or ');
   if (listed.length === 0) return `not exercised: the server lists no tool whose execution.taskSupport is ${which}`;
   const plan = planToolCall(listed[0]!, policy, argumentContext(discovery), 'task');
   return `not exercised: no tool with execution.taskSupport ${which} may be called (${show(plan.name)}: ${plan.why})`;
+}
+
+/** Why a task scenario could not exercise its rule, and the frames that show it: the scenario's skip. */
+export interface NotExercised {
+  skip: string;
+  frames?: Array<number | undefined>;
+}
+
+/** What the task scenarios are given of the run's options. */
+type TaskOptions = Pick<ScenarioContext['options'], 'callTools' | 'requestTimeoutMs'>;
+
+/** The first tool `--call-tools` lets mcpcheck call whose taskSupport is one of `supports`, or why there is none. */
+export function firstTaskPlan(discovery: Discovery, policy: ToolPolicy, supports?: readonly TaskSupport[]): ToolPlan | NotExercised {
+  return taskPlans(discovery, policy, supports)[0] ?? { skip: noTaskTool(discovery, policy, supports) };
+}
+
+/** The task `created` (the reply to a task-augmented call of `plan`) started, or why there is none. */
+function taskOf(plan: ToolPlan, created: Reply): string | NotExercised {
+  return createdTaskId(created) ?? { skip: `not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, frames: [replyFrame(created)] };
+}
+
+/** Starts a task of the first tool that takes tasks: what was called and the task's id, or why there is none. */
+export async function startedTask(session: ClientSession, discovery: Discovery, options: TaskOptions, task: Record<string, unknown> = {}): Promise<{ plan: ToolPlan; taskId: string } | NotExercised> {
+  const plan = firstTaskPlan(discovery, options.callTools);
+  if ('skip' in plan) return plan;
+  const taskId = taskOf(plan, await callAsTask(session, plan, options.requestTimeoutMs, task));
+  return typeof taskId === 'string' ? { plan, taskId } : taskId;
+}
+
+/** A task started as startedTask does, polled until it ended (within `withinMs`): with its last tasks/get reply, or why there is none. */
+export async function finishedTask(session: ClientSession, discovery: Discovery, options: TaskOptions, withinMs: number): Promise<{ plan: ToolPlan; taskId: string; end: Reply } | NotExercised> {
+  const started = await startedTask(session, discovery, options);
+  if ('skip' in started) return started;
+  const { reply, terminal } = await pollToEnd(session, started.taskId, withinMs, options.requestTimeoutMs);
+  if (!terminal) return { skip: `not exercised: task ${show(started.taskId)} did not finish within ${withinMs} ms (${describeReply(reply)})`, frames: [replyFrame(reply)] };
+  return { ...started, end: reply };
 }
 
 /** A tools/call asking to run as a task (`task` params, a ttl when given). */
@@ -46,7 +85,6 @@ export function createdTaskId(reply: Reply): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** The shortest and longest gap between polls, whatever pollInterval the server suggests. */
 const POLL_FLOOR_MS = 50;
 const POLL_CEILING_MS = 1_000;
@@ -59,8 +97,8 @@ export async function pollToEnd(session: ClientSession, taskId: string, withinMs
   const time = budget(withinMs);
   for (;;) {
     const reply = await session.request('tasks/get', { taskId }, time.timeout(requestMs));
-    const status = reply.kind === 'result' ? reply.result.status : undefined;
-    if (reply.kind !== 'result' || TERMINAL.has(String(status)) || time.spent()) return { reply, terminal: TERMINAL.has(String(status)) };
+    const terminal = reply.kind === 'result' && isTerminal(reply.result.status);
+    if (reply.kind !== 'result' || terminal || time.spent()) return { reply, terminal };
     const interval = typeof reply.result.pollInterval === 'number' ? reply.result.pollInterval : POLL_FLOOR_MS;
     await session.settle(Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, interval), time.left()));
   }
@@ -76,15 +114,13 @@ export function declaresToolTasks(discovery: Discovery): boolean {
  * `ms` (so that it is surely still working when mcpcheck acts on it): its id and what was called,
  * or why there is none.
  */
-export async function runningTask(session: ClientSession, discovery: Discovery, options: { callTools: ToolPolicy; requestTimeoutMs: number }, ms: number): Promise<{ taskId: string; plan: ToolPlan; args: Record<string, unknown> } | string> {
-  const plans = taskPlans(discovery, options.callTools, ['optional', 'required']);
-  if (plans.length === 0) return noTaskTool(discovery, options.callTools, ['optional', 'required']);
+export async function runningTask(session: ClientSession, discovery: Discovery, options: TaskOptions, ms: number): Promise<{ taskId: string; plan: ToolPlan; args: Record<string, unknown> } | NotExercised> {
+  const plans = taskPlans(discovery, options.callTools);
+  if (plans.length === 0) return { skip: noTaskTool(discovery, options.callTools) };
   const timed = plans.map((plan) => ({ plan, args: timedArguments(plan.tool.inputSchema, plan.args, ms)?.args })).find((p) => p.args !== undefined);
-  if (!timed?.args) return 'not exercised: no tool that supports tasks has a time-like argument, so none surely runs long enough to act on it while it works';
-  const created = await session.request('tools/call', { name: timed.plan.name, arguments: timed.args, task: { ttl: 60_000 } }, options.requestTimeoutMs);
-  const taskId = createdTaskId(created);
-  if (!taskId) return `not exercised: the task-augmented call of ${show(timed.plan.name)} created no task (${describeReply(created)})`;
-  return { taskId, plan: timed.plan, args: timed.args };
+  if (!timed?.args) return { skip: 'not exercised: no tool that supports tasks has a time-like argument, so none surely runs long enough to act on it while it works' };
+  const taskId = taskOf(timed.plan, await session.request('tools/call', { name: timed.plan.name, arguments: timed.args, task: { ttl: 60_000 } }, options.requestTimeoutMs));
+  return typeof taskId === 'string' ? { taskId, plan: timed.plan, args: timed.args } : taskId;
 }
 
 /** A value of another JSON type than `type`, so that a call with it fails the tool's input schema. */

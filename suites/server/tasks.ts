@@ -1,5 +1,5 @@
-import { describeReply, describeErrors, hasCapability, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
-import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, listedTaskIds, noTaskTool, pollToEnd, runningTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { describeReply, describeErrors, hasCapability, RELATED_TASK, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
+import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, listedTaskIds, noTaskTool, pollToEnd, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
@@ -29,8 +29,8 @@ export const requiredPlain = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['required']));
+    const plan = firstTaskPlan(discovery, options.callTools, ['required']);
+    if ('skip' in plan) return check.skip(plan.skip);
     const reply = await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan) }, options.requestTimeoutMs);
     const code = errorCodeOf(reply);
     const what = `a tools/call of ${show(plan.name)} without params.task (${experimental})`;
@@ -50,8 +50,8 @@ export const forbiddenAsTask = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['forbidden'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['forbidden']));
+    const plan = firstTaskPlan(discovery, options.callTools, ['forbidden']);
+    if ('skip' in plan) return check.skip(plan.skip);
     const reply = await callAsTask(session, plan, options.requestTimeoutMs);
     check.errorCode(reply, [METHOD_NOT_FOUND], { what: `a tools/call of ${show(plan.name)} (taskSupport ${show(taskSupport(plan.tool))}) with params.task (${experimental})` });
   },
@@ -65,8 +65,8 @@ export const createsTask = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const plan = firstTaskPlan(discovery, options.callTools);
+    if ('skip' in plan) return check.skip(plan.skip);
     const reply = await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 });
     const task = createdTask(reply);
     check.expect(task !== undefined && !(reply.kind === 'result' && 'content' in reply.result), {
@@ -91,8 +91,8 @@ export const distinctIds = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const plan = firstTaskPlan(discovery, options.callTools);
+    if ('skip' in plan) return check.skip(plan.skip);
     const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 })));
     const ids = replies.map((r) => createdTask(r)?.taskId);
     if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every task-augmented call of ${show(plan.name)} created a task (server.tasks.create judges that)`, { frames: replies.map(replyFrame) });
@@ -114,18 +114,14 @@ export const resultAsOriginal = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
-    const created = await callAsTask(session, plan, options.requestTimeoutMs);
-    const taskId = createdTaskId(created);
-    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
-    const end = await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
-    if (!end.terminal) return check.skip(`not exercised: task ${show(taskId)} did not finish within ${TASK_END_MS} ms (${describeReply(end.reply)})`, { frames: [replyFrame(end.reply)] });
+    const finished = await finishedTask(session, discovery, options, TASK_END_MS);
+    if ('skip' in finished) return check.skip(finished.skip, { frames: finished.frames });
+    const { plan, taskId, end } = finished;
     const reply = await session.request('tasks/result', { taskId }, options.requestTimeoutMs);
     // The schema's CallToolResult without the related-task _meta the result carries (TASK-RES-03 judges that).
     const errors = reply.kind === 'result' ? schemaFor('2025-11-25').validate('CallToolResult', reply.result) : null;
     check.expect(reply.kind === 'error' || (reply.kind === 'result' && errors === null), {
-      expected: `tasks/result of task ${show(taskId)} (${show(end.reply.kind === 'result' ? end.reply.result.status : undefined)}) as the tools/call of ${show(plan.name)} would have answered: a CallToolResult or a JSON-RPC error (${experimental})`,
+      expected: `tasks/result of task ${show(taskId)} (${show(end.kind === 'result' ? end.result.status : undefined)}) as the tools/call of ${show(plan.name)} would have answered: a CallToolResult or a JSON-RPC error (${experimental})`,
       actual: errors ? `a result that is no CallToolResult: ${describeErrors(errors, '/result')}` : describeReply(reply),
       frames: [replyFrame(reply)],
       replies: [reply],
@@ -141,14 +137,10 @@ export const cancelTerminal = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS, 'tasks.cancel'] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
-    const created = await callAsTask(session, plan, options.requestTimeoutMs);
-    const taskId = createdTaskId(created);
-    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
-    const end = await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
-    if (!end.terminal) return check.skip(`not exercised: task ${show(taskId)} did not finish within ${TASK_END_MS} ms`, { frames: [replyFrame(end.reply)] });
-    const status = end.reply.kind === 'result' ? end.reply.result.status : undefined;
+    const finished = await finishedTask(session, discovery, options, TASK_END_MS);
+    if ('skip' in finished) return check.skip(finished.skip, { frames: finished.frames });
+    const { taskId, end } = finished;
+    const status = end.kind === 'result' ? end.result.status : undefined;
     const reply = await session.request('tasks/cancel', { taskId }, options.requestTimeoutMs);
     check.errorCode(reply, [INVALID_PARAMS], { what: `tasks/cancel of task ${show(taskId)}, already ${show(status)} (${experimental})` });
   },
@@ -163,7 +155,7 @@ export const cancelShowsCancelled = scenario({
   needs: { capabilities: [TOOL_TASKS, 'tasks.cancel'] },
   async run({ session, check, discovery, options }) {
     const running = await runningTask(session, discovery, options, CANCELLED_RUN_MS);
-    if (typeof running === 'string') return check.skip(running);
+    if ('skip' in running) return check.skip(running.skip, { frames: running.frames });
     const reply = await session.request('tasks/cancel', { taskId: running.taskId }, options.requestTimeoutMs);
     if (errorCodeOf(reply) === INVALID_PARAMS) return check.skip(`not exercised: task ${show(running.taskId)} had ended before the cancel came (${describeReply(reply)})`, { frames: [replyFrame(reply)] });
     check.expect(reply.kind === 'result' && reply.result.status === 'cancelled', {
@@ -184,7 +176,7 @@ export const staysCancelled = scenario({
   needs: { capabilities: [TOOL_TASKS, 'tasks.cancel'] },
   async run({ session, check, discovery, options }) {
     const running = await runningTask(session, discovery, options, CANCELLED_RUN_MS);
-    if (typeof running === 'string') return check.skip(running);
+    if ('skip' in running) return check.skip(running.skip, { frames: running.frames });
     const cancel = await session.request('tasks/cancel', { taskId: running.taskId }, options.requestTimeoutMs);
     if (cancel.kind !== 'result' || cancel.result.status !== 'cancelled') return check.skip(`not exercised: the cancel of task ${show(running.taskId)} did not answer "cancelled" (${describeReply(cancel)}; server.tasks.cancel judges that)`, { frames: [replyFrame(cancel)] });
     await session.settle(AFTER_CANCEL_MS);
@@ -202,10 +194,12 @@ export const staysCancelled = scenario({
 /** A task id no server issued. */
 const UNKNOWN_TASK = 'mcpcheck-no-such-task';
 
+const NEVER_ISSUED = `task id ${show(UNKNOWN_TASK)}, which the server never issued`;
+
 const UNKNOWN_ID_PROBES = [
-  { key: 'get', method: 'tasks/get', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: `task id ${show(UNKNOWN_TASK)}, which the server never issued` },
-  { key: 'result', method: 'tasks/result', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: `task id ${show(UNKNOWN_TASK)}, which the server never issued` },
-  { key: 'cancel', method: 'tasks/cancel', params: { taskId: UNKNOWN_TASK }, capability: 'tasks.cancel', what: `task id ${show(UNKNOWN_TASK)}, which the server never issued` },
+  { key: 'get', method: 'tasks/get', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: NEVER_ISSUED },
+  { key: 'result', method: 'tasks/result', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: NEVER_ISSUED },
+  { key: 'cancel', method: 'tasks/cancel', params: { taskId: UNKNOWN_TASK }, capability: 'tasks.cancel', what: NEVER_ISSUED },
   { key: 'list-cursor', method: 'tasks/list', params: { cursor: 'mcpcheck-invalid-cursor' }, capability: 'tasks.list', what: 'a cursor the server never handed out' },
 ] as const;
 
@@ -236,12 +230,10 @@ export const taskIdAuthoritative = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
-    const created = await callAsTask(session, plan, options.requestTimeoutMs);
-    const taskId = createdTaskId(created);
-    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
-    const reply = await session.request('tasks/get', { taskId, _meta: { 'io.modelcontextprotocol/related-task': { taskId: UNKNOWN_TASK } } }, options.requestTimeoutMs);
+    const started = await startedTask(session, discovery, options);
+    if ('skip' in started) return check.skip(started.skip, { frames: started.frames });
+    const { taskId } = started;
+    const reply = await session.request('tasks/get', { taskId, _meta: { [RELATED_TASK]: { taskId: UNKNOWN_TASK } } }, options.requestTimeoutMs);
     check.expect(reply.kind === 'result' && reply.result.taskId === taskId, {
       expected: `tasks/get {taskId: ${show(taskId)}} with related-task _meta naming ${show(UNKNOWN_TASK)}: task ${show(taskId)} (the taskId parameter is authoritative; ${experimental})`,
       actual: reply.kind === 'result' ? `task ${show(reply.result.taskId)}` : describeReply(reply),
@@ -284,8 +276,8 @@ export const failedTask = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
-    const plans = taskPlans(discovery, options.callTools, ['optional', 'required']);
-    if (plans.length === 0) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const plans = taskPlans(discovery, options.callTools);
+    if (plans.length === 0) return check.skip(noTaskTool(discovery, options.callTools));
     const failing = plans.map((plan) => ({ plan, failing: failingArguments(plan) })).find((p) => p.failing !== undefined);
     if (!failing?.failing) return check.skip('not exercised: no tool that supports tasks declares a property of one JSON type, so no call of one surely fails');
     const { plan, failing: { args, property } } = failing;
@@ -316,7 +308,7 @@ export const resultBlocks = scenario({
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }) {
     const running = await runningTask(session, discovery, options, CANCELLED_RUN_MS);
-    if (typeof running === 'string') return check.skip(running);
+    if ('skip' in running) return check.skip(running.skip, { frames: running.frames });
     const outcome = await session.request('tasks/result', { taskId: running.taskId }, options.requestTimeoutMs + CANCELLED_RUN_MS);
     if (outcome.kind !== 'result' && outcome.kind !== 'error') return void check.expect(false, { expected: `an answer to tasks/result of task ${show(running.taskId)} once it ended`, actual: describeReply(outcome), replies: [outcome] });
     const after = await session.request('tasks/get', { taskId: running.taskId }, options.requestTimeoutMs);
@@ -337,11 +329,9 @@ export const taskGetAsJson = httpScenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options }, channel) {
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
-    const created = await callAsTask(session, plan, options.requestTimeoutMs);
-    const taskId = createdTaskId(created);
-    if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task (${describeReply(created)})`, { frames: [replyFrame(created)] });
+    const started = await startedTask(session, discovery, options);
+    if ('skip' in started) return check.skip(started.skip, { frames: started.frames });
+    const { taskId } = started;
     const { id, body } = rpc('tasks/get', { taskId });
     const res = await probe(channel, { method: 'POST', body });
     const answered = responseIn(res, id);
@@ -367,8 +357,8 @@ export const listsEveryTask = scenario({
   async run({ session, check, connect, discovery, options }) {
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
-    const plan = taskPlans(discovery, options.callTools, ['optional', 'required'])[0];
-    if (!plan) return check.skip(noTaskTool(discovery, options.callTools, ['optional', 'required']));
+    const plan = firstTaskPlan(discovery, options.callTools);
+    if ('skip' in plan) return check.skip(plan.skip);
     const created: string[] = [];
     for (let i = 0; i < LISTED_TASKS; i++) {
       const taskId = createdTaskId(await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 }));

@@ -19,7 +19,7 @@ export function declared(caps: Record<string, unknown> | undefined, path: readon
 }
 
 /** The capabilities of the side a request from `from` goes to. */
-function peerCapabilities(s: SessionState, from: Side): Record<string, unknown> | undefined {
+export function peerCapabilities(s: SessionState, from: Side): Record<string, unknown> | undefined {
   return from === 'client' ? s.serverCapabilities : s.clientCapabilities;
 }
 

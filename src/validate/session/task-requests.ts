@@ -2,7 +2,7 @@ import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import { isTaskAugmented, taskCapabilityPath, taskSupportOf } from '../tasks.js';
 import { type Concern, type RequestHook, type Routes } from './concern.js';
-import { declared } from './capabilities.js';
+import { declared, peerCapabilities } from './capabilities.js';
 import type { SessionState } from './state.js';
 
 /**
@@ -19,7 +19,7 @@ export class TaskRequests implements Concern {
     const s = this.s;
     const path = taskCapabilityPath(request.method);
     if (!path || !s.negotiated) return;
-    const receiver = s.side === 'client' ? s.serverCapabilities : s.clientCapabilities;
+    const receiver = peerCapabilities(s, s.side);
     const name = request.params?.name;
     const tool = request.method === 'tools/call' && typeof name === 'string' ? s.tools.get(name) : undefined;
     if (!isTaskAugmented(request.params)) {

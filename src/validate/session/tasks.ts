@@ -3,8 +3,8 @@ import { type Finding, show, violation } from '../finding.js';
 import { obj } from '../../json.js';
 import { isTaskAugmented, relatedTaskId, RELATED_TASK, taskCapabilityPath, taskSupportOf } from '../tasks.js';
 import { type AnswerHook, type Concern, type JudgedRequest, resultOf, type Routes } from './concern.js';
-import { declared } from './capabilities.js';
-import type { Pending } from './ledger.js';
+import { declared, peerCapabilities } from './capabilities.js';
+import { other, type Pending } from './ledger.js';
 import type { SessionState } from './state.js';
 
 /**
@@ -33,8 +33,9 @@ export class Tasks implements Concern {
     if (typeof taskId === 'string') this.tasks.set(taskId, { method: request.method, ...(request.params ? { params: request.params } : {}) });
   }
 
+  /** The capabilities of the side answering now: the receiver of the request it answers. */
   private receiverCapabilities(): Record<string, unknown> | undefined {
-    return this.s.side === 'server' ? this.s.serverCapabilities : this.s.clientCapabilities;
+    return peerCapabilities(this.s, other(this.s.side));
   }
 
   /** A task-augmented request answered with its own result: owed a CreateTaskResult where the receiver declared tasks for it (and, for tools/call, the tool allows them). */
