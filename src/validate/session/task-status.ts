@@ -37,7 +37,8 @@ export class TaskStatus implements Concern {
     this.timestamps(task, '/result/task', findings);
     const taskId = task.taskId;
     if (typeof taskId !== 'string') return;
-    s.applied.add('TASK-ID-01');
+    // Uniqueness is shown only beside another task the receiver created.
+    if (this.created.size > 0) s.applied.add('TASK-ID-01');
     // Only a task created earlier counts: a status notification may name a task before its CreateTaskResult comes.
     if (this.created.has(taskId) && !isTerminal(this.status.get(taskId))) {
       findings.push(violation('TASK-ID-01', `expected a task id unique among the ${s.side}'s tasks; the task created for this ${request.method} got ${show(taskId)}, the id of a task it still holds (last seen ${show(this.status.get(taskId))})`, '/result/task/taskId'));

@@ -5,6 +5,7 @@ import { isTaskAugmented, relatedTaskId, RELATED_TASK, taskCapabilityPath, taskS
 import { type AnswerHook, type Concern, type JudgedRequest, resultOf, type Routes } from './concern.js';
 import { declared, peerCapabilities } from './capabilities.js';
 import { other, type Pending } from './ledger.js';
+import type { ToolInfo } from '../tools.js';
 import type { SessionState } from './state.js';
 
 /**
@@ -20,33 +21,46 @@ export class Tasks implements Concern {
 
   constructor(private readonly s: SessionState) {}
 
-  taskCreated(request: Pending, message: Record<string, unknown>, findings: Finding[]): void {
+  /**
+   * Where a task-augmented request went, when the rules on its answer apply: whether the receiver
+   * declared tasks for its type, and (for tools/call) whether the listed tool takes them. Undefined:
+   * no task was asked for, the type cannot be a task, or no capabilities were negotiated.
+   */
+  private asked(request: Pending): { path: readonly string[]; declared: boolean; takesTasks: boolean; tool: ToolInfo | undefined } | undefined {
     const s = this.s;
     const path = taskCapabilityPath(request.method);
-    if (path && s.negotiated) {
+    if (!path || !s.negotiated || !isTaskAugmented(request.params)) return undefined;
+    const name = request.params?.name;
+    const tool = request.method === 'tools/call' && typeof name === 'string' ? s.tools.get(name) : undefined;
+    // Whether a tools/call may run as a task is the tool's to say; a tool never listed cannot be told.
+    const takesTasks = request.method !== 'tools/call' || (tool !== undefined && taskSupportOf(tool) !== 'forbidden');
+    return { path, declared: declared(peerCapabilities(s, other(s.side)), path), takesTasks, tool };
+  }
+
+  taskCreated(request: Pending, message: Record<string, unknown>, findings: Finding[]): void {
+    const s = this.s;
+    const asked = this.asked(request);
+    if (asked && !asked.declared) {
       s.applied.add('TASK-SUP-01');
-      if (!declared(this.receiverCapabilities(), path)) {
-        findings.push(violation('TASK-SUP-01', `expected a plain ${request.method} result from a ${s.side} that did not declare ${path.join('.')} (it ignores the task field); got a CreateTaskResult`, '/result/task'));
-      }
+      findings.push(violation('TASK-SUP-01', `expected a plain ${request.method} result from a ${s.side} that did not declare ${asked.path.join('.')} (it ignores the task field); got a CreateTaskResult`, '/result/task'));
+    } else if (asked?.takesTasks) {
+      s.applied.add('TASK-CREATE-01');
     }
     const taskId = obj(obj(message.result)?.task)?.taskId;
     if (typeof taskId === 'string') this.tasks.set(taskId, { method: request.method, ...(request.params ? { params: request.params } : {}) });
   }
 
-  /** The capabilities of the side answering now: the receiver of the request it answers. */
-  private receiverCapabilities(): Record<string, unknown> | undefined {
-    return peerCapabilities(this.s, other(this.s.side));
-  }
-
-  /** A task-augmented request answered with its own result: owed a CreateTaskResult where the receiver declared tasks for it (and, for tools/call, the tool allows them). */
+  /** A task-augmented request answered with its own result: right from a receiver that did not declare tasks for it, wrong from one that did (where the tool takes them). */
   private readonly plainAnswer: AnswerHook = (request, kind, _message, findings) => {
     const s = this.s;
-    const path = taskCapabilityPath(request.method);
-    if (kind !== 'result' || !path || !s.negotiated || !isTaskAugmented(request.params) || !declared(this.receiverCapabilities(), path)) return;
-    const name = request.params?.name;
-    const tool = request.method === 'tools/call' && typeof name === 'string' ? s.tools.get(name) : undefined;
-    // Whether a tools/call may run as a task is the tool's to say; a tool never listed cannot be told.
-    if (request.method === 'tools/call' && (!tool || taskSupportOf(tool) === 'forbidden')) return;
+    const asked = kind === 'result' ? this.asked(request) : undefined;
+    if (!asked) return;
+    if (!asked.declared) {
+      s.applied.add('TASK-SUP-01');
+      return;
+    }
+    if (!asked.takesTasks) return;
+    const { tool, path } = asked;
     s.applied.add('TASK-CREATE-01');
     findings.push(violation('TASK-CREATE-01', `expected a CreateTaskResult for the task-augmented ${request.method}${tool ? ` of ${show(tool.name)} (taskSupport ${show(taskSupportOf(tool))})` : ''}, as the ${s.side} declared ${path.join('.')}; got the plain result`, '/result'));
   };
