@@ -7,9 +7,10 @@ import { benchServer } from './server.js';
 import { benchStartup } from './startup.js';
 import { benchTasks } from './tasks.js';
 import { benchValidate, benchValidate2026 } from './validate.js';
+import { benchProxy } from './proxy.js';
 
 /** Every part by default; `node dist/bench/run.js validate server` runs only the parts named. */
-const PARTS: Record<string, () => void | Promise<void>> = { startup: benchStartup, validate: benchValidate, validate2026: benchValidate2026, server: benchServer, official: benchOfficial, eras: benchEras, client: benchClient, clientAuth: benchClientAuth, tasks: benchTasks, fuzz: benchFuzz };
+const PARTS: Record<string, () => void | Promise<void>> = { startup: benchStartup, validate: benchValidate, validate2026: benchValidate2026, server: benchServer, official: benchOfficial, eras: benchEras, client: benchClient, clientAuth: benchClientAuth, tasks: benchTasks, proxy: benchProxy, fuzz: benchFuzz };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((p) => !(p in PARTS));
 if (unknown.length > 0) {

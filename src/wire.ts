@@ -13,6 +13,8 @@ export interface SourceFrame {
   at?: number;
   message?: unknown;
   raw?: string;
+  /** The whole text's length, when `raw` holds only its start (a frame kept in part). */
+  length?: number;
 }
 
 /**
@@ -24,14 +26,15 @@ export const WIRE_BOUNDS = { textChars: 1500, head: 10, tail: 5, cited: 10 } as 
 
 function wireFrame(frame: SourceFrame): WireFrame {
   const text = frame.raw ?? JSON.stringify(frame.message) ?? 'undefined';
-  const cut = text.length > WIRE_BOUNDS.textChars;
+  const length = frame.length ?? text.length;
+  const cut = length > WIRE_BOUNDS.textChars;
   return {
     index: frame.index,
     from: frame.from,
     ...(frame.at !== undefined ? { at: Math.round(frame.at) } : {}),
     // The mark says where the text was cut (and lets a secret cut there be hidden: redact.ts).
     text: cut ? text.slice(0, WIRE_BOUNDS.textChars) + CUT_MARK : text,
-    ...(cut ? { length: text.length } : {}),
+    ...(cut ? { length } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ const TABLE: readonly (readonly [path: string, layer: Layer, why: string])[] = [
   ['src/cli', 'entry', 'the command line: flags → commands → exit codes'],
   ['src/cli.ts', 'entry', 'the executable'],
   ['src/action', 'entry', 'the GitHub Action'],
+  ['src/proxy', 'drive', 'carries a real client\'s traffic to a real server unchanged and judges it as it passes'],
   ['src/index.ts', 'entry', 'the programmatic API: re-exports from every layer'],
   ['src/build', 'entry', 'build steps that load what they bundle or index (suites included)'],
 ];

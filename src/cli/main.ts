@@ -9,13 +9,13 @@ import { STALLS_CEILING_MS } from '../runner/guard.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import type { RunControl } from '../runner/observer.js';
 import type { ProbeTokens } from '../runner/scenario.js';
-import { EXIT_CODES_HELP, EXIT_INTERRUPTED, FUZZ_EXIT_CODES_HELP, useRedactor, write } from './exit.js';
+import { EXIT_CODES_HELP, EXIT_INTERRUPTED, FUZZ_EXIT_CODES_HELP, PROXY_EXIT_CODES_HELP, useRedactor, write } from './exit.js';
 import { redactorFor, type Redactor, targetEnv } from '../redact.js';
 import { invocation } from './invocation.js';
 import { FILE_FORMATS, FILE_FORMAT_NAMES, type FileFormatName } from '../report/formats.js';
 import type { WatchFlags } from './run-control.js';
 import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-file.js';
-import { checkReportPaths, emitReport, REPORTERS, STDOUT, type ReportFlags } from './report-output.js';
+import { checkReportPaths, emitReport, REPORTERS, STDOUT, type ReportFlags, writableFile } from './report-output.js';
 import { startReads } from '../transcript/read-file.js';
 import { CATALOG_REVISIONS } from '../spec/revisions.js';
 
@@ -539,6 +539,53 @@ const listCommand = command({
   },
 });
 
+const proxyCommand = command({
+  name: 'proxy',
+  describe: "stand between a real client and a real server: forward every byte unchanged, judge both sides' frames as they pass, report when the session ends",
+  flags: {
+    stdio: {
+      type: 'string',
+      arg: 'command',
+      describe: "the server's command line: put `mcpcheck proxy --stdio \"<command>\"` where the client's configuration starts the server; the proxy starts it and carries the session",
+    },
+    transcript: { type: 'string', arg: 'file', describe: 'write the whole exchange to this file as it passes, in the format `mcpcheck validate` reads (secrets redacted)' },
+    log: { type: 'string', arg: 'file', describe: "each finding as it arises, and the report when the session ends, go to this file (default: stderr; never stdout, which is the client's)" },
+    ...fileOptions,
+    verbose: { type: 'boolean', describe: 'tell notes as they arise too, and list passing and skipped checks in the report' },
+    color: outputOptions.color,
+    baseline: reportOptions.baseline,
+  },
+  epilogue: PROXY_EXIT_CODES_HELP,
+  async run(args) {
+    if (args.stdio === undefined || args.stdio.trim() === '') throw new SetupError('name the server: --stdio "<command>"');
+    for (const format of FILE_FORMAT_NAMES) {
+      if (args[format] === STDOUT) throw new SetupError(`--${format} -: stdout is the client's connection to the server; write the report to a file`);
+    }
+    const redactor = runRedactor({});
+    // Its --transcript is a file, not the folder of the other commands' --transcript.
+    await checkReportPaths({ ...args, transcript: undefined });
+    if (args.transcript !== undefined) await writableFile('--transcript', args.transcript);
+    if (args.log !== undefined) await writableFile('--log', args.log);
+    const baseline = await readBaseline(args.baseline);
+    const { createWriteStream } = await import('node:fs');
+    const log = args.log !== undefined ? createWriteStream(args.log, { flags: 'a' }) : process.stderr;
+    const { runProxy, holdSignals } = await import('../commands/proxy.js');
+    holdSignals();
+    const run = await runProxy({
+      stdio: args.stdio,
+      ...(args.transcript !== undefined ? { transcript: args.transcript } : {}),
+      log: (line) => log.write(`mcpcheck proxy: ${line}\n`),
+      redactor,
+      verbose: args.verbose === true,
+      ...(baseline ? { baseline } : {}),
+      invokedAs: invokedAs(),
+    });
+    await emitReport(run.report, args, redactor, process.env, log);
+    if (log !== process.stderr) await new Promise<void>((resolve) => log.end(resolve));
+    process.exit(run.end.exitCode);
+  },
+});
+
 const coverageCommand = command({
   name: 'coverage',
   describe: 'the requirement matrix: which scenarios and validator rules judge each catalog requirement, for which role and transport (runs nothing)',
@@ -567,8 +614,8 @@ const coverageCommand = command({
 const program = {
   name: 'mcpcheck',
   version: toolInfo().version,
-  commands: [validateCommand, serverCommand, clientCommand, fuzzCommand, authorizationCommand, baselineCommand, listCommand, coverageCommand],
-  demand: 'name a command: server, client, fuzz, authorization, validate, baseline, list or coverage',
+  commands: [validateCommand, serverCommand, clientCommand, fuzzCommand, authorizationCommand, proxyCommand, baselineCommand, listCommand, coverageCommand],
+  demand: 'name a command: server, client, fuzz, authorization, validate, proxy, baseline, list or coverage',
   epilogue: EXIT_CODES_HELP,
 };
 

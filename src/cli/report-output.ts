@@ -123,7 +123,7 @@ async function writableDir(flag: string, path: string, dir: string): Promise<voi
  * appending (nothing of it is lost if the run never gets to write it); a new one is created, and
  * removed again, since it is mcpcheck's own.
  */
-async function writableFile(flag: string, path: string): Promise<void> {
+export async function writableFile(flag: string, path: string): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   if (existing?.isDirectory()) throw new SetupError(`${flag} ${path}: is a directory, not a file`);
   if (existing && !existing.isFile()) throw new SetupError(`${flag} ${path}: is not a regular file (a device, a pipe or a socket); name a file, or - for stdout`);
@@ -175,7 +175,7 @@ export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean },
  * the run is a setup error (exit 2): CI would show a summary that is silently missing. Every view
  * is rendered from the report with its secrets replaced (redact.ts), before any escaping.
  */
-export async function emitReport(full: RunReport, flags: ReportFlags, redactor: Redactor, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function emitReport(full: RunReport, flags: ReportFlags, redactor: Redactor, env: NodeJS.ProcessEnv = process.env, consoleTo?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }): Promise<void> {
   const report = redactor.deep(full);
   const plan = planOutput(flags, env);
   // The modules themselves, not the report barrel: a run loads only the renderers it writes with.
@@ -188,8 +188,8 @@ export async function emitReport(full: RunReport, flags: ReportFlags, redactor: 
       throw new SetupError(`GITHUB_STEP_SUMMARY ${plan.stepSummary}: cannot append the summary (${errnoText(e)})`);
     }
   }
-  const consoleStream = plan.stdout === undefined ? process.stdout : process.stderr;
-  const width = consoleStream.isTTY && consoleStream.columns > 0 ? { width: consoleStream.columns } : {};
+  const consoleStream = consoleTo ?? (plan.stdout === undefined ? process.stdout : process.stderr);
+  const width = consoleStream.isTTY && consoleStream.columns !== undefined && consoleStream.columns > 0 ? { width: consoleStream.columns } : {};
   await write(consoleStream, renderConsole(report, { color: useColor(flags.color, consoleStream, env), verbose: flags.verbose ?? false, ...width }));
   if (plan.stdout !== undefined) await write(process.stdout, await render(report, plan.stdout));
   if (plan.github) await write(consoleStream, renderGithub(report));

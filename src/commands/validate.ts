@@ -110,7 +110,7 @@ function sourceFrames(transcript: ReadTranscript): FrameList {
 }
 
 /** Which eras a validation judged, for the report's target line. */
-function describeEras(eras: ReadonlySet<Era>): string {
+export function describeEras(eras: ReadonlySet<Era>): string {
   const names = [...eras].map((era) => (era === 'stateful' ? 'stateful era (initialize, 2024-11-05…2025-11-25)' : 'stateless era (per-request _meta, 2026-07-28)'));
   return `judged in the ${names.join(' and the ')}`;
 }

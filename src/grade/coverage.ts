@@ -213,7 +213,7 @@ export function buildCoverage(sources: CoverageSources, filter: CoverageFilter =
 }
 
 /** The checks each command reports: its scenarios and live validation, or the validators on transcripts, or the fuzz oracles. */
-const RUN_COVERERS: Record<RunKind, readonly CovererKind[]> = { server: ['server-scenario', 'live'], client: ['client-scenario', 'live'], validate: ['validate'], fuzz: ['fuzz'] };
+const RUN_COVERERS: Record<RunKind, readonly CovererKind[]> = { server: ['server-scenario', 'live'], client: ['client-scenario', 'live'], validate: ['validate'], proxy: ['validate'], fuzz: ['fuzz'] };
 
 /**
  * What a run of one command could have tested at all: the catalog areas some check of it judges

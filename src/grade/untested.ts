@@ -8,7 +8,7 @@ import { eraOf, isRevision, LATEST_STATEFUL_REVISION, type Revision } from '../s
  */
 
 /** The commands that grade a run. */
-export type RunKind = 'server' | 'client' | 'validate' | 'fuzz';
+export type RunKind = 'server' | 'client' | 'validate' | 'proxy' | 'fuzz';
 
 interface KnownGap extends UntestedArea {
   /** The runs whose reports it concerns (all when absent). */
@@ -20,7 +20,7 @@ interface KnownGap extends UntestedArea {
  * only by a run with no check in it; the others cut across areas and are always listed.
  */
 export const UNTESTED_AREAS: readonly KnownGap[] = [
-  { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server, `mcpcheck client` an HTTP client\'s OAuth flow and `mcpcheck authorization --url` an authorization server', runs: ['validate', 'fuzz'] },
+  { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server, `mcpcheck client` an HTTP client\'s OAuth flow and `mcpcheck authorization --url` an authorization server', runs: ['validate', 'proxy', 'fuzz'] },
   {
     area: 'Authorization, in part',
     why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05) or one with too little scope (AUTH-ERR-02/03); a metadata URL on another host than the server\'s is never fetched',
@@ -44,7 +44,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   {
     area: 'Tasks — experimental, in part',
     why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not input_required, the related-task metadata of the requests and notifications a task sends (TASK-META-01, TASK-IR-02), the pages of tasks/list or task isolation; nor the 2026-07-28 tasks extension',
-    runs: ['validate', 'fuzz'],
+    runs: ['validate', 'proxy', 'fuzz'],
   },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },
   { area: 'revision 2026-07-28, in part', why: 'mcpcheck fuzz fuzzes one era per run (a dual-era server in 2026-07-28, unless --spec-version 2025-11-25 names the other); in 2026-07-28 it opens subscriptions/listen over stdio only, cancels no call over HTTP (the era cancels by closing the stream), sends no Mcp-Param-* headers, and retries multi round-trip requests of tools/call only', runs: ['fuzz'] },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 
 // No project imports but stderr-gist.ts (which has none): this module must stay loadable on its own (tests run it in a bare child process).
 import { stderrGist } from './stderr-gist.js';
@@ -154,6 +155,11 @@ export class TargetProcess {
 
   get running(): boolean {
     return this.child.pid !== undefined && this.exitInfo === undefined;
+  }
+
+  /** The child's own pipes, for a caller that carries its bytes itself and so needs their flow control (mcpcheck proxy). */
+  get pipes(): { stdin: Writable; stdout: Readable; stderr: Readable } {
+    return { stdin: this.child.stdin!, stdout: this.child.stdout!, stderr: this.child.stderr! };
   }
 
   onStdout(listener: (chunk: Buffer) => void): void {

@@ -19,6 +19,17 @@ export interface LineFramerOptions {
   maxLineBytes?: number;
   /** After this many bytes in total the framer stops and calls onOverflow. Default 256 MiB. */
   maxTotalBytes?: number;
+  /**
+   * Whether a non-blank line that is not a message is reported here (default) or only delivered,
+   * for a caller whose session validator judges such frames itself (mcpcheck proxy).
+   */
+  reportNoise?: boolean;
+  /**
+   * Whether a value spread over several lines is delivered as the one message it makes (default),
+   * or, reported all the same, as the lines a line-reading peer received: each no message
+   * (mcpcheck proxy, which judges the peer's reaction to what it could read).
+   */
+  deliverJoined?: boolean;
   clock: () => number;
   onFrame: (frame: IncomingFrame) => void;
   onFinding: (finding: Finding) => void;
@@ -190,7 +201,8 @@ export class LineFramer {
       const joined = [...this.held.map((h) => h.text), text].join('\n');
       const parsed = parseJson(joined);
       if (parsed.ok) {
-        const first = this.held[0]!.line;
+        const held = this.held;
+        const first = held[0]!.line;
         this.held = [];
         this.heldBytes = 0;
         this.o.onFinding(
@@ -199,7 +211,10 @@ export class LineFramer {
             `one JSON value is spread over ${this.o.source} lines ${first}–${this.lineNo} (pretty-printed); each message must be a single line: ${quote(joined)}`,
           ),
         );
-        this.deliver(joined, parsed);
+        if (this.o.deliverJoined === false) {
+          for (const h of held) this.o.onFrame({ raw: h.text, parseError: h.why, via: this.o.via, at: this.o.clock() });
+          this.o.onFrame({ raw: text, parseError: 'the last line of a value spread over several lines', via: this.o.via, at: this.o.clock() });
+        } else this.deliver(joined, parsed);
         return;
       }
     }
@@ -246,6 +261,10 @@ export class LineFramer {
   /** A line that is not a message: reported, and delivered with parseError so transcripts keep it. */
   private noise(text: string, line: number, why: string): void {
     const blank = text.trim() === '';
+    if (!blank && this.o.reportNoise === false) {
+      this.o.onFrame({ raw: text, parseError: why, via: this.o.via, at: this.o.clock() });
+      return;
+    }
     this.noiseCount++;
     if (this.noiseCount <= MAX_NOISE_FINDINGS) {
       const what = blank ? 'a blank line' : `a line that is not JSON: ${quote(text)}`;

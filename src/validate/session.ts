@@ -141,6 +141,9 @@ export class SessionValidator {
       }
       case 'notification':
         this.concerns.notification(env.method!, obj(env.msg!.params), findings);
+        // A notification with an id (BASE-NOTIF-01) is a request to JSON-RPC: the peer may answer it,
+        // with that id or, an Invalid Request, without; it may also leave it unanswered.
+        if ('id' in env.msg!) this.ids.invalidSent(message, env.msg!.id, frame);
         break;
       case 'result':
       case 'error':

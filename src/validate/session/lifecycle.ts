@@ -21,6 +21,8 @@ export class Lifecycle implements Concern {
   private clientSpoke = false;
   /** notifications/initialized came. */
   private initialized = false;
+  /** The client's initialize broke a MUST of its own (its schema): an error is then a fair answer, whatever the version. */
+  private initializeBroken = false;
 
   constructor(private readonly s: SessionState) {}
 
@@ -72,6 +74,7 @@ export class Lifecycle implements Concern {
     if (method === 'initialize') {
       if (s.initializeId === undefined) {
         s.initializeId = id;
+        this.initializeBroken = findings.some((f) => f.severity === 'fail');
         const v = params?.protocolVersion;
         if (typeof v === 'string') {
           s.requestedVersion = v;
@@ -117,7 +120,7 @@ export class Lifecycle implements Concern {
     const requested = this.s.requestedVersion;
     const error = obj(message.error);
     const aboutVersion = /version/i.test(String(error?.message ?? '')) || obj(error?.data)?.supported !== undefined;
-    if (requested !== undefined && (!isRevision(requested) || aboutVersion)) {
+    if (requested !== undefined && !this.initializeBroken && (!isRevision(requested) || aboutVersion)) {
       this.s.applied.add('LIFE-VER-04');
       findings.push(unsupportedVersionError(requested, `error ${show(error?.code)} ${show(error?.message)}`));
     }

@@ -1,0 +1,222 @@
+import type { Evidence } from '../model.js';
+import type { IncomingFrame } from '../transport/channel.js';
+import { LineFramer } from '../transport/stdio.js';
+import { EraJudge } from '../transcript/eras.js';
+import type { TranscriptStream } from '../transcript/stream.js';
+import type { Finding } from '../validate/finding.js';
+import type { Side } from '../validate/message.js';
+import type { Era } from '../spec/revisions.js';
+import { KeptFrames } from './kept-frames.js';
+
+/** How far judging may fall behind the traffic before it stops (the traffic itself never waits). */
+const MAX_BEHIND_BYTES = 64 * 1024 * 1024;
+/** Judging yields to the event loop after this long, so forwarding is never held up by a backlog. */
+const SLICE_MS = 5;
+/** Findings kept per requirement; beyond it only a finding more severe than all kept is (the verdict stays true). */
+const KEPT_PER_RULE = 200;
+const EXCERPT_CHARS = 500;
+
+const SOURCES: Record<Side, { source: string; noise: 'STDIO-OUT-01' | 'STDIO-IN-01' }> = {
+  client: { source: "the client's stdout", noise: 'STDIO-IN-01' },
+  server: { source: "the server's stdout", noise: 'STDIO-OUT-01' },
+};
+
+const RANK = { info: 0, warn: 1, fail: 2 } as const;
+
+export interface TrafficJudgeOptions {
+  transport: 'stdio' | 'http';
+  /** Where every frame is written as it is judged. */
+  transcript?: TranscriptStream;
+  /** Told each violation as it arises, as one line (and why judging stopped, if it did). */
+  onLine?: (line: string) => void;
+  /** Notes too, not only violations. */
+  tellNotes?: boolean;
+}
+
+/** What a proxied session showed, once it ended. */
+export interface JudgedTraffic {
+  findings: Finding[];
+  evidence: ReadonlyMap<Finding, Evidence>;
+  /** Requirement ids each side's traffic gave a chance to fail. */
+  applied: ReadonlySet<string>;
+  eras: Era[];
+  frames: KeptFrames;
+  /** Why judging stopped before the session's end (a backlog, a bug in mcpcheck), if it did. */
+  stopped?: string;
+  /** Findings not kept beyond KEPT_PER_RULE. */
+  unkept: number;
+  /** The stateful exchange's negotiated revision and server, when there was one. */
+  negotiated?: { version: string; server?: { name?: string; version?: string } };
+}
+
+/**
+ * Judges a session's traffic as it passes through mcpcheck proxy: the bytes each side sends are
+ * split into frames (STDIO-FRAME-01's lines), each frame judged by the era's session validator and
+ * written to the transcript, each finding told as one line. The forwarder hands bytes over and
+ * goes on: judging runs in slices after the event loop's I/O, so a slow judgement (or a bug in
+ * one) never delays, blocks or drops the traffic; a backlog beyond a bound stops judging, not
+ * forwarding.
+ */
+export class TrafficJudge {
+  private readonly judge: EraJudge;
+  private readonly framers: Record<Side, LineFramer>;
+  private readonly frames = new KeptFrames();
+  private readonly findings: Finding[] = [];
+  private readonly evidence = new Map<Finding, Evidence>();
+  private readonly perRule = new Map<string, { count: number; worst: number }>();
+  private readonly applied = new Set<string>();
+  private queue: Array<{ from: Side; chunk: Buffer } | { from: Side; end: true }> = [];
+  private queued = 0;
+  private scheduled = false;
+  private stopped: string | undefined;
+  private unkept = 0;
+
+  constructor(private readonly options: TrafficJudgeOptions) {
+    this.judge = new EraJudge({ transport: options.transport });
+    const framer = (from: Side) =>
+      new LineFramer({
+        via: from,
+        source: SOURCES[from].source,
+        noiseRequirement: SOURCES[from].noise,
+        reportNoise: false,
+        deliverJoined: false,
+        maxTotalBytes: Number.POSITIVE_INFINITY,
+        clock: () => Date.now(),
+        onFrame: (frame) => this.onFrame(from, frame),
+        onFinding: (finding) => {
+          // The framer judges the bytes between frames: what it reports on, it exercised.
+          for (const id of finding.requirements) this.applied.add(id);
+          this.record(finding, from);
+        },
+      });
+    this.framers = { client: framer('client'), server: framer('server') };
+  }
+
+  /** Bytes `from` sent, already forwarded. Cheap: they are queued and judged later. */
+  push(from: Side, chunk: Buffer): void {
+    if (this.stopped !== undefined) return;
+    this.queued += chunk.length;
+    if (this.queued > MAX_BEHIND_BYTES) {
+      this.stop(`judging fell more than ${MAX_BEHIND_BYTES / 1024 / 1024} MiB behind the traffic at frame ${this.frames.length}; the rest was forwarded unjudged`);
+      return;
+    }
+    this.queue.push({ from, chunk });
+    this.schedule();
+  }
+
+  /** `from` closed its side of the connection. */
+  end(from: Side): void {
+    if (this.stopped !== undefined) return;
+    this.queue.push({ from, end: true });
+    this.schedule();
+  }
+
+  /** Judges what is still queued and ends the session. */
+  finish(): JudgedTraffic {
+    this.drain(Number.POSITIVE_INFINITY);
+    if (this.stopped === undefined) {
+      this.guarded(() => {
+        for (const framer of Object.values(this.framers)) framer.end();
+        for (const f of this.judge.end()) this.record(f);
+      });
+    }
+    const applied = this.judge.appliedBy;
+    for (const side of ['client', 'server'] as const) for (const id of applied[side]) this.applied.add(id);
+    const stateful = this.judge.stateful;
+    const info = stateful?.serverInfo;
+    return {
+      findings: this.findings,
+      evidence: this.evidence,
+      applied: this.applied,
+      eras: this.judge.eras,
+      frames: this.frames,
+      unkept: this.unkept,
+      ...(this.stopped !== undefined ? { stopped: this.stopped } : {}),
+      ...(stateful?.negotiatedVersion !== undefined
+        ? { negotiated: { version: stateful.negotiatedVersion, ...(info ? { server: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}) } }
+        : {}),
+    };
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.drain(SLICE_MS);
+      if (this.queue.length > 0) this.schedule();
+    });
+  }
+
+  private drain(budgetMs: number): void {
+    const until = performance.now() + budgetMs;
+    while (this.queue.length > 0 && this.stopped === undefined && performance.now() < until) {
+      const item = this.queue.shift()!;
+      if ('end' in item) this.guarded(() => this.framers[item.from].end());
+      else {
+        this.queued -= item.chunk.length;
+        this.guarded(() => this.framers[item.from].push(item.chunk));
+      }
+    }
+  }
+
+  private onFrame(from: Side, frame: IncomingFrame): void {
+    const raw = frame.raw ?? JSON.stringify(frame.message) ?? '';
+    const time = new Date(frame.at).toISOString();
+    const json = frame.parseError === undefined;
+    this.options.transcript?.frame({ from, raw, time });
+    const index = this.frames.add(from, raw, frame.at);
+    const found = json ? this.judge.message(from, frame.message, index, raw) : this.judge.raw(from, raw, index);
+    for (const f of found) this.record(f, from);
+  }
+
+  /** A bug in a validator stops judging this session; the traffic goes on. */
+  private guarded(work: () => void): void {
+    try {
+      work();
+    } catch (e) {
+      this.stop(`mcpcheck failed judging frame ${this.frames.length - 1} (${e instanceof Error ? e.message : String(e)}); the rest was forwarded unjudged — a bug in mcpcheck`);
+    }
+  }
+
+  private stop(why: string): void {
+    this.stopped ??= why;
+    this.queue = [];
+    this.queued = 0;
+    this.options.onLine?.(`stopped judging: ${why}`);
+  }
+
+  private record(finding: Finding, side?: Side): void {
+    const frame = finding.frame !== undefined ? this.frames.at(finding.frame) : undefined;
+    const from = frame?.from ?? side;
+    if (finding.severity !== 'info' || this.options.tellNotes) this.options.onLine?.(lineOf(finding, from));
+    const key = finding.requirements.join(' ');
+    const seen = this.perRule.get(key) ?? { count: 0, worst: -1 };
+    this.perRule.set(key, seen);
+    const rank = RANK[finding.severity];
+    if (seen.count >= KEPT_PER_RULE && rank <= seen.worst) {
+      this.unkept++;
+      return;
+    }
+    seen.count++;
+    seen.worst = Math.max(seen.worst, rank);
+    if (finding.frame !== undefined) this.frames.cite(finding.frame);
+    const text = frame?.raw;
+    this.findings.push(finding);
+    this.evidence.set(finding, {
+      ...(finding.frame !== undefined ? { frame: finding.frame } : {}),
+      ...(from ? { from } : {}),
+      ...(finding.pointer ? { pointer: finding.pointer } : {}),
+      ...(text !== undefined ? { excerpt: text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) + '…' : text } : {}),
+      location: finding.frame !== undefined ? `frame ${finding.frame}` : from ? `${from} traffic` : 'session',
+    });
+  }
+}
+
+const WORDS = { fail: 'FAIL', warn: 'WARN', info: 'note' } as const;
+
+/** `FAIL BASE-ID-01 MUST (server, frame 12): …`: one line, whatever the message holds. */
+function lineOf(finding: Finding, from: Side | undefined): string {
+  const where = [from, finding.frame !== undefined ? `frame ${finding.frame}` : undefined].filter(Boolean).join(', ');
+  return `${WORDS[finding.severity]} ${finding.requirements.join(', ')} ${finding.level}${where ? ` (${where})` : ''}: ${finding.message.replace(/[\r\n]+/g, ' ')}`;
+}

@@ -1,0 +1,55 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { formatFrame, formatHeader, type Side } from './format.js';
+
+/** What a transcript may hold in memory while the disk catches up; frames beyond it are counted, not written. */
+const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
+export interface PassingFrame {
+  from: Side;
+  /** The frame's text as it was read. */
+  raw: string;
+  time: string;
+  inResponseTo?: string | number;
+}
+
+/**
+ * A transcript written as traffic passes (mcpcheck proxy): the header, then one line a frame, in
+ * the format `validate` reads. Every frame is kept `raw`, as its bytes were read, so `validate`
+ * judges what the proxy judged (its framing as well as its value). Memory is bounded: when the
+ * disk falls behind, frames are counted as dropped instead of queued.
+ */
+export class TranscriptStream {
+  private readonly out: WriteStream;
+  private failure: string | undefined;
+  /** Frames not written: the disk fell behind, or writing failed. */
+  dropped = 0;
+
+  constructor(
+    readonly path: string,
+    transport: 'stdio' | 'http',
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
+    this.out = createWriteStream(path);
+    this.out.on('error', (e: NodeJS.ErrnoException) => (this.failure ??= e.code ?? e.message));
+    this.out.write(formatHeader(transport) + '\n');
+  }
+
+  frame(frame: PassingFrame): void {
+    if (this.failure !== undefined || this.out.writableLength > MAX_PENDING_BYTES) {
+      this.dropped++;
+      return;
+    }
+    this.out.write(this.redact(formatFrame(frame)) + '\n');
+  }
+
+  /** Ends the file; resolves to why it is incomplete, or undefined when every frame was written. */
+  close(): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const why = (): string | undefined =>
+        this.failure !== undefined ? `writing ${this.path} failed (${this.failure})${this.dropped > 0 ? `; ${this.dropped} frames were not written` : ''}` : this.dropped > 0 ? `${this.dropped} frames were not written: the disk fell more than ${MAX_PENDING_BYTES / 1024 / 1024} MiB behind the traffic` : undefined;
+      if (this.out.closed || this.out.destroyed) return resolve(why());
+      this.out.end(() => resolve(why()));
+      this.out.once('error', () => resolve(why()));
+    });
+  }
+}

@@ -1,0 +1,280 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../src/model.js';
+import { REFERENCE, ROOT } from './server-helpers.js';
+
+// mcpcheck proxy between real clients and real servers: what each side sent arrives unchanged,
+// the client's outputs and exit code are those of a direct run, every break is caught by its
+// rule, and `validate` of the transcript says what the proxy said.
+
+const CLI = join(ROOT, 'dist/src/cli.js');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
+const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
+const SDK_CLIENT = join(ROOT, 'examples/sdk-client.js');
+const CLIENT_FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
+const BYTE_SERVER = join(ROOT, 'dist/tests/fixtures/proxy/byte-server.js');
+
+let dir: string;
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  dir = mkdtempSync(join(tmpdir(), 'mcpcheck-proxy-test-'));
+});
+afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
+
+interface Ran {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs a process to its end (60 s at most), feeding it `input` in uneven chunks when given. */
+function run(program: string, args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv; input?: Buffer } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd: o.cwd ?? ROOT, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out), stderr: err });
+    });
+    child.stdin.on('error', () => undefined);
+    if (o.input === undefined) return;
+    const input = o.input;
+    const sizes = [3, 1, 5000, 17, 70_000];
+    let at = 0;
+    let n = 0;
+    const next = (): void => {
+      if (at >= input.length) return void child.stdin.end();
+      const size = sizes[n++ % sizes.length]!;
+      child.stdin.write(input.subarray(at, at + size));
+      at += size;
+      setTimeout(next, 1);
+    };
+    next();
+  });
+}
+
+/**
+ * The proxy's report, once written: a client may exit before the proxy it started has written it
+ * (it stops its server and goes), so this waits for the console report's last line in the log,
+ * which comes after every report file.
+ */
+async function finished(log: string, report: string): Promise<RunReport> {
+  const deadline = Date.now() + 20_000;
+  while (!(existsSync(log) && /^requirements: /m.test(readFileSync(log, 'utf8')))) {
+    if (Date.now() > deadline) throw new Error(`the proxy wrote no report within 20 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return JSON.parse(readFileSync(report, 'utf8')) as RunReport;
+}
+
+let files = 0;
+/** A proxy in front of `server`, as a script a client can start (clients split their server's command line on spaces), and where it writes. */
+function proxied(server: string): { script: string; report: () => Promise<RunReport>; transcript: string; log: () => string } {
+  const n = ++files;
+  const report = join(dir, `report-${n}.json`);
+  const transcript = join(dir, `transcript-${n}.jsonl`);
+  const log = join(dir, `log-${n}.txt`);
+  const script = join(dir, `proxy-${n}.sh`);
+  writeFileSync(script, `#!/bin/sh\nexec node ${CLI} proxy --stdio ${JSON.stringify(server)} --json ${report} --transcript ${transcript} --log ${log}\n`);
+  chmodSync(script, 0o755);
+  return { script, report: () => finished(log, report), transcript, log: () => readFileSync(log, 'utf8') };
+}
+
+/** `status REQUIREMENT` of each failing or warning check. */
+function violations(report: RunReport): string[] {
+  return report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => `${c.status} ${c.requirements.join(',')}`).sort();
+}
+
+/** `REQUIREMENT status` of every check, check ids without their command's prefix. */
+function verdicts(report: RunReport): string[] {
+  return report.checks.map((c) => `${c.id.replace(/^(proxy|validate)\./, '')} ${c.status}`).sort();
+}
+
+async function validated(transcript: string): Promise<RunReport> {
+  const out = join(dir, `validate-${++files}.json`);
+  const r = await run(process.execPath, [CLI, 'validate', transcript, '--json', out]);
+  expect(r.code === 0 || r.code === 1, r.stderr).toBe(true);
+  return JSON.parse(readFileSync(out, 'utf8')) as RunReport;
+}
+
+const inspector = (args: string[], server: string[]) => run(process.execPath, ['index.js', ...server, ...args], { cwd: INSPECTOR_BUILD });
+
+describe('mcpcheck proxy --stdio', () => {
+  it('carries every byte unchanged both ways, passes stderr through, exits as the server did, and judges both sides', async () => {
+    const clientBytes = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bytes","version":"1"}}}\n'),
+      Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping"}\r\n'),
+      Buffer.from('not json at all\n'),
+      Buffer.from([0x7b, 0x22, 0x78, 0x22, 0x3a, 0xff, 0x7d, 0x0a]),
+      Buffer.from(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"pad":"${'a'.repeat(300_000)}"}}}\n`),
+      Buffer.from('{"jsonrpc":"2.0","id":3,"method":"ping"}'),
+    ]);
+    // Written once the server has read the client's first line, so the frames are judged in one order.
+    const serverBytes = Buffer.concat([
+      Buffer.from('server banner\n'),
+      Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"logging":{}},"serverInfo":{"name":"bytes","version":"1"}}}\n'),
+      Buffer.from('{\n  "jsonrpc": "2.0",\n  "method": "notifications/message",\n  "params": {"level": "info", "data": "pretty"}\n}\n'),
+      Buffer.from(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${'b'.repeat(1_000_000)}"}}\n`),
+    ]);
+    const payload = join(dir, 'server-payload');
+    const record = join(dir, 'server-received');
+    writeFileSync(payload, serverBytes);
+    const p = proxied(`node ${BYTE_SERVER} ${record} ${payload} 3`);
+    const r = await run('sh', [p.script], { input: clientBytes });
+    expect(r.code).toBe(3);
+    expect(r.stdout.equals(serverBytes)).toBe(true);
+    expect(readFileSync(record).equals(clientBytes)).toBe(true);
+    expect(r.stderr).toContain('byte-server: started');
+    const report = await p.report();
+    expect(violations(report)).toEqual(['fail BASE-MSG-02', 'fail STDIO-FRAME-01', 'fail STDIO-IN-01', 'fail STDIO-OUT-01']);
+    expect(p.log()).toMatch(/^mcpcheck proxy: FAIL STDIO-OUT-01 MUST \(server, frame \d+\): /m);
+    // The transcript keeps every frame's text: validate finds what the proxy found in the frames;
+    // what lies in the bytes between them (invalid UTF-8 the framer decoded, lines that make one
+    // pretty-printed value, an unterminated last line) the proxy alone sees.
+    const offline = await validated(p.transcript);
+    expect(violations(offline)).toEqual(['fail STDIO-IN-01', 'fail STDIO-OUT-01']);
+  });
+
+  it('Inspector CLI and server-everything: the same output and exit code as a direct run, no finding, and validate of the transcript agrees check by check', async () => {
+    for (const args of [['--method', 'tools/list'], ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi']]) {
+      const p = proxied(`node ${EVERYTHING}`);
+      const [direct, through] = await Promise.all([inspector(args, ['node', EVERYTHING]), inspector(args, ['sh', p.script])]);
+      expect(through.code, through.stderr).toBe(direct.code);
+      expect(through.stdout.toString()).toBe(direct.stdout.toString());
+      const report = await p.report();
+      expect(violations(report), args.join(' ')).toEqual([]);
+      expect(verdicts(await validated(p.transcript))).toEqual(verdicts(report));
+    }
+  });
+
+  it('mcporter lists the same tools through the proxy as directly', async () => {
+    const p = proxied(`node ${EVERYTHING}`);
+    const mcporter = (server: string) => run('sh', ['-c', `HOME=$(mktemp -d ${dir}/home-XXXXXX) exec node ${MCPORTER} list --stdio ${JSON.stringify(server)} --json`]);
+    const [direct, through] = await Promise.all([mcporter(`node ${EVERYTHING}`), mcporter(`sh ${p.script}`)]);
+    expect(through.code).toBe(direct.code);
+    const tools = (r: Ran) => (JSON.parse(r.stdout.toString()) as { tools: unknown[] }).tools;
+    expect(tools(through)).toEqual(tools(direct));
+    expect(violations(await p.report())).toEqual([]);
+  });
+
+  it('the SDK example client and server-everything: exit 0, no finding', async () => {
+    const p = proxied(`node ${EVERYTHING}`);
+    const r = await run(process.execPath, [SDK_CLIENT, 'sh', p.script]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = await p.report();
+    expect(report.target.serverInfo?.name).toBe('mcp-servers/everything');
+    expect(violations(report)).toEqual([]);
+  });
+});
+
+/** Each break of the reference server a client's tools/list exercises, and what the proxy must say of it: its rule, and the other ids the same finding cites. */
+const SERVER_BREAKS: ReadonlyArray<readonly [string, string[]]> = [
+  ['stdout-banner', ['fail STDIO-OUT-01']],
+  ['invalid-utf8-output', ['fail BASE-MSG-02']],
+  // The result fails its schema: one finding citing the rule and the result's shape.
+  ['init-missing-serverinfo', ['fail BASE-RES-03', 'fail LIFE-INIT-02']],
+  ['tool-missing-inputschema', ['fail BASE-RES-03', 'fail TOOL-LIST-01']],
+  ['bad-meta-key', ['fail META-KEY-02']],
+  ['reserved-meta-key', ['fail META-RSV-01']],
+  // SHOULDs of the icon format.
+  ['icon-javascript', ['warn ICON-FMT-03']],
+  ['icon-bad-sizes', ['warn ICON-FMT-02']],
+];
+
+/** Each break of the reference client its default session (initialize, tools/list) exercises, and what the proxy must say of it. */
+const CLIENT_BREAKS: ReadonlyArray<readonly [string, string[]]> = [
+  ['null-id', ['fail BASE-ID-02']],
+  ['fractional-id', ['fail BASE-ID-01']],
+  ['reused-id', ['fail BASE-ID-03']],
+  ['batch', ['fail BASE-MSG-05']],
+  ['initialized-with-id', ['fail BASE-NOTIF-01']],
+  ['meta-bad-key', ['fail META-KEY-02']],
+  // The request fails its schema: one finding citing the rule and the request's shape.
+  ['init-missing-clientinfo', ['fail BASE-SCHEMA-01', 'fail LIFE-INIT-01']],
+  ['bad-capability-shape', ['fail BASE-SCHEMA-01', 'fail LIFE-CAP-01', 'fail LIFE-INIT-01']],
+  ['no-initialized', ['fail LIFE-INIT-03']],
+  ['request-before-init-response', ['warn LIFE-INIT-04']],
+  ['cancel-initialize', ['fail CANCEL-02']],
+  ['stdin-noise', ['fail STDIO-IN-01']],
+  // Each line of the pretty-printed message reaches the server as a line that is no message.
+  ['pretty-printed', ['fail STDIO-FRAME-01', 'fail STDIO-IN-01']],
+];
+
+describe('mcpcheck proxy --stdio: the reference fixtures behind it, each break caught by its rule', () => {
+  it.concurrent('Inspector CLI and the reference server: no finding', async () => {
+    const p = proxied(`node ${REFERENCE}`);
+    const r = await inspector(['--method', 'tools/list'], ['sh', p.script]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(violations(await p.report())).toEqual([]);
+  });
+
+  it.concurrent('the reference client and the reference server: no finding', async () => {
+    const p = proxied(`node ${REFERENCE}`);
+    const r = await run(process.execPath, [CLIENT_FIXTURE, 'sh', p.script]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(violations(await p.report())).toEqual([]);
+  });
+
+  it.concurrent.each(SERVER_BREAKS)('server break %s (Inspector CLI, tools/list; its output and exit code as without the proxy)', async (name, expected) => {
+    const server = ['node', REFERENCE, '--break', name];
+    const p = proxied(server.join(' '));
+    const [direct, through] = await Promise.all([inspector(['--method', 'tools/list'], server), inspector(['--method', 'tools/list'], ['sh', p.script])]);
+    expect(through.code).toBe(direct.code);
+    expect(through.stdout.toString()).toBe(direct.stdout.toString());
+    expect(violations(await p.report())).toEqual(expected);
+  });
+
+  it.concurrent.each(CLIENT_BREAKS)('client break %s (against the reference server; its exit code as without the proxy)', async (name, expected) => {
+    const p = proxied(`node ${REFERENCE}`);
+    const [direct, through] = await Promise.all([run(process.execPath, [CLIENT_FIXTURE, '--break', name, 'node', REFERENCE]), run(process.execPath, [CLIENT_FIXTURE, '--break', name, 'sh', p.script])]);
+    expect(through.code).toBe(direct.code);
+    expect(violations(await p.report())).toEqual(expected);
+  });
+});
+
+describe('mcpcheck proxy: bad input', () => {
+  it.concurrent.each([
+    [[], /name the server: --stdio/],
+    [['--stdio', 'true', '--json', '-'], /--json -: stdout is the client's connection/],
+    [['--stdio', 'true', '--transcript', '/proc/mcpcheck-t.jsonl'], /--transcript \/proc\/mcpcheck-t.jsonl: cannot write there/],
+  ])('%j: one line, exit 2, nothing started', async (args, line) => {
+    const r = await run(process.execPath, [CLI, 'proxy', ...args], { input: Buffer.alloc(0) });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(line);
+    expect(r.stdout.length).toBe(0);
+  });
+
+  it.concurrent('a server that does not start: the client reads the end of its output, the proxy exits as the shell did (127) with a report that could not judge the session', async () => {
+    const report = join(dir, 'not-started.json');
+    const r = await run(process.execPath, [CLI, 'proxy', '--stdio', 'mcpcheck-no-such-command-xyz', '--json', report], { input: Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n') });
+    expect(r.code).toBe(127);
+    expect(r.stdout.length).toBe(0);
+    const graded = JSON.parse(readFileSync(report, 'utf8')) as RunReport;
+    expect(graded.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([expect.stringMatching(/^proxy\.session-judged: target did not start: `mcpcheck-no-such-command-xyz` exited with code 127 .*not found/)]);
+  });
+
+  it.concurrent('SIGTERM mid-session: the server (and what it started) is stopped, the report is written, the proxy exits 143', async () => {
+    const p = proxied(`sh -c 'sleep 600 & node ${REFERENCE}'`);
+    const child = spawn('sh', [p.script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await code).toBe(143);
+    const report = await p.report();
+    expect(report.notes[0]).toMatch(/^session: mcpcheck proxy received SIGTERM; 2 frames passed/);
+    // The server's process group is gone, the `sleep` it left running included.
+    const sleeping = await run('sh', ['-c', `ps -eo args | grep -c '^sleep 600$' || true`]);
+    expect(sleeping.stdout.toString().trim()).toBe('0');
+  });
+});
