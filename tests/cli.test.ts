@@ -90,7 +90,7 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
       return new Map([...out.slice(out.indexOf('Exit codes:')).matchAll(/^ {2}(\d+) {2}(.*)$/gm)].map((m) => [m[1]!, m[2]!] as const));
     };
     const unticked = (text: string) => text.replace(/`/g, '');
-    for (const [args, heading] of [[['--help'], '### Exit codes'], [['server', '--help'], '### Exit codes'], [['client', '--help'], '### Exit codes'], [['validate', '--help'], '### Exit codes'], [['fuzz', '--help'], "Fuzz's exit codes"]] as const) {
+    for (const [args, heading] of [[['--help'], '### Exit codes'], [['server', '--help'], '### Exit codes'], [['client', '--help'], '### Exit codes'], [['validate', '--help'], '### Exit codes'], [['fuzz', '--help'], "Fuzz's exit codes"], [['proxy', '--help'], "The proxy's exit codes"]] as const) {
       const help = helpTable([...args]);
       const table = readmeTable(heading);
       expect([...help.keys()], args.join(' ')).toEqual([...table.keys()]);

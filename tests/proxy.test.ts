@@ -17,6 +17,8 @@ const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
 const SDK_CLIENT = join(ROOT, 'examples/sdk-client.js');
 const CLIENT_FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const BYTE_SERVER = join(ROOT, 'dist/tests/fixtures/proxy/byte-server.js');
+const SDK_V2_CLIENT = join(ROOT, 'dist/tests/fixtures/client-2026/sdk-v2-client.js');
+const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
 
 let dir: string;
 beforeAll(() => {
@@ -164,6 +166,17 @@ describe('mcpcheck proxy --stdio', () => {
     const tools = (r: Ran) => (JSON.parse(r.stdout.toString()) as { tools: unknown[] }).tools;
     expect(tools(through)).toEqual(tools(direct));
     expect(violations(await p.report())).toEqual([]);
+  });
+
+  it('2026-07-28 (the SDK v2 client and the 2026 reference server): judged in the stateless era, no finding, and validate of the transcript agrees', async () => {
+    const p = proxied(`node ${REFERENCE_2026}`);
+    const r = await run(process.execPath, [SDK_V2_CLIENT, 'sh', p.script]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = await p.report();
+    expect(report.target.description).toContain('stateless era');
+    expect(violations(report)).toEqual([]);
+    expect(report.summary.checks.pass).toBeGreaterThan(20);
+    expect(verdicts(await validated(p.transcript))).toEqual(verdicts(report));
   });
 
   it('the SDK example client and server-everything: exit 0, no finding', async () => {

@@ -25,9 +25,9 @@ export const EXIT_CODES_HELP = [
 
 /** proxy's own: it stands in for the server, so the client sees the exit the server made. */
 export const PROXY_EXIT_CODES_HELP = [
-  'Exit codes (the proxy stands in for the server: once the report is written it exits as the server did,',
-  "with the server's exit code, or 128 + n when signal n ended the server or the proxy; the grade is in",
-  'the reports, and `mcpcheck validate` of the transcript exits by it):',
+  'Exit codes: once its report is written the proxy exits as the server did (its exit code, or 128 + n',
+  'when signal n ended the server or the proxy); the grade is in the reports, and `mcpcheck validate`',
+  'of the transcript exits by it. Its own:',
   '  2  usage or setup error before the server was started (bad flag, a report, log or transcript path that cannot be written)',
   '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
 ].join('\n');

@@ -539,6 +539,11 @@ const listCommand = command({
   },
 });
 
+/** The proxy's report files: written when the session ends; stdout is the client's, so never `-`. */
+const proxyFileOptions = Object.fromEntries(
+  FILE_FORMAT_NAMES.map((name): [FileFormatName, FlagSpec] => [name, { type: 'string', describe: `write ${FILE_FORMATS[name].what} to this file when the session ends`, arg: 'file' }]),
+) as Record<FileFormatName, { type: 'string'; describe: string; arg: string }>;
+
 const proxyCommand = command({
   name: 'proxy',
   describe: "stand between a real client and a real server: forward every byte unchanged, judge both sides' frames as they pass, report when the session ends",
@@ -550,7 +555,7 @@ const proxyCommand = command({
     },
     transcript: { type: 'string', arg: 'file', describe: 'write the whole exchange to this file as it passes, in the format `mcpcheck validate` reads (secrets redacted)' },
     log: { type: 'string', arg: 'file', describe: "each finding as it arises, and the report when the session ends, go to this file (default: stderr; never stdout, which is the client's)" },
-    ...fileOptions,
+    ...proxyFileOptions,
     verbose: { type: 'boolean', describe: 'tell notes as they arise too, and list passing and skipped checks in the report' },
     color: outputOptions.color,
     baseline: reportOptions.baseline,
