@@ -1,4 +1,5 @@
 import type { Side } from '../message.js';
+import { KeySet } from './key-set.js';
 
 /**
  * A request id or progress token as a ledger key. The value itself: Map and Set keep 1 and "1"
@@ -34,9 +35,9 @@ export function pending(id: Key, method: string, params: Record<string, unknown>
 
 /** The per-direction ledger: one side's requests as the other side sees them. */
 export class Ledger {
-  readonly used = new Set<Key>();
+  readonly used = new KeySet();
   readonly pending = new Map<Key, Pending>();
-  readonly answered = new Set<Key>();
+  readonly answered = new KeySet();
   /** Frames from this side that could not be read as requests: an error without id may answer them. */
   unreadable = 0;
   /** The request ids of each batch this side sent: an array of their answers, or one error without id refusing it whole, is the other side's reaction. */
