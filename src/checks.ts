@@ -17,8 +17,8 @@ export interface FindingChecksInput {
   /** Turns a finding into the frame evidence a reader needs. */
   evidence: (finding: Finding) => Evidence;
   skipReason: string;
-  /** The command that reproduces a failing check, or a function of its requirement and findings. */
-  reproduce?: string | ((id: string, findings: Finding[]) => string);
+  /** The command that reproduces a failing check, or a function of its requirement and findings (undefined: none does). */
+  reproduce?: string | ((id: string, findings: Finding[]) => string | undefined);
   /** The wire logs (ids) of the traffic the findings a check rests on arose in. */
   wire?: (findings: Finding[]) => string[];
 }
@@ -107,7 +107,8 @@ export function checksFromFindings(input: FindingChecksInput): CheckResult[] {
     const wire = input.wire?.(relevant.slice(0, MAX_EVIDENCE)) ?? [];
     if (wire.length > 0) check.wire = wire;
     if (input.reproduce && (status === 'fail' || status === 'warn')) {
-      check.reproduce = typeof input.reproduce === 'string' ? input.reproduce : input.reproduce(id, relevant);
+      const line = typeof input.reproduce === 'string' ? input.reproduce : input.reproduce(id, relevant);
+      if (line !== undefined) check.reproduce = line;
     }
     return check;
   });

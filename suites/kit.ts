@@ -13,6 +13,7 @@ export { clientScenario, type ClientScenario, type ClientScenarioContext } from 
 export { isAnonymousError, replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner/checks.js';
 export { describeReply } from '../src/harness/describe-reply.js';
 export { list, show, type Finding } from '../src/validate/finding.js';
+export { invisibleSessionIdChars } from '../src/validate/server-http.js';
 
 // Sessions: mcpcheck as the client of a server under test, as the server of a client under test,
 // the frames and replies both record, and waits scaled by the pace measured of the target.

@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
-import { REFERENCE, ROOT } from './server-helpers.js';
+import { freePort, REFERENCE, ROOT } from './server-helpers.js';
 
 // mcpcheck proxy between real clients and real servers: what each side sent arrives unchanged,
 // the client's outputs and exit code are those of a direct run, every break is caught by its
@@ -16,6 +18,7 @@ const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector
 const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
 const SDK_CLIENT = join(ROOT, 'examples/sdk-client.js');
 const CLIENT_FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
+const MCP_REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
 const BYTE_SERVER = join(ROOT, 'dist/tests/fixtures/proxy/byte-server.js');
 const SDK_V2_CLIENT = join(ROOT, 'dist/tests/fixtures/client-2026/sdk-v2-client.js');
 const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
@@ -101,9 +104,9 @@ function verdicts(report: RunReport): string[] {
   return report.checks.map((c) => `${c.id.replace(/^(proxy|validate)\./, '')} ${c.status}`).sort();
 }
 
-async function validated(transcript: string): Promise<RunReport> {
+async function validated(...transcripts: string[]): Promise<RunReport> {
   const out = join(dir, `validate-${++files}.json`);
-  const r = await run(process.execPath, [CLI, 'validate', transcript, '--json', out]);
+  const r = await run(process.execPath, [CLI, 'validate', ...transcripts, '--json', out]);
   expect(r.code === 0 || r.code === 1, r.stderr).toBe(true);
   return JSON.parse(readFileSync(out, 'utf8')) as RunReport;
 }
@@ -257,7 +260,11 @@ describe('mcpcheck proxy --stdio: the reference fixtures behind it, each break c
 describe('mcpcheck proxy: bad input', () => {
   it.concurrent.each([
     [[], /name the server: --stdio/],
-    [['--stdio', 'true', '--json', '-'], /--json -: stdout is the client's connection/],
+    [['--url', 'http://127.0.0.1:9/mcp'], /--url goes with --listen/],
+    [['--url', 'http://127.0.0.1:9/mcp', '--listen', '0.0.0.0:0'], /--listen 0\.0\.0\.0: the proxy listens on loopback only/],
+    [['--url', 'http://127.0.0.1:9/mcp', '--stdio', 'true'], /name the server: --stdio "<command>", or --url/],
+    [['--stdio', 'true', '--listen', '127.0.0.1:0'], /--listen goes with --url/],
+    [['--stdio', 'true', '--json', '-'], /--json -: write the report to a file \(the proxy's stdout is the client's connection/],
     [['--stdio', 'true', '--transcript', '/proc/mcpcheck-t.jsonl'], /--transcript \/proc\/mcpcheck-t.jsonl: cannot write there/],
   ])('%j: one line, exit 2, nothing started', async (args, line) => {
     const r = await run(process.execPath, [CLI, 'proxy', ...args], { input: Buffer.alloc(0) });
@@ -276,6 +283,30 @@ describe('mcpcheck proxy: bad input', () => {
     expect(graded.checks.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([expect.stringMatching(/^proxy\.session-judged: target did not start: `mcpcheck-no-such-command-xyz` exited with code 127 .*not found/)]);
   });
 
+  it.concurrent('--listen on a port already taken: one line, exit 2', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as import('node:net').AddressInfo).port;
+      const r = await run(process.execPath, [CLI, 'proxy', '--url', 'http://127.0.0.1:9/mcp', '--listen', `127.0.0.1:${port}`], { input: Buffer.alloc(0) });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^mcpcheck: --listen 127\\.0\\.0\\.1:${port}: cannot listen there \\(EADDRINUSE\\)$`));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it.concurrent('a server nobody serves: the client is answered 502, the run is incomplete (exit 3)', async () => {
+    const p = await httpProxied(`http://127.0.0.1:${await freePort()}/mcp`);
+    const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+    const res = await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+    expect(res.status).toBe(502);
+    expect(await res.text()).toMatch(/could not be reached \(ECONNREFUSED\)/);
+    const { code, report } = await p.stop();
+    expect(code).toBe(3);
+    expect(report.checks.filter((c) => c.status === 'error').map((c) => c.message)).toEqual(['the server could not be reached for 1 exchange(s); the client was answered 502']);
+  });
+
   it.concurrent('SIGTERM mid-session: the server (and what it started) is stopped, the report is written, the proxy exits 143', async () => {
     const p = proxied(`sh -c 'sleep 600 & node ${REFERENCE}'`);
     const child = spawn('sh', [p.script], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -289,5 +320,173 @@ describe('mcpcheck proxy: bad input', () => {
     // The server's process group is gone, the `sleep` it left running included.
     const sleeping = await run('sh', ['-c', `ps -eo args | grep -c '^sleep 600$' || true`]);
     expect(sleeping.stdout.toString().trim()).toBe('0');
+  });
+});
+
+/** A server started on a free loopback port, once it accepts connections; stopped (its process group) with `stop`. */
+async function httpServer(command: (port: number) => string): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn('sh', ['-c', `exec ${command(port)}`], { stdio: 'ignore', detached: true });
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const deadline = Date.now() + 20_000;
+  while (!(await new Promise<boolean>((resolve) => connect(port, '127.0.0.1').once('connect', function (this: import('node:net').Socket) {
+    this.destroy();
+    resolve(true);
+  }).once('error', () => resolve(false))))) {
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`${command(port)} did not listen within 20 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { url: `http://127.0.0.1:${port}/mcp`, stop };
+}
+
+interface HttpProxied {
+  /** The URL a client is given. */
+  url: string;
+  transcripts: string;
+  log: () => string;
+  /** SIGTERM, then its exit code and report. */
+  stop: () => Promise<{ code: number | null; report: RunReport }>;
+}
+
+/** mcpcheck proxy in front of `upstream`, listening on a free loopback port (told on its log). */
+async function httpProxied(upstream: string): Promise<HttpProxied> {
+  const n = ++files;
+  const report = join(dir, `http-report-${n}.json`);
+  const log = join(dir, `http-log-${n}.txt`);
+  const transcripts = join(dir, `http-transcripts-${n}`);
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'proxy', '--url', upstream, '--listen', '127.0.0.1:0', '--json', report, '--log', log, '--transcript', transcripts], { stdio: 'ignore' });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const deadline = Date.now() + 20_000;
+  let url: string | undefined;
+  while ((url = existsSync(log) ? /listening on (\S+),/.exec(readFileSync(log, 'utf8'))?.[1] : undefined) === undefined) {
+    if (Date.now() > deadline) throw new Error(`the proxy did not listen within 20 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    transcripts,
+    log: () => readFileSync(log, 'utf8'),
+    stop: async () => {
+      child.kill('SIGTERM');
+      const code = await exited;
+      return { code, report: JSON.parse(readFileSync(report, 'utf8')) as RunReport };
+    },
+  };
+}
+
+/** Checks of message-level rules: what a transcript can show (the HTTP rules are judged on headers and statuses, live only). */
+const messageLevel = (report: RunReport) => verdicts({ ...report, checks: report.checks.filter((c) => !c.requirements.some((r) => /^(HTTP|HDR)-/.test(r))) });
+
+describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
+  it('carries requests and answers byte for byte, passes an SSE stream on event by event (never held until it ends), and judges both sides', async () => {
+    const received: Buffer[] = [];
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const first = 'id: 1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"first"}}\n\n';
+    const last = 'id: 2\ndata: {"jsonrpc":"2.0","id":7,"result":{}}\n\n';
+    const upstream = createServer((req, res) => {
+      const body: Buffer[] = [];
+      req.on('data', (c: Buffer) => body.push(c));
+      req.on('end', () => {
+        received.push(Buffer.concat(body));
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'x-upstream': 'kept' });
+        res.write(first);
+        // The rest only once the client has read the first event through the proxy.
+        void released.then(() => res.end(last));
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const port = (upstream.address() as import('node:net').AddressInfo).port;
+    try {
+      const p = await httpProxied(`http://127.0.0.1:${port}/mcp`);
+      const sent = Buffer.from('{"jsonrpc":"2.0","id":7,"method":"ping"}  \n');
+      const res = await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: sent });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-upstream')).toBe('kept');
+      const reader = res.body!.getReader();
+      const chunks: Buffer[] = [];
+      while (!Buffer.concat(chunks).toString().includes('"first"')) chunks.push(Buffer.from((await reader.read()).value!));
+      release();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(Buffer.from(r.value));
+      expect(Buffer.concat(chunks).toString()).toBe(first + last);
+      expect(Buffer.concat(received).equals(sent)).toBe(true);
+      const { code, report } = await p.stop();
+      // The ping's answer came on its stream: the client's frame and the server's two are judged.
+      expect(report.wire?.[0]?.frames.map((f) => f.from)).toEqual(['client', 'server', 'server']);
+      expect(code).toBe(1);
+      // A stream that ends without the priming event a 2025-11-25 server must open it with is not judged
+      // here (no version was negotiated); what fails is the initialize the client never sent.
+      expect(violations(report)).toEqual(['fail LIFE-INIT-01']);
+    } finally {
+      upstream.close();
+    }
+  });
+
+  it.concurrent.each([
+    ['the SDK example client', (url: string) => run(process.execPath, [SDK_CLIENT, url])],
+    ['Inspector CLI (tools/call)', (url: string) => run(process.execPath, ['index.js', url, '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi'], { cwd: INSPECTOR_BUILD })],
+    ['mcp-remote (under Inspector CLI over stdio)', (url: string) => run('sh', ['-c', `MCP_REMOTE_CONFIG_DIR=$(mktemp -d ${dir}/remote-XXXXXX) exec node index.js node ${MCP_REMOTE} ${url} --allow-http --method tools/list`], { cwd: INSPECTOR_BUILD })],
+  ])('%s and the reference server: the same output and exit code as directly, no finding, and validate of the transcript agrees on the messages', async (_name, client) => {
+    const server = await httpServer((port) => `node ${REFERENCE} --http --port ${port}`);
+    try {
+      const p = await httpProxied(server.url);
+      const [direct, through] = await Promise.all([client(server.url), client(p.url)]);
+      expect(through.code, through.stderr).toBe(direct.code);
+      const { code, report } = await p.stop();
+      expect(code).toBe(0);
+      expect(violations(report)).toEqual([]);
+      // One transcript per session (mcp-remote opens a session to probe the server first); validate of them all agrees.
+      const transcripts = readdirSync(p.transcripts).map((f) => join(p.transcripts, f));
+      expect(transcripts.length).toBeGreaterThan(0);
+      expect(messageLevel(await validated(...transcripts))).toEqual(messageLevel(report));
+    } finally {
+      server.stop();
+    }
+  });
+
+  it('2026-07-28 (the SDK v2 client and the 2026 reference server): judged in the stateless era, no finding', async () => {
+    const server = await httpServer((port) => `node ${REFERENCE_2026} --http --port ${port}`);
+    try {
+      const p = await httpProxied(server.url);
+      const r = await run(process.execPath, [SDK_V2_CLIENT, p.url]);
+      expect(r.code, r.stderr).toBe(0);
+      const { report } = await p.stop();
+      expect(report.target.description).toContain('stateless era');
+      expect(violations(report)).toEqual([]);
+    } finally {
+      server.stop();
+    }
+  });
+
+  it.concurrent.each([
+    ['server', 'http-wrong-content-type', ['fail HTTP-POST-05']],
+    // The 200's body is no JSON-RPC message either.
+    ['server', 'http-notification-200', ['fail BASE-MSG-01', 'fail HTTP-POST-03']],
+    ['server', 'http-session-id-invalid-chars', ['fail HTTP-SESS-03']],
+    ['client', 'accept-json-only', ['fail HTTP-POST-02']],
+    ['client', 'get-accept-json', ['fail HTTP-GET-01']],
+    ['client', 'no-version-header', ['fail HTTP-VER-01']],
+    // A version header that names another revision than the negotiated one: graded as mcpcheck client grades it.
+    ['client', 'wrong-version-header', ['warn HTTP-VER-02']],
+    ['client', 'no-session-header', ['fail HTTP-SESS-04']],
+  ] as const)('%s break %s behind the proxy (the reference pair otherwise): caught by its rule', async (side, name, expected) => {
+    const server = await httpServer((port) => `node ${REFERENCE} --http --port ${port}${side === 'server' ? ` --break ${name}` : ''}`);
+    try {
+      const p = await httpProxied(server.url);
+      await run(process.execPath, [side === 'client' ? CLIENT_FIXTURE : SDK_CLIENT, ...(side === 'client' ? ['--break', name] : []), p.url]);
+      const { report } = await p.stop();
+      expect(violations(report)).toEqual([...expected]);
+    } finally {
+      server.stop();
+    }
   });
 });

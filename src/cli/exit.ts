@@ -25,10 +25,13 @@ export const EXIT_CODES_HELP = [
 
 /** proxy's own: it stands in for the server, so the client sees the exit the server made. */
 export const PROXY_EXIT_CODES_HELP = [
-  'Exit codes: once its report is written the proxy exits as the server did (its exit code, or 128 + n',
-  'when signal n ended the server or the proxy); the grade is in the reports, and `mcpcheck validate`',
-  'of the transcript exits by it. Its own:',
-  '  2  usage or setup error before the server was started (bad flag, a report, log or transcript path that cannot be written)',
+  'Exit codes: with --stdio, once its report is written the proxy exits as the server did (its exit',
+  'code, or 128 + n when signal n ended the server or the proxy; the grade is in the reports, and',
+  '`mcpcheck validate` of the transcript exits by it). With --url it runs until SIGINT or SIGTERM, then:',
+  '  0  with --url: graded, no unexpected MUST failure',
+  '  1  with --url: an unexpected MUST failure or a stale baseline entry',
+  '  2  usage or setup error before anything was started (bad flag, a report, log or transcript path that cannot be written, a --listen address that is taken or not loopback)',
+  '  3  with --url: incomplete (the server could not be reached for some exchange)',
   '  4  internal error, a bug in mcpcheck (MCPCHECK_DEBUG=1 prints the stack)',
 ].join('\n');
 

@@ -553,8 +553,14 @@ const proxyCommand = command({
       arg: 'command',
       describe: "the server's command line: put `mcpcheck proxy --stdio \"<command>\"` where the client's configuration starts the server; the proxy starts it and carries the session",
     },
-    transcript: { type: 'string', arg: 'file', describe: 'write the whole exchange to this file as it passes, in the format `mcpcheck validate` reads (secrets redacted)' },
-    log: { type: 'string', arg: 'file', describe: "each finding as it arises, and the report when the session ends, go to this file (default: stderr; never stdout, which is the client's)" },
+    url: { type: 'string', arg: 'url', describe: "a Streamable HTTP server's MCP endpoint: with --listen, the proxy forwards every request a client sends it there, and the answers back" },
+    listen: { type: 'string', arg: 'host:port', describe: 'with --url: where the proxy listens, on loopback only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT; port 0: any free one, told on the log); the client is given this address with the --url\'s path' },
+    transcript: {
+      type: 'string',
+      arg: 'path',
+      describe: 'write the whole exchange as it passes, in the format `mcpcheck validate` reads (secrets redacted): with --stdio to this file, with --url into this folder, one file per session',
+    },
+    log: { type: 'string', arg: 'file', describe: "each finding as it arises, and the report when the run ends, go to this file (default: stderr; never stdout, which is the client's with --stdio)" },
     ...proxyFileOptions,
     verbose: { type: 'boolean', describe: 'tell notes as they arise too, and list passing and skipped checks in the report' },
     color: outputOptions.color,
@@ -562,34 +568,51 @@ const proxyCommand = command({
   },
   epilogue: PROXY_EXIT_CODES_HELP,
   async run(args) {
-    if (args.stdio === undefined || args.stdio.trim() === '') throw new SetupError('name the server: --stdio "<command>"');
+    if ((args.stdio === undefined) === (args.url === undefined)) throw new SetupError('name the server: --stdio "<command>", or --url URL with --listen HOST:PORT');
+    if (args.stdio !== undefined && args.stdio.trim() === '') throw new SetupError('--stdio: the command is empty');
+    if (args.stdio !== undefined && args.listen !== undefined) throw new SetupError('--listen goes with --url');
+    const [{ targetUrl }, { isLoopbackHost }] = await Promise.all([import('../harness/target.js'), import('../validate/loopback.js')]);
+    const listen = args.url !== undefined ? listenAddress(args.listen, isLoopbackHost) : undefined;
+    const upstream = args.url !== undefined ? targetUrl(args.url) : undefined;
     for (const format of FILE_FORMAT_NAMES) {
-      if (args[format] === STDOUT) throw new SetupError(`--${format} -: stdout is the client's connection to the server; write the report to a file`);
+      if (args[format] === STDOUT) throw new SetupError(`--${format} -: write the report to a file (the proxy's stdout is the client's connection with --stdio, and its own log with --url)`);
     }
     const redactor = runRedactor({});
-    // Its --transcript is a file, not the folder of the other commands' --transcript.
-    await checkReportPaths({ ...args, transcript: undefined });
-    if (args.transcript !== undefined) await writableFile('--transcript', args.transcript);
+    // With --stdio the transcript is a file; with --url a folder, as the other commands' --transcript.
+    await checkReportPaths({ ...args, transcript: upstream !== undefined ? args.transcript : undefined });
+    if (upstream === undefined && args.transcript !== undefined) await writableFile('--transcript', args.transcript);
     if (args.log !== undefined) await writableFile('--log', args.log);
     const baseline = await readBaseline(args.baseline);
     const { createWriteStream } = await import('node:fs');
     const log = args.log !== undefined ? createWriteStream(args.log, { flags: 'a' }) : process.stderr;
-    const { runProxy, holdSignals } = await import('../commands/proxy.js');
-    holdSignals();
-    const run = await runProxy({
-      stdio: args.stdio,
+    const { runHttpProxy, runStdioProxy, holdSignals } = await import('../commands/proxy.js');
+    const stopped = holdSignals();
+    const common = {
       ...(args.transcript !== undefined ? { transcript: args.transcript } : {}),
-      log: (line) => log.write(`mcpcheck proxy: ${line}\n`),
+      log: (line: string) => void log.write(`mcpcheck proxy: ${line}\n`),
       redactor,
       verbose: args.verbose === true,
       ...(baseline ? { baseline } : {}),
       invokedAs: invokedAs(),
-    });
+    };
+    const run = upstream !== undefined && listen !== undefined ? await runHttpProxy({ ...common, url: upstream.href, ...listen, until: stopped }) : await runStdioProxy({ ...common, stdio: args.stdio! });
     await emitReport(run.report, args, redactor, process.env, log);
     if (log !== process.stderr) await new Promise<void>((resolve) => log.end(resolve));
-    process.exit(run.end.exitCode);
+    const { exitCode } = await import('../grade/index.js');
+    process.exit(run.end ? run.end.exitCode : exitCode(run.report));
   },
 });
+
+/** `--listen HOST:PORT`, loopback only: the proxy must not open the server to the network. */
+function listenAddress(text: string | undefined, isLoopbackHost: (host: string) => boolean): { host: string; port: number } {
+  if (text === undefined) throw new SetupError('--url goes with --listen HOST:PORT (a loopback address: 127.0.0.1:PORT)');
+  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port > 65535) throw new SetupError(`--listen ${JSON.stringify(text)}: expected HOST:PORT, e.g. 127.0.0.1:8808 (port 0: any free one)`);
+  const host = m[1]!;
+  if (!isLoopbackHost(host)) throw new SetupError(`--listen ${host}: the proxy listens on loopback only (127.0.0.1, [::1] or localhost)`);
+  return { host: host.replace(/^\[|\]$/g, ''), port };
+}
 
 const coverageCommand = command({
   name: 'coverage',

@@ -45,8 +45,8 @@ export interface JudgedTraffic {
   stopped?: string;
   /** Findings not kept beyond KEPT_PER_RULE. */
   unkept: number;
-  /** The stateful exchange's negotiated revision and server, when there was one. */
-  negotiated?: { version: string; server?: { name?: string; version?: string } };
+  /** The stateful exchange's negotiation (what the client asked for, in which frame the server chose), when there was one. */
+  negotiated?: { version: string; requested?: string; frame?: number; server?: { name?: string; version?: string } };
 }
 
 /**
@@ -65,7 +65,8 @@ export class TrafficJudge {
   private readonly evidence = new Map<Finding, Evidence>();
   private readonly perRule = new Map<string, { count: number; worst: number }>();
   private readonly applied = new Set<string>();
-  private queue: Array<{ from: Side; chunk: Buffer } | { from: Side; end: true }> = [];
+  /** Work in arrival order, each with the bytes it holds (what the backlog bound counts). */
+  private queue: Array<{ bytes: number; run: () => void }> = [];
   private queued = 0;
   private scheduled = false;
   private stopped: string | undefined;
@@ -92,23 +93,48 @@ export class TrafficJudge {
     this.framers = { client: framer('client'), server: framer('server') };
   }
 
-  /** Bytes `from` sent, already forwarded. Cheap: they are queued and judged later. */
+  /** Bytes `from` sent over stdio, already forwarded. Cheap: they are queued and judged later. */
   push(from: Side, chunk: Buffer): void {
-    if (this.stopped !== undefined) return;
-    this.queued += chunk.length;
-    if (this.queued > MAX_BEHIND_BYTES) {
-      this.stop(`judging fell more than ${MAX_BEHIND_BYTES / 1024 / 1024} MiB behind the traffic at frame ${this.frames.length}; the rest was forwarded unjudged`);
-      return;
-    }
-    this.queue.push({ from, chunk });
-    this.schedule();
+    this.enqueue(chunk.length, () => this.framers[from].push(chunk));
   }
 
-  /** `from` closed its side of the connection. */
+  /** `from` closed its side of a stdio connection. */
   end(from: Side): void {
-    if (this.stopped !== undefined) return;
-    this.queue.push({ from, end: true });
-    this.schedule();
+    this.enqueue(0, () => this.framers[from].end());
+  }
+
+  /**
+   * One whole message `from` sent over HTTP (a POST body, a JSON response, an SSE event's data),
+   * already forwarded; `inResponseTo`: the request whose POST response carried it. `errorStatus`:
+   * it is the body of an HTTP error status, which may be an error without id refusing the POST as
+   * a whole (HTTP-POST-04).
+   */
+  message(from: Side, text: string, o: { inResponseTo?: string | number; errorStatus?: boolean } = {}): void {
+    this.enqueue(text.length, () => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        this.onFrame(from, { raw: text, parseError: 'not JSON', via: 'http', at: Date.now() });
+        return;
+      }
+      const m = parsed as Record<string, unknown> | null;
+      if (o.errorStatus && m !== null && typeof m === 'object' && 'error' in m && (m.id === undefined || m.id === null)) this.judge.unreadableFrame(from === 'client' ? 'server' : 'client');
+      this.onFrame(from, { raw: text, message: parsed, via: 'http', at: Date.now(), ...(o.inResponseTo !== undefined ? { inResponseTo: o.inResponseTo } : {}) });
+    });
+  }
+
+  /** What the transport showed of `side`'s HTTP exchanges (headers, statuses): the rules it exercised and its findings. */
+  outside(side: Side, applied: readonly string[], findings: readonly Finding[]): void {
+    this.enqueue(0, () => {
+      for (const id of applied) this.applied.add(id);
+      for (const f of findings) this.record(f, side);
+    });
+  }
+
+  /** The protocol version the stateful exchange negotiated, once it has (its HTTP requests must name it). */
+  get negotiatedVersion(): string | undefined {
+    return this.judge.stateful?.negotiatedVersion;
   }
 
   /** Judges what is still queued and ends the session. */
@@ -133,9 +159,20 @@ export class TrafficJudge {
       unkept: this.unkept,
       ...(this.stopped !== undefined ? { stopped: this.stopped } : {}),
       ...(stateful?.negotiatedVersion !== undefined
-        ? { negotiated: { version: stateful.negotiatedVersion, ...(info ? { server: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}) } }
+        ? { negotiated: { version: stateful.negotiatedVersion, ...(stateful.requestedVersion !== undefined ? { requested: stateful.requestedVersion } : {}), ...(stateful.negotiationFrame !== undefined ? { frame: stateful.negotiationFrame } : {}), ...(info ? { server: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}) } }
         : {}),
     };
+  }
+
+  private enqueue(bytes: number, run: () => void): void {
+    if (this.stopped !== undefined) return;
+    this.queued += bytes;
+    if (this.queued > MAX_BEHIND_BYTES) {
+      this.stop(`judging fell more than ${MAX_BEHIND_BYTES / 1024 / 1024} MiB behind the traffic at frame ${this.frames.length}; the rest was forwarded unjudged`);
+      return;
+    }
+    this.queue.push({ bytes, run });
+    this.schedule();
   }
 
   private schedule(): void {
@@ -152,11 +189,8 @@ export class TrafficJudge {
     const until = performance.now() + budgetMs;
     while (this.queue.length > 0 && this.stopped === undefined && performance.now() < until) {
       const item = this.queue.shift()!;
-      if ('end' in item) this.guarded(() => this.framers[item.from].end());
-      else {
-        this.queued -= item.chunk.length;
-        this.guarded(() => this.framers[item.from].push(item.chunk));
-      }
+      this.queued -= item.bytes;
+      this.guarded(item.run);
     }
   }
 
@@ -164,9 +198,9 @@ export class TrafficJudge {
     const raw = frame.raw ?? JSON.stringify(frame.message) ?? '';
     const time = new Date(frame.at).toISOString();
     const json = frame.parseError === undefined;
-    this.options.transcript?.frame({ from, raw, time });
+    this.options.transcript?.frame({ from, raw, time, ...(frame.inResponseTo !== undefined ? { inResponseTo: frame.inResponseTo } : {}) });
     const index = this.frames.add(from, raw, frame.at);
-    const found = json ? this.judge.message(from, frame.message, index, raw) : this.judge.raw(from, raw, index);
+    const found = json ? this.judge.message(from, frame.message, index, raw, undefined, frame.inResponseTo) : this.judge.raw(from, raw, index);
     for (const f of found) this.record(f, from);
   }
 

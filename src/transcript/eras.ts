@@ -59,6 +59,11 @@ export class EraJudge {
     return this.validator(this.last).raw(from, text, frame);
   }
 
+  /** `side` sent something the peer could not read as a request (an HTTP error status refusing a POST whole): an error without id may answer it. */
+  unreadableFrame(side: Side): void {
+    this.validator(this.last).unreadableFrame(side);
+  }
+
   end(): Finding[] {
     return [...this.validators.values()].flatMap((v) => v.end());
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
+import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, invisibleSessionIdChars, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
 import { isResponse } from './helpers.js';
 
 // Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
@@ -155,12 +155,12 @@ export const sessionId = httpScenario({
       return;
     }
     check.note(`the server issued a session id with the InitializeResult (${id.length} characters)`);
-    const bad = [...id].filter((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e);
+    const bad = invisibleSessionIdChars(id);
     check.expect(id.length > 0 && bad.length === 0, {
       key: 'visible-ascii',
       requirements: ['HTTP-SESS-03'],
       expected: 'a session id of visible ASCII characters only (0x21–0x7E)',
-      actual: id.length === 0 ? 'an empty MCP-Session-Id' : `${show(id, 100)} contains ${[...new Set(bad)].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}`,
+      actual: id.length === 0 ? 'an empty MCP-Session-Id' : `${show(id, 100)} contains ${bad.map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}`,
     });
   },
 });

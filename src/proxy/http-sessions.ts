@@ -1,0 +1,286 @@
+import { TextDecoder } from 'node:util';
+import { join } from 'node:path';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { obj } from '../json.js';
+import { eraOfRequest } from '../transcript/eras.js';
+import { TranscriptStream } from '../transcript/stream.js';
+import { judgeClientExchange } from '../validate/client-http.js';
+import { checkModernRequestHeaders } from '../validate/modern-headers.js';
+import { judgeServerAnswer } from '../validate/server-http.js';
+import type { Exchange, ExchangeTap } from './http-reverse.js';
+import { type JudgedTraffic, TrafficJudge } from './traffic-judge.js';
+
+/** A body larger than this is forwarded but not judged. */
+const MAX_JUDGED_BYTES = 16 * 1024 * 1024;
+/** Client connections whose session is remembered. */
+const MAX_CONNECTIONS = 10_000;
+/** SSE event ids remembered per session, to tell a resumed stream's replays from new events. */
+const MAX_EVENT_IDS = 100_000;
+
+export interface HttpSessionsOptions {
+  /** The path of the MCP endpoint (the `--url`'s): exchanges elsewhere (OAuth metadata, say) are forwarded, not judged. */
+  endpointPath: string;
+  /** A folder for one transcript per session. */
+  transcriptDir?: string;
+  redact: (text: string) => string;
+  /** Each violation as it arises, as one line. */
+  onLine: (line: string) => void;
+  tellNotes: boolean;
+}
+
+/** One session as the proxy saw it: an MCP-Session-Id, or the traffic that carried none. */
+class ProxiedSession {
+  readonly judge: TrafficJudge;
+  readonly transcript: TranscriptStream | undefined;
+  /** The exchange whose notifications/initialized the server accepted: the client's initialization was over after it. */
+  initializedAt: number | undefined;
+  negotiated: string | undefined;
+  readonly eventIds = new Set<string>();
+
+  constructor(
+    readonly label: string,
+    readonly id: string | undefined,
+    o: HttpSessionsOptions,
+    file: string | undefined,
+  ) {
+    this.transcript = file !== undefined ? new TranscriptStream(file, 'http', o.redact) : undefined;
+    this.judge = new TrafficJudge({ transport: 'http', ...(this.transcript ? { transcript: this.transcript } : {}), onLine: (line) => o.onLine(`${label}: ${line}`), tellNotes: o.tellNotes });
+  }
+}
+
+/** What a POST body carried, as the rules need it. */
+interface Carried {
+  text: string;
+  messages: Record<string, unknown>[];
+  /** The id of the one request it carried, for the frames its answer brings (inResponseTo). */
+  requestId?: string | number;
+  hasRequest: boolean;
+  initialize: boolean;
+  initialized: boolean;
+  modern: boolean;
+}
+
+/** An exchange while it passes. */
+interface Passing {
+  request: Buffer[];
+  requestBytes: number;
+  carried?: Carried;
+  /** Its request frames were judged (they go first, once the session is known). */
+  routed?: ProxiedSession;
+  response: Buffer[];
+  responseBytes: number;
+  sse?: { parser: EventSourceParser; decoder: TextDecoder; resumed: boolean };
+}
+
+export interface JudgedSession {
+  label: string;
+  judged: JudgedTraffic;
+  transcript?: string;
+  transcriptProblem?: string;
+}
+
+/**
+ * Judges the HTTP exchanges a reverse proxy carries, session by session: each POST body as the
+ * client's frame, each JSON answer and SSE event as the server's (with the request it answers),
+ * a resumed stream's replays once only; and the Streamable HTTP rules of both sides on headers
+ * and statuses. An exchange's request is judged when its answer's headers arrive: an initialize
+ * belongs to the session its answer opens.
+ */
+export class HttpSessions implements ExchangeTap {
+  private readonly sessions: ProxiedSession[] = [];
+  private readonly byId = new Map<string, ProxiedSession>();
+  private unnamed: ProxiedSession | undefined;
+  private readonly passing = new Map<Exchange, Passing>();
+  /** The session each client connection last carried traffic of with its id. */
+  private readonly sessionOnConnection = new Map<number, ProxiedSession>();
+  /** Exchanges the server could not be reached for. */
+  unreached = 0;
+
+  constructor(private readonly o: HttpSessionsOptions) {}
+
+  requestBody(x: Exchange, chunk: Buffer): void {
+    const p = this.state(x);
+    p.requestBytes += chunk.length;
+    if (p.requestBytes <= MAX_JUDGED_BYTES) p.request.push(chunk);
+  }
+
+  requestEnd(x: Exchange): void {
+    const p = this.state(x);
+    if (x.method !== 'POST' || p.requestBytes === 0) return;
+    if (p.requestBytes > MAX_JUDGED_BYTES) return this.o.onLine(`the body of POST #${x.number} is larger than ${MAX_JUDGED_BYTES} bytes: forwarded, not judged`);
+    const text = Buffer.concat(p.request).toString('utf8');
+    p.request = [];
+    p.carried = carriedBy(text);
+  }
+
+  response(x: Exchange): void {
+    const p = this.state(x);
+    const session = this.route(x, p);
+    const media = (x.responseHeaders?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (media === 'text/event-stream') {
+      const inResponseTo = p.carried?.requestId;
+      const resumed = x.method === 'GET' && x.requestHeaders['last-event-id'] !== undefined;
+      const parser = createParser({
+        onEvent: (e) => {
+          if (e.id !== undefined) {
+            // A resumed stream replays events already seen on the stream it resumes: judged once.
+            if (resumed && session.eventIds.has(e.id)) return;
+            if (session.eventIds.size < MAX_EVENT_IDS) session.eventIds.add(e.id);
+          }
+          if (e.data !== '' && this.toEndpoint(x)) this.serverFrame(session, p, e.data, inResponseTo, false);
+        },
+      });
+      p.sse = { parser, decoder: new TextDecoder(), resumed };
+    }
+  }
+
+  responseBody(x: Exchange, chunk: Buffer): void {
+    const p = this.state(x);
+    p.responseBytes += chunk.length;
+    if (p.sse) p.sse.parser.feed(p.sse.decoder.decode(chunk, { stream: true }));
+    else if (p.responseBytes <= MAX_JUDGED_BYTES) p.response.push(chunk);
+  }
+
+  responseEnd(x: Exchange): void {
+    const p = this.state(x);
+    this.passing.delete(x);
+    const session = p.routed ?? this.route(x, p);
+    const headers = x.responseHeaders ?? {};
+    const media = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!p.sse && media === 'application/json' && p.responseBytes > 0 && this.toEndpoint(x)) {
+      if (p.responseBytes > MAX_JUDGED_BYTES) this.o.onLine(`the answer to ${x.method} #${x.number} is larger than ${MAX_JUDGED_BYTES} bytes: forwarded, not judged`);
+      else this.serverFrame(session, p, Buffer.concat(p.response).toString('utf8'), p.carried?.requestId, (x.status ?? 0) >= 400);
+    }
+    if (x.status === undefined) return;
+    const toEndpoint = this.toEndpoint(x);
+    const { applied, findings } = judgeServerAnswer({
+      exchange: x.number,
+      method: x.method,
+      toEndpoint,
+      ...(p.carried ? { carried: p.carried.hasRequest ? ('request' as const) : ('no request' as const) } : {}),
+      status: x.status,
+      headers,
+      body: p.responseBytes > 0,
+      modern: p.carried?.modern === true,
+    });
+    session.judge.outside('server', applied, findings);
+    if (p.carried?.initialized && x.status < 300) session.initializedAt ??= x.number;
+  }
+
+  unreachable(x: Exchange, why: string): void {
+    this.unreached++;
+    this.o.onLine(`${x.method} #${x.number}: the server could not be reached (${why}); the client was answered 502`);
+  }
+
+  /** Ends every session: judges what is left, closes the transcripts. */
+  async finish(): Promise<JudgedSession[]> {
+    for (const [x, p] of this.passing) if (!p.routed) this.route(x, p);
+    this.passing.clear();
+    const out: JudgedSession[] = [];
+    for (const s of this.sessions) {
+      const judged = s.judge.finish();
+      const problem = await s.transcript?.close();
+      out.push({ label: s.label, judged, ...(s.transcript ? { transcript: s.transcript.path } : {}), ...(problem !== undefined ? { transcriptProblem: problem } : {}) });
+    }
+    return out;
+  }
+
+  private state(x: Exchange): Passing {
+    let p = this.passing.get(x);
+    if (!p) this.passing.set(x, (p = { request: [], requestBytes: 0, response: [], responseBytes: 0 }));
+    return p;
+  }
+
+  private toEndpoint(x: Exchange): boolean {
+    return x.path.split('?')[0] === this.o.endpointPath;
+  }
+
+  /** The session of the exchange, its request frames judged there (once), with the client's HTTP rules. */
+  private route(x: Exchange, p: Passing): ProxiedSession {
+    if (p.routed) return p.routed;
+    const asked = x.requestHeaders['mcp-session-id'];
+    const issued = p.carried?.initialize ? x.responseHeaders?.['mcp-session-id'] : undefined;
+    // A request without the session id, on a connection that carried a session's traffic, is that
+    // client's (which then owed the id, HTTP-SESS-04); a modern one belongs to no session.
+    const known = asked === undefined && issued === undefined && !p.carried?.initialize && !p.carried?.modern ? this.sessionOnConnection.get(x.connection) : undefined;
+    const session = asked !== undefined ? this.named(asked) : issued !== undefined ? this.named(issued) : (known ?? this.withoutId());
+    if (session.id !== undefined) {
+      this.sessionOnConnection.delete(x.connection);
+      this.sessionOnConnection.set(x.connection, session);
+      // The oldest connections first: bounded on a proxy that runs for days.
+      if (this.sessionOnConnection.size > MAX_CONNECTIONS) this.sessionOnConnection.delete(this.sessionOnConnection.keys().next().value!);
+    }
+    p.routed = session;
+    // Elsewhere (OAuth metadata, a wrong path) is forwarded, not judged as MCP traffic.
+    if (!this.toEndpoint(x)) return session;
+    if (p.carried) session.judge.message('client', p.carried.text);
+    this.judgeRequest(session, x, p.carried);
+    return session;
+  }
+
+  private judgeRequest(session: ProxiedSession, x: Exchange, carried: Carried | undefined): void {
+    if (carried?.modern) {
+      for (const message of carried.messages) {
+        const applied = new Set<string>();
+        const findings = checkModernRequestHeaders(x.requestHeaders, message, undefined, applied);
+        session.judge.outside('client', [...applied], findings);
+      }
+      return;
+    }
+    const { applied, findings } = judgeClientExchange(
+      { exchange: x.number, method: x.method, headers: x.requestHeaders, toEndpoint: true, ...(carried?.initialize ? { initialize: true as const } : {}), ...(carried ? { messages: carried.messages.length } : {}) },
+      { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionIssued: session.id !== undefined },
+    );
+    session.judge.outside('client', applied, findings);
+  }
+
+  private serverFrame(session: ProxiedSession, p: Passing, text: string, inResponseTo: string | number | undefined, errorStatus: boolean): void {
+    if (p.carried?.initialize && session.negotiated === undefined) {
+      const version = obj(obj(safeParse(text))?.result)?.protocolVersion;
+      if (typeof version === 'string') session.negotiated = version;
+    }
+    session.judge.message('server', text, { ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
+  }
+
+  private named(id: string): ProxiedSession {
+    let s = this.byId.get(id);
+    if (!s) this.byId.set(id, (s = this.open(`session ${this.sessions.length + 1}`, id)));
+    return s;
+  }
+
+  private withoutId(): ProxiedSession {
+    return (this.unnamed ??= this.open('traffic without a session id', undefined));
+  }
+
+  private open(label: string, id: string | undefined): ProxiedSession {
+    const n = this.sessions.length + 1;
+    const file = this.o.transcriptDir !== undefined ? join(this.o.transcriptDir, `${String(n).padStart(3, '0')}-${id !== undefined ? 'session' : 'no-session-id'}.jsonl`) : undefined;
+    const s = new ProxiedSession(label, id, this.o, file);
+    this.sessions.push(s);
+    return s;
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function carriedBy(text: string): Carried {
+  const value = safeParse(text);
+  const messages = (Array.isArray(value) ? value : [value]).map((m) => obj(m)).filter((m): m is Record<string, unknown> => m !== undefined);
+  const requests = messages.filter((m) => typeof m.method === 'string' && 'id' in m);
+  const one = requests.length === 1 && !Array.isArray(value) ? requests[0]!.id : undefined;
+  return {
+    text,
+    messages,
+    ...(typeof one === 'string' || typeof one === 'number' ? { requestId: one } : {}),
+    hasRequest: requests.length > 0,
+    initialize: requests.some((m) => m.method === 'initialize'),
+    initialized: messages.some((m) => m.method === 'notifications/initialized'),
+    modern: messages.some((m) => eraOfRequest(m) === 'stateless'),
+  };
+}
