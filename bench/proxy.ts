@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/paths.js';
+import { freePort } from './processes.js';
 import { median } from './time.js';
 
 const root = packageRoot();
 const server = `node ${join(root, 'dist/bench/echo-server.js')}`;
-const ROUND_TRIPS = 1_000;
+const ROUND_TRIPS = 2_000;
 const BIG_BYTES = 10 * 1024 * 1024;
 const BIG_RUNS = 5;
 /** Targets of issue 25: the time the proxy adds to a round trip, against a plain byte-copying proxy's; a 10 MB message against the direct time. */
@@ -66,58 +67,125 @@ interface Measured {
   big: number;
 }
 
-/** One session: initialize, then round trips one at a time; medians in milliseconds. */
-async function measure(argv: string[]): Promise<Measured> {
-  const client = new LineClient(argv);
-  await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  client.notify('notifications/initialized');
-  const timed = async (n: number, send: () => Promise<string>): Promise<number> => {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      await send();
-      times.push(performance.now() - t0);
+/** A JSON-RPC client of one Streamable HTTP endpoint (JSON answers, keep-alive connections). */
+class HttpClient {
+  private nextId = 1;
+  constructor(private readonly url: string) {}
+
+  async request(method: string, params?: unknown): Promise<string> {
+    const res = await fetch(this.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, ...(params !== undefined ? { params } : {}) }),
+    });
+    return res.text();
+  }
+
+  notify(method: string): void {
+    void fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', method }) }).then((r) => r.text());
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Round trips in runs of this many, the three ways taking turns: a busy spell of the machine falls on all alike. */
+const TURN = 50;
+
+/**
+ * One session each way, open side by side: initialize, then round trips one at a time, the ways
+ * taking turns every TURN round trips; per way, the median of all its samples, in milliseconds.
+ */
+async function measure(clients: Record<Way, LineClient | HttpClient>): Promise<Record<Way, Measured>> {
+  for (const client of Object.values(clients)) {
+    await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    client.notify('notifications/initialized');
+  }
+  const samples = (): Record<Way, number[]> => ({ direct: [], plain: [], mcpcheck: [] });
+  const timed = async (n: number, turn: number, send: (client: LineClient | HttpClient) => Promise<string>): Promise<Record<Way, number>> => {
+    const times = samples();
+    for (let done = 0; done < n; done += turn) {
+      for (const way of WAYS) {
+        for (let i = 0; i < turn; i++) {
+          const t0 = performance.now();
+          await send(clients[way]);
+          times[way].push(performance.now() - t0);
+        }
+      }
     }
-    return median(times);
+    return { direct: median(times.direct), plain: median(times.plain), mcpcheck: median(times.mcpcheck) };
   };
-  const ping = await timed(ROUND_TRIPS, () => client.request('ping'));
-  const call = await timed(ROUND_TRIPS, () => client.request('tools/call', { name: 'echo', arguments: { message: 'hello' } }));
+  const ping = await timed(ROUND_TRIPS, TURN, (c) => c.request('ping'));
+  const call = await timed(ROUND_TRIPS, TURN, (c) => c.request('tools/call', { name: 'echo', arguments: { message: 'hello' } }));
   const message = 'x'.repeat(BIG_BYTES);
-  const big = await timed(BIG_RUNS, () => client.request('tools/call', { name: 'echo', arguments: { message } }));
-  await client.close();
-  return { ping, call, big };
+  const big = await timed(BIG_RUNS, 1, (c) => c.request('tools/call', { name: 'echo', arguments: { message } }));
+  for (const client of Object.values(clients)) await client.close();
+  const of = (way: Way): Measured => ({ ping: ping[way], call: call[way], big: big[way] });
+  return { direct: of('direct'), plain: of('plain'), mcpcheck: of('mcpcheck') };
 }
 
 /**
- * What mcpcheck proxy adds to a round trip on loopback stdio, beside what the plainest Node proxy
- * (pipe() both ways) adds, on the same server in the same run: 1,000 pings and 1,000 tool calls
- * one at a time (median), and a 10 MB message each way (a tool call whose 10 MB message comes back as its result). The three
- * ways to reach the server take turns, so a busy spell falls on all alike.
+ * What mcpcheck proxy adds to a round trip on loopback, over stdio and over Streamable HTTP,
+ * beside what the plainest Node proxy (pipe() both ways) adds, on the same server in the same run:
+ * 2,000 pings and 2,000 tool calls one at a time (median), and a 10 MB message each way (a tool
+ * call whose message comes back as its result). The three ways to reach the server take turns, so
+ * a busy spell falls on all alike.
  */
 export async function benchProxy(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-bench-proxy-'));
   try {
-    const ways: Record<'direct' | 'plain' | 'mcpcheck', string[]> = {
+    const ways: Record<Way, string[]> = {
       direct: ['sh', '-c', `exec ${server}`],
       plain: [process.execPath, join(root, 'dist/bench/plain-proxy.js'), server],
       mcpcheck: [process.execPath, join(root, 'dist/src/cli.js'), 'proxy', '--stdio', server, '--log', join(dir, 'proxy.log'), '--transcript', join(dir, 'proxy.jsonl')],
     };
-    const runs: Record<keyof typeof ways, Measured[]> = { direct: [], plain: [], mcpcheck: [] };
-    for (let round = 0; round < 3; round++) {
-      for (const way of ['direct', 'plain', 'mcpcheck'] as const) runs[way].push(await measure(ways[way]));
-    }
-    const med = (way: keyof typeof ways, what: keyof Measured) => median(runs[way].map((m) => m[what]));
-    console.log(`proxy (stdio, a minimal echo server, so the hops are what is timed): median round trip of ${ROUND_TRIPS} pings and ${ROUND_TRIPS} tool calls one at a time, and of ${BIG_RUNS} 10 MB echoes; 3 sessions each way, taking turns`);
-    for (const what of ['ping', 'call'] as const) {
-      const direct = med('direct', what);
-      const plainAdds = med('plain', what) - direct;
-      const ours = med('mcpcheck', what) - direct;
-      const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
-      console.log(`  ${what.padEnd(5)} direct ${us(direct)}, plain proxy +${us(plainAdds)}, mcpcheck proxy +${us(ours)}: ${(ours / plainAdds).toFixed(2)}× the plain proxy's added time (target ≤ ${TARGET_ADDED}×)`);
-    }
-    const direct = med('direct', 'big');
-    console.log(`  10 MB  direct ${direct.toFixed(0)} ms, plain proxy ${med('plain', 'big').toFixed(0)} ms, mcpcheck proxy ${med('mcpcheck', 'big').toFixed(0)} ms: ${(med('mcpcheck', 'big') / direct).toFixed(2)}× direct (target ≤ ${TARGET_BIG}×)`);
+    console.log(`proxy (a minimal echo server, so the hops are what is timed): median round trip of ${ROUND_TRIPS} pings and ${ROUND_TRIPS} tool calls one at a time, and of ${BIG_RUNS} 10 MB echoes, each way; the three ways open side by side, taking turns every ${TURN} round trips`);
+    report('stdio', await measure({ direct: new LineClient(ways.direct), plain: new LineClient(ways.plain), mcpcheck: new LineClient(ways.mcpcheck) }));
+    report('HTTP', await measureHttp(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Way = 'direct' | 'plain' | 'mcpcheck';
+const WAYS = ['direct', 'plain', 'mcpcheck'] as const;
+
+/** The same over Streamable HTTP: the echo server on its port, a plain proxy and mcpcheck's in front of it, each on its own. */
+async function measureHttp(dir: string): Promise<Record<Way, Measured>> {
+  const started: ChildProcess[] = [];
+  const start = (argv: string[]) => started.push(spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' }));
+  try {
+    const [server, plain, ours] = [await freePort(), await freePort(), await freePort()];
+    start([process.execPath, join(root, 'dist/bench/echo-server.js'), '--http', String(server)]);
+    const upstream = `http://127.0.0.1:${server}/mcp`;
+    start([process.execPath, join(root, 'dist/bench/plain-proxy.js'), '--http', upstream, String(plain)]);
+    start([process.execPath, join(root, 'dist/src/cli.js'), 'proxy', '--url', upstream, '--listen', `127.0.0.1:${ours}`, '--log', join(dir, 'http-proxy.log'), '--transcript', join(dir, 'http-transcripts')]);
+    const urls: Record<Way, string> = { direct: upstream, plain: `http://127.0.0.1:${plain}/mcp`, mcpcheck: `http://127.0.0.1:${ours}/mcp` };
+    for (const url of Object.values(urls)) await until(() => fetch(url, { method: 'GET' }).then(() => true, () => false));
+    return await measure({ direct: new HttpClient(urls.direct), plain: new HttpClient(urls.plain), mcpcheck: new HttpClient(urls.mcpcheck) });
+  } finally {
+    for (const child of started) child.kill('SIGTERM');
+  }
+}
+
+async function until(ready: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error('a bench process did not listen within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function report(transport: string, runs: Record<Way, Measured>): void {
+  const med = (way: Way, what: keyof Measured) => runs[way][what];
+  for (const what of ['ping', 'call'] as const) {
+    const direct = med('direct', what);
+    const plainAdds = med('plain', what) - direct;
+    const ours = med('mcpcheck', what) - direct;
+    const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+    console.log(`  ${transport.padEnd(5)} ${what.padEnd(5)} direct ${us(direct)}, plain proxy +${us(plainAdds)}, mcpcheck proxy +${us(ours)}: ${(ours / plainAdds).toFixed(2)}× the plain proxy's added time (target ≤ ${TARGET_ADDED}×)`);
+  }
+  const direct = med('direct', 'big');
+  console.log(`  ${transport.padEnd(5)} 10 MB direct ${direct.toFixed(0)} ms, plain proxy ${med('plain', 'big').toFixed(0)} ms, mcpcheck proxy ${med('mcpcheck', 'big').toFixed(0)} ms: ${(med('mcpcheck', 'big') / direct).toFixed(2)}× direct (target ≤ ${TARGET_BIG}×)`);
 }

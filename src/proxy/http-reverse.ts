@@ -46,18 +46,18 @@ function lowerCased(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** Raw headers (name, value, name, value …) without the hop-by-hop ones, and without those the `Connection` header names. */
+/** Raw headers (name, value, name, value …) without the hop-by-hop ones, and without those the `Connection` header names; with `host`, that Host first. */
 function endToEnd(raw: readonly string[], host?: string): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) named.add(n.trim().toLowerCase());
-  const out: string[] = [];
+  let named: Set<string> | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) (named ??= new Set()).add(n.trim().toLowerCase());
+  }
+  const out: string[] = host !== undefined ? ['Host', host] : [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
-    if (host !== undefined && name === 'host') continue;
+    if (HOP_BY_HOP.has(name) || named?.has(name) || (host !== undefined && name === 'host')) continue;
     out.push(raw[i]!, raw[i + 1]!);
   }
-  if (host !== undefined) out.unshift('Host', host);
   return out;
 }
 
@@ -71,24 +71,27 @@ function endToEnd(raw: readonly string[], host?: string): string[] {
  */
 export function startReverseProxy(o: { upstream: URL; host: string; port: number; tap: ExchangeTap }): Promise<ReverseProxy> {
   let count = 0;
+  const send = o.upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const origin = { protocol: o.upstream.protocol, hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''), port: o.upstream.port || (o.upstream.protocol === 'https:' ? 443 : 80) };
   const sockets = new Set<Socket>();
   const connections = new WeakMap<Socket, number>();
   let opened = 0;
   const server = createServer((req, res) => {
     const x: Exchange = { number: ++count, connection: connections.get(req.socket) ?? 0, method: req.method ?? 'GET', path: req.url ?? '/', requestHeaders: lowerCased(req.headers) };
-    const target = new URL(x.path, o.upstream);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    // The client's path and query as they came, on the server's origin.
+    const path = x.path.startsWith('/') ? x.path : `/${x.path}`;
     let ended = false;
     const end = (how: 'end' | 'aborted'): void => {
       if (ended) return;
       ended = true;
       o.tap.responseEnd(x, how);
     };
-    const up = send(target, { method: x.method, headers: endToEnd(req.rawHeaders, target.host) }, (answer) => {
+    const up = send({ ...origin, path, method: x.method, headers: endToEnd(req.rawHeaders, o.upstream.host) }, (answer) => {
       x.status = answer.statusCode ?? 502;
       x.responseHeaders = lowerCased(answer.headers);
       res.writeHead(x.status, answer.statusMessage, endToEnd(answer.rawHeaders));
-      res.flushHeaders();
+      // A stream may stay quiet for long: its client sees the headers at once. Other answers send them with the body.
+      if ((x.responseHeaders['content-type'] ?? '').toLowerCase().startsWith('text/event-stream')) res.flushHeaders();
       o.tap.response(x);
       carry(answer, res, (chunk) => o.tap.responseBody(x, chunk));
       answer.on('end', () => {

@@ -12,6 +12,14 @@ import { KeptFrames } from './kept-frames.js';
 const MAX_BEHIND_BYTES = 64 * 1024 * 1024;
 /** Judging yields to the event loop after this long, so forwarding is never held up by a backlog. */
 const SLICE_MS = 5;
+/**
+ * Judging waits for a pause this long in the traffic, so that it runs between exchanges rather than
+ * while one is under way (a reply arriving while a frame is judged would wait for it)…
+ */
+const QUIET_MS = 1;
+/** …but not longer than this after the oldest work queued, nor once this much is queued: the backlog stays small. */
+const MAX_WAIT_MS = 50;
+const PRESSURE_BYTES = 4 * 1024 * 1024;
 /** Findings kept per requirement; beyond it only a finding more severe than all kept is (the verdict stays true). */
 const KEPT_PER_RULE = 200;
 const EXCERPT_CHARS = 500;
@@ -69,6 +77,10 @@ export class TrafficJudge {
   private queue: Array<{ bytes: number; run: () => void }> = [];
   private queued = 0;
   private scheduled = false;
+  /** The wait for a pause in the traffic (re-armed by each arrival). */
+  private quiet: NodeJS.Timeout | undefined;
+  /** When the oldest queued work arrived. */
+  private oldest = 0;
   private stopped: string | undefined;
   private unkept = 0;
 
@@ -139,6 +151,7 @@ export class TrafficJudge {
 
   /** Judges what is still queued and ends the session. */
   finish(): JudgedTraffic {
+    clearTimeout(this.quiet);
     this.drain(Number.POSITIVE_INFINITY);
     if (this.stopped === undefined) {
       this.guarded(() => {
@@ -171,27 +184,43 @@ export class TrafficJudge {
       this.stop(`judging fell more than ${MAX_BEHIND_BYTES / 1024 / 1024} MiB behind the traffic at frame ${this.frames.length}; the rest was forwarded unjudged`);
       return;
     }
+    if (this.queue.length === 0) this.oldest = performance.now();
     this.queue.push({ bytes, run });
     this.schedule();
   }
 
+  /** Judges in the next pause of the traffic, or at once (in slices between I/O) when the backlog is old or large. */
   private schedule(): void {
     if (this.scheduled) return;
+    if (performance.now() - this.oldest < MAX_WAIT_MS && this.queued < PRESSURE_BYTES) {
+      if (this.quiet) this.quiet.refresh();
+      else (this.quiet = setTimeout(() => this.slice(), QUIET_MS)).unref();
+      return;
+    }
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.drain(SLICE_MS);
-      if (this.queue.length > 0) this.schedule();
-    });
+    setImmediate(() => this.slice());
+  }
+
+  private slice(): void {
+    clearTimeout(this.quiet);
+    this.quiet = undefined;
+    this.scheduled = false;
+    this.drain(SLICE_MS);
+    if (this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.slice());
   }
 
   private drain(budgetMs: number): void {
     const until = performance.now() + budgetMs;
-    while (this.queue.length > 0 && this.stopped === undefined && performance.now() < until) {
-      const item = this.queue.shift()!;
+    // Taken from the front by index (shift() moves a long backlog at every step).
+    let taken = 0;
+    while (taken < this.queue.length && this.stopped === undefined && performance.now() < until) {
+      const item = this.queue[taken++]!;
       this.queued -= item.bytes;
       this.guarded(item.run);
     }
+    this.queue.splice(0, taken);
   }
 
   private onFrame(from: Side, frame: IncomingFrame): void {
