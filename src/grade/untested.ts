@@ -58,6 +58,11 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
     why: 'of the initialize era\'s client scenarios pagination, the tool call, the server dying mid-call, the server\'s stderr and an unknown notification run against a 2026 client, not schemas, icons, the HTTP transport ones, stdio shutdown or properties; of an unknown resultType (BASE-RES-06) only a retry storm is seen, not whether the client surfaced an error; a re-probe once the cached era fails (VER-BC-04), the stdio fallback on −32000 or silence (STDIO-BC-02/03 are judged on −32601 and −32602), extensions other than tasks (EXT-NEG-01) and, over HTTP, the end of a subscription by closing its stream (SUBS-CANCEL-01), the acknowledged filter (SUBS-ACK-03) and re-listening (SUBS-RECON-01) are not judged',
     runs: ['client'],
   },
+  {
+    area: 'Streamable HTTP, in part',
+    why: 'through mcpcheck proxy --url the headers, statuses and content types of each exchange are judged (HTTP-POST-01/02/03/05, HTTP-GET-01/02, HTTP-VER-01/02, HTTP-SESS-03/04, and HDR-* on a 2026-07-28 POST); not the priming event and event ids of SSE streams (HTTP-SSE-01, HTTP-RESUME-*), responses on a GET stream (HTTP-GET-04), error statuses (HTTP-POST-04), the end of a session (HTTP-SESS-06/08) or Origin checks; with --stdio, no HTTP',
+    runs: ['proxy'],
+  },
   { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read and call only the tools --call-tools allows; in 2025-11-25 they declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },
 ];
 
