@@ -10,6 +10,7 @@ import { isRequirementId } from '../src/spec/catalog.js';
 import { TRANSPORT_RULES, VALIDATOR_RULES } from '../src/validate/coverage.js';
 import { MESSAGE_RULES } from '../src/validate/message.js';
 import { HEADER_RULES } from '../src/validate/modern-headers.js';
+import { SERVER_ANSWER_RULES } from '../src/validate/server-http.js';
 import type { RuleTable } from '../src/validate/rule-table.js';
 import { DISPATCH_RULES } from '../src/validate/session.js';
 import { FRAME_RULES } from '../src/validate/session/frames.js';
@@ -36,8 +37,9 @@ describe('VALIDATOR_RULES, derived from the rule tables', () => {
   });
 
   it('lists every rule a validator module cites (the HTTP client rules are transport rules)', () => {
-    // The modern request headers are judged by the HTTP transport through modern-headers.ts, as the HTTP client rules are.
-    const listed = [...VALIDATOR_RULES, ...TRANSPORT_RULES.http, ...HEADER_RULES];
+    // The modern request headers are judged by the HTTP transport through modern-headers.ts, as the HTTP client rules are;
+    // a server's answers by mcpcheck proxy through server-http.ts.
+    const listed = [...VALIDATOR_RULES, ...TRANSPORT_RULES.http, ...HEADER_RULES, ...SERVER_ANSWER_RULES];
     for (const dir of [VALIDATE, join(VALIDATE, 'session')]) {
       for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'coverage.ts')) {
         expect(outside(cited(join(dir, name)), listed), name).toEqual([]);

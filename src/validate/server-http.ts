@@ -1,6 +1,7 @@
 import { show, violation } from './finding.js';
 import type { ExchangeVerdict } from './client-http.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import type { RuleTable } from './rule-table.js';
 
 /** What the HTTP rules read of a server's answer to one request a client made. */
 export interface AnswerSeen {
@@ -20,6 +21,9 @@ export interface AnswerSeen {
   /** The era of the exchange: the stateless era has no sessions. */
   modern: boolean;
 }
+
+/** The rules judgeServerAnswer cites (mcpcheck proxy judges them on a server's answers as they pass). */
+export const SERVER_ANSWER_RULES: RuleTable = ['HTTP-POST-03', 'HTTP-POST-05', 'HTTP-GET-02', 'HTTP-SESS-03'];
 
 const mediaOf = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
