@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
-import { freePort, REFERENCE, ROOT } from './server-helpers.js';
+import { freePort, PROTECTED_HEADER, REFERENCE, ROOT, withProtectedToken } from './server-helpers.js';
 
 // mcpcheck proxy between real clients and real servers: what each side sent arrives unchanged,
 // the client's outputs and exit code are those of a direct run, every break is caught by its
@@ -326,7 +326,7 @@ describe('mcpcheck proxy: bad input', () => {
 /** A server started on a free loopback port, once it accepts connections; stopped (its process group) with `stop`. */
 async function httpServer(command: (port: number) => string): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn('sh', ['-c', `exec ${command(port)}`], { stdio: 'ignore', detached: true });
+  const child = spawn('sh', ['-c', command(port)], { stdio: 'ignore', detached: true });
   const stop = () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -448,6 +448,28 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       const transcripts = readdirSync(p.transcripts).map((f) => join(p.transcripts, f));
       expect(transcripts.length).toBeGreaterThan(0);
       expect(messageLevel(await validated(...transcripts))).toEqual(messageLevel(report));
+    } finally {
+      server.stop();
+    }
+  });
+
+  it('a protected server: the credential is forwarded unchanged and written nowhere; its metadata naming its own URL is a note on the setup, not a finding', async () => {
+    const server = await httpServer((port) => withProtectedToken(`node ${REFERENCE} --http --auth --port ${port}`));
+    try {
+      const p = await httpProxied(server.url);
+      const prm = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', p.url));
+      expect(prm.status).toBe(200);
+      const token = PROTECTED_HEADER.slice('Authorization: '.length);
+      const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      // Refused without the token, served with it: the header reached the server as sent.
+      expect((await fetch(p.url, { method: 'POST', headers, body: initialize })).status).toBe(401);
+      expect((await fetch(p.url, { method: 'POST', headers: { ...headers, authorization: token }, body: initialize })).status).toBe(200);
+      const { report } = await p.stop();
+      expect(report.notes.filter((n) => n.includes('Protected Resource Metadata'))).toEqual([expect.stringMatching(new RegExp(`names its resource "${server.url}", while the client was given ${p.url}`))]);
+      expect(violations(report).filter((v) => v.includes('AUTH-'))).toEqual([]);
+      const written = [JSON.stringify(report), p.log(), ...readdirSync(p.transcripts).map((f) => readFileSync(join(p.transcripts, f), 'utf8'))].join('\n');
+      expect(written).not.toContain(token.slice('Bearer '.length));
     } finally {
       server.stop();
     }

@@ -109,6 +109,7 @@ export async function runHttpProxy(o: HttpProxyOptions): Promise<ProxyRun> {
     throw new SetupError(`--listen ${o.host}:${o.port}: cannot listen there (${e.code ?? e.message})`);
   });
   const endpoint = `${proxy.origin}${upstream.pathname}${upstream.search}`;
+  sessions.listeningAt(endpoint);
   o.log(`listening on ${endpoint}, forwarding to ${upstream.href}; give the client the first URL, stop with Ctrl-C`);
   o.listening?.(endpoint);
   await o.until;
@@ -120,7 +121,7 @@ export async function runHttpProxy(o: HttpProxyOptions): Promise<ProxyRun> {
     started,
     target: { kind: 'http', description: `${upstream.href}, through mcpcheck proxy at ${endpoint}` },
     limits: sessions.unreached > 0 ? [`the server could not be reached for ${sessions.unreached} exchange(s); the client was answered 502`] : [],
-    notes: judged.length === 0 ? ['no client traffic passed: nothing was judged'] : judged.map((s) => `${s.label}: ${frames(s.judged.frames.length)} passed`),
+    notes: [...(judged.length === 0 ? ['no client traffic passed: nothing was judged'] : judged.map((s) => `${s.label}: ${frames(s.judged.frames.length)} passed`)), ...sessions.setupNotes],
     transcriptFlag: o.transcript,
   });
   return { report };

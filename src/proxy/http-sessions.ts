@@ -95,8 +95,17 @@ export class HttpSessions implements ExchangeTap {
   private readonly sessionOnConnection = new Map<number, ProxiedSession>();
   /** Exchanges the server could not be reached for. */
   unreached = 0;
+  /** What a user setting the proxy up should know (said once each): not findings of either side. */
+  readonly setupNotes: string[] = [];
+  /** The URL the client is given: the proxy's endpoint. */
+  private proxyEndpoint: string | undefined;
 
   constructor(private readonly o: HttpSessionsOptions) {}
+
+  /** The proxy listens: its endpoint is what the client was given. */
+  listeningAt(endpoint: string): void {
+    this.proxyEndpoint = endpoint;
+  }
 
   requestBody(x: Exchange, chunk: Buffer): void {
     const p = this.state(x);
@@ -153,6 +162,7 @@ export class HttpSessions implements ExchangeTap {
     }
     if (x.status === undefined) return;
     const toEndpoint = this.toEndpoint(x);
+    if (!toEndpoint && media === 'application/json' && x.path.startsWith('/.well-known/oauth-protected-resource')) this.resourceNamed(Buffer.concat(p.response).toString('utf8'));
     const { applied, findings } = judgeServerAnswer({
       exchange: x.number,
       method: x.method,
@@ -165,6 +175,19 @@ export class HttpSessions implements ExchangeTap {
     });
     session.judge.outside('server', applied, findings);
     if (p.carried?.initialized && x.status < 300) session.initializedAt ??= x.number;
+  }
+
+  /**
+   * Protected Resource Metadata passing through names the server's own URL as the resource, not the
+   * proxy's the client was given (the proxy rewrites nothing): a client that compares them may stop
+   * there. Said once, as a note on the setup.
+   */
+  private resourceNamed(text: string): void {
+    const resource = obj(safeParse(text))?.resource;
+    if (typeof resource !== 'string' || this.proxyEndpoint === undefined || resource === this.proxyEndpoint || this.setupNotes.length > 0) return;
+    const line = `the server's Protected Resource Metadata names its resource ${JSON.stringify(resource)}, while the client was given ${this.proxyEndpoint}: the proxy rewrites nothing, so a client that checks the resource against the URL it was given may refuse to go on (a setup matter, not a finding)`;
+    this.setupNotes.push(line);
+    this.o.onLine(line);
   }
 
   unreachable(x: Exchange, why: string): void {
