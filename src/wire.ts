@@ -17,6 +17,14 @@ export interface SourceFrame {
   length?: number;
 }
 
+/** How much of a frame's text a check's evidence quotes. */
+const EXCERPT_CHARS = 500;
+
+/** The start of a frame's text as a check's evidence quotes it, with the cut mark where it was cut. */
+export function excerptOf(text: string): string {
+  return text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) + CUT_MARK : text;
+}
+
 /**
  * Bounds of one wire log, so a report of a long run stays small (the HTML report's budget is
  * 1 MB for a whole server-everything run): the start of the session shows what was asked, the

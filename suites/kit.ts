@@ -10,7 +10,8 @@ export { MODERN, type ProbeTokens, type RevisionSpan, scenario, type Scenario, t
 export { clientScenario, type ClientScenario, type ClientScenarioContext } from '../src/runner/client-scenario.js';
 
 // Recording checks, and how a reply or a value reads in a check's message.
-export { isAnonymousError, replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner/checks.js';
+export { replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner/checks.js';
+export { isAnonymousError } from '../src/validate/envelope.js';
 export { describeReply } from '../src/harness/describe-reply.js';
 export { list, show, type Finding } from '../src/validate/finding.js';
 export { invisibleSessionIdChars } from '../src/validate/server-http.js';

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
+import { CLIENT_FIXTURE as FIXTURE, INSPECTOR_BUILD, MCP_REMOTE, MCPORTER, SDK_EXAMPLE as EXAMPLE, SDK_V2_CLIENT as SDK_V2 } from './real-clients.js';
 import { harnessErrors, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
@@ -25,12 +26,6 @@ process.env.MCP_REMOTE_CONFIG_DIR = join(oauthState, '.mcp-auth');
 process.env.BROWSER = join(ROOT, 'tests/fixtures/client/browser.mjs');
 afterAll(() => rmSync(oauthState, { recursive: true, force: true }));
 
-const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
-const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
-const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
-const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
-const MCP_REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
-const SDK_V2 = join(ROOT, 'dist/tests/fixtures/client-2026/sdk-v2-client.js');
 
 /** A shell prefix that gives the process a token store of its own under oauthState (`variable`: where the client looks for it). */
 const freshStore = (variable: string) => `${variable}=$(mktemp -d ${oauthState}/store-XXXXXX)`;

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
+import { waitForPort } from './fuzz-helpers.js';
+import { CLIENT_FIXTURE, INSPECTOR_BUILD, MCP_REMOTE, MCPORTER, SDK_EXAMPLE as SDK_CLIENT, SDK_V2_CLIENT } from './real-clients.js';
 import { freePort, PROTECTED_HEADER, REFERENCE, ROOT, withProtectedToken } from './server-helpers.js';
 
 // mcpcheck proxy between real clients and real servers: what each side sent arrives unchanged,
@@ -14,13 +15,7 @@ import { freePort, PROTECTED_HEADER, REFERENCE, ROOT, withProtectedToken } from 
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
-const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');
-const SDK_CLIENT = join(ROOT, 'examples/sdk-client.js');
-const CLIENT_FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
-const MCP_REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
 const BYTE_SERVER = join(ROOT, 'dist/tests/fixtures/proxy/byte-server.js');
-const SDK_V2_CLIENT = join(ROOT, 'dist/tests/fixtures/client-2026/sdk-v2-client.js');
 const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
 
 let dir: string;
@@ -334,16 +329,11 @@ async function httpServer(command: (port: number) => string): Promise<{ url: str
       // already gone
     }
   };
-  const deadline = Date.now() + 20_000;
-  while (!(await new Promise<boolean>((resolve) => connect(port, '127.0.0.1').once('connect', function (this: import('node:net').Socket) {
-    this.destroy();
-    resolve(true);
-  }).once('error', () => resolve(false))))) {
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`${command(port)} did not listen within 20 s`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await waitForPort(port);
+  } catch (e) {
+    stop();
+    throw e;
   }
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
@@ -426,6 +416,25 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       // A stream that ends without the priming event a 2025-11-25 server must open it with is not judged
       // here (no version was negotiated); what fails is the initialize the client never sent.
       expect(violations(report)).toEqual(['fail LIFE-INIT-01']);
+    } finally {
+      upstream.close();
+    }
+  });
+
+  it('a GET answered 200 with JSON instead of an SSE stream (or 405) fails HTTP-GET-02', async () => {
+    const upstream = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.method === 'GET' ? '{}' : '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const p = await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`);
+      const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+      await (await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize })).text();
+      await (await fetch(p.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } })).text();
+      const { report } = await p.stop();
+      // Its body `{}` is no JSON-RPC message either (as the 200 of http-notification-200).
+      expect(violations(report)).toEqual(['fail BASE-MSG-01', 'fail HTTP-GET-02']);
     } finally {
       upstream.close();
     }

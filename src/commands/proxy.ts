@@ -184,7 +184,6 @@ function reportOf(o: CommonOptions, sessions: readonly JudgedSession[], r: Repor
   if (negotiations.length > 1) applied.add('LIFE-VER-03');
   for (const { index, finding } of versionConsistency(negotiations)) {
     const n = negotiations[index]!;
-    finding.frame = n.frame;
     evidence.set(finding, { frame: n.frame, location: `${n.label}, frame ${n.frame}`, pointer: finding.pointer });
     sessionOf.set(finding, { log: logOf.get(n.session)!, session: n.session });
     findings.push(finding);

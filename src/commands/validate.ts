@@ -12,7 +12,7 @@ import type { Era } from '../spec/revisions.js';
 import type { Finding } from '../validate/finding.js';
 import { type Negotiation, versionConsistency } from '../validate/versions.js';
 import { toolInfo } from '../version.js';
-import { type FrameList, type SourceFrame, WireLogs } from '../wire.js';
+import { excerptOf, type FrameList, type SourceFrame, WireLogs } from '../wire.js';
 
 export interface ValidateOptions {
   files: string[];
@@ -26,8 +26,7 @@ export interface ValidateOptions {
 }
 
 function excerpt(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return text.length > 500 ? text.slice(0, 500) + '…' : text;
+  return excerptOf(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
 }
 
 /** Parses and judges in one pass (each message judged as it is read, none kept). */
@@ -174,7 +173,6 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   for (const { index, finding } of versionConsistency(negotiations)) {
     const n = negotiations[index]!;
     const frame = n.transcript.frame(n.frame);
-    finding.frame = n.frame;
     applied.add('LIFE-VER-03');
     evidenceOf.set(finding, { frame: n.frame, ...(frame ? { from: frame.from, excerpt: excerpt(frame.raw ?? frame.message), location: `${n.label}:${frame.line}` } : {}), pointer: finding.pointer });
     wireOf.set(finding, n.log);

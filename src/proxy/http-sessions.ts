@@ -1,7 +1,9 @@
 import { TextDecoder } from 'node:util';
 import { join } from 'node:path';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import { obj } from '../json.js';
+import { obj, parseObject } from '../json.js';
+import { parseJson, type Parsed } from '../transport/common.js';
+import { mediaType } from '../transport/http-util.js';
 import { eraOfRequest } from '../transcript/eras.js';
 import { TranscriptStream } from '../transcript/stream.js';
 import { judgeClientExchange } from '../validate/client-http.js';
@@ -51,6 +53,8 @@ class ProxiedSession {
 /** What a POST body carried, as the rules need it. */
 interface Carried {
   text: string;
+  /** The body parsed once, for the judge too. */
+  parsed: Parsed;
   messages: Record<string, unknown>[];
   /** The id of the one request it carried, for the frames its answer brings (inResponseTo). */
   requestId?: string | number;
@@ -125,8 +129,7 @@ export class HttpSessions implements ExchangeTap {
   response(x: Exchange): void {
     const p = this.state(x);
     const session = this.route(x, p);
-    const media = (x.responseHeaders?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (media === 'text/event-stream') {
+    if (mediaType(x.responseHeaders?.['content-type']) === 'text/event-stream') {
       const inResponseTo = p.carried?.requestId;
       const resumed = x.method === 'GET' && x.requestHeaders['last-event-id'] !== undefined;
       const parser = createParser({
@@ -155,7 +158,7 @@ export class HttpSessions implements ExchangeTap {
     this.passing.delete(x);
     const session = p.routed ?? this.route(x, p);
     const headers = x.responseHeaders ?? {};
-    const media = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const media = mediaType(headers['content-type']);
     if (!p.sse && media === 'application/json' && p.responseBytes > 0 && this.toEndpoint(x)) {
       if (p.responseBytes > MAX_JUDGED_BYTES) this.o.onLine(`the answer to ${x.method} #${x.number} is larger than ${MAX_JUDGED_BYTES} bytes: forwarded, not judged`);
       else this.serverFrame(session, p, Buffer.concat(p.response).toString('utf8'), p.carried?.requestId, (x.status ?? 0) >= 400);
@@ -183,7 +186,7 @@ export class HttpSessions implements ExchangeTap {
    * there. Said once, as a note on the setup.
    */
   private resourceNamed(text: string): void {
-    const resource = obj(safeParse(text))?.resource;
+    const resource = parseObject(text)?.resource;
     if (typeof resource !== 'string' || this.proxyEndpoint === undefined || resource === this.proxyEndpoint || this.setupNotes.length > 0) return;
     const line = `the server's Protected Resource Metadata names its resource ${JSON.stringify(resource)}, while the client was given ${this.proxyEndpoint}: the proxy rewrites nothing, so a client that checks the resource against the URL it was given may refuse to go on (a setup matter, not a finding)`;
     this.setupNotes.push(line);
@@ -236,7 +239,7 @@ export class HttpSessions implements ExchangeTap {
     p.routed = session;
     // Elsewhere (OAuth metadata, a wrong path) is forwarded, not judged as MCP traffic.
     if (!this.toEndpoint(x)) return session;
-    if (p.carried) session.judge.message('client', p.carried.text);
+    if (p.carried) session.judge.message('client', p.carried.text, { parsed: p.carried.parsed });
     this.judgeRequest(session, x, p.carried);
     return session;
   }
@@ -251,7 +254,7 @@ export class HttpSessions implements ExchangeTap {
       return;
     }
     const { applied, findings } = judgeClientExchange(
-      { exchange: x.number, method: x.method, headers: x.requestHeaders, toEndpoint: true, ...(carried?.initialize ? { initialize: true as const } : {}), ...(carried ? { messages: carried.messages.length } : {}) },
+      { exchange: x.number, method: x.method, headers: x.requestHeaders, toEndpoint: true, ...(carried?.initialize ? { initialize: true as const } : {}), ...(carried?.parsed.ok ? { messages: carried.messages.length } : {}) },
       { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionIssued: session.id !== undefined },
     );
     session.judge.outside('client', applied, findings);
@@ -259,7 +262,7 @@ export class HttpSessions implements ExchangeTap {
 
   private serverFrame(session: ProxiedSession, p: Passing, text: string, inResponseTo: string | number | undefined, errorStatus: boolean): void {
     if (p.carried?.initialize && session.negotiated === undefined) {
-      const version = obj(obj(safeParse(text))?.result)?.protocolVersion;
+      const version = obj(parseObject(text)?.result)?.protocolVersion;
       if (typeof version === 'string') session.negotiated = version;
     }
     session.judge.message('server', text, { ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
@@ -284,21 +287,15 @@ export class HttpSessions implements ExchangeTap {
   }
 }
 
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function carriedBy(text: string): Carried {
-  const value = safeParse(text);
+  const parsed = parseJson(text);
+  const value = parsed.ok ? parsed.value : undefined;
   const messages = (Array.isArray(value) ? value : [value]).map((m) => obj(m)).filter((m): m is Record<string, unknown> => m !== undefined);
   const requests = messages.filter((m) => typeof m.method === 'string' && 'id' in m);
   const one = requests.length === 1 && !Array.isArray(value) ? requests[0]!.id : undefined;
   return {
     text,
+    parsed,
     messages,
     ...(typeof one === 'string' || typeof one === 'number' ? { requestId: one } : {}),
     hasRequest: requests.length > 0,

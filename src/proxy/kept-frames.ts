@@ -48,12 +48,19 @@ export class KeptFrames implements FrameList {
     this.citedCount++;
   }
 
+  /** Frame `index` with its text, when it is kept (or still recent). */
+  textOf(index: number): SourceFrame | undefined {
+    return this.kept.get(index) ?? this.recent.find((f) => f.index === index);
+  }
+
+  /** Who sent frame `index` (known for every frame, kept or not). */
+  sideOf(index: number): 'client' | 'server' {
+    return (this.sides[index >> 3]! >> (index & 7)) & 1 ? 'server' : 'client';
+  }
+
   at(position: number): SourceFrame | undefined {
     const index = position < 0 ? this.count + position : position;
     if (index < 0 || index >= this.count) return undefined;
-    const frame = this.kept.get(index) ?? this.recent.find((f) => f.index === index);
-    if (frame) return frame;
-    const from = (this.sides[index >> 3]! >> (index & 7)) & 1 ? 'server' : 'client';
-    return { index, from, raw: `(frame ${index} not kept: the proxy keeps the first ${WIRE_BOUNDS.head} frames, the last ${WIRE_BOUNDS.tail} and up to ${MAX_CITED} that findings cited as they passed; the transcript has every frame)` };
+    return this.textOf(index) ?? { index, from: this.sideOf(index), raw: `(frame ${index} not kept: the proxy keeps the first ${WIRE_BOUNDS.head} frames, the last ${WIRE_BOUNDS.tail} and up to ${MAX_CITED} that findings cited as they passed; the transcript has every frame)` };
   }
 }

@@ -1,5 +1,8 @@
 import type { Evidence } from '../model.js';
 import type { IncomingFrame } from '../transport/channel.js';
+import { parseJson, type Parsed } from '../transport/common.js';
+import { isAnonymousError } from '../validate/envelope.js';
+import { excerptOf } from '../wire.js';
 import { LineFramer } from '../transport/stdio.js';
 import { EraJudge } from '../transcript/eras.js';
 import type { TranscriptStream } from '../transcript/stream.js';
@@ -22,7 +25,6 @@ const MAX_WAIT_MS = 50;
 const PRESSURE_BYTES = 4 * 1024 * 1024;
 /** Findings kept per requirement; beyond it only a finding more severe than all kept is (the verdict stays true). */
 const KEPT_PER_RULE = 200;
-const EXCERPT_CHARS = 500;
 
 const SOURCES: Record<Side, { source: string; noise: 'STDIO-OUT-01' | 'STDIO-IN-01' }> = {
   client: { source: "the client's stdout", noise: 'STDIO-IN-01' },
@@ -83,6 +85,8 @@ export class TrafficJudge {
   private oldest = 0;
   private stopped: string | undefined;
   private unkept = 0;
+  /** When the chunk being framed arrived. */
+  private arrival = 0;
 
   constructor(private readonly options: TrafficJudgeOptions) {
     this.judge = new EraJudge({ transport: options.transport });
@@ -94,7 +98,7 @@ export class TrafficJudge {
         reportNoise: false,
         deliverJoined: false,
         maxTotalBytes: Number.POSITIVE_INFINITY,
-        clock: () => Date.now(),
+        clock: () => this.arrival,
         onFrame: (frame) => this.onFrame(from, frame),
         onFinding: (finding) => {
           // The framer judges the bytes between frames: what it reports on, it exercised.
@@ -107,7 +111,12 @@ export class TrafficJudge {
 
   /** Bytes `from` sent over stdio, already forwarded. Cheap: they are queued and judged later. */
   push(from: Side, chunk: Buffer): void {
-    this.enqueue(chunk.length, () => this.framers[from].push(chunk));
+    const at = Date.now();
+    this.enqueue(chunk.length, () => {
+      // A frame passed when the chunk holding its last byte did, not when it is judged.
+      this.arrival = at;
+      this.framers[from].push(chunk);
+    });
   }
 
   /** `from` closed its side of a stdio connection. */
@@ -121,18 +130,13 @@ export class TrafficJudge {
    * it is the body of an HTTP error status, which may be an error without id refusing the POST as
    * a whole (HTTP-POST-04).
    */
-  message(from: Side, text: string, o: { inResponseTo?: string | number; errorStatus?: boolean } = {}): void {
+  message(from: Side, text: string, o: { inResponseTo?: string | number; errorStatus?: boolean; parsed?: Parsed } = {}): void {
+    const at = Date.now();
     this.enqueue(text.length, () => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        this.onFrame(from, { raw: text, parseError: 'not JSON', via: 'http', at: Date.now() });
-        return;
-      }
-      const m = parsed as Record<string, unknown> | null;
-      if (o.errorStatus && m !== null && typeof m === 'object' && 'error' in m && (m.id === undefined || m.id === null)) this.judge.unreadableFrame(from === 'client' ? 'server' : 'client');
-      this.onFrame(from, { raw: text, message: parsed, via: 'http', at: Date.now(), ...(o.inResponseTo !== undefined ? { inResponseTo: o.inResponseTo } : {}) });
+      const parsed = o.parsed ?? parseJson(text);
+      if (!parsed.ok) return this.onFrame(from, { raw: text, parseError: parsed.error, via: 'http', at });
+      if (o.errorStatus && isAnonymousError(parsed.value)) this.judge.unreadableFrame(from === 'client' ? 'server' : 'client');
+      this.onFrame(from, { raw: text, message: parsed.value, via: 'http', at, ...(o.inResponseTo !== undefined ? { inResponseTo: o.inResponseTo } : {}) });
     });
   }
 
@@ -250,8 +254,7 @@ export class TrafficJudge {
   }
 
   private record(finding: Finding, side?: Side): void {
-    const frame = finding.frame !== undefined ? this.frames.at(finding.frame) : undefined;
-    const from = frame?.from ?? side;
+    const from = finding.frame !== undefined ? this.frames.sideOf(finding.frame) : side;
     if (finding.severity !== 'info' || this.options.tellNotes) this.options.onLine?.(lineOf(finding, from));
     const key = finding.requirements.join(' ');
     const seen = this.perRule.get(key) ?? { count: 0, worst: -1 };
@@ -264,13 +267,14 @@ export class TrafficJudge {
     seen.count++;
     seen.worst = Math.max(seen.worst, rank);
     if (finding.frame !== undefined) this.frames.cite(finding.frame);
-    const text = frame?.raw;
+    // Only a frame still held has its text to quote: a finding at the session's end may cite one long gone.
+    const text = finding.frame !== undefined ? this.frames.textOf(finding.frame)?.raw : undefined;
     this.findings.push(finding);
     this.evidence.set(finding, {
       ...(finding.frame !== undefined ? { frame: finding.frame } : {}),
       ...(from ? { from } : {}),
       ...(finding.pointer ? { pointer: finding.pointer } : {}),
-      ...(text !== undefined ? { excerpt: text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) + '…' : text } : {}),
+      ...(text !== undefined ? { excerpt: excerptOf(text) } : {}),
       location: finding.frame !== undefined ? `frame ${finding.frame}` : from ? `${from} traffic` : 'session',
     });
   }

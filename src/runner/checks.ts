@@ -1,11 +1,12 @@
 import type { PeerSession, RecordedFrame, Reply } from '../harness/peer-session.js';
 import type { CheckResult, Evidence, Status } from '../model.js';
 import { absentIn, appliesIn, levelIn, requirementIn, requirementOfEither, type Level, type Requirement } from '../spec/catalog.js';
-import { isObject } from '../json.js';
 import { LATEST_STATEFUL_REVISION as LATEST_REVISION, type Revision } from '../spec/revisions.js';
 import { INTERRUPTED_BEFORE_START } from './observer.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import { describeReply } from '../harness/describe-reply.js';
+import { excerptOf } from '../wire.js';
+import { isAnonymousError } from '../validate/envelope.js';
 
 export interface CheckOptions {
   /**
@@ -34,17 +35,10 @@ export interface Expectation extends CheckOptions {
   actual: string;
 }
 
-const EXCERPT = 500;
-
-function excerptOf(frame: RecordedFrame): string {
-  const text = frame.raw ?? JSON.stringify(frame.message) ?? 'undefined';
-  return text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text;
+function frameExcerpt(frame: RecordedFrame): string {
+  return excerptOf(frame.raw ?? JSON.stringify(frame.message) ?? 'undefined');
 }
 
-/** An error response without an id (or with the JSON-RPC 2.0 null id): the answer to a request whose id could not be read. */
-export function isAnonymousError(message: unknown): boolean {
-  return isObject(message) && isObject(message.error) && (!('id' in message) || message.id === null);
-}
 
 export function replyFrame(reply: Reply): number | undefined {
   if (reply.kind === 'timeout') return reply.strays[0];
@@ -229,7 +223,7 @@ export class CheckRecorder {
     for (const index of o.frames ?? []) {
       if (index === undefined || !session) continue;
       const frame = session.frames.find((f) => f.index === index);
-      if (frame) evidence.push({ frame: index, from: frame.from, excerpt: excerptOf(frame) });
+      if (frame) evidence.push({ frame: index, from: frame.from, excerpt: frameExcerpt(frame) });
     }
     const result: CheckResult = {
       id,

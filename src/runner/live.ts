@@ -6,6 +6,7 @@ import type { CheckResult, Evidence } from '../model.js';
 import { formatTranscript } from '../transcript/format.js';
 import type { Finding } from '../validate/finding.js';
 import type { Redactor } from '../redact.js';
+import { excerptOf } from '../wire.js';
 
 interface LiveFinding {
   finding: Finding;
@@ -15,7 +16,6 @@ interface LiveFinding {
   frame?: RecordedFrame;
 }
 
-const EXCERPT = 500;
 
 /**
  * What live validation saw over a whole run, whichever side the target plays: every finding about
@@ -71,7 +71,7 @@ export class LiveLedger {
         ...(l.finding.frame !== undefined ? { frame: l.finding.frame } : {}),
         ...(l.frame ? { from: l.frame.from } : {}),
         ...(l.finding.pointer ? { pointer: l.finding.pointer } : {}),
-        ...(text !== undefined ? { excerpt: text.length > EXCERPT ? text.slice(0, EXCERPT) + '…' : text } : {}),
+        ...(text !== undefined ? { excerpt: excerptOf(text) } : {}),
         location: `scenario ${l.scenario}${label !== undefined && label !== l.scenario ? `, session ${label}` : ''}`,
       });
     }

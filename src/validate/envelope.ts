@@ -1,3 +1,4 @@
+import { isObject } from '../json.js';
 import { type Finding, note, show, violation } from './finding.js';
 import type { RuleTable } from './rule-table.js';
 import { ruling } from '../spec/rulings.js';
@@ -30,6 +31,11 @@ function isId(v: unknown): v is string | number {
  * what the schema alone cannot: JSON Schema accepts extra members, so "both result and error"
  * and "a notification with an id" need explicit code (ruling schema-ts-over-json).
  */
+/** An error response without an id (or with the JSON-RPC 2.0 null id): the answer to a request whose id could not be read. */
+export function isAnonymousError(message: unknown): boolean {
+  return isObject(message) && isObject(message.error) && (!('id' in message) || message.id === null);
+}
+
 export function checkEnvelope(message: unknown): Envelope {
   const findings: Finding[] = [];
   if (Array.isArray(message)) {

@@ -56,6 +56,8 @@ export interface Negotiation {
   server: string;
   requested: string;
   negotiated: string;
+  /** The frame in which the server chose: a finding about this negotiation cites it. */
+  frame?: number;
 }
 
 /**
@@ -70,7 +72,9 @@ export function versionConsistency(negotiations: readonly Negotiation[]): Array<
     const proof = negotiations.find((o) => o.server === n.server && o.requested === n.requested && o.negotiated === n.requested);
     if (!proof) return;
     const message = `expected the server to answer ${n.requested}, a version it supports (it echoed it in ${proof.label}); it answered ${n.negotiated}`;
-    out.push({ index, finding: violation('LIFE-VER-03', message, '/result/protocolVersion') });
+    const finding = violation('LIFE-VER-03', message, '/result/protocolVersion');
+    if (n.frame !== undefined) finding.frame = n.frame;
+    out.push({ index, finding });
   });
   return out;
 }

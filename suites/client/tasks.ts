@@ -1,5 +1,6 @@
 import { clientScenario, type ClientScenario, DEFAULT_TOOLS, isObject, type Outcome, RELATED_TASK, type ServerSession, show } from '../kit.js';
 import { callOf, conversing, WAIT_MS } from './helpers.js';
+import { isResponse } from '../server/helpers.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental), the client as requestor: mcpcheck
 // declares task support for tools/call and lists a tool that must be called as a task; it runs
@@ -110,8 +111,8 @@ export const pollInterval = clientScenario({
     await session.waitForMethod('tasks/result', WAIT_MS + WORKING_POLLS * POLL_INTERVAL_MS, call.index);
     const polls = session.requestsFor('tasks/get', call.index);
     if (polls.length < 2) return check.skip(`not exercised: the client polled the task ${polls.length} time(s) with tasks/get (it may wait on tasks/result instead)`);
-    // Each poll against the answer before it (the CreateTaskResult, then the previous poll's).
-    const answers = session.frames.filter((f) => f.from === 'server' && f.index > call.index);
+    // Each poll against the answer before it (the CreateTaskResult, then the previous poll's): responses only, not a notification between.
+    const answers = session.frames.filter((f) => f.from === 'server' && f.index > call.index && isResponse(f));
     const gaps = polls.map((p) => Math.round(p.at - (answers.filter((a) => a.index < p.index).pop()?.at ?? p.at)));
     const soonest = Math.min(...gaps);
     check.expect(soonest >= POLL_SLACK * POLL_INTERVAL_MS, {
