@@ -14,7 +14,7 @@ const entry = join(src, 'cli.js');
 if (!readFileSync(entry, 'utf8').includes('mcpcheck: bundled')) {
   rmSync(join(src, 'chunks'), { recursive: true, force: true });
   buildSync({
-    entryPoints: [entry],
+    entryPoints: [entry, join(src, 'commands/proxy-judging.js')],
     outdir: src,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

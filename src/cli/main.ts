@@ -590,7 +590,6 @@ const proxyCommand = command({
     const common = {
       ...(args.transcript !== undefined ? { transcript: args.transcript } : {}),
       log: (line: string) => void log.write(`mcpcheck proxy: ${line}\n`),
-      redactor,
       verbose: args.verbose === true,
       ...(baseline ? { baseline } : {}),
       invokedAs: invokedAs(),

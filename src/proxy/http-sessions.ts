@@ -28,6 +28,8 @@ export interface HttpSessionsOptions {
   /** Each violation as it arises, as one line. */
   onLine: (line: string) => void;
   tellNotes: boolean;
+  /** When what is being judged passed the proxy (ms since the epoch). */
+  clock?: () => number;
 }
 
 /** One session as the proxy saw it: an MCP-Session-Id, or the traffic that carried none. */
@@ -46,7 +48,7 @@ class ProxiedSession {
     file: string | undefined,
   ) {
     this.transcript = file !== undefined ? new TranscriptStream(file, 'http', o.redact) : undefined;
-    this.judge = new TrafficJudge({ transport: 'http', ...(this.transcript ? { transcript: this.transcript } : {}), onLine: (line) => o.onLine(`${label}: ${line}`), tellNotes: o.tellNotes });
+    this.judge = new TrafficJudge({ transport: 'http', ...(this.transcript ? { transcript: this.transcript } : {}), onLine: (line) => o.onLine(`${label}: ${line}`), tellNotes: o.tellNotes, ...(o.clock ? { clock: o.clock } : {}) });
   }
 }
 
@@ -103,6 +105,7 @@ export class HttpSessions implements ExchangeTap {
   readonly setupNotes: string[] = [];
   /** The URL the client is given: the proxy's endpoint. */
   private proxyEndpoint: string | undefined;
+  private stopped: string | undefined;
 
   constructor(private readonly o: HttpSessionsOptions) {}
 
@@ -198,6 +201,12 @@ export class HttpSessions implements ExchangeTap {
     this.o.onLine(`${x.method} #${x.number}: the server could not be reached (${why}); the client was answered 502`);
   }
 
+  /** Judges nothing more of any session, for this reason (the forwarder gave up on a backlog). */
+  stop(why: string): void {
+    this.stopped ??= why;
+    for (const s of this.sessions) s.judge.stop(why);
+  }
+
   /** Ends every session: judges what is left, closes the transcripts. */
   async finish(): Promise<JudgedSession[]> {
     for (const [x, p] of this.passing) if (!p.routed) this.route(x, p);
@@ -282,6 +291,7 @@ export class HttpSessions implements ExchangeTap {
     const n = this.sessions.length + 1;
     const file = this.o.transcriptDir !== undefined ? join(this.o.transcriptDir, `${String(n).padStart(3, '0')}-${id !== undefined ? 'session' : 'no-session-id'}.jsonl`) : undefined;
     const s = new ProxiedSession(label, id, this.o, file);
+    if (this.stopped !== undefined) s.judge.stop(this.stopped);
     this.sessions.push(s);
     return s;
   }

@@ -11,18 +11,6 @@ import type { Side } from '../validate/message.js';
 import type { Era } from '../spec/revisions.js';
 import { KeptFrames } from './kept-frames.js';
 
-/** How far judging may fall behind the traffic before it stops (the traffic itself never waits). */
-const MAX_BEHIND_BYTES = 64 * 1024 * 1024;
-/** Judging yields to the event loop after this long, so forwarding is never held up by a backlog. */
-const SLICE_MS = 5;
-/**
- * Judging waits for a pause this long in the traffic, so that it runs between exchanges rather than
- * while one is under way (a reply arriving while a frame is judged would wait for it)…
- */
-const QUIET_MS = 1;
-/** …but not longer than this after the oldest work queued, nor once this much is queued: the backlog stays small. */
-const MAX_WAIT_MS = 50;
-const PRESSURE_BYTES = 4 * 1024 * 1024;
 /** Findings kept per requirement; beyond it only a finding more severe than all kept is (the verdict stays true). */
 const KEPT_PER_RULE = 200;
 
@@ -41,6 +29,8 @@ export interface TrafficJudgeOptions {
   onLine?: (line: string) => void;
   /** Notes too, not only violations. */
   tellNotes?: boolean;
+  /** When what is being judged passed the proxy (ms since the epoch): judging may run after it passed. */
+  clock?: () => number;
 }
 
 /** What a proxied session showed, once it ended. */
@@ -60,12 +50,11 @@ export interface JudgedTraffic {
 }
 
 /**
- * Judges a session's traffic as it passes through mcpcheck proxy: the bytes each side sends are
+ * Judges a session's traffic as it passed through mcpcheck proxy: the bytes each side sent are
  * split into frames (STDIO-FRAME-01's lines), each frame judged by the era's session validator and
- * written to the transcript, each finding told as one line. The forwarder hands bytes over and
- * goes on: judging runs in slices after the event loop's I/O, so a slow judgement (or a bug in
- * one) never delays, blocks or drops the traffic; a backlog beyond a bound stops judging, not
- * forwarding.
+ * written to the transcript, each finding told as one line. It runs apart from the forwarding (the
+ * proxy's judging thread), so a slow judgement never delays the traffic; a bug in a validator, or
+ * the forwarder giving up on a backlog (stop()), ends the judging of the session, not its traffic.
  */
 export class TrafficJudge {
   private readonly judge: EraJudge;
@@ -75,21 +64,13 @@ export class TrafficJudge {
   private readonly evidence = new Map<Finding, Evidence>();
   private readonly perRule = new Map<string, { count: number; worst: number }>();
   private readonly applied = new Set<string>();
-  /** Work in arrival order, each with the bytes it holds (what the backlog bound counts). */
-  private queue: Array<{ bytes: number; run: () => void }> = [];
-  private queued = 0;
-  private scheduled = false;
-  /** The wait for a pause in the traffic (re-armed by each arrival). */
-  private quiet: NodeJS.Timeout | undefined;
-  /** When the oldest queued work arrived. */
-  private oldest = 0;
   private stopped: string | undefined;
   private unkept = 0;
-  /** When the chunk being framed arrived. */
-  private arrival = 0;
+  private readonly clock: () => number;
 
   constructor(private readonly options: TrafficJudgeOptions) {
     this.judge = new EraJudge({ transport: options.transport });
+    this.clock = options.clock ?? Date.now;
     const framer = (from: Side) =>
       new LineFramer({
         via: from,
@@ -98,7 +79,7 @@ export class TrafficJudge {
         reportNoise: false,
         deliverJoined: false,
         maxTotalBytes: Number.POSITIVE_INFINITY,
-        clock: () => this.arrival,
+        clock: this.clock,
         onFrame: (frame) => this.onFrame(from, frame),
         onFinding: (finding) => {
           // The framer judges the bytes between frames: what it reports on, it exercised.
@@ -109,19 +90,14 @@ export class TrafficJudge {
     this.framers = { client: framer('client'), server: framer('server') };
   }
 
-  /** Bytes `from` sent over stdio, already forwarded. Cheap: they are queued and judged later. */
+  /** Bytes `from` sent over stdio, already forwarded. */
   push(from: Side, chunk: Buffer): void {
-    const at = Date.now();
-    this.enqueue(chunk.length, () => {
-      // A frame passed when the chunk holding its last byte did, not when it is judged.
-      this.arrival = at;
-      this.framers[from].push(chunk);
-    });
+    this.guarded(() => this.framers[from].push(chunk));
   }
 
   /** `from` closed its side of a stdio connection. */
   end(from: Side): void {
-    this.enqueue(0, () => this.framers[from].end());
+    this.guarded(() => this.framers[from].end());
   }
 
   /**
@@ -131,8 +107,8 @@ export class TrafficJudge {
    * a whole (HTTP-POST-04).
    */
   message(from: Side, text: string, o: { inResponseTo?: string | number; errorStatus?: boolean; parsed?: Parsed } = {}): void {
-    const at = Date.now();
-    this.enqueue(text.length, () => {
+    const at = this.clock();
+    this.guarded(() => {
       const parsed = o.parsed ?? parseJson(text);
       if (!parsed.ok) return this.onFrame(from, { raw: text, parseError: parsed.error, via: 'http', at });
       if (o.errorStatus && isAnonymousError(parsed.value)) this.judge.unreadableFrame(from === 'client' ? 'server' : 'client');
@@ -142,21 +118,13 @@ export class TrafficJudge {
 
   /** What the transport showed of `side`'s HTTP exchanges (headers, statuses): the rules it exercised and its findings. */
   outside(side: Side, applied: readonly string[], findings: readonly Finding[]): void {
-    this.enqueue(0, () => {
-      for (const id of applied) this.applied.add(id);
-      for (const f of findings) this.record(f, side);
-    });
+    if (this.stopped !== undefined) return;
+    for (const id of applied) this.applied.add(id);
+    for (const f of findings) this.record(f, side);
   }
 
-  /** The protocol version the stateful exchange negotiated, once it has (its HTTP requests must name it). */
-  get negotiatedVersion(): string | undefined {
-    return this.judge.stateful?.negotiatedVersion;
-  }
-
-  /** Judges what is still queued and ends the session. */
+  /** Ends the session: a line left unfinished is judged, then what the session as a whole owed. */
   finish(): JudgedTraffic {
-    clearTimeout(this.quiet);
-    this.drain(Number.POSITIVE_INFINITY);
     if (this.stopped === undefined) {
       this.guarded(() => {
         for (const framer of Object.values(this.framers)) framer.end();
@@ -181,52 +149,6 @@ export class TrafficJudge {
     };
   }
 
-  private enqueue(bytes: number, run: () => void): void {
-    if (this.stopped !== undefined) return;
-    this.queued += bytes;
-    if (this.queued > MAX_BEHIND_BYTES) {
-      this.stop(`judging fell more than ${MAX_BEHIND_BYTES / 1024 / 1024} MiB behind the traffic at frame ${this.frames.length}; the rest was forwarded unjudged`);
-      return;
-    }
-    if (this.queue.length === 0) this.oldest = performance.now();
-    this.queue.push({ bytes, run });
-    this.schedule();
-  }
-
-  /** Judges in the next pause of the traffic, or at once (in slices between I/O) when the backlog is old or large. */
-  private schedule(): void {
-    if (this.scheduled) return;
-    if (performance.now() - this.oldest < MAX_WAIT_MS && this.queued < PRESSURE_BYTES) {
-      if (this.quiet) this.quiet.refresh();
-      else (this.quiet = setTimeout(() => this.slice(), QUIET_MS)).unref();
-      return;
-    }
-    this.scheduled = true;
-    setImmediate(() => this.slice());
-  }
-
-  private slice(): void {
-    clearTimeout(this.quiet);
-    this.quiet = undefined;
-    this.scheduled = false;
-    this.drain(SLICE_MS);
-    if (this.queue.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => this.slice());
-  }
-
-  private drain(budgetMs: number): void {
-    const until = performance.now() + budgetMs;
-    // Taken from the front by index (shift() moves a long backlog at every step).
-    let taken = 0;
-    while (taken < this.queue.length && this.stopped === undefined && performance.now() < until) {
-      const item = this.queue[taken++]!;
-      this.queued -= item.bytes;
-      this.guarded(item.run);
-    }
-    this.queue.splice(0, taken);
-  }
-
   private onFrame(from: Side, frame: IncomingFrame): void {
     const raw = frame.raw ?? JSON.stringify(frame.message) ?? '';
     const time = new Date(frame.at).toISOString();
@@ -239,6 +161,7 @@ export class TrafficJudge {
 
   /** A bug in a validator stops judging this session; the traffic goes on. */
   private guarded(work: () => void): void {
+    if (this.stopped !== undefined) return;
     try {
       work();
     } catch (e) {
@@ -246,10 +169,10 @@ export class TrafficJudge {
     }
   }
 
-  private stop(why: string): void {
-    this.stopped ??= why;
-    this.queue = [];
-    this.queued = 0;
+  /** Judges nothing more of the session, for this reason (told once). */
+  stop(why: string): void {
+    if (this.stopped !== undefined) return;
+    this.stopped = why;
     this.options.onLine?.(`stopped judging: ${why}`);
   }
 

@@ -21,6 +21,10 @@ export interface PassingFrame {
 export class TranscriptStream {
   private readonly out: WriteStream;
   private failure: string | undefined;
+  /** Lines not yet handed to the file: written together once the frames passing at once are in (a write each cost more than judging them). */
+  private lines: string[] = [];
+  private linesBytes = 0;
+  private flushing = false;
   /** Frames not written: the disk fell behind, or writing failed. */
   dropped = 0;
 
@@ -35,15 +39,31 @@ export class TranscriptStream {
   }
 
   frame(frame: PassingFrame): void {
-    if (this.failure !== undefined || this.out.writableLength > MAX_PENDING_BYTES) {
+    if (this.failure !== undefined || this.out.writableLength + this.linesBytes > MAX_PENDING_BYTES) {
       this.dropped++;
       return;
     }
-    this.out.write(this.redact(formatFrame(frame)) + '\n');
+    const line = this.redact(formatFrame(frame)) + '\n';
+    this.lines.push(line);
+    this.linesBytes += line.length;
+    if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    if (this.lines.length === 0) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    this.linesBytes = 0;
+    if (this.failure === undefined) this.out.write(text);
   }
 
   /** Ends the file; resolves to why it is incomplete, or undefined when every frame was written. */
   close(): Promise<string | undefined> {
+    this.flush();
     return new Promise((resolve) => {
       const why = (): string | undefined =>
         this.failure !== undefined ? `writing ${this.path} failed (${this.failure})${this.dropped > 0 ? `; ${this.dropped} frames were not written` : ''}` : this.dropped > 0 ? `${this.dropped} frames were not written: the disk fell more than ${MAX_PENDING_BYTES / 1024 / 1024} MiB behind the traffic` : undefined;
