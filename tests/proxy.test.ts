@@ -302,6 +302,33 @@ describe('mcpcheck proxy: bad input', () => {
     expect(report.checks.filter((c) => c.status === 'error').map((c) => c.message)).toEqual(['the server could not be reached for 1 exchange(s); the client was answered 502']);
   });
 
+  it.concurrent('a 100 MB line and a flood of 100,000 notifications: forwarded whole, the line said to be unjudged (so the error without id that refuses it is no violation), the report written, the exit as the server’s', async () => {
+    const p = proxied(`node ${REFERENCE}`);
+    const child = spawn('sh', [p.script], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let answers = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (answers += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"t","version":"1"}}}\n');
+    while (!answers.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+    const write = (text: string) => new Promise<void>((resolve) => (child.stdin.write(text) ? resolve() : child.stdin.once('drain', () => resolve())));
+    await write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    const chunk = 'a'.repeat(1024 * 1024);
+    await write('{"jsonrpc":"2.0","id":2,"method":"ping","params":{"_meta":{"pad":"');
+    for (let i = 0; i < 100; i++) await write(chunk);
+    await write('"}}}\n');
+    const flood = '{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}\n'.repeat(1000);
+    for (let i = 0; i < 100; i++) await write(flood);
+    await write('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    while (!answers.includes('"id":3')) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const report = await p.report();
+    expect(violations(report)).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'error')).toEqual([]);
+    expect(p.log()).toMatch(/the client's stdout line 3 is over mcpcheck's limit of 16777216 bytes: forwarded, not judged/);
+    expect(report.notes[0]).toMatch(/^session: the client closed its output; 100006 frames passed/);
+  });
+
   it.concurrent('SIGTERM mid-session: the server (and what it started) is stopped, the report is written, the proxy exits 143', async () => {
     const p = proxied(`sh -c 'sleep 600 & node ${REFERENCE}'`);
     const child = spawn('sh', [p.script], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -71,6 +71,8 @@ interface Passing {
   request: Buffer[];
   requestBytes: number;
   carried?: Carried;
+  /** Its body was too large to judge. */
+  unread?: boolean;
   /** Its request frames were judged (they go first, once the session is known). */
   routed?: ProxiedSession;
   response: Buffer[];
@@ -123,7 +125,10 @@ export class HttpSessions implements ExchangeTap {
   requestEnd(x: Exchange): void {
     const p = this.state(x);
     if (x.method !== 'POST' || p.requestBytes === 0) return;
-    if (p.requestBytes > MAX_JUDGED_BYTES) return this.o.onLine(`the body of POST #${x.number} is larger than ${MAX_JUDGED_BYTES} bytes: forwarded, not judged`);
+    if (p.requestBytes > MAX_JUDGED_BYTES) {
+      p.unread = true;
+      return this.o.onLine(`the body of POST #${x.number} is larger than ${MAX_JUDGED_BYTES} bytes: forwarded, not judged`);
+    }
     const text = Buffer.concat(p.request).toString('utf8');
     p.request = [];
     p.carried = carriedBy(text);
@@ -249,6 +254,7 @@ export class HttpSessions implements ExchangeTap {
     // Elsewhere (OAuth metadata, a wrong path) is forwarded, not judged as MCP traffic.
     if (!this.toEndpoint(x)) return session;
     if (p.carried) session.judge.message('client', p.carried.text, { parsed: p.carried.parsed });
+    if (p.unread) session.judge.unread('client');
     this.judgeRequest(session, x, p.carried);
     return session;
   }

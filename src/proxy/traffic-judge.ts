@@ -86,6 +86,11 @@ export class TrafficJudge {
           for (const id of finding.requirements) this.applied.add(id);
           this.record(finding, from);
         },
+        // Forwarded, not judged (said even without --verbose); the peer may answer it with an error without id.
+        onDropping: (detail) => {
+          this.options.onLine?.(`${detail}: forwarded, not judged`);
+          this.judge.unreadableFrame(from);
+        },
       });
     this.framers = { client: framer('client'), server: framer('server') };
   }
@@ -114,6 +119,11 @@ export class TrafficJudge {
       if (o.errorStatus && isAnonymousError(parsed.value)) this.judge.unreadableFrame(from === 'client' ? 'server' : 'client');
       this.onFrame(from, { raw: text, message: parsed.value, via: 'http', at, ...(o.inResponseTo !== undefined ? { inResponseTo: o.inResponseTo } : {}) });
     });
+  }
+
+  /** `from` sent a frame too large to judge (forwarded all the same): the peer may answer it with an error without id. */
+  unread(from: Side): void {
+    this.guarded(() => this.judge.unreadableFrame(from));
   }
 
   /** What the transport showed of `side`'s HTTP exchanges (headers, statuses): the rules it exercised and its findings. */

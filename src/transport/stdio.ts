@@ -34,6 +34,11 @@ export interface LineFramerOptions {
   onFrame: (frame: IncomingFrame) => void;
   onFinding: (finding: Finding) => void;
   onOverflow?: (detail: string) => void;
+  /**
+   * Told as soon as a line goes over maxLineBytes (it will be dropped, and reported once it ends):
+   * a frame passes that nobody judges, which a peer may already answer with an error without id.
+   */
+  onDropping?: (detail: string) => void;
 }
 
 /** Lines a pretty-printed value may span before we give up joining them. */
@@ -134,6 +139,7 @@ export class LineFramer {
       this.skipping = this.partialBytes + bytes.length;
       this.partial = [];
       this.partialBytes = 0;
+      this.o.onDropping?.(`${this.o.source} line ${this.lineNo + 1} is over mcpcheck's limit of ${this.maxLine} bytes`);
       return;
     }
     // Copy: a subarray would pin the whole chunk it came from.
@@ -147,12 +153,7 @@ export class LineFramer {
       const size = this.skipping;
       this.skipping = -1;
       this.flushHeld();
-      this.o.onFinding(
-        note(
-          'STDIO-FRAME-01',
-          `${this.o.source} line ${this.lineNo} is ${size} bytes long, over the harness limit of ${this.maxLine}; it was dropped unread`,
-        ),
-      );
+      this.o.onFinding(note('STDIO-FRAME-01', `${this.o.source} line ${this.lineNo} is ${size} bytes long, over mcpcheck's limit of ${this.maxLine}; it was not read`));
       return;
     }
     let bytes = this.partial.length === 1 ? this.partial[0]! : Buffer.concat(this.partial);
