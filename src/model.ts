@@ -160,6 +160,26 @@ export interface RunReport {
    * run) and, when tested, its own grade: the checks whose `revision` is the section's.
    */
   eras?: EraSection[];
+  /** Proxy runs: each session that passed, with what it was and which failing checks its traffic gave evidence to. */
+  sessions?: SessionSection[];
+}
+
+/** One session mcpcheck proxy carried: a stdio connection, an MCP-Session-Id, or the HTTP traffic that named none. */
+export interface SessionSection {
+  label: string;
+  frames: number;
+  /** The revision it negotiated, or the eras it was judged in when it negotiated none. */
+  protocol: string;
+  clientInfo?: { name?: string; version?: string };
+  serverInfo?: { name?: string; version?: string };
+  /** The failing and warning checks that hold findings of this session, with how many. */
+  violations: Array<{ check: string; status: Status; findings: number }>;
+  /** Its transcript, when one was written whole (`mcpcheck validate` of it reproduces its findings). */
+  transcript?: string;
+  /** Its wire log (`RunReport.wire`). */
+  wire?: string;
+  /** Why judging stopped before the session's end, if it did. */
+  stopped?: string;
 }
 
 /** One protocol era of a server run. */

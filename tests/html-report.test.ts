@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grade } from '../src/grade/grade.js';
-import type { CheckResult } from '../src/model.js';
+import type { CheckResult, RunReport } from '../src/model.js';
 import { renderHtml } from '../src/report/index.js';
 import { prettyJson } from '../src/report/html/json.js';
 import { PAYLOADS } from './fixtures/hostile/payloads.js';
@@ -133,7 +133,7 @@ describe('renderHtml', () => {
     reproduce: `mcpcheck server --stdio ${JSON.stringify(hostile)}`,
     wire: ['w1'],
   });
-  const report = grade({
+  const graded = grade({
     tool: { name: 'mcpcheck', version: '0.1.0' },
     target: { kind: 'stdio', description: hostile, protocolVersion: hostile, serverInfo: { name: hostile, version: hostile } },
     startedAt: hostile,
@@ -143,6 +143,8 @@ describe('renderHtml', () => {
     baseline: { expected: [hostile] },
     wire: [{ id: hostile, label: hostile, frames: [] }, { id: 'w1', label: hostile, frames: [{ index: 1, from: 'server', at: 3, text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { name: hostile } }) }, { index: 2, from: 'client', text: hostile }] }],
   });
+
+  const report: RunReport = { ...graded, sessions: [{ label: hostile, frames: 1, protocol: hostile, clientInfo: { name: hostile, version: hostile }, serverInfo: { name: hostile }, violations: [{ check: hostile, status: 'fail', findings: 1 }], transcript: hostile, stopped: hostile }] };
 
   it('writes every string of the model as text: none of the markup a target sent survives', () => {
     const html = renderHtml(report);

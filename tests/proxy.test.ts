@@ -484,6 +484,13 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       const transcripts = readdirSync(p.transcripts).map((f) => join(p.transcripts, f));
       expect(transcripts.length).toBeGreaterThan(0);
       expect(messageLevel(await validated(...transcripts))).toEqual(messageLevel(report));
+      // A section per session, each with its transcript: what it negotiated, who spoke, nothing wrong.
+      expect(report.sessions?.map((s) => s.transcript).sort()).toEqual(transcripts.sort());
+      for (const s of report.sessions ?? []) {
+        expect(s.violations).toEqual([]);
+        expect(s.frames).toBeGreaterThan(0);
+        if (s.label.startsWith('session ')) expect([s.protocol, s.serverInfo?.name, typeof s.clientInfo?.name]).toEqual(['2025-11-25', 'mcpcheck-reference', 'string']);
+      }
     } finally {
       server.stop();
     }
@@ -543,6 +550,9 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       await run(process.execPath, [side === 'client' ? CLIENT_FIXTURE : SDK_CLIENT, ...(side === 'client' ? ['--break', name] : []), p.url]);
       const { report } = await p.stop();
       expect(violations(report)).toEqual([...expected]);
+      // The sessions whose traffic broke the rule name its check, with their findings.
+      const named = (report.sessions ?? []).flatMap((s) => s.violations.map((v) => `${v.status} ${v.check.replace(/^proxy\./, '')}`));
+      expect([...new Set(named)].sort()).toEqual([...expected]);
     } finally {
       server.stop();
     }

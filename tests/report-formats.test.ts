@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../src/model.js';
+import { grade } from '../src/grade/index.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../src/report/index.js';
+import { renderMarkdown } from '../src/report/markdown.js';
 import { firstLine } from '../src/report/line.js';
 import { REFERENCE, requireBuild, ROOT } from './server-helpers.js';
 import { all, child, parseXml } from './xml.js';
@@ -96,6 +98,16 @@ describe('escaping helpers on hostile strings', () => {
     expect(unescapedSpecials('a|b')).toEqual(['|']);
     expect(unescapedSpecials('@me')).toEqual(['@']);
     expect(unescapedSpecials('<b>')).toEqual(['<', '>']);
+  });
+
+  it("a proxy run's sessions table keeps what a client and server said of themselves inert", () => {
+    const graded = grade({ tool: { name: 'mcpcheck', version: '0' }, target: { kind: 'http', description: 'proxy' }, startedAt: 'x', durationMs: 0, checks: [] });
+    const md = renderMarkdown({ ...graded, sessions: [{ label: 'session 1', frames: 2, protocol: HOSTILE, clientInfo: { name: HOSTILE, version: HOSTILE }, serverInfo: { name: HOSTILE }, violations: [{ check: 'proxy.BASE-ID-01', status: 'fail', findings: 2 }], transcript: HOSTILE, stopped: HOSTILE }] });
+    const row = md.split('\n').find((l) => l.startsWith('| session 1 |'))!;
+    const cells = row.slice(2, -2).split(' | ');
+    expect(cells).toHaveLength(5);
+    for (const cell of cells) expect(unescapedSpecials(cell)).toEqual([]);
+    expect(cells[3]).toMatch(/^FAIL proxy\\\.BASE-ID-01 ×2 \(judging stopped, /);
   });
 
   it('workflow-command escapes keep a hostile string on one line and out of the properties', () => {

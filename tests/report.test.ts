@@ -32,7 +32,7 @@ function report(checks: CheckResult[], baseline?: Baseline, serverName = 'everyt
 
 /** A report exercising every status, a baseline hit, a stale entry and all optional fields. */
 function fullReport(): RunReport {
-  return report(
+  const r = report(
     [
       check('server.life.version', 'pass', ['LIFE-VER-04'], { durationMs: 12 }),
       check('server.jsch.dialect', 'skip', ['JSCH-DIAL-02'], { message: 'tools not declared' }),
@@ -51,6 +51,11 @@ function fullReport(): RunReport {
     ],
     { expected: ['server.base.known', 'server.life.version'] },
   );
+  r.sessions = [
+    { label: 'session 1', frames: 12, protocol: '2025-11-25', clientInfo: { name: 'c', version: '1' }, serverInfo: { name: 's' }, violations: [{ check: 'server.base.null-id', status: 'fail', findings: 2 }], transcript: 'sessions/001-session.jsonl', wire: 'w1', stopped: 'judging fell behind' },
+    { label: 'traffic without a session id', frames: 0, protocol: 'none', violations: [] },
+  ];
+  return r;
 }
 
 describe('escapeTerminal', () => {
@@ -187,6 +192,7 @@ describe('renderConsole', () => {
       `server ${evil}`,
     );
     r.notes.push(`note ${evil}`);
+    r.sessions = [{ label: 'session 1', frames: 1, protocol: evil, clientInfo: { name: evil, version: evil }, serverInfo: { name: evil }, violations: [{ check: `check ${evil}`, status: 'fail', findings: 1 }], transcript: evil, stopped: evil }];
     for (const options of [{ color: false }, { color: true, verbose: true }, { color: true }]) {
       const text = renderConsole(r, options);
       const withoutOurCodes = text.replace(/\x1b\[[0-9;]*m/g, '');

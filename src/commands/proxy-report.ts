@@ -1,7 +1,7 @@
 import { checksFromFindings } from '../checks.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { untestedContext } from '../grade/coverage.js';
-import type { CheckResult, Evidence, RunReport } from '../model.js';
+import type { CheckResult, Evidence, RunReport, SessionSection } from '../model.js';
 import type { JudgedSession } from '../proxy/http-sessions.js';
 import { requirement } from '../spec/catalog.js';
 import type { Era } from '../spec/revisions.js';
@@ -62,6 +62,7 @@ export function reportOf(o: ReportContext, sessions: readonly JudgedSession[], r
     sessionOf.set(finding, { log: logOf.get(n.session)!, session: n.session });
     findings.push(finding);
   }
+  const findingsOf = (s: JudgedSession): Finding[] => findings.filter((f) => sessionOf.get(f)?.session === s);
   const replayable = (s: JudgedSession): string | undefined => (s.transcript !== undefined && s.transcriptProblem === undefined ? s.transcript : undefined);
   const checks = checksFromFindings({
     idPrefix: 'proxy.',
@@ -89,7 +90,7 @@ export function reportOf(o: ReportContext, sessions: readonly JudgedSession[], r
     ...sessions.flatMap((s) => (s.transcriptProblem !== undefined ? [`transcript of ${s.label} incomplete: ${s.transcriptProblem}`] : [])),
     ...(r.transcriptFlag === undefined ? ['no --transcript: failures have no reproduce line (record the traffic with --transcript; `mcpcheck validate` of it then reproduces them)'] : []),
   ];
-  return grade({
+  const report = grade({
     tool: toolInfo(),
     target: {
       kind: r.target.kind,
@@ -104,6 +105,29 @@ export function reportOf(o: ReportContext, sessions: readonly JudgedSession[], r
     wire: wire.build(checks),
     ...(o.baseline ? { baseline: o.baseline } : {}),
   });
+  return { ...report, sessions: sessions.map((s) => sectionOf(s, findingsOf(s), report, logOf.get(s), replayable(s))) };
+}
+
+/** A session's part of the report: what it was, and the failing checks its findings went into. */
+function sectionOf(s: JudgedSession, findings: readonly Finding[], report: RunReport, log: string | undefined, transcript: string | undefined): SessionSection {
+  const cited = new Map<string, number>();
+  for (const f of findings) if (f.severity !== 'info') for (const id of f.requirements) cited.set(id, (cited.get(id) ?? 0) + 1);
+  const violations = report.checks.flatMap((c) => {
+    const n = c.status === 'fail' || c.status === 'warn' ? c.requirements.reduce((sum, id) => sum + (cited.get(id) ?? 0), 0) : 0;
+    return n > 0 ? [{ check: c.id, status: c.status, findings: n }] : [];
+  });
+  const n = s.judged.negotiated;
+  return {
+    label: s.label,
+    frames: s.judged.frames.length,
+    protocol: n?.version ?? (s.judged.eras.length > 0 ? describeEras(new Set(s.judged.eras)) : 'none (no message of either era passed)'),
+    ...(n?.client ? { clientInfo: n.client } : {}),
+    ...(n?.server ? { serverInfo: n.server } : {}),
+    violations,
+    ...(transcript !== undefined ? { transcript } : {}),
+    ...(log !== undefined && report.wire?.some((w) => w.id === log) ? { wire: log } : {}),
+    ...(s.judged.stopped !== undefined ? { stopped: s.judged.stopped } : {}),
+  };
 }
 
 export const frames = (n: number): string => `${n} frame${n === 1 ? '' : 's'}`;

@@ -46,7 +46,7 @@ export interface JudgedTraffic {
   /** Findings not kept beyond KEPT_PER_RULE. */
   unkept: number;
   /** The stateful exchange's negotiation (what the client asked for, in which frame the server chose), when there was one. */
-  negotiated?: { version: string; requested?: string; frame?: number; server?: { name?: string; version?: string } };
+  negotiated?: { version: string; requested?: string; frame?: number; server?: Named; client?: Named };
 }
 
 /**
@@ -144,7 +144,8 @@ export class TrafficJudge {
     const applied = this.judge.appliedBy;
     for (const side of ['client', 'server'] as const) for (const id of applied[side]) this.applied.add(id);
     const stateful = this.judge.stateful;
-    const info = stateful?.serverInfo;
+    const server = namedBy(stateful?.serverInfo);
+    const client = namedBy(stateful?.clientInfo);
     return {
       findings: this.findings,
       evidence: this.evidence,
@@ -154,7 +155,7 @@ export class TrafficJudge {
       unkept: this.unkept,
       ...(this.stopped !== undefined ? { stopped: this.stopped } : {}),
       ...(stateful?.negotiatedVersion !== undefined
-        ? { negotiated: { version: stateful.negotiatedVersion, ...(stateful.requestedVersion !== undefined ? { requested: stateful.requestedVersion } : {}), ...(stateful.negotiationFrame !== undefined ? { frame: stateful.negotiationFrame } : {}), ...(info ? { server: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}) } }
+        ? { negotiated: { version: stateful.negotiatedVersion, ...(stateful.requestedVersion !== undefined ? { requested: stateful.requestedVersion } : {}), ...(stateful.negotiationFrame !== undefined ? { frame: stateful.negotiationFrame } : {}), ...(server ? { server } : {}), ...(client ? { client } : {}) } }
         : {}),
     };
   }
@@ -211,6 +212,14 @@ export class TrafficJudge {
       location: finding.frame !== undefined ? `frame ${finding.frame}` : from ? `${from} traffic` : 'session',
     });
   }
+}
+
+type Named = { name?: string; version?: string };
+
+/** The name and version an Implementation object gives (serverInfo, clientInfo), when it is one. */
+function namedBy(info: Record<string, unknown> | undefined): Named | undefined {
+  if (!info) return undefined;
+  return { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) };
 }
 
 const WORDS = { fail: 'FAIL', warn: 'WARN', info: 'note' } as const;

@@ -1,4 +1,5 @@
 import type { CheckResult, Evidence, RequirementVerdict, RunReport, Status } from '../model.js';
+import { SESSIONS_TITLE, sessionText } from './sessions.js';
 import { groupByArea, skipReasons } from './areas.js';
 import { escapeTerminal, truncateAtBoundary, wrap } from './escape.js';
 import { evidenceWhere, STATUS_LABEL as LABEL } from './describe.js';
@@ -65,6 +66,10 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     for (const note of new Set(report.notes)) out.push(...item('  - ', escapeTerminal(note, { allowNewlines: true })));
   }
 
+  if (report.sessions && report.sessions.length > 0) {
+    out.push('', paint('1', `${SESSIONS_TITLE}:`));
+    for (const s of report.sessions) out.push(...item('  - ', esc(sessionText(s))));
+  }
   if (report.eras) {
     out.push('', paint('1', 'Protocol eras (each graded over its own checks; the exit code covers all):'));
     for (const e of report.eras) out.push(`  ${esc(e.revision)} (${e.era}): ${e.status === 'tested' ? esc(e.headline ?? '') : `${e.status}: ${esc(e.detail)}`}`);

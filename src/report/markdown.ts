@@ -2,6 +2,7 @@ import type { CheckResult, RequirementVerdict, RunReport } from '../model.js';
 import { groupByArea, isUnexpectedFailure, skipReasons } from './areas.js';
 import { escapeMarkdown } from './escape.js';
 import { firstLine } from './line.js';
+import { sessionWords } from './sessions.js';
 import { verdictOf } from './verdict.js';
 
 /** Rows per table: a step summary is capped (1 MiB on GitHub), and the JSON report has them all. */
@@ -44,6 +45,13 @@ export function renderMarkdown(report: RunReport): string {
     ]);
   }
   if (report.untested.length > 0) section(out, 'Not tested by this run', bounded(report.untested.map((u) => `- **${escapeMarkdown(u.area)}**: ${escapeMarkdown(u.why)}`)));
+  if (report.sessions && report.sessions.length > 0) {
+    section(out, `Sessions (${report.sessions.length})`, [
+      '| Session | Frames | Protocol and peers | Violations | Transcript |',
+      '| --- | --- | --- | --- | --- |',
+      ...bounded(report.sessions.map(sessionWords).map((s) => `| ${escapeMarkdown(s.label)} | ${s.frames} | ${escapeMarkdown(s.who)} | ${escapeMarkdown(s.violations)}${s.stopped !== undefined ? ` (judging stopped, ${escapeMarkdown(firstLine(s.stopped))})` : ''} | ${s.transcript !== undefined ? escapeMarkdown(s.transcript) : ''} |`)),
+    ]);
+  }
   if (report.notes.length > 0) section(out, 'Notes', bounded(report.notes.map((n) => `- ${escapeMarkdown(n)}`)));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -74,6 +74,10 @@ export class SessionValidator {
     return this.state.serverInfo;
   }
 
+  get clientInfo(): Record<string, unknown> | undefined {
+    return this.state.clientInfo;
+  }
+
   get requestedVersion(): string | undefined {
     return this.state.requestedVersion;
   }

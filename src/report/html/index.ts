@@ -8,6 +8,7 @@ import { wireTemplate } from './wire.js';
 import { verdictOf } from '../verdict.js';
 import { areaPicture } from './picture.js';
 import { defectCards } from './defects.js';
+import { SESSIONS_TITLE, sessionText } from '../sessions.js';
 
 function targetList(report: RunReport): string {
   const { target } = report;
@@ -49,6 +50,11 @@ function verdictHeader(report: RunReport): string {
   );
 }
 
+function sessions(report: RunReport): string {
+  if (!report.sessions) return '';
+  return list(SESSIONS_TITLE, report.sessions.map(sessionText));
+}
+
 function eras(report: RunReport): string {
   if (!report.eras) return '';
   const items = report.eras.map((e) => `${e.revision} (${e.era}): ${e.status === 'tested' ? (e.headline ?? '') : `${e.status}: ${e.detail}`}`);
@@ -77,6 +83,7 @@ export function renderHtml(report: RunReport): string {
     verdictHeader(report) +
     list('Stale baseline entries (nothing they match fails any more; remove them from the baseline)', report.summary.staleBaseline) +
     eras(report) +
+    sessions(report) +
     areaPicture(groups) +
     defectCards(report, verdicts) +
     `<h2>All checks, by area</h2>` +

@@ -83,6 +83,7 @@ export class Lifecycle implements Concern {
           else findings.push(note('LIFE-VER-01', `the client asked for protocol version ${show(v)}, which mcpcheck does not know; validating with ${s.revision}`, '/params/protocolVersion'));
         }
         s.clientCapabilities = obj(params?.capabilities);
+        s.clientInfo = obj(params?.clientInfo);
       }
       return;
     }

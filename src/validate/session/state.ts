@@ -42,6 +42,7 @@ export class SessionState {
   clientCapabilities?: Record<string, unknown>;
   serverCapabilities?: Record<string, unknown>;
   serverInfo?: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
   /** The initialize response came: the version and both sides' capabilities are settled, and capability rules apply. */
   negotiated = false;
   /** The id of the client's first initialize request. */
