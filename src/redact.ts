@@ -202,3 +202,25 @@ export function targetEnv(env: NodeJS.ProcessEnv, names: ReadonlyArray<string> |
   for (const name of names) if (env[name] !== undefined) out[name] = env[name];
   return out;
 }
+
+/** HTTP headers that carry credentials, by name (lower-cased), besides those CREDENTIAL_NAME matches. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+/** A header name that says it carries a secret (x-api-key, x-auth-token, …); the MCP session id is no credential. */
+const CREDENTIAL_HEADER_NAME = /key|token|secret|auth|cookie|password|signature/i;
+
+/**
+ * HTTP headers (lower-cased names) as they may be written down: each credential's value replaced,
+ * an Authorization value keeping its scheme (`Bearer [redacted]`), so what was sent stays evident
+ * without what it sent.
+ */
+export function headersRedacted(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!CREDENTIAL_HEADERS.has(name) && !CREDENTIAL_HEADER_NAME.test(name)) out[name] = value;
+    else {
+      const scheme = /^(?:authorization|proxy-authorization)$/.test(name) ? /^[A-Za-z][\w!#$%&'*+.^`|~-]*(?= )/.exec(value)?.[0] : undefined;
+      out[name] = scheme !== undefined ? `${scheme} [redacted]` : '[redacted]';
+    }
+  }
+  return out;
+}

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
 import { waitForPort } from './fuzz-helpers.js';
@@ -14,6 +15,7 @@ import { freePort, PROTECTED_HEADER, REFERENCE, ROOT, withProtectedToken } from 
 // rule, and `validate` of the transcript says what the proxy said.
 
 const CLI = join(ROOT, 'dist/src/cli.js');
+const transcriptLine = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas/transcript.schema.json'), 'utf8')) as object);
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const BYTE_SERVER = join(ROOT, 'dist/tests/fixtures/proxy/byte-server.js');
 const REFERENCE_2026 = join(ROOT, 'dist/tests/fixtures/reference-2026/server.js');
@@ -484,6 +486,13 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       const transcripts = readdirSync(p.transcripts).map((f) => join(p.transcripts, f));
       expect(transcripts.length).toBeGreaterThan(0);
       expect(messageLevel(await validated(...transcripts))).toEqual(messageLevel(report));
+      // Every line of them is a record of schemas/transcript.schema.json, and each frame names the exchange that carried it.
+      for (const file of transcripts) {
+        const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+        for (const record of records) expect(transcriptLine(record), JSON.stringify(transcriptLine.errors)).toBe(true);
+        const numbers = new Set(records.filter((r) => !('from' in r) && 'exchange' in r).map((r) => r.exchange));
+        for (const frame of records.filter((r) => 'from' in r)) expect(numbers.has(frame.exchange)).toBe(true);
+      }
       // A section per session, each with its transcript: what it negotiated, who spoke, nothing wrong.
       expect(report.sessions?.map((s) => s.transcript).sort()).toEqual(transcripts.sort());
       for (const s of report.sessions ?? []) {
@@ -511,8 +520,16 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       const { report } = await p.stop();
       expect(report.notes.filter((n) => n.includes('Protected Resource Metadata'))).toEqual([expect.stringMatching(new RegExp(`names its resource "${server.url}", while the client was given ${p.url}`))]);
       expect(violations(report).filter((v) => v.includes('AUTH-'))).toEqual([]);
-      const written = [JSON.stringify(report), p.log(), ...readdirSync(p.transcripts).map((f) => readFileSync(join(p.transcripts, f), 'utf8'))].join('\n');
+      const transcripts = readdirSync(p.transcripts).map((f) => readFileSync(join(p.transcripts, f), 'utf8'));
+      const written = [JSON.stringify(report), p.log(), ...transcripts].join('\n');
       expect(written).not.toContain(token.slice('Bearer '.length));
+      // Each exchange is in its session's transcript, the credential's scheme kept and its value not.
+      const exchanges = transcripts.flatMap((t) => t.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)).filter((r) => 'exchange' in r && !('from' in r));
+      expect(exchanges.map((x) => [x.method, x.path, x.status, (x.requestHeaders as Record<string, string>).authorization])).toEqual([
+        ['GET', '/.well-known/oauth-protected-resource/mcp', 200, undefined],
+        ['POST', '/mcp', 401, undefined],
+        ['POST', '/mcp', 200, 'Bearer [redacted]'],
+      ]);
     } finally {
       server.stop();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SECRET_CHARS, Redactor, redactorFor, targetEnv } from '../src/redact.js';
+import { headersRedacted, MIN_SECRET_CHARS, Redactor, redactorFor, targetEnv } from '../src/redact.js';
 
 describe('redactorFor', () => {
   const env = { API_TOKEN: 'tok-1234567890', PATH: '/usr/local/bin:/usr/bin', HOME: '/home/someone', SHORT: 'abc', QUOTED: 'a"b\\c-long-value', npm_package_name: 'mcpcheck' };
@@ -100,5 +100,35 @@ describe('targetEnv', () => {
     expect(targetEnv({ A: '1', B: '2', PATH: '/bin' }, ['A', 'PATH', 'MISSING'])).toEqual({ A: '1', PATH: '/bin' });
     const all = { A: '1' };
     expect(targetEnv(all, undefined)).toBe(all);
+  });
+});
+
+describe('headersRedacted', () => {
+  it('replaces the values of credential headers, keeps an Authorization scheme, and leaves the rest (the MCP session id included)', () => {
+    expect(
+      headersRedacted({
+        authorization: 'Bearer abc.def',
+        'proxy-authorization': 'Basic dXNlcjpwYXNz',
+        cookie: 'sid=1',
+        'set-cookie': 'sid=2; HttpOnly',
+        'x-api-key': 'k-123',
+        'x-auth-token': 't',
+        'mcp-session-id': 'session-1',
+        'mcp-protocol-version': '2025-11-25',
+        accept: 'application/json, text/event-stream',
+      }),
+    ).toEqual({
+      authorization: 'Bearer [redacted]',
+      'proxy-authorization': 'Basic [redacted]',
+      cookie: '[redacted]',
+      'set-cookie': '[redacted]',
+      'x-api-key': '[redacted]',
+      'x-auth-token': '[redacted]',
+      'mcp-session-id': 'session-1',
+      'mcp-protocol-version': '2025-11-25',
+      accept: 'application/json, text/event-stream',
+    });
+    // A value that is no scheme and credential keeps nothing.
+    expect(headersRedacted({ authorization: 'abc' })).toEqual({ authorization: '[redacted]' });
   });
 });

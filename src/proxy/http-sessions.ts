@@ -2,6 +2,7 @@ import { TextDecoder } from 'node:util';
 import { join } from 'node:path';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { obj, parseObject } from '../json.js';
+import { headersRedacted } from '../redact.js';
 import { parseJson, type Parsed } from '../transport/common.js';
 import { mediaType } from '../transport/http-util.js';
 import { eraOfRequest } from '../transcript/eras.js';
@@ -68,6 +69,8 @@ interface Carried {
 
 /** An exchange while it passes. */
 interface Passing {
+  /** Its number (Exchange.number). */
+  exchange: number;
   request: Buffer[];
   requestBytes: number;
   carried?: Carried;
@@ -109,7 +112,11 @@ export class HttpSessions implements ExchangeTap {
   private proxyEndpoint: string | undefined;
   private stopped: string | undefined;
 
-  constructor(private readonly o: HttpSessionsOptions) {}
+  private readonly clock: () => number;
+
+  constructor(private readonly o: HttpSessionsOptions) {
+    this.clock = o.clock ?? Date.now;
+  }
 
   /** The proxy listens: its endpoint is what the client was given. */
   listeningAt(endpoint: string): void {
@@ -227,7 +234,7 @@ export class HttpSessions implements ExchangeTap {
 
   private state(x: Exchange): Passing {
     let p = this.passing.get(x);
-    if (!p) this.passing.set(x, (p = { request: [], requestBytes: 0, response: [], responseBytes: 0 }));
+    if (!p) this.passing.set(x, (p = { exchange: x.number, request: [], requestBytes: 0, response: [], responseBytes: 0 }));
     return p;
   }
 
@@ -251,9 +258,18 @@ export class HttpSessions implements ExchangeTap {
       if (this.sessionOnConnection.size > MAX_CONNECTIONS) this.sessionOnConnection.delete(this.sessionOnConnection.keys().next().value!);
     }
     p.routed = session;
+    session.transcript?.exchange({
+      exchange: x.number,
+      method: x.method,
+      path: x.path,
+      ...(x.status !== undefined ? { status: x.status } : {}),
+      requestHeaders: headersRedacted(x.requestHeaders),
+      ...(x.responseHeaders ? { responseHeaders: headersRedacted(x.responseHeaders) } : {}),
+      time: new Date(this.clock()).toISOString(),
+    });
     // Elsewhere (OAuth metadata, a wrong path) is forwarded, not judged as MCP traffic.
     if (!this.toEndpoint(x)) return session;
-    if (p.carried) session.judge.message('client', p.carried.text, { parsed: p.carried.parsed });
+    if (p.carried) session.judge.message('client', p.carried.text, { exchange: x.number, parsed: p.carried.parsed });
     if (p.unread) session.judge.unread('client');
     this.judgeRequest(session, x, p.carried);
     return session;
@@ -280,7 +296,7 @@ export class HttpSessions implements ExchangeTap {
       const version = obj(parseObject(text)?.result)?.protocolVersion;
       if (typeof version === 'string') session.negotiated = version;
     }
-    session.judge.message('server', text, { ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
+    session.judge.message('server', text, { exchange: p.exchange, ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
   }
 
   private named(id: string): ProxiedSession {

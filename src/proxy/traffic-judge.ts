@@ -111,13 +111,14 @@ export class TrafficJudge {
    * it is the body of an HTTP error status, which may be an error without id refusing the POST as
    * a whole (HTTP-POST-04).
    */
-  message(from: Side, text: string, o: { inResponseTo?: string | number; errorStatus?: boolean; parsed?: Parsed } = {}): void {
+  message(from: Side, text: string, o: { exchange?: number; inResponseTo?: string | number; errorStatus?: boolean; parsed?: Parsed } = {}): void {
     const at = this.clock();
     this.guarded(() => {
       const parsed = o.parsed ?? parseJson(text);
-      if (!parsed.ok) return this.onFrame(from, { raw: text, parseError: parsed.error, via: 'http', at });
+      const carrier = { ...(o.exchange !== undefined ? { exchange: o.exchange } : {}), ...(o.inResponseTo !== undefined ? { inResponseTo: o.inResponseTo } : {}) };
+      if (!parsed.ok) return this.onFrame(from, { raw: text, parseError: parsed.error, via: 'http', at, ...carrier });
       if (o.errorStatus && isAnonymousError(parsed.value)) this.judge.unreadableFrame(from === 'client' ? 'server' : 'client');
-      this.onFrame(from, { raw: text, message: parsed.value, via: 'http', at, ...(o.inResponseTo !== undefined ? { inResponseTo: o.inResponseTo } : {}) });
+      this.onFrame(from, { raw: text, message: parsed.value, via: 'http', at, ...carrier });
     });
   }
 
@@ -164,7 +165,7 @@ export class TrafficJudge {
     const raw = frame.raw ?? JSON.stringify(frame.message) ?? '';
     const time = new Date(frame.at).toISOString();
     const json = frame.parseError === undefined;
-    this.options.transcript?.frame({ from, raw, time, ...(frame.inResponseTo !== undefined ? { inResponseTo: frame.inResponseTo } : {}) });
+    this.options.transcript?.frame({ from, raw, time, ...(frame.inResponseTo !== undefined ? { inResponseTo: frame.inResponseTo } : {}), ...(frame.exchange !== undefined ? { exchange: frame.exchange } : {}) });
     const index = this.frames.add(from, raw, frame.at);
     const found = json ? this.judge.message(from, frame.message, index, raw, undefined, frame.inResponseTo) : this.judge.raw(from, raw, index);
     for (const f of found) this.record(f, from);

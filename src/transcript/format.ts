@@ -5,7 +5,11 @@ import { isObject } from '../json.js';
  * `{"mcpcheck":"transcript","version":1,"transport":"stdio"|"http"}`, then one frame a line:
  * `{"from":"client"|"server","message":<JSON>}` or `{"from":…,"raw":"<exact frame text>"}`,
  * with an optional ISO 8601 `"time"` and, over HTTP, an optional `"inResponseTo"`: the id of the
- * request whose POST response (JSON body or SSE stream) carried the frame. Described by
+ * request whose POST response (JSON body or SSE stream) carried the frame, and an optional
+ * `"exchange"`: the number of the HTTP exchange that carried it. Over HTTP a transcript may also
+ * hold exchange records, `{"exchange":N,"method":…,"path":…,"status":…,"requestHeaders":{…},
+ * "responseHeaders":{…}}` (credentials redacted): what the HTTP rules were judged on, kept as
+ * their evidence (validate judges the frames, not these). Described by
  * schemas/transcript.schema.json.
  */
 export type Side = 'client' | 'server';
@@ -25,8 +29,24 @@ export interface TranscriptFrame {
   time?: string;
   /** HTTP: the id of the request whose POST response (JSON body or SSE stream) carried the frame. */
   inResponseTo?: string | number;
+  /** HTTP: the exchange that carried the frame (its exchange record's number). */
+  exchange?: number;
   /** 1-based line in the file it was read from. */
   line?: number;
+}
+
+/** One HTTP exchange as it passed (mcpcheck proxy): the evidence of the rules judged on headers and statuses. */
+export interface TranscriptExchange {
+  exchange: number;
+  method: string;
+  /** The path and query the client asked for. */
+  path: string;
+  /** Absent when no answer came (the server could not be reached). */
+  status?: number;
+  /** Lower-cased names; credentials redacted. */
+  requestHeaders: Record<string, string>;
+  responseHeaders?: Record<string, string>;
+  time?: string;
 }
 
 export interface TranscriptProblem {
@@ -63,12 +83,35 @@ function readFrame(value: unknown): TranscriptFrame | string {
   if ('inResponseTo' in value && typeof value.inResponseTo !== 'string' && typeof value.inResponseTo !== 'number') {
     return `expected "inResponseTo" to be a request id (a string or a number), got ${describe(value.inResponseTo)}`;
   }
+  if ('exchange' in value && !isExchangeNumber(value.exchange)) return `expected "exchange" to be an exchange number, got ${describe(value.exchange)}`;
   const frame: TranscriptFrame = { from: value.from };
   if (hasMessage) frame.message = value.message;
   else frame.raw = value.raw as string;
   if (typeof value.time === 'string') frame.time = value.time;
   if (typeof value.inResponseTo === 'string' || typeof value.inResponseTo === 'number') frame.inResponseTo = value.inResponseTo;
+  if (isExchangeNumber(value.exchange)) frame.exchange = value.exchange;
   return frame;
+}
+
+const isExchangeNumber = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+const isHeaders = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((h) => typeof h === 'string');
+
+/** Reads an exchange record (a line with `exchange` and no `from`); a problem string when it is not one. */
+function readExchange(value: Record<string, unknown>): TranscriptExchange | string {
+  if (!isExchangeNumber(value.exchange)) return `expected "exchange" to be an exchange number, got ${describe(value.exchange)}`;
+  if (typeof value.method !== 'string' || typeof value.path !== 'string') return 'expected an exchange record to name its "method" and "path"';
+  if ('status' in value && !(typeof value.status === 'number' && Number.isInteger(value.status))) return `expected "status" to be an HTTP status, got ${describe(value.status)}`;
+  if (!isHeaders(value.requestHeaders) || ('responseHeaders' in value && !isHeaders(value.responseHeaders))) return 'expected an exchange record\'s headers as an object of strings';
+  return {
+    exchange: value.exchange,
+    method: value.method,
+    path: value.path,
+    ...(typeof value.status === 'number' ? { status: value.status } : {}),
+    requestHeaders: value.requestHeaders,
+    ...(isHeaders(value.responseHeaders) ? { responseHeaders: value.responseHeaders } : {}),
+    ...(typeof value.time === 'string' ? { time: value.time } : {}),
+  };
 }
 
 /**
@@ -78,6 +121,7 @@ function readFrame(value: unknown): TranscriptFrame | string {
 export type TranscriptRecord =
   | { kind: 'header'; header: TranscriptHeader }
   | { kind: 'frame'; frame: TranscriptFrame; at: number; text: string }
+  | { kind: 'exchange'; exchange: TranscriptExchange }
   | { kind: 'problem'; problem: TranscriptProblem };
 
 /** Where the line that starts at `start` ends: at its LF, at the CR of a CR LF, or at the end of the text. */
@@ -134,6 +178,18 @@ export function* readRecords(text: string, source: string): Generator<Transcript
       yield { kind: 'header', header: { mcpcheck: 'transcript', version: 1, ...(value.transport ? { transport: value.transport as 'stdio' | 'http' } : {}) } };
       continue;
     }
+    if (isObject(value) && 'exchange' in value && !('from' in value)) {
+      const exchange = readExchange(value);
+      if (typeof exchange === 'string') {
+        const problem = { line: n, message: exchange };
+        firstBad ??= problem;
+        yield { kind: 'problem', problem };
+      } else {
+        records++;
+        yield { kind: 'exchange', exchange };
+      }
+      continue;
+    }
     const frame = readFrame(value);
     if (typeof frame === 'string') {
       const problem = { line: n, message: frame };
@@ -159,7 +215,7 @@ export function parseTranscript(text: string, source: string): ParsedTranscript 
   for (const record of readRecords(text, source)) {
     if (record.kind === 'header') out.header = record.header;
     else if (record.kind === 'frame') out.frames.push(record.frame);
-    else out.problems.push(record.problem);
+    else if (record.kind === 'problem') out.problems.push(record.problem);
   }
   return out;
 }
@@ -174,7 +230,12 @@ export function formatFrame(frame: TranscriptFrame): string {
   else record.message = frame.message;
   if (frame.time !== undefined) record.time = frame.time;
   if (frame.inResponseTo !== undefined) record.inResponseTo = frame.inResponseTo;
+  if (frame.exchange !== undefined) record.exchange = frame.exchange;
   return JSON.stringify(record);
+}
+
+export function formatExchange(x: TranscriptExchange): string {
+  return JSON.stringify(x);
 }
 
 /** A whole transcript file: the header, then the frames as a session recorded them (raw text where they were not JSON). */

@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { formatFrame, formatHeader, type Side } from './format.js';
+import { formatExchange, formatFrame, formatHeader, type Side, type TranscriptExchange } from './format.js';
 
 /** What a transcript may hold in memory while the disk catches up; frames beyond it are counted, not written. */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
@@ -10,6 +10,7 @@ export interface PassingFrame {
   raw: string;
   time: string;
   inResponseTo?: string | number;
+  exchange?: number;
 }
 
 /**
@@ -25,7 +26,7 @@ export class TranscriptStream {
   private lines: string[] = [];
   private linesBytes = 0;
   private flushing = false;
-  /** Frames not written: the disk fell behind, or writing failed. */
+  /** Records (frames, exchanges) not written: the disk fell behind, or writing failed. */
   dropped = 0;
 
   constructor(
@@ -39,11 +40,20 @@ export class TranscriptStream {
   }
 
   frame(frame: PassingFrame): void {
+    this.line(formatFrame(frame));
+  }
+
+  /** An HTTP exchange's metadata (its credentials already redacted), the evidence of the rules judged on it. */
+  exchange(exchange: TranscriptExchange): void {
+    this.line(formatExchange(exchange));
+  }
+
+  private line(text: string): void {
     if (this.failure !== undefined || this.out.writableLength + this.linesBytes > MAX_PENDING_BYTES) {
       this.dropped++;
       return;
     }
-    const line = this.redact(formatFrame(frame)) + '\n';
+    const line = this.redact(text) + '\n';
     this.lines.push(line);
     this.linesBytes += line.length;
     if (!this.flushing) {
@@ -66,7 +76,7 @@ export class TranscriptStream {
     this.flush();
     return new Promise((resolve) => {
       const why = (): string | undefined =>
-        this.failure !== undefined ? `writing ${this.path} failed (${this.failure})${this.dropped > 0 ? `; ${this.dropped} frames were not written` : ''}` : this.dropped > 0 ? `${this.dropped} frames were not written: the disk fell more than ${MAX_PENDING_BYTES / 1024 / 1024} MiB behind the traffic` : undefined;
+        this.failure !== undefined ? `writing ${this.path} failed (${this.failure})${this.dropped > 0 ? `; ${this.dropped} records were not written` : ''}` : this.dropped > 0 ? `${this.dropped} records were not written: the disk fell more than ${MAX_PENDING_BYTES / 1024 / 1024} MiB behind the traffic` : undefined;
       if (this.out.closed || this.out.destroyed) return resolve(why());
       this.out.end(() => resolve(why()));
       this.out.once('error', () => resolve(why()));

@@ -91,7 +91,8 @@ export function validateTranscriptText(text: string, source: string): { transcri
   for (const record of readRecords(text, source)) {
     if (record.kind === 'header') transcript.header = record.header;
     else if (record.kind === 'problem') transcript.problems.push(record.problem);
-    else {
+    // An exchange's headers and status (a proxy's HTTP transcript) are the evidence of rules judged live: not judged again here.
+    else if (record.kind === 'frame') {
       // The header, if any, is the first record: the session starts with the first frame.
       session ??= sessionFor(transcript.header);
       for (const f of judge(session, record.frame, transcript.frameCount, record.text)) findings.push(f);
