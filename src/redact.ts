@@ -224,3 +224,11 @@ export function headersRedacted(headers: Readonly<Record<string, string>>): Reco
   }
   return out;
 }
+
+/** A request's path with the values of its query hidden (API keys often travel there); the names stay. */
+export function pathRedacted(path: string): string {
+  const q = path.indexOf('?');
+  if (q < 0) return path;
+  const names = path.slice(q + 1).split('&').map((pair) => pair.split('=')[0]);
+  return `${path.slice(0, q)}?${names.map((name) => `${name}=[redacted]`).join('&')}`;
+}

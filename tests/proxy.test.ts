@@ -574,4 +574,23 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       server.stop();
     }
   });
+
+  it.concurrent.each([
+    ['(none)', undefined, ['pass HTTP-RESUME-01', 'pass HTTP-SSE-01']],
+    ['http-no-priming-event', 'http-no-priming-event', ['warn HTTP-SSE-01']],
+    ['http-duplicate-event-ids', 'http-duplicate-event-ids', ['fail HTTP-RESUME-01', 'pass HTTP-SSE-01']],
+  ] as const)('a tool call answered on an SSE stream (Inspector CLI, the reference server, break %s): the priming event and unique event ids judged', async (_label, name, expected) => {
+    const server = await httpServer((port) => `node ${REFERENCE} --http --port ${port}${name !== undefined ? ` --break ${name}` : ''}`);
+    try {
+      const p = await httpProxied(server.url);
+      const r = await run(process.execPath, ['index.js', p.url, '--method', 'tools/call', '--tool-name', 'slow', '--tool-arg', 'steps=2', '--tool-arg', 'delayMs=10'], { cwd: INSPECTOR_BUILD });
+      expect(r.code, r.stderr.toString()).toBe(0);
+      const { report } = await p.stop();
+      expect(report.checks.filter((c) => /^proxy\.HTTP-(SSE-01|RESUME-01)$/.test(c.id)).map((c) => `${c.status} ${c.requirements[0]}`).sort()).toEqual([...expected]);
+      expect(violations(report).filter((v) => !/HTTP-(SSE-01|RESUME-01)$/.test(v))).toEqual([]);
+    } finally {
+      server.stop();
+    }
+  });
+
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headersRedacted, MIN_SECRET_CHARS, Redactor, redactorFor, targetEnv } from '../src/redact.js';
+import { headersRedacted, MIN_SECRET_CHARS, pathRedacted, Redactor, redactorFor, targetEnv } from '../src/redact.js';
 
 describe('redactorFor', () => {
   const env = { API_TOKEN: 'tok-1234567890', PATH: '/usr/local/bin:/usr/bin', HOME: '/home/someone', SHORT: 'abc', QUOTED: 'a"b\\c-long-value', npm_package_name: 'mcpcheck' };
@@ -130,5 +130,12 @@ describe('headersRedacted', () => {
     });
     // A value that is no scheme and credential keeps nothing.
     expect(headersRedacted({ authorization: 'abc' })).toEqual({ authorization: '[redacted]' });
+  });
+});
+
+describe('pathRedacted', () => {
+  it('hides the values of a query, keeping the names and the path', () => {
+    expect(pathRedacted('/mcp')).toBe('/mcp');
+    expect(pathRedacted('/mcp?api_key=s3cret&x=1&flag')).toBe('/mcp?api_key=[redacted]&x=[redacted]&flag=[redacted]');
   });
 });

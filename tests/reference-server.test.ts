@@ -21,6 +21,8 @@ import { PROTECTED_TOKEN } from './server-helpers.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = join(ROOT, 'dist/tests/fixtures/reference/server.js');
 const WAIT_MS = 5_000;
+/** A server process's start: a ceiling, not a measure — a full test run on two cores has taken over 5 s to start one. */
+const START_MS = 30_000;
 /** Default wait; shortened while checking that the correct server does NOT show a break. */
 let defaultWait = WAIT_MS;
 
@@ -273,7 +275,7 @@ class HttpPeer {
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString('utf8');
     });
-    const line = await waitUntil(() => (out.includes('\n') ? out.slice(0, out.indexOf('\n')) : undefined), WAIT_MS, 'listening line');
+    const line = await waitUntil(() => (out.includes('\n') ? out.slice(0, out.indexOf('\n')) : undefined), START_MS, 'listening line');
     const m = /^listening (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line);
     if (m === null || m[1] === undefined) throw new Error(`unexpected first stdout line: ${line}`);
     return new HttpPeer(child, m[1]);

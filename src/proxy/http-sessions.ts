@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { join } from 'node:path';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { obj, parseObject } from '../json.js';
-import { headersRedacted } from '../redact.js';
+import { headersRedacted, pathRedacted } from '../redact.js';
 import { parseJson, type Parsed } from '../transport/common.js';
 import { mediaType } from '../transport/http-util.js';
 import { eraOfRequest } from '../transcript/eras.js';
@@ -10,6 +10,10 @@ import { TranscriptStream } from '../transcript/stream.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { checkModernRequestHeaders } from '../validate/modern-headers.js';
 import { judgeServerAnswer } from '../validate/server-http.js';
+import { findingsIn, judgedRevision } from '../validate/in-revision.js';
+import { sseEventFindings } from '../validate/sse.js';
+import { appliesIn } from '../spec/catalog.js';
+import type { RequirementId } from '../spec/requirement-id.js';
 import type { Exchange, ExchangeTap } from './http-reverse.js';
 import { type JudgedTraffic, TrafficJudge } from './traffic-judge.js';
 
@@ -147,13 +151,14 @@ export class HttpSessions implements ExchangeTap {
     if (mediaType(x.responseHeaders?.['content-type']) === 'text/event-stream') {
       const inResponseTo = p.carried?.requestId;
       const resumed = x.method === 'GET' && x.requestHeaders['last-event-id'] !== undefined;
+      let first = true;
       const parser = createParser({
         onEvent: (e) => {
-          if (e.id !== undefined) {
-            // A resumed stream replays events already seen on the stream it resumes: judged once.
-            if (resumed && session.eventIds.has(e.id)) return;
-            if (session.eventIds.size < MAX_EVENT_IDS) session.eventIds.add(e.id);
-          }
+          // A resumed stream replays events already seen on the stream it resumes: judged once.
+          if (e.id !== undefined && resumed && session.eventIds.has(e.id)) return;
+          if (this.toEndpoint(x)) this.judgeEvent(session, e, { what: `the SSE stream of ${x.method} #${x.number}`, first: first && x.method === 'POST', resumed, modern: p.carried?.modern === true });
+          first = false;
+          if (e.id !== undefined && session.eventIds.size < MAX_EVENT_IDS) session.eventIds.add(e.id);
           if (e.data !== '' && this.toEndpoint(x)) this.serverFrame(session, p, e.data, inResponseTo, false);
         },
       });
@@ -261,7 +266,7 @@ export class HttpSessions implements ExchangeTap {
     session.transcript?.exchange({
       exchange: x.number,
       method: x.method,
-      path: x.path,
+      path: pathRedacted(x.path),
       ...(x.status !== undefined ? { status: x.status } : {}),
       requestHeaders: headersRedacted(x.requestHeaders),
       ...(x.responseHeaders ? { responseHeaders: headersRedacted(x.responseHeaders) } : {}),
@@ -289,6 +294,20 @@ export class HttpSessions implements ExchangeTap {
       { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionIssued: session.id !== undefined },
     );
     session.judge.outside('client', applied, findings);
+  }
+
+  /**
+   * HTTP-SSE-01 and HTTP-RESUME-01 on an event of the server's stream (sseEventFindings, as
+   * mcpcheck's own HTTP client judges them), in the session's revision: the priming event is
+   * expected once a version with it was negotiated, and not in the stateless era.
+   */
+  private judgeEvent(session: ProxiedSession, e: { id?: string; data: string }, o: { what: string; first: boolean; resumed: boolean; modern: boolean }): void {
+    const revision = judgedRevision(session.negotiated);
+    const primingExpected = session.negotiated !== undefined && !o.modern;
+    const exercised: RequirementId[] = [...(o.first && primingExpected ? (['HTTP-SSE-01'] as const) : []), ...(e.id !== undefined && !o.resumed && !o.modern && session.eventIds.size > 0 ? (['HTTP-RESUME-01'] as const) : [])];
+    const applied = exercised.filter((id) => appliesIn(id, revision));
+    const findings = sseEventFindings(e, { what: o.what, first: o.first, primingExpected, resumed: o.resumed, seen: (id) => session.eventIds.has(id) });
+    session.judge.outside('server', applied, findingsIn(findings, revision));
   }
 
   private serverFrame(session: ProxiedSession, p: Passing, text: string, inResponseTo: string | number | undefined, errorStatus: boolean): void {

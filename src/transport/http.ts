@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { PRIMING_EXPECTED, primingProblem } from '../validate/sse.js';
+import { sseEventFindings } from '../validate/sse.js';
 import { ChannelEvents } from './channel-base.js';
 import type { Channel, IncomingFrame, SendResult } from './channel.js';
 import { note, violation } from '../validate/finding.js';
@@ -517,15 +517,10 @@ export class HttpChannel extends ChannelEvents implements Channel {
     const parser = createParser({
       maxBufferSize: this.maxMessageBytes,
       onEvent: (e) => {
-        const priming = end.events.length === 0 && via === 'post-sse' && primingExpected ? primingProblem(e) : undefined;
-        if (priming !== undefined) this.findings.emit(violation('HTTP-SSE-01', `expected ${what} to open with ${PRIMING_EXPECTED}; ${priming}`));
+        for (const f of sseEventFindings(e, { what, first: end.events.length === 0 && via === 'post-sse', primingExpected, resumed, seen: (id) => this.eventIds.has(id) })) this.findings.emit(f);
         end.events.push({ id: e.id, event: e.event, dataBytes: Buffer.byteLength(e.data), at: this.clock() });
         if (e.id !== undefined) {
           end.lastEventId = e.id;
-          // Resumption replays a stream's events with their old ids; only a fresh stream must not reuse one.
-          if (!resumed && this.eventIds.has(e.id)) {
-            this.findings.emit(violation('HTTP-RESUME-01', `SSE event id ${quote(e.id, 80)} on ${what} was already used on another stream of this session; event ids must be unique across the session's streams`));
-          }
           this.eventIds.add(e.id);
         }
         // An event with empty data carries no message (e.g. the priming event, HTTP-SSE-01).
