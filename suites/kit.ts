@@ -14,7 +14,7 @@ export { replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner
 export { isAnonymousError } from '../src/validate/envelope.js';
 export { describeReply } from '../src/harness/describe-reply.js';
 export { list, show, type Finding } from '../src/validate/finding.js';
-export { invisibleSessionIdChars } from '../src/validate/server-http.js';
+export { invisibleSessionIdChars, responseOnGetStream } from '../src/validate/server-http.js';
 
 // Sessions: mcpcheck as the client of a server under test, as the server of a client under test,
 // the frames and replies both record, and waits scaled by the pace measured of the target.

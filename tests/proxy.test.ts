@@ -450,6 +450,41 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
     }
   });
 
+  it.each([
+    ['a notification', 'pass', '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'],
+    ['a response', 'fail', '{"jsonrpc":"2.0","id":99,"result":{}}'],
+  ])('a fresh GET stream carrying %s: HTTP-GET-04 %s', async (_what, status, event) => {
+    const upstream = createServer((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`id: 1\ndata: \n\nid: 2\ndata: ${event}\n\n`);
+        return;
+      }
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        if (!body.includes('"id"')) return void res.writeHead(202).end();
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'get-04' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"t","version":"1"}}}');
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const p = await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`);
+      const post = (body: string, session?: string) =>
+        fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}) }, body }).then((r) => r.text());
+      await post('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}');
+      await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', 'get-04');
+      await (await fetch(p.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'get-04', 'mcp-protocol-version': '2025-11-25' } })).text();
+      const { report } = await p.stop();
+      expect(report.checks.find((c) => c.id === 'proxy.HTTP-GET-04')?.status).toBe(status);
+      // The stray response answers no request: the session rules say so too.
+      expect(violations(report).filter((v) => !v.endsWith('HTTP-GET-04'))).toEqual(status === 'fail' ? ['fail BASE-RES-01'] : []);
+    } finally {
+      upstream.close();
+    }
+  });
+
   it('a GET answered 200 with JSON instead of an SSE stream (or 405) fails HTTP-GET-02', async () => {
     const upstream = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

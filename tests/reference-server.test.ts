@@ -904,7 +904,8 @@ describe('deliberate breaks', () => {
       peer.child.kill('SIGKILL');
     } else {
       const peer = StdioPeer.start(b.name);
-      const init = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } });
+      // The first answer waits for the process to start as well.
+      const init = await peer.response(peer.start('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'vitest', version: '0' } }), START_MS);
       expect('result' in init, b.name).toBe(true);
       peer.child.kill('SIGKILL');
     }

@@ -60,7 +60,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Streamable HTTP, in part',
-    why: 'through mcpcheck proxy --url the headers, statuses and content types of each exchange are judged (HTTP-POST-01/02/03/05, HTTP-GET-01/02, HTTP-VER-01/02, HTTP-SESS-03/04, and HDR-* on a 2026-07-28 POST), and the priming event and unique event ids of SSE streams (HTTP-SSE-01, HTTP-RESUME-01); not the replays of a resumed stream (HTTP-RESUME-02…), responses on a GET stream (HTTP-GET-04), error statuses (HTTP-POST-04), the end of a session (HTTP-SESS-06/08) or Origin checks; with --stdio, no HTTP',
+    why: 'through mcpcheck proxy --url the headers, statuses and content types of each exchange are judged (HTTP-POST-01/02/03/05, HTTP-GET-01/02, HTTP-VER-01/02, HTTP-SESS-03/04, and HDR-* on a 2026-07-28 POST), the priming event and unique event ids of SSE streams (HTTP-SSE-01, HTTP-RESUME-01) and no response on a GET stream that resumes nothing (HTTP-GET-04); not the replays of a resumed stream (HTTP-RESUME-02…), error statuses (HTTP-POST-04), the end of a session (HTTP-SESS-06/08) or Origin checks; with --stdio, no HTTP',
     runs: ['proxy'],
   },
   { area: 'fuzzing, in part', why: 'sequences send no completion/complete, prompts/get or resources/read and call only the tools --call-tools allows; in 2025-11-25 they declare no client capability (the server\'s roots, sampling and elicitation requests are not exercised)', runs: ['fuzz'] },

@@ -9,7 +9,8 @@ import { eraOfRequest } from '../transcript/eras.js';
 import { TranscriptStream } from '../transcript/stream.js';
 import { judgeClientExchange } from '../validate/client-http.js';
 import { checkModernRequestHeaders } from '../validate/modern-headers.js';
-import { judgeServerAnswer } from '../validate/server-http.js';
+import { judgeServerAnswer, responseOnGetStream } from '../validate/server-http.js';
+import { type Finding, show, violation } from '../validate/finding.js';
 import { findingsIn, judgedRevision } from '../validate/in-revision.js';
 import { sseEventFindings } from '../validate/sse.js';
 import { appliesIn } from '../spec/catalog.js';
@@ -45,6 +46,8 @@ class ProxiedSession {
   initializedAt: number | undefined;
   negotiated: string | undefined;
   readonly eventIds = new Set<string>();
+  /** GET streams open that resume nothing: a response the server sends meanwhile must not go there (HTTP-GET-04). */
+  freshGetStreams = 0;
 
   constructor(
     readonly label: string,
@@ -85,6 +88,8 @@ interface Passing {
   response: Buffer[];
   responseBytes: number;
   sse?: { parser: EventSourceParser; decoder: TextDecoder; resumed: boolean };
+  /** It is a GET's SSE stream to the endpoint, resuming an earlier one or not. */
+  getStream?: 'fresh' | 'resumed';
 }
 
 export interface JudgedSession {
@@ -163,6 +168,10 @@ export class HttpSessions implements ExchangeTap {
         },
       });
       p.sse = { parser, decoder: new TextDecoder(), resumed };
+      if (x.method === 'GET' && this.toEndpoint(x)) {
+        p.getStream = resumed ? 'resumed' : 'fresh';
+        if (!resumed) session.freshGetStreams++;
+      }
     }
   }
 
@@ -177,6 +186,7 @@ export class HttpSessions implements ExchangeTap {
     const p = this.state(x);
     this.passing.delete(x);
     const session = p.routed ?? this.route(x, p);
+    if (p.getStream === 'fresh') session.freshGetStreams--;
     const headers = x.responseHeaders ?? {};
     const media = mediaType(headers['content-type']);
     if (!p.sse && media === 'application/json' && p.responseBytes > 0 && this.toEndpoint(x)) {
@@ -310,11 +320,31 @@ export class HttpSessions implements ExchangeTap {
     session.judge.outside('server', applied, findingsIn(findings, revision));
   }
 
+  /**
+   * HTTP-GET-04 (responseOnGetStream): a response on a GET stream that resumes nothing is a
+   * violation. The rule is exercised by what passes on such a stream, and by an answer the server
+   * sent on a POST while one was open (it went where it belonged).
+   */
+  private judgeGetStream(session: ProxiedSession, p: Passing, text: string): void {
+    const revision = judgedRevision(session.negotiated);
+    if (session.negotiated === undefined || !appliesIn('HTTP-GET-04', revision) || (p.getStream === undefined && session.freshGetStreams === 0)) return;
+    const findings: Finding[] = [];
+    if (p.getStream !== undefined) {
+      const parsed = parseJson(text);
+      if (parsed.ok && responseOnGetStream(parsed.value, p.getStream === 'resumed')) {
+        findings.push(violation('HTTP-GET-04', `expected no JSON-RPC response on the SSE stream of GET #${p.exchange}, which resumes no earlier stream; got a ${'error' in (parsed.value as object) ? 'error' : 'result'} response with id ${show((parsed.value as Record<string, unknown>).id)}`));
+      }
+      if (p.getStream === 'resumed') return session.judge.outside('server', [], findings);
+    }
+    session.judge.outside('server', ['HTTP-GET-04'], findings);
+  }
+
   private serverFrame(session: ProxiedSession, p: Passing, text: string, inResponseTo: string | number | undefined, errorStatus: boolean): void {
     if (p.carried?.initialize && session.negotiated === undefined) {
       const version = obj(parseObject(text)?.result)?.protocolVersion;
       if (typeof version === 'string') session.negotiated = version;
     }
+    this.judgeGetStream(session, p, text);
     session.judge.message('server', text, { exchange: p.exchange, ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
   }
 

@@ -27,6 +27,16 @@ export const SERVER_ANSWER_RULES: RuleTable = ['HTTP-POST-03', 'HTTP-POST-05', '
 
 const mediaOf = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
+/**
+ * HTTP-GET-04: whether a message a server sent on a GET stream breaks the rule — a JSON-RPC
+ * response (result or error), on a stream that resumes no earlier request's stream (no
+ * Last-Event-ID). Requests and notifications are what a GET stream is for.
+ */
+export function responseOnGetStream(message: unknown, resumed: boolean): boolean {
+  if (resumed || message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  return !('method' in message) && ('result' in message || 'error' in message);
+}
+
 /** The characters of a session id outside visible ASCII (0x21–0x7E), each once (HTTP-SESS-03). */
 export function invisibleSessionIdChars(id: string): string[] {
   return [...new Set([...id].filter((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e))];

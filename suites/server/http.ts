@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, invisibleSessionIdChars, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
-import { isResponse } from './helpers.js';
+import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, invisibleSessionIdChars, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, responseOnGetStream, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
 
 // Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
 // exchanges (`HttpChannel.request`): they are not frames of the session and leave its state alone,
@@ -497,7 +496,7 @@ export const getStream = httpScenario({
     // Requests on POST while the stream is open: their responses belong on the POST answers only.
     const replies = await Promise.all([session.request('ping', undefined, HEADERS_MS), session.request('ping', undefined, HEADERS_MS)]);
     await session.settle(GET_WINDOW_MS);
-    const onGet = session.peerFrames(mark).filter((f) => f.via === 'get-sse' && isResponse(f));
+    const onGet = session.peerFrames(mark).filter((f) => f.via === 'get-sse' && responseOnGetStream(f.message, false));
     check.expect(onGet.length === 0, {
       key: 'no-responses',
       requirements: ['HTTP-GET-04'],
