@@ -911,6 +911,7 @@ describe('deliberate breaks', () => {
     }
   };
 
+  // Some 140 processes started: a ceiling of 3 minutes, as a full test run on two cores shares them (it once went past 60 s).
   it('every break starts and still initializes (stdio or HTTP)', async () => {
     // Four at a time: each mostly waits for a process to start.
     const queue = [...BREAKS];
@@ -919,7 +920,7 @@ describe('deliberate breaks', () => {
         for (let b = queue.shift(); b !== undefined; b = queue.shift()) await startsAndInitializes(b);
       }),
     );
-  });
+  }, 180_000);
 
   it('MCPCHECK_BREAK selects a break like --break', async () => {
     const peer = new StdioPeer(startProcess([], { MCPCHECK_BREAK: 'ping-not-empty' }));
