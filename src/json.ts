@@ -67,3 +67,9 @@ export function mayHoldMember(text: string, ...names: string[]): boolean {
 export function table<T>(entries: Readonly<Record<string, T>>): ReadonlyMap<string, T> {
   return new Map(Object.entries(entries));
 }
+
+/** The `name` and `version` strings of an object (an Implementation: serverInfo, clientInfo), each when it is one; undefined for no object. */
+export function nameAndVersion(v: unknown): { name?: string; version?: string } | undefined {
+  if (!isObject(v)) return undefined;
+  return { ...(typeof v.name === 'string' ? { name: v.name } : {}), ...(typeof v.version === 'string' ? { version: v.version } : {}) };
+}

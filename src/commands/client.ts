@@ -1,3 +1,4 @@
+import { nameAndVersion } from '../json.js';
 import { availableParallelism } from 'node:os';
 import { grade, type Baseline } from '../grade/index.js';
 import { ClientTarget, type EndpointFactory } from '../harness/client-target.js';
@@ -43,11 +44,6 @@ export interface ClientCommandOptions {
 /** mcpcheck answers as a conformant server would: SSE streams primed with an event id. */
 const openEndpoint: EndpointFactory = (transport) => (transport === 'http' ? openHttpEndpoint({ policy: { answerWith: 'sse', priming: true } }) : StdioRelayChannel.open());
 
-function infoOf(value: unknown): { name?: string; version?: string } | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  const v = value as Record<string, unknown>;
-  return { ...(typeof v.name === 'string' ? { name: v.name } : {}), ...(typeof v.version === 'string' ? { version: v.version } : {}) };
-}
 
 /** `mcpcheck client`: runs the client suite against a client command and grades it. */
 export async function testClient(o: ClientCommandOptions, scenarios: ClientScenario[] = clientScenarios): Promise<RunReport> {
@@ -70,7 +66,7 @@ export async function testClient(o: ClientCommandOptions, scenarios: ClientScena
       seed,
       cases: o.properties ?? PROPERTY_CASES,
     });
-    const clientInfo = infoOf(out.clientInfo);
+    const clientInfo = nameAndVersion(out.clientInfo);
     return grade({
       role: 'client',
       tool: toolInfo(),

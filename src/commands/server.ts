@@ -1,3 +1,4 @@
+import { nameAndVersion } from '../json.js';
 import { availableParallelism } from 'node:os';
 import { SetupError, TokenWanted } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
@@ -103,12 +104,12 @@ export function makeTarget(o: Omit<ServerCommandOptions, 'targetFlags'>): Target
 
 /** The report's view of a server target: what it is, the revision it negotiated, what it said of itself. */
 export function serverTargetInfo(target: Target, seen: { protocolVersion?: string; serverInfo?: Record<string, unknown> }): TargetInfo {
-  const info = seen.serverInfo;
+  const info = nameAndVersion(seen.serverInfo);
   return {
     kind: target.kind,
     description: target.description,
     ...(seen.protocolVersion ? { protocolVersion: seen.protocolVersion } : {}),
-    ...(info ? { serverInfo: { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {}),
+    ...(info ? { serverInfo: info } : {}),
   };
 }
 

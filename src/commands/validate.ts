@@ -1,3 +1,4 @@
+import { nameAndVersion } from '../json.js';
 import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
@@ -162,13 +163,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
       negotiations.push({ label: file, transcript, log, requested: requestedVersion, negotiated: negotiatedVersion, frame: negotiationFrame, server: `${String(name?.name)} ${String(name?.version)}` });
     }
     protocolVersion ??= stateful?.negotiatedVersion;
-    const info = stateful?.serverInfo;
-    if (info && !serverInfo) {
-      serverInfo = {
-        ...(typeof info.name === 'string' ? { name: info.name } : {}),
-        ...(typeof info.version === 'string' ? { version: info.version } : {}),
-      };
-    }
+    serverInfo ??= nameAndVersion(stateful?.serverInfo);
   }
   for (const { index, finding } of versionConsistency(negotiations)) {
     const n = negotiations[index]!;

@@ -76,8 +76,6 @@ interface Carried {
 
 /** An exchange while it passes. */
 interface Passing {
-  /** Its number (Exchange.number). */
-  exchange: number;
   request: Buffer[];
   requestBytes: number;
   carried?: Carried;
@@ -164,7 +162,7 @@ export class HttpSessions implements ExchangeTap {
           if (this.toEndpoint(x)) this.judgeEvent(session, e, { what: `the SSE stream of ${x.method} #${x.number}`, first: first && x.method === 'POST', resumed, modern: p.carried?.modern === true });
           first = false;
           if (e.id !== undefined && session.eventIds.size < MAX_EVENT_IDS) session.eventIds.add(e.id);
-          if (e.data !== '' && this.toEndpoint(x)) this.serverFrame(session, p, e.data, inResponseTo, false);
+          if (e.data !== '' && this.toEndpoint(x)) this.serverFrame(session, x, p, e.data, inResponseTo, false);
         },
       });
       p.sse = { parser, decoder: new TextDecoder(), resumed };
@@ -191,7 +189,7 @@ export class HttpSessions implements ExchangeTap {
     const media = mediaType(headers['content-type']);
     if (!p.sse && media === 'application/json' && p.responseBytes > 0 && this.toEndpoint(x)) {
       if (p.responseBytes > MAX_JUDGED_BYTES) this.o.onLine(`the answer to ${x.method} #${x.number} is larger than ${MAX_JUDGED_BYTES} bytes: forwarded, not judged`);
-      else this.serverFrame(session, p, Buffer.concat(p.response).toString('utf8'), p.carried?.requestId, (x.status ?? 0) >= 400);
+      else this.serverFrame(session, x, p, Buffer.concat(p.response).toString('utf8'), p.carried?.requestId, (x.status ?? 0) >= 400);
     }
     if (x.status === undefined) return;
     const toEndpoint = this.toEndpoint(x);
@@ -249,7 +247,7 @@ export class HttpSessions implements ExchangeTap {
 
   private state(x: Exchange): Passing {
     let p = this.passing.get(x);
-    if (!p) this.passing.set(x, (p = { exchange: x.number, request: [], requestBytes: 0, response: [], responseBytes: 0 }));
+    if (!p) this.passing.set(x, (p = { request: [], requestBytes: 0, response: [], responseBytes: 0 }));
     return p;
   }
 
@@ -325,27 +323,28 @@ export class HttpSessions implements ExchangeTap {
    * violation. The rule is exercised by what passes on such a stream, and by an answer the server
    * sent on a POST while one was open (it went where it belonged).
    */
-  private judgeGetStream(session: ProxiedSession, p: Passing, text: string): void {
+  private judgeGetStream(session: ProxiedSession, x: Exchange, p: Passing, parsed: Parsed): void {
     const revision = judgedRevision(session.negotiated);
     if (session.negotiated === undefined || !appliesIn('HTTP-GET-04', revision) || (p.getStream === undefined && session.freshGetStreams === 0)) return;
     const findings: Finding[] = [];
     if (p.getStream !== undefined) {
-      const parsed = parseJson(text);
       if (parsed.ok && responseOnGetStream(parsed.value, p.getStream === 'resumed')) {
-        findings.push(violation('HTTP-GET-04', `expected no JSON-RPC response on the SSE stream of GET #${p.exchange}, which resumes no earlier stream; got a ${'error' in (parsed.value as object) ? 'error' : 'result'} response with id ${show((parsed.value as Record<string, unknown>).id)}`));
+        findings.push(violation('HTTP-GET-04', `expected no JSON-RPC response on the SSE stream of GET #${x.number}, which resumes no earlier stream; got a ${'error' in (parsed.value as object) ? 'error' : 'result'} response with id ${show((parsed.value as Record<string, unknown>).id)}`));
       }
       if (p.getStream === 'resumed') return session.judge.outside('server', [], findings);
     }
     session.judge.outside('server', ['HTTP-GET-04'], findings);
   }
 
-  private serverFrame(session: ProxiedSession, p: Passing, text: string, inResponseTo: string | number | undefined, errorStatus: boolean): void {
+  /** A message the server sent: parsed once, for what the tap reads of it and for the judge. */
+  private serverFrame(session: ProxiedSession, x: Exchange, p: Passing, text: string, inResponseTo: string | number | undefined, errorStatus: boolean): void {
+    const parsed = parseJson(text);
     if (p.carried?.initialize && session.negotiated === undefined) {
-      const version = obj(parseObject(text)?.result)?.protocolVersion;
+      const version = obj(obj(parsed.ok ? parsed.value : undefined)?.result)?.protocolVersion;
       if (typeof version === 'string') session.negotiated = version;
     }
-    this.judgeGetStream(session, p, text);
-    session.judge.message('server', text, { exchange: p.exchange, ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
+    this.judgeGetStream(session, x, p, parsed);
+    session.judge.message('server', text, { exchange: x.number, parsed, ...(inResponseTo !== undefined ? { inResponseTo } : {}), errorStatus });
   }
 
   private named(id: string): ProxiedSession {

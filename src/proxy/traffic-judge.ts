@@ -1,3 +1,4 @@
+import { nameAndVersion } from '../json.js';
 import type { Evidence } from '../model.js';
 import type { IncomingFrame } from '../transport/channel.js';
 import { parseJson, type Parsed } from '../transport/common.js';
@@ -145,8 +146,8 @@ export class TrafficJudge {
     const applied = this.judge.appliedBy;
     for (const side of ['client', 'server'] as const) for (const id of applied[side]) this.applied.add(id);
     const stateful = this.judge.stateful;
-    const server = namedBy(stateful?.serverInfo);
-    const client = namedBy(stateful?.clientInfo);
+    const server = nameAndVersion(stateful?.serverInfo);
+    const client = nameAndVersion(stateful?.clientInfo);
     return {
       findings: this.findings,
       evidence: this.evidence,
@@ -216,12 +217,6 @@ export class TrafficJudge {
 }
 
 type Named = { name?: string; version?: string };
-
-/** The name and version an Implementation object gives (serverInfo, clientInfo), when it is one. */
-function namedBy(info: Record<string, unknown> | undefined): Named | undefined {
-  if (!info) return undefined;
-  return { ...(typeof info.name === 'string' ? { name: info.name } : {}), ...(typeof info.version === 'string' ? { version: info.version } : {}) };
-}
 
 const WORDS = { fail: 'FAIL', warn: 'WARN', info: 'note' } as const;
 
