@@ -504,6 +504,41 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
     }
   });
 
+  it('HTTP-SESS-04: a request without the session id fails while the client holds one, not once the server answered 404 for it', async () => {
+    const upstream = createServer((req, res) => {
+      const held = req.headers['mcp-session-id'] !== undefined;
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          if (!body.includes('"initialize"')) return void res.writeHead(202).end();
+          res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
+          res.end('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}');
+        });
+        return;
+      }
+      // The session has ended: its id is answered 404, a request without one 400.
+      res.writeHead(held ? 404 : 400).end();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const p = await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`);
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+      const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+      await (await fetch(p.url, { method: 'POST', headers, body: initialize })).text();
+      await (await fetch(p.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 's1' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' })).text();
+      const get = (session: Record<string, string>) => fetch(p.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', ...session } }).then((r) => r.text());
+      await get({});
+      await get({ 'mcp-session-id': 's1' });
+      await get({});
+      const { report } = await p.stop();
+      const check = report.checks.find((c) => c.requirements.includes('HTTP-SESS-04'));
+      expect([check?.status, check?.message]).toEqual(['fail', expect.stringMatching(/^1 violation\(s\): GET #3: expected the issued MCP-Session-Id/)]);
+    } finally {
+      upstream.close();
+    }
+  });
+
   it.concurrent.each([
     ['the SDK example client', (url: string) => run(process.execPath, [SDK_CLIENT, url])],
     ['Inspector CLI (tools/call)', (url: string) => run(process.execPath, ['index.js', url, '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi'], { cwd: INSPECTOR_BUILD })],

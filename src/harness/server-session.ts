@@ -109,7 +109,7 @@ export class ServerSession extends PeerSession<ServerChannel> {
       const { applied, findings } = judgeClientExchange(e, {
         afterInitialize: initializedAt !== undefined && e.started > initializedAt,
         ...(this.negotiated ? { negotiated: this.negotiated } : {}),
-        sessionIssued: this.channel.policy?.sessions === true,
+        sessionHeld: e.sessionHeld === true,
       });
       this.judgedOutside('client', applied, findings);
       if (e.initialized && e.status < 300) initializedAt ??= e.at;

@@ -151,6 +151,11 @@ export class HttpSessions implements ExchangeTap {
   response(x: Exchange): void {
     const p = this.state(x);
     const session = this.route(x, p);
+    // Told its session is over, the client holds no id until a new initialize is answered: what it
+    // sends meanwhile on the connection is no longer that session's.
+    if (x.status === 404 && x.requestHeaders['mcp-session-id'] !== undefined) {
+      for (const [connection, s] of this.sessionOnConnection) if (s === session) this.sessionOnConnection.delete(connection);
+    }
     if (mediaType(x.responseHeaders?.['content-type']) === 'text/event-stream') {
       const inResponseTo = p.carried?.requestId;
       const resumed = x.method === 'GET' && x.requestHeaders['last-event-id'] !== undefined;
@@ -299,7 +304,7 @@ export class HttpSessions implements ExchangeTap {
     }
     const { applied, findings } = judgeClientExchange(
       { exchange: x.number, method: x.method, headers: x.requestHeaders, toEndpoint: true, ...(carried?.initialize ? { initialize: true as const } : {}), ...(carried?.parsed.ok ? { messages: carried.messages.length } : {}) },
-      { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionIssued: session.id !== undefined },
+      { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionHeld: session.id !== undefined },
     );
     session.judge.outside('client', applied, findings);
   }

@@ -142,6 +142,11 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   private streamCount = 0;
   private session: string | undefined;
   private sessionIssued = false;
+  /**
+   * The client holds an id mcpcheck issued: not yet answered 404 for it, nor ended by its DELETE.
+   * Requests it makes in between (after a 404, before the new initialize is answered) owe no id.
+   */
+  private sessionHeld = false;
   /** An InitializeResult went out: from now on MCP-Protocol-Version may be required. */
   private initialized = false;
   private closing: Promise<void> | undefined;
@@ -207,7 +212,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false };
+    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false, ...(this.sessionHeld ? { sessionHeld: true as const } : {}) };
     if (this.closing) return this.answer(res, record, 503);
     if (this.guard) return void this.guarded(this.guard, req, res, record);
     this.serve(req, res, record);
@@ -300,6 +305,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
       this.endSession();
       this.session = randomUUID();
       this.sessionIssued = true;
+      this.sessionHeld = true;
     }
     const headers: Record<string, string> = initialize && this.session !== undefined ? { 'mcp-session-id': this.session } : {};
     if (initialize && this.policy.cookie !== undefined) headers['set-cookie'] = this.policy.cookie;
@@ -358,6 +364,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (refused !== undefined) return this.answer(res, record, refused);
     // The session ends, not the channel: the client may initialize a new one.
     this.endSession();
+    this.sessionHeld = false;
     this.answer(res, record, 200);
   }
 
@@ -367,7 +374,10 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (this.policy.sessions && this.sessionIssued) {
       const id = header(req, 'mcp-session-id');
       if (id === '') return 400;
-      if (id !== this.session) return 404;
+      if (id !== this.session) {
+        this.sessionHeld = false;
+        return 404;
+      }
     }
     if (this.policy.requireVersionHeader && this.initialized && !isRevision(header(req, 'mcp-protocol-version'))) return 400;
     return undefined;

@@ -20,6 +20,8 @@ export interface ClientExchange {
   headers: Record<string, string>;
   /** Whether it went to the MCP endpoint (not, say, to a well-known metadata URL a client probes first). */
   toEndpoint: boolean;
+  /** The client held a session id mcpcheck issued (not yet answered 404 for it, nor ended by its DELETE) when it made the request. */
+  sessionHeld?: true;
   /** POST: the body carried an initialize request (which starts a session, so carries no session id yet). */
   initialize?: true;
   /** POST: the body carried notifications/initialized (initialization is over once it is answered). */

@@ -26,8 +26,12 @@ export interface ExchangeContext {
   afterInitialize: boolean;
   /** The version that answer negotiated. */
   negotiated?: string;
-  /** The answer issued an MCP-Session-Id. */
-  sessionIssued: boolean;
+  /**
+   * The client held an MCP-Session-Id the server issued when it made the request: one it was not
+   * yet told had ended (a 404 to it, its own DELETE). Between a 404 and the new initialize's
+   * answer it has no id to send.
+   */
+  sessionHeld: boolean;
 }
 
 export interface ExchangeVerdict {
@@ -63,6 +67,6 @@ export function judgeClientExchange(e: ExchangeSeen, ctx: ExchangeContext): Exch
   rule('HTTP-VER-01', version !== undefined, () => 'expected MCP-Protocol-Version after initialization; none was sent');
   if (version !== undefined && ctx.negotiated !== undefined) rule('HTTP-VER-02', version === ctx.negotiated, () => `expected MCP-Protocol-Version: ${ctx.negotiated}, the negotiated version; got ${show(version)}`);
   // The value may be an earlier session's (one at a time here): presence is what the rule asks.
-  if (ctx.sessionIssued) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => 'expected the issued MCP-Session-Id; none was sent');
+  if (ctx.sessionHeld) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => 'expected the issued MCP-Session-Id; none was sent');
   return out;
 }
