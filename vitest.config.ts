@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+// The tests reach nothing beyond loopback, where TLS is mcpcheck's own (src/harness/loopback-trust.ts).
+// A NODE_EXTRA_CA_CERTS naming the system bundle, as CI machines set it, has every Node process
+// parse some 140 certificates as it starts: half the CPU of a fixture's start, and a run starts
+// thousands. The workers, and all they start, go without it.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],

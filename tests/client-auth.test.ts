@@ -13,70 +13,19 @@ import { inLanes } from '../src/runner/guard.js';
 import { clientScenarios } from '../suites/client/index.js';
 import { OAUTH_CLIENT_BREAKS } from './fixtures/client/oauth-breaks.js';
 import { OAUTH_CLIENT_2026_BREAKS } from './fixtures/client-2026/oauth-breaks.js';
+import { ALL_PASS, ALL_PASS_2026, authVerdicts } from './client-auth-verdicts.js';
 import { describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
 const OAUTH_CLIENT = join(ROOT, 'dist/tests/fixtures/client/oauth-client.js');
 const OAUTH_CLIENT_2026 = join(ROOT, 'dist/tests/fixtures/client-2026/oauth-client.js');
-const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const AUTH_ONLY = { only: ['client.auth'] };
 
 function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
   return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 4, ...AUTH_ONLY, ...extra });
 }
-
-const verdicts = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.id.startsWith('client.auth.')).map((c) => [c.id, c.status]));
-const ALL_PASS = {
-  'client.auth.resource-metadata': 'pass',
-  'client.auth.pkce': 'pass',
-  'client.auth.resource': 'pass',
-  'client.auth.state': 'pass',
-  'client.auth.redirect-registered': 'pass',
-  'client.auth.redirect-safe': 'pass',
-  'client.auth.scope': 'pass',
-  'client.auth.scope-from-metadata': 'pass',
-  'client.auth.scope-omitted': 'pass',
-  'client.auth.bearer': 'pass',
-  'client.auth.token-not-in-query': 'pass',
-  'client.auth.pkce-unadvertised': 'pass',
-  'client.auth.scope-challenge-authoritative': 'pass',
-  'client.auth.complex-challenge': 'pass',
-  'client.auth.metadata-order': 'pass',
-  'client.auth.metadata-order-root': 'pass',
-  'client.auth.oidc-discovery': 'pass',
-  'client.auth.step-up': 'pass',
-  'client.auth.step-up-bounded': 'pass',
-  'client.auth.expired-token': 'pass',
-  'client.auth.resource-canonical': 'pass',
-  'client.auth.cimd': 'pass',
-  'client.auth.cimd-url': 'pass',
-  'client.auth.dcr-fallback': 'pass',
-  'client.auth.token-auth-basic': 'pass',
-  'client.auth.token-auth-post': 'pass',
-  'client.auth.token-auth-none': 'pass',
-  'client.auth.pre-registration': 'pass',
-  'client.auth.registration-order': 'pass',
-  'client.auth.resource-mismatch': 'pass',
-  'client.auth.token-per-server': 'pass',
-};
-/** A 2026-07-28 client is judged on these too (rules of that revision alone). */
-const ALL_PASS_2026 = {
-  ...ALL_PASS,
-  'client.auth.issuer-mismatch': 'pass',
-  'client.auth.step-up-union': 'pass',
-  'client.auth.iss-missing': 'pass',
-  'client.auth.iss-exact': 'pass',
-  'client.auth.application-type': 'pass',
-  'client.auth.refresh-grant-types': 'pass',
-  'client.auth.client-id': 'pass',
-  'client.auth.no-refresh-token': 'pass',
-  'client.auth.registration-refused': 'pass',
-  'client.auth.iss-on-error': 'pass',
-  'client.auth.as-migration': 'pass',
-  'client.auth.pre-registered-elsewhere': 'pass',
-};
 
 /** Rules a break also breaks by necessity, beside its own; each entry says why. */
 const ALSO: Record<string, string[]> = {
@@ -114,18 +63,13 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
   it('the reference OAuth client passes every authorization scenario', async () => {
     const report = await run(`node ${OAUTH_CLIENT}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS);
-  });
-
-  it('the SDK example client (examples/sdk-client.js) passes every authorization scenario', async () => {
-    const report = await run(`node ${EXAMPLE}`);
-    expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS);
+    expect(authVerdicts(report), describeFailures(report)).toEqual(ALL_PASS);
   });
 
   it('the 2026-07-28 reference OAuth client (SDK v2) passes every authorization scenario, those of 2026-07-28 included', async () => {
     const report = await run(`node ${OAUTH_CLIENT_2026}`);
     expect(harnessErrors(report)).toEqual([]);
-    expect(verdicts(report), describeFailures(report)).toEqual(ALL_PASS_2026);
+    expect(authVerdicts(report), describeFailures(report)).toEqual(ALL_PASS_2026);
   });
 
   // Each run takes its scenarios one at a time (oneAtATime), two runs at once per family.
@@ -161,7 +105,7 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
 
   it('a client that stops at the 401 (the reference MCP client, which does no OAuth): skips that say authorization is optional', async () => {
     const report = await run(`node ${FIXTURE}`);
-    expect(verdicts(report)).toEqual(Object.fromEntries(Object.keys(ALL_PASS_2026).map((id) => [id, 'skip'])));
+    expect(authVerdicts(report)).toEqual(Object.fromEntries(Object.keys(ALL_PASS_2026).map((id) => [id, 'skip'])));
     for (const c of report.checks.filter((x) => x.id.startsWith('client.auth.'))) expect(c.message).toMatch(/did not start OAuth \(authorization is optional in MCP\)/);
     // Once the plain protected endpoint showed that, the other scenarios start it no more.
     expect(report.checks.filter((c) => c.message.includes('not started again')).length).toBe(Object.keys(ALL_PASS_2026).length - 1);

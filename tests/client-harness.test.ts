@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { CLIENT_BREAKS as BREAKS } from './fixtures/client/breaks.js';
+import { ALL_PASS, authVerdicts } from './client-auth-verdicts.js';
 import { brokenRequirements, describeFailures, harnessErrors, mcpcheckAsync, requireBuild, ROOT } from './server-helpers.js';
 import { CLIENT_ENDS_EARLY, verdictLines } from './verdict-snapshot.js';
 
@@ -222,6 +223,8 @@ describe('the SDK example client', () => {
       expect(harnessErrors(report)).toEqual([]);
       expect(brokenRequirements(report), describeFailures(report)).toEqual([]);
       expect(report.target.clientInfo?.name).toBeDefined();
+      // Over HTTP the suite's authorization scenarios are part of it: the SDK's OAuth passes each.
+      if (transport === 'http') expect(authVerdicts(report), describeFailures(report)).toMatchObject(ALL_PASS);
       // The whole client suite, one client process a scenario: ~23 s alone over HTTP, past 60 s when
       // the full test run loads both cores.
     }, 150_000);
