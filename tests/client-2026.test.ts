@@ -125,9 +125,20 @@ const FIXTURE = `${process.execPath} ${join(ROOT, 'dist/tests/fixtures/client-20
 const MODERN_SCENARIOS = clientScenarios.filter((s) => s.revisions?.removed === undefined).map((s) => s.id);
 
 /** `mcpcheck client` against the 2026 fixture: the modern scenarios (and the handshake, which a modern client skips), graded. */
-async function judge(args: string, address: '{url}' | '{stdio}'): Promise<RunReport> {
+async function judge(args: string, address: '{url}' | '{stdio}', only: readonly string[] = ['client.lifecycle.handshake', ...MODERN_SCENARIOS]): Promise<RunReport> {
   const command = `${FIXTURE} ${args} ${address}`.replace(/\s+/g, ' ');
-  return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, only: ['client.lifecycle.handshake', ...MODERN_SCENARIOS] });
+  return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 3, only: [...only] });
+}
+
+/**
+ * The scenarios a break run needs: those citing its rule, and those of the checks it is expected to
+ * fail. A rule no scenario cites (live validation alone judges it) takes every modern scenario. A
+ * whole suite per break spent most of this file's time; the correct client's runs are whole.
+ */
+function breakScope(rule: string, checks: readonly string[]): readonly string[] {
+  const citing = clientScenarios.filter((s) => MODERN_SCENARIOS.includes(s.id) && (s.requirements as readonly string[]).includes(rule)).map((s) => s.id);
+  if (citing.length === 0) return MODERN_SCENARIOS;
+  return [...new Set([...citing, ...checks.filter((c) => !c.startsWith('live.')).map((c) => c.split('/')[0]!)])];
 }
 
 function unmet(report: RunReport): string[] {
@@ -195,9 +206,9 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
   });
   for (const [brk, address, check, also = []] of caught) {
     it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async () => {
-      const report = await judge(`--break ${brk}`, address);
-      // Live validation of the stateless era judges the same rule on the same frames: the only other check allowed.
       const rule = CLIENT_2026_BREAKS[brk].rule;
+      const report = await judge(`--break ${brk}`, address, breakScope(rule, [check, ...also]));
+      // Live validation of the stateless era judges the same rule on the same frames: the only other check allowed.
       expect(unmet(report)).toContain(check);
       for (const id of also) expect(unmet(report)).toContain(id);
       expect(unmet(report).filter((id) => id !== check && id !== `live.${rule}` && !also.includes(id))).toEqual([]);
