@@ -14,6 +14,7 @@ const ALSO: Record<string, string[]> = {
   // The official schema encodes the same constraint, so the result also fails its schema.
   'bad-blob': ['BASE-RES-03'],
   'bad-template': ['BASE-RES-03'],
+  'task-get-no-ttl': ['BASE-RES-03'],
   'bad-resource-uri': ['BASE-RES-03', 'RES-LIST-01', 'RES-READ-01'],
   'init-missing-serverinfo': ['BASE-RES-03'],
   // The live validator judges every result by the negotiated revision's schema too: a later
@@ -89,6 +90,7 @@ const SHOWN_BY: Record<string, string[]> = {
   // and the tasks a task scenario creates, polls and reads.
   'task-starts-completed': ['server.tasks.create'],
   'task-bad-timestamp': ['server.tasks.create'],
+  'task-get-no-ttl': ['server.tasks.create'],
   'task-meta-on-get': ['server.tasks.create'],
   'task-result-no-related-meta': ['server.tasks.result'],
 };

@@ -69,6 +69,7 @@ const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
     ids: ['TOOL-LIST-01'],
     why: 'a tools/list result without `tools` is not a ListToolsResult, which is exactly TOOL-LIST-01',
   },
+  'TASK-TTL-02--tasks-get-without-ttl': { ids: ['BASE-RES-03'], why: 'the schema requires ttl in a Task, so the tasks/get result also fails it' },
   'LIFE-CAP-01--listchanged-string': {
     ids: ['BASE-RES-03', 'LIFE-INIT-02'],
     why: 'capabilities are part of InitializeResult; a non-boolean listChanged makes the initialize result schema-invalid',

@@ -1146,6 +1146,23 @@ describe('SessionValidator: tasks (2025-11-25)', () => {
     expect(tags(h.server(res(5, taskOf('a', 'working', { createdAt: '2025-11-25T12:00:00+01:00', lastUpdatedAt: '2025-11-25T11:00:00.5Z' }))))).toEqual([]);
   });
 
+  it('TASK-TTL-02: a tasks/get result states the ttl it keeps the task for, in milliseconds or null', () => {
+    const h = withTools();
+    h.client(call(3, 'opt', {}));
+    h.server(res(3, { task: taskOf('a', 'working') }));
+    const { ttl: _ttl, ...noTtl } = taskOf('a', 'working');
+    h.client(req(4, 'tasks/get', { taskId: 'a' }));
+    // The schema requires it too.
+    expect(tags(h.server(res(4, noTtl)))).toEqual(['BASE-RES-03:fail', 'TASK-TTL-02:fail']);
+    h.client(req(5, 'tasks/get', { taskId: 'a' }));
+    expect(tags(h.server(res(5, taskOf('a', 'working', { ttl: 1.5 }))))).toEqual(['TASK-TTL-02:fail']);
+    // The receiver may keep it for other than the ttl asked for, or without limit.
+    for (const [id, ttl] of [[6, 1000], [7, null]] as const) {
+      h.client(req(id, 'tasks/get', { taskId: 'a' }));
+      expect(tags(h.server(res(id, taskOf('a', 'working', { ttl }))))).toEqual([]);
+    }
+  });
+
   it('TASK-RES-03 / TASK-META-02: tasks/result names its task in _meta; tasks/get, tasks/list, tasks/cancel and status notifications do not', () => {
     const h = withTools();
     h.client(call(3, 'opt', {}));

@@ -1,7 +1,7 @@
 import type { RuleTable } from '../rule-table.js';
 import { type Finding, show, violation } from '../finding.js';
 import { obj } from '../../json.js';
-import { hasRelatedTask, isTerminal, RELATED_TASK, timestampProblem } from '../tasks.js';
+import { hasRelatedTask, isTerminal, RELATED_TASK, timestampProblem, ttlProblem } from '../tasks.js';
 import { type AnswerHook, type Concern, type NotificationHook, type RequestHook, resultOf, type Routes } from './concern.js';
 import type { Key, Pending } from './ledger.js';
 import type { SessionState } from './state.js';
@@ -14,11 +14,11 @@ const ID_EXPLICIT_REQUESTS = ['tasks/get', 'tasks/result', 'tasks/cancel'] as co
  * tasks/list, notifications/tasks/status), basic/utilities/tasks.mdx: a new task starts in
  * `working` under an id none of the receiver's live tasks has; a terminal task never changes
  * status again, a cancelled one stays cancelled; a valid cancel answers `cancelled`, one of a
- * terminal task an error; timestamps are RFC 3339; related-task metadata is left out where the
- * task id is explicit.
+ * terminal task an error; timestamps are RFC 3339; tasks/get states the ttl; related-task
+ * metadata is left out where the task id is explicit.
  */
 export class TaskStatus implements Concern {
-  static readonly rules: RuleTable = ['TASK-ST-01', 'TASK-ID-01', 'TASK-ST-02', 'TASK-CANCEL-01', 'TASK-CANCEL-02', 'TASK-CANCEL-03', 'TASK-TTL-01', 'TASK-META-02'];
+  static readonly rules: RuleTable = ['TASK-ST-01', 'TASK-ID-01', 'TASK-ST-02', 'TASK-CANCEL-01', 'TASK-CANCEL-02', 'TASK-CANCEL-03', 'TASK-TTL-01', 'TASK-TTL-02', 'TASK-META-02'];
   /** Task id → its last status seen (only tasks seen created or described). */
   private readonly status = new Map<string, unknown>();
   /** The ids of the tasks seen created (by a CreateTaskResult). */
@@ -69,6 +69,12 @@ export class TaskStatus implements Concern {
     if (problem) findings.push(violation('TASK-TTL-01', problem, pointer));
   }
 
+  private ttlStated(result: Record<string, unknown>, findings: Finding[]): void {
+    this.s.applied.add('TASK-TTL-02');
+    const problem = ttlProblem(result);
+    if (problem) findings.push(violation('TASK-TTL-02', problem, '/result/ttl'));
+  }
+
   private relatedMetaLeftOut(part: Record<string, unknown> | undefined, where: string, pointer: string, findings: Finding[]): void {
     this.s.applied.add('TASK-META-02');
     if (hasRelatedTask(part)) findings.push(violation('TASK-META-02', `expected no _meta["${RELATED_TASK}"] on ${where}, whose task id is explicit; got ${show(obj(part?._meta)?.[RELATED_TASK])}`, `${pointer}/_meta`));
@@ -79,6 +85,7 @@ export class TaskStatus implements Concern {
     if (!result) return;
     this.relatedMetaLeftOut(result, `a ${request.method} result`, '/result', findings);
     if (request.method === 'tasks/cancel') this.cancelled(request, result, findings);
+    if (request.method === 'tasks/get') this.ttlStated(result, findings);
     this.sighting(result, '/result', findings);
   };
 
