@@ -13,9 +13,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Most tests wait on the processes they start (targets, clients, timeouts): three files at once
-    // kept 82% of 2 cores busy (28 min of CPU in 17), so a fourth fills more of the idle share
-    // (vitest's default here is one).
-    maxWorkers: 4,
+    // keep about 82% of 2 cores busy (vitest's default here is one). A fourth finished no sooner and
+    // pushed start-up waits past their ceilings.
+    maxWorkers: 3,
     // Tests marked concurrent (the break loops) run two at a time within their file.
     maxConcurrency: 2,
   },

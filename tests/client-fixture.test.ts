@@ -33,7 +33,7 @@ interface Run {
 
 function run(script: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [script, ...args], { env: { ...process.env, MCPCHECK_STEPS: STEPS, ...env }, timeout: 15_000 }, (err, _stdout, stderr) => {
+    execFile(process.execPath, [script, ...args], { env: { ...process.env, MCPCHECK_STEPS: STEPS, ...env }, timeout: 45_000 }, (err, _stdout, stderr) => {
       done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stderr });
     });
   });

@@ -70,9 +70,9 @@ function run(program: string, args: string[], o: { cwd?: string; env?: NodeJS.Pr
  * which comes after every report file.
  */
 async function finished(log: string, report: string): Promise<RunReport> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   while (!(existsSync(log) && /^requirements: /m.test(readFileSync(log, 'utf8')))) {
-    if (Date.now() > deadline) throw new Error(`the proxy wrote no report within 20 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+    if (Date.now() > deadline) throw new Error(`the proxy wrote no report within 45 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return JSON.parse(readFileSync(report, 'utf8')) as RunReport;
@@ -384,10 +384,10 @@ async function httpProxied(upstream: string): Promise<HttpProxied> {
   const transcripts = join(dir, `http-transcripts-${n}`);
   const child: ChildProcess = spawn(process.execPath, [CLI, 'proxy', '--url', upstream, '--listen', '127.0.0.1:0', '--json', report, '--log', log, '--transcript', transcripts], { stdio: 'ignore' });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   let url: string | undefined;
   while ((url = existsSync(log) ? /listening on (\S+),/.exec(readFileSync(log, 'utf8'))?.[1] : undefined) === undefined) {
-    if (Date.now() > deadline) throw new Error(`the proxy did not listen within 20 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+    if (Date.now() > deadline) throw new Error(`the proxy did not listen within 45 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
