@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, DEFAULT_TOOLS, isObject, type Outcome, RELATED_TASK, type ServerSession, show } from '../kit.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, type Outcome, type RecordedFrame, RELATED_TASK, type ServerSession, show } from '../kit.js';
 import { callOf, conversing, WAIT_MS } from './helpers.js';
 import { isResponse } from '../server/helpers.js';
 
@@ -94,6 +94,34 @@ export const requiredAsTask = clientScenario({
   },
 });
 
+/** The client's task-augmented call of TASK_TOOL, once made; a skip saying so when it never came. */
+async function taskCall(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
+  const call = await ctx.session.waitForFrame((f) => callOf(TASK_TOOL.name)(f) && isObject(f.message) && isObject(f.message.params) && isObject(f.message.params.task), WAIT_MS);
+  if (!call) ctx.check.skip(`not exercised: the client made no task-augmented tools/call of ${TASK_TOOL.name} (client.tasks.required judges that call)`);
+  return call;
+}
+
+const TASK_FOLLOW_UPS: ReadonlySet<unknown> = new Set(['tasks/get', 'tasks/result']);
+
+export const statusUnnotified = clientScenario({
+  id: 'client.tasks.status-unnotified',
+  title: 'A client whose task gets no status notifications still goes after its outcome, with tasks/get or tasks/result',
+  requirements: ['TASK-NOTIF-02'],
+  ...TASK_CALL,
+  async run(ctx) {
+    const { session, check } = ctx;
+    if (!(await conversing(ctx))) return;
+    const call = await taskCall(ctx);
+    if (!call) return;
+    const followUp = await session.waitForFrame((f) => isObject(f.message) && TASK_FOLLOW_UPS.has(f.message.method), WAIT_MS, call.index + 1);
+    check.expect(followUp !== undefined, {
+      expected: `tasks/get or tasks/result for the task its call of ${TASK_TOOL.name} created: mcpcheck sends no notifications/tasks/status, which a requestor must not depend on (tasks are experimental in 2025-11-25)`,
+      actual: followUp && isObject(followUp.message) ? `${String(followUp.message.method)} sent` : `neither within ${WAIT_MS} ms of the call`,
+      frames: [followUp?.index ?? call.index],
+    });
+  },
+});
+
 /** A poll this much sooner than asked is still on time (the gap is measured from mcpcheck sending its answer, so it only errs long). */
 const POLL_SLACK = 0.9;
 
@@ -105,8 +133,8 @@ export const pollInterval = clientScenario({
   async run(ctx) {
     const { session, check } = ctx;
     if (!(await conversing(ctx))) return;
-    const call = await session.waitForFrame((f) => callOf(TASK_TOOL.name)(f) && isObject(f.message) && isObject(f.message.params) && isObject(f.message.params.task), WAIT_MS);
-    if (!call) return check.skip(`not exercised: the client made no task-augmented tools/call of ${TASK_TOOL.name} (client.tasks.required judges that call)`);
+    const call = await taskCall(ctx);
+    if (!call) return;
     // Until the task ended (or the client fetched its result): every poll of it then is in.
     await session.waitForMethod('tasks/result', WAIT_MS + WORKING_POLLS * POLL_INTERVAL_MS, call.index);
     const polls = session.requestsFor('tasks/get', call.index);
@@ -123,4 +151,4 @@ export const pollInterval = clientScenario({
   },
 });
 
-export const clientTasks: ClientScenario[] = [requiredAsTask, pollInterval];
+export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval];
