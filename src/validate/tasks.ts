@@ -63,14 +63,14 @@ export function isRfc3339(value: unknown): value is string {
 
 /**
  * Why a tasks/get result breaks TASK-TTL-02 (it states the task's actual retention: milliseconds,
- * an integer, or null for unlimited); undefined when it holds. The receiver may have overridden the
- * ttl asked for, so any such value holds.
+ * or null for unlimited; a number, as schema.ts has it, ruling schema-ts-over-json); undefined when
+ * it holds. The receiver may have overridden the ttl asked for, so any such value holds.
  */
 export function ttlProblem(result: Record<string, unknown>): string | undefined {
   if (!Object.hasOwn(result, 'ttl')) return 'expected ttl: the task\'s actual retention in milliseconds, or null for unlimited; it is missing';
   const { ttl } = result;
-  if (ttl === null || Number.isSafeInteger(ttl)) return undefined;
-  return `expected ttl as an integer count of milliseconds, or null for unlimited; got ${JSON.stringify(ttl)}`;
+  if (ttl === null || (typeof ttl === 'number' && Number.isFinite(ttl))) return undefined;
+  return `expected ttl as a number of milliseconds, or null for unlimited; got ${JSON.stringify(ttl)}`;
 }
 
 /** Why a Task's timestamps break TASK-TTL-01 (both RFC 3339, lastUpdatedAt not before createdAt); undefined when they hold. */
