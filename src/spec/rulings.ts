@@ -155,6 +155,12 @@ const RULING_LIST = [
     requirements: ['PING-01', 'LOG-SET-01', 'RES-SUB-01'],
   },
   {
+    id: 'session-id-while-held',
+    ruling:
+      'HTTP-SESS-04 binds a client while it holds the MCP-Session-Id the server issued: from the answer that issued it until the server answers 404 to it, or the client ends the session with DELETE. A request sent after that and before the next initialize is answered has no live id to carry (HTTP-SESS-07 has the client start anew without one), so it is not judged by HTTP-SESS-04; the spec says nothing of that window.',
+    requirements: ['HTTP-SESS-04'],
+  },
+  {
     id: 'later-revision-construct',
     ruling:
       'A message that fails the schema of the revision its session negotiated but matches a later revision\'s (a resource_link content block, new in 2025-06-18, on a 2024-11-05 session) is a departure from the negotiated version: its finding cites LIFE-OP-01 first and is graded at LIFE-OP-01\'s level in the negotiated revision (SHOULD in 2024-11-05 and 2025-03-26, "Both parties SHOULD: Respect the negotiated protocol version"; MUST from 2025-06-18), with the schema rules it also fails (BASE-RES-03, BASE-SCHEMA-01 and the method\'s rule) at that level. The older revision\'s schema holds no keyword of its own; grading its failure MUST would make a later revision\'s valid message a graver fault than the revision\'s own rule about keeping to its version.',

@@ -1,5 +1,6 @@
 import { type Finding, show, violation } from './finding.js';
 import type { RequirementId } from '../spec/requirement-id.js';
+import { ruling } from '../spec/rulings.js';
 
 /**
  * What the HTTP rules read of one request a client made: transport/server-channel.ts's
@@ -29,7 +30,7 @@ export interface ExchangeContext {
   /**
    * The client held an MCP-Session-Id the server issued when it made the request: one it was not
    * yet told had ended (a 404 to it, its own DELETE). Between a 404 and the new initialize's
-   * answer it has no id to send.
+   * answer it has no id to send (ruling session-id-while-held).
    */
   sessionHeld: boolean;
 }
@@ -67,6 +68,6 @@ export function judgeClientExchange(e: ExchangeSeen, ctx: ExchangeContext): Exch
   rule('HTTP-VER-01', version !== undefined, () => 'expected MCP-Protocol-Version after initialization; none was sent');
   if (version !== undefined && ctx.negotiated !== undefined) rule('HTTP-VER-02', version === ctx.negotiated, () => `expected MCP-Protocol-Version: ${ctx.negotiated}, the negotiated version; got ${show(version)}`);
   // The value may be an earlier session's (one at a time here): presence is what the rule asks.
-  if (ctx.sessionHeld) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => 'expected the issued MCP-Session-Id; none was sent');
+  if (ctx.sessionHeld) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => `expected the issued MCP-Session-Id (owed until a 404 or the client's DELETE ends the session, ${ruling('session-id-while-held').cite}); none was sent`);
   return out;
 }
