@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,9 @@ import type { RunReport } from '../src/model.js';
 import { waitForPort } from './fuzz-helpers.js';
 import { CLIENT_FIXTURE, INSPECTOR_BUILD, MCP_REMOTE, MCPORTER, SDK_EXAMPLE as SDK_CLIENT, SDK_V2_CLIENT } from './real-clients.js';
 import { freePort, PROTECTED_HEADER, REFERENCE, ROOT, withProtectedToken } from './server-helpers.js';
+
+/** The initialize request the hand-made exchanges open with. */
+const INITIALIZE = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
 
 // mcpcheck proxy between real clients and real servers: what each side sent arrives unchanged,
 // the client's outputs and exit code are those of a direct run, every break is caught by its
@@ -295,8 +298,7 @@ describe('mcpcheck proxy: bad input', () => {
 
   it.concurrent('a server nobody serves: the client is answered 502, the run is incomplete (exit 3)', async () => {
     const p = await httpProxied(`http://127.0.0.1:${await freePort()}/mcp`);
-    const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
-    const res = await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+    const res = await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INITIALIZE });
     expect(res.status).toBe(502);
     expect(await res.text()).toMatch(/could not be reached \(ECONNREFUSED\)/);
     const { code, report } = await p.stop();
@@ -334,7 +336,7 @@ describe('mcpcheck proxy: bad input', () => {
   it.concurrent('SIGTERM mid-session: the server (and what it started) is stopped, the report is written, the proxy exits 143', async () => {
     const p = proxied(`sh -c 'sleep 600 & node ${REFERENCE}'`);
     const child = spawn('sh', [p.script], { stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
+    child.stdin.write(`${INITIALIZE}\n`);
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     const code = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGTERM');
@@ -402,6 +404,21 @@ async function httpProxied(upstream: string): Promise<HttpProxied> {
   };
 }
 
+/** A hand-made upstream server on a free loopback port, with the proxy in front of it: `answer` gets each request once its body is read. */
+async function behindProxy(answer: (req: IncomingMessage, body: string, res: ServerResponse) => void, use: (p: HttpProxied) => Promise<void>): Promise<void> {
+  const upstream = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => answer(req, body, res));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`));
+  } finally {
+    upstream.close();
+  }
+}
+
 /** Checks of message-level rules: what a transcript can show (the HTTP rules are judged on headers and statuses, live only). */
 const messageLevel = (report: RunReport) => verdicts({ ...report, checks: report.checks.filter((c) => !c.requirements.some((r) => /^(HTTP|HDR)-/.test(r))) });
 
@@ -454,78 +471,57 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
     ['a notification', 'pass', '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'],
     ['a response', 'fail', '{"jsonrpc":"2.0","id":99,"result":{}}'],
   ])('a fresh GET stream carrying %s: HTTP-GET-04 %s', async (_what, status, event) => {
-    const upstream = createServer((req, res) => {
+    const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
       if (req.method === 'GET') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(`id: 1\ndata: \n\nid: 2\ndata: ${event}\n\n`);
         return;
       }
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        if (!body.includes('"id"')) return void res.writeHead(202).end();
-        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'get-04' });
-        res.end('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"t","version":"1"}}}');
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    try {
-      const p = await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`);
+      if (!body.includes('"id"')) return void res.writeHead(202).end();
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'get-04' });
+      res.end('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"t","version":"1"}}}');
+    };
+    await behindProxy(answer, async (p) => {
       const post = (body: string, session?: string) =>
         fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}) }, body }).then((r) => r.text());
-      await post('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}');
+      await post(INITIALIZE);
       await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', 'get-04');
       await (await fetch(p.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'get-04', 'mcp-protocol-version': '2025-11-25' } })).text();
       const { report } = await p.stop();
       expect(report.checks.find((c) => c.id === 'proxy.HTTP-GET-04')?.status).toBe(status);
       // The stray response answers no request: the session rules say so too.
       expect(violations(report).filter((v) => !v.endsWith('HTTP-GET-04'))).toEqual(status === 'fail' ? ['fail BASE-RES-01'] : []);
-    } finally {
-      upstream.close();
-    }
+    });
   });
 
   it('a GET answered 200 with JSON instead of an SSE stream (or 405) fails HTTP-GET-02', async () => {
-    const upstream = createServer((req, res) => {
+    const answer = (req: IncomingMessage, _body: string, res: ServerResponse) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(req.method === 'GET' ? '{}' : '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}');
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    try {
-      const p = await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`);
-      const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
-      await (await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize })).text();
+    };
+    await behindProxy(answer, async (p) => {
+      await (await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INITIALIZE })).text();
       await (await fetch(p.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } })).text();
       const { report } = await p.stop();
       // Its body `{}` is no JSON-RPC message either (as the 200 of http-notification-200).
       expect(violations(report)).toEqual(['fail BASE-MSG-01', 'fail HTTP-GET-02']);
-    } finally {
-      upstream.close();
-    }
+    });
   });
 
   it('HTTP-SESS-04: a request without the session id fails while the client holds one, not once the server answered 404 for it', async () => {
-    const upstream = createServer((req, res) => {
-      const held = req.headers['mcp-session-id'] !== undefined;
+    const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
       if (req.method === 'POST') {
-        let body = '';
-        req.on('data', (c: Buffer) => (body += c.toString()));
-        req.on('end', () => {
-          if (!body.includes('"initialize"')) return void res.writeHead(202).end();
-          res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
-          res.end('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}');
-        });
+        if (!body.includes('"initialize"')) return void res.writeHead(202).end();
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}');
         return;
       }
       // The session has ended: its id is answered 404, a request without one 400.
-      res.writeHead(held ? 404 : 400).end();
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    try {
-      const p = await httpProxied(`http://127.0.0.1:${(upstream.address() as import('node:net').AddressInfo).port}/mcp`);
+      res.writeHead(req.headers['mcp-session-id'] !== undefined ? 404 : 400).end();
+    };
+    await behindProxy(answer, async (p) => {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-      const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
-      await (await fetch(p.url, { method: 'POST', headers, body: initialize })).text();
+      await (await fetch(p.url, { method: 'POST', headers, body: INITIALIZE })).text();
       await (await fetch(p.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 's1' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' })).text();
       const get = (session: Record<string, string>) => fetch(p.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', ...session } }).then((r) => r.text());
       await get({});
@@ -534,9 +530,7 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       const { report } = await p.stop();
       const check = report.checks.find((c) => c.requirements.includes('HTTP-SESS-04'));
       expect([check?.status, check?.message]).toEqual(['fail', expect.stringMatching(/^1 violation\(s\): GET #3: expected the issued MCP-Session-Id/)]);
-    } finally {
-      upstream.close();
-    }
+    });
   });
 
   it.concurrent.each([
@@ -582,11 +576,10 @@ describe('mcpcheck proxy --url --listen (Streamable HTTP)', () => {
       const prm = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', p.url));
       expect(prm.status).toBe(200);
       const token = PROTECTED_HEADER.slice('Authorization: '.length);
-      const initialize = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       // Refused without the token, served with it: the header reached the server as sent.
-      expect((await fetch(p.url, { method: 'POST', headers, body: initialize })).status).toBe(401);
-      expect((await fetch(p.url, { method: 'POST', headers: { ...headers, authorization: token }, body: initialize })).status).toBe(200);
+      expect((await fetch(p.url, { method: 'POST', headers, body: INITIALIZE })).status).toBe(401);
+      expect((await fetch(p.url, { method: 'POST', headers: { ...headers, authorization: token }, body: INITIALIZE })).status).toBe(200);
       const { report } = await p.stop();
       expect(report.notes.filter((n) => n.includes('Protected Resource Metadata'))).toEqual([expect.stringMatching(new RegExp(`names its resource "${server.url}", while the client was given ${p.url}`))]);
       expect(violations(report).filter((v) => v.includes('AUTH-'))).toEqual([]);

@@ -1,7 +1,7 @@
-import { nameAndVersion } from '../json.js';
 import { availableParallelism } from 'node:os';
 import { grade, type Baseline } from '../grade/index.js';
 import { ClientTarget, type EndpointFactory } from '../harness/client-target.js';
+import { nameAndVersion } from '../json.js';
 import type { RunReport } from '../model.js';
 import { runClientScenarios } from '../runner/client-run.js';
 import type { ClientScenario } from '../runner/client-scenario.js';
@@ -43,7 +43,6 @@ export interface ClientCommandOptions {
 
 /** mcpcheck answers as a conformant server would: SSE streams primed with an event id. */
 const openEndpoint: EndpointFactory = (transport) => (transport === 'http' ? openHttpEndpoint({ policy: { answerWith: 'sse', priming: true } }) : StdioRelayChannel.open());
-
 
 /** `mcpcheck client`: runs the client suite against a client command and grades it. */
 export async function testClient(o: ClientCommandOptions, scenarios: ClientScenario[] = clientScenarios): Promise<RunReport> {

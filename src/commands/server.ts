@@ -1,10 +1,10 @@
-import { nameAndVersion } from '../json.js';
 import { availableParallelism } from 'node:os';
 import { SetupError, TokenWanted } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
 import type { ClientCredentials } from '../harness/client-credentials.js';
 import { isLoopbackHost } from '../harness/listening.js';
+import { nameAndVersion } from '../json.js';
 import { discoverServer, type DiscoveryStep, noConversation, tokenWanted } from '../runner/discovery.js';
 import { runScenarios } from '../runner/run.js';
 import type { ProbeTokens, RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';

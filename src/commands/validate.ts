@@ -1,7 +1,7 @@
-import { nameAndVersion } from '../json.js';
 import { checksFromFindings } from '../checks.js';
 import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
+import { nameAndVersion } from '../json.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
 import { type TranscriptFrame, TranscriptUnusable } from '../transcript/format.js';
 import { startReads } from '../transcript/read-file.js';

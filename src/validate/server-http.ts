@@ -1,4 +1,5 @@
 import { show, violation } from './finding.js';
+import { isObject } from '../json.js';
 import type { ExchangeVerdict } from './client-http.js';
 import type { RequirementId } from '../spec/requirement-id.js';
 import type { RuleTable } from './rule-table.js';
@@ -33,7 +34,7 @@ const mediaOf = (contentType: string | undefined): string => (contentType ?? '')
  * Last-Event-ID). Requests and notifications are what a GET stream is for.
  */
 export function responseOnGetStream(message: unknown, resumed: boolean): boolean {
-  if (resumed || message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  if (resumed || !isObject(message)) return false;
   return !('method' in message) && ('result' in message || 'error' in message);
 }
 

@@ -1,4 +1,5 @@
 import { obj } from '../json.js';
+import { show } from './finding.js';
 
 // What the rules of tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental) read of a message:
 // shared by live validation and the task scenarios, so a rule has one predicate.
@@ -70,7 +71,7 @@ export function ttlProblem(result: Record<string, unknown>): string | undefined 
   if (!Object.hasOwn(result, 'ttl')) return 'expected ttl: the task\'s actual retention in milliseconds, or null for unlimited; it is missing';
   const { ttl } = result;
   if (ttl === null || (typeof ttl === 'number' && Number.isFinite(ttl))) return undefined;
-  return `expected ttl as a number of milliseconds, or null for unlimited; got ${JSON.stringify(ttl)}`;
+  return `expected ttl as a number of milliseconds, or null for unlimited; got ${show(ttl)}`;
 }
 
 /** Why a Task's timestamps break TASK-TTL-01 (both RFC 3339, lastUpdatedAt not before createdAt); undefined when they hold. */

@@ -94,8 +94,9 @@ export const requiredAsTask = clientScenario({
   },
 });
 
-/** The client's task-augmented call of TASK_TOOL, once made; a skip saying so when it never came. */
+/** Once the client is conversing, its task-augmented call of TASK_TOOL; a skip saying so when it never came. */
 async function taskCall(ctx: ClientScenarioContext): Promise<RecordedFrame | undefined> {
+  if (!(await conversing(ctx))) return undefined;
   const call = await ctx.session.waitForFrame((f) => callOf(TASK_TOOL.name)(f) && isObject(f.message) && isObject(f.message.params) && isObject(f.message.params.task), WAIT_MS);
   if (!call) ctx.check.skip(`not exercised: the client made no task-augmented tools/call of ${TASK_TOOL.name} (client.tasks.required judges that call)`);
   return call;
@@ -110,7 +111,6 @@ export const statusUnnotified = clientScenario({
   ...TASK_CALL,
   async run(ctx) {
     const { session, check } = ctx;
-    if (!(await conversing(ctx))) return;
     const call = await taskCall(ctx);
     if (!call) return;
     const followUp = await session.waitForFrame((f) => isObject(f.message) && TASK_FOLLOW_UPS.has(f.message.method), WAIT_MS, call.index + 1);
@@ -132,7 +132,6 @@ export const pollInterval = clientScenario({
   ...TASK_CALL,
   async run(ctx) {
     const { session, check } = ctx;
-    if (!(await conversing(ctx))) return;
     const call = await taskCall(ctx);
     if (!call) return;
     // Until the task ended (or the client fetched its result): every poll of it then is in.
