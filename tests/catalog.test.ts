@@ -140,8 +140,9 @@ describe('one catalog per revision, derived from ../shared/spec', () => {
     expect(file.spec).toBe(source.spec);
     for (const r of file.requirements) {
       expect(r.level, r.id).toBe(levelOfKeyword(r.keyword));
-      expect(r.url, r.id).toBe(urlOf(r.source, source.spec));
-      expect(r.url, r.id).toMatch(new RegExp(`^https://modelcontextprotocol\\.io/(specification|docs)/${source.spec}(/|#|$)`));
+      expect(r.url, r.id).toBe(urlOf(r.source, source.spec, source.extension?.urlBase));
+      const published = source.extension ? source.extension.urlBase.replaceAll('.', '\\.') : `https://modelcontextprotocol\\.io/(specification|docs)/${source.spec}`;
+      expect(r.url, r.id).toMatch(new RegExp(`^${published}(/|#|$)`));
       expect(r.title, r.id).toBe(source.titles?.[r.id] ?? titleOf(r.requirement));
     }
   });
@@ -163,15 +164,25 @@ describe('one catalog per revision, derived from ../shared/spec', () => {
     expect(titleOf('a'.repeat(200))).toBe(`${'a'.repeat(147)}…`);
   });
 
-  it('the 2026-07-28 catalog holds every row of its source, each id once', () => {
+  it('the 2026-07-28 catalog holds every row of its source and of the tasks extension\'s, each id once', () => {
     const stateless = catalogOf('2026-07-28');
-    expect(stateless.length).toBe(417);
+    expect(stateless.filter((r) => r.extension === undefined).length).toBe(417);
+    expect(stateless.filter((r) => r.extension === 'io.modelcontextprotocol/tasks').length).toBe(rowsOf('src/spec/requirements-ext-tasks-2026-07-28.json').requirements.length);
     expect(new Set(stateless.map((r) => r.id)).size).toBe(stateless.length);
+  });
+
+  it('the tasks extension reuses a 2025-11-25 id only where 2026-07-28 dropped it (§18), and only TASK-* ids', () => {
+    const extension = catalogOf('2026-07-28').filter((r) => r.extension !== undefined);
+    const reused = extension.filter((r) => findRequirement(r.id) !== undefined).map((r) => r.id);
+    expect(reused).toEqual(['TASK-ID-01', 'TASK-ST-02']);
+    for (const r of extension) expect(r.id, r.id).toMatch(/^TASK-/);
+    expect(requirementIn('TASK-ST-02', '2026-07-28')!.url).toBe('https://modelcontextprotocol.github.io/ext-tasks/specification/2026-07-28/tasks#task-status');
+    expect(requirementIn('TASK-ST-02', '2025-11-25')!.url).toBe('https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-status-lifecycle');
   });
 
   const md = join(ROOT, '../shared/spec/requirements-2026-07-28.md');
   it.skipIf(!existsSync(md))('each 2025-11-25 id is carried into 2026-07-28 or listed as not applying (§18), never both', () => {
-    const ids = new Set(catalogOf('2026-07-28').map((r) => r.id));
+    const ids = new Set(catalogOf('2026-07-28').filter((r) => r.extension === undefined).map((r) => r.id));
     const text = readFileSync(md, 'utf8');
     const dropped = new Set([...text.slice(text.indexOf('## 18.'), text.indexOf('## 19.')).matchAll(/^\| `([A-Z]+(?:-[A-Z]+)*-\d{2})`/gm)].map((m) => m[1]!));
     expect(dropped.size).toBe(132);

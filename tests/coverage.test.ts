@@ -132,7 +132,9 @@ describe('mcpcheck coverage', () => {
   it('lists the 2026-07-28 catalog from its own rows, and counts only scenarios whose revision span reaches it', () => {
     const m = buildCoverage(SOURCES, { revision: '2026-07-28' });
     expect(m.spec).toBe('2026-07-28');
-    expect(m.totals.all.total).toBe(417);
+    // The revision's 417 rows and the tasks extension's, which judge 2026-07-28 traffic where the extension is in play.
+    expect(m.totals.all.total).toBe(417 + m.extensions.find((e) => e.extension === 'io.modelcontextprotocol/tasks')!.total);
+    expect(m.rows.filter((r) => r.id.startsWith('TASK-')).length).toBe(m.extensions[0]!.total);
     expect(m.rows.find((r) => r.id === 'LIFE-INIT-01')).toBeUndefined();
     expect(m.rows.find((r) => r.id === 'DISC-IMPL-01')).toMatchObject({ revisions: ['2026-07-28'], url: 'https://modelcontextprotocol.io/specification/2026-07-28/server/discover' });
     const coverers = (ref: Partial<ScenarioRef>) =>
@@ -153,7 +155,7 @@ describe('mcpcheck coverage', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`Total: ${total} covered`);
     const modern = buildCoverage(SOURCES, { revision: '2026-07-28' });
-    expect(text.stdout).toMatch(/^mcpcheck coverage of the 2025-11-25 catalog: 344 requirements[^]*^mcpcheck coverage of the 2026-07-28 catalog: 417 requirements/m);
+    expect(text.stdout).toMatch(/^mcpcheck coverage of the 2025-11-25 catalog: 344 requirements[^]*^mcpcheck coverage of the 2026-07-28 catalog: \d+ requirements, of which 33 of the extension io\.modelcontextprotocol\/tasks/m);
     expect(text.stdout).toContain(`Total: ${totalsLine(modern.totals)} covered`);
     expect(text.stdout).toMatch(/^ {2}AUTH-GEN-02 +SHOULD +binds both +NOT COVERED \(since 2025-03-26\)$/m);
     expect(text.stdout).toMatch(/^ {2}HTTP-SSE-01 +SHOULD +binds server +server over http, since 2025-11-25: server\.http[^\n]*live\.HTTP-SSE-01$/m);

@@ -170,7 +170,7 @@ describe('broken copies of the examples get exactly their rule', () => {
   it('resultType "task" without the tasks extension: EXT-NEG-02', () => {
     const result = read('CallToolResult', 'result-with-unstructured-text.json');
     result.resultType = 'task';
-    expect(ids(judge(PLACEMENT.CallToolResult!(result)))).toEqual(['EXT-NEG-02+BASE-RES-07']);
+    expect(ids(judge(PLACEMENT.CallToolResult!(result)))).toEqual(['EXT-NEG-02+BASE-RES-07+TASK-NEG-01']);
   });
 
   it('an extension identifier without a prefix, from either side: EXT-ID-01', () => {

@@ -40,6 +40,8 @@ const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
   'MRTR-SRV-05--elicitation-not-declared': { ids: ['META-REQ-04'], why: 'asking for an undeclared kind relies on a capability the request did not declare (one finding, both rules)' },
   'MRTR-SRV-01--server-sends-elicitation-request': { ids: ['BASE-DIR-01', 'STDIO-DIR-02'], why: 'asking for input with a request of its own is a server sending a JSON-RPC request at all, which stdio (the transcript\'s transport) restates' },
   'CACHE-TTL-01--fractional-ttl': { ids: [], why: 'the schema types ttlMs as integer: that error is CACHE-TTL-01\'s own, not a second schema finding' },
+  'TASK-NEG-01--handle-for-a-request-without-the-extension': { ids: ['EXT-NEG-02', 'BASE-RES-07'], why: 'the tasks extension restates the core rule that an extension\'s resultType needs the request to advertise it (one finding, three rules)' },
+  'TASK-NEG-03--get-answered-without-the-extension': { ids: ['EXT-NEG-02'], why: 'the client that sends tasks/get without declaring the extension breaks the core rule; the server that answers it breaks the extension\'s' },
 };
 
 describe('valid 2026-07-28 and dual-era transcripts', () => {
@@ -47,7 +49,7 @@ describe('valid 2026-07-28 and dual-era transcripts', () => {
 
   it('cover stdio, HTTP, a dual-era transcript and recordings of real servers', () => {
     // real-*: modern requests recorded over stdio against the fixtures built on @modelcontextprotocol/server 2.4.0 and tmcp 1.20.0.
-    expect(files).toEqual(['2026-07-28-http-session.jsonl', '2026-07-28-stdio-session.jsonl', 'dual-era-2025-11-25-and-2026-07-28.jsonl', 'real-sdk-v2-2.4.0-stdio.jsonl', 'real-tmcp-1.20.0-stdio.jsonl']);
+    expect(files).toEqual(['2026-07-28-http-session.jsonl', '2026-07-28-stdio-session.jsonl', 'dual-era-2025-11-25-and-2026-07-28.jsonl', 'real-sdk-v2-2.4.0-stdio.jsonl', 'real-tmcp-1.20.0-stdio.jsonl', 'tasks-extension-flow.jsonl']);
   });
 
   for (const file of files) {
@@ -61,6 +63,14 @@ describe('valid 2026-07-28 and dual-era transcripts', () => {
       } else expect(eras).toEqual(['stateless']);
     });
   }
+
+  it('the tasks extension\'s flow (its specification\'s example, a cancelled and a failed task) exercises the extension\'s rules on the side whose frames did', () => {
+    const { appliedBy } = run(join(VALID, 'tasks-extension-flow.jsonl'));
+    for (const id of ['TASK-UPD-02', 'TASK-UPD-03', 'TASK-CANCEL-04']) expect(appliedBy.client.has(id), `client ${id}`).toBe(true);
+    for (const id of ['TASK-SCHEMA-01', 'TASK-TIME-01', 'TASK-ST-02', 'TASK-ID-01', 'TASK-KEY-01', 'TASK-GET-01', 'TASK-GET-02', 'TASK-RT-01', 'TASK-RT-02', 'TASK-ERR-03', 'TASK-NEG-01']) expect(appliedBy.server.has(id), `server ${id}`).toBe(true);
+    // Every tasks request declared the extension: how a server answers one that did not is not shown.
+    expect(appliedBy.server.has('TASK-NEG-03')).toBe(false);
+  });
 
   it('the modern session exercises its rules on the side whose frames did', () => {
     const { appliedBy } = run(join(VALID, '2026-07-28-stdio-session.jsonl'));

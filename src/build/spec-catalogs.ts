@@ -34,6 +34,12 @@ export interface CatalogSource {
    * whose first sentence is too long to cut well). Every other title is derived.
    */
   titles?: Readonly<Record<string, string>>;
+  /**
+   * An extension's catalog, written by mcpcheck from the extension's specification (catalogs/): the
+   * extension's identifier, and where its pages are published (a row's source is a page of it).
+   * Its rules join the revision's when the extension is in play.
+   */
+  extension?: { id: string; urlBase: string };
 }
 
 export const CATALOG_SOURCES: readonly CatalogSource[] = [
@@ -47,6 +53,12 @@ export const CATALOG_SOURCES: readonly CatalogSource[] = [
     },
   },
   { spec: '2026-07-28', shared: '../shared/spec/requirements-2026-07-28.json', file: 'src/spec/requirements-2026-07-28.json' },
+  {
+    spec: '2026-07-28',
+    shared: 'catalogs/ext-tasks-2026-07-28.json',
+    file: 'src/spec/requirements-ext-tasks-2026-07-28.json',
+    extension: { id: 'io.modelcontextprotocol/tasks', urlBase: 'https://modelcontextprotocol.github.io/ext-tasks/specification/2026-07-28' },
+  },
 ];
 
 /**
@@ -68,16 +80,15 @@ export function levelOfKeyword(keyword: string): Level {
  * and a trailing `index`, plus its anchor; `schema.ts:Name` is the schema reference's entry for the
  * first name; `sbp` is the security best practices page of that revision.
  */
-export function urlOf(source: string, spec: string): string {
+export function urlOf(source: string, spec: string, base = `https://modelcontextprotocol.io/specification/${spec}`): string {
   const first = source.split(';')[0]!.trim();
-  const base = `https://modelcontextprotocol.io/specification/${spec}`;
   if (first.startsWith('sbp')) {
     return spec === '2025-11-25' ? `${base}/basic/security_best_practices` : `https://modelcontextprotocol.io/docs/${spec}/tutorials/security/security_best_practices`;
   }
   const schema = /^schema\.ts:([^,\s]+)/.exec(first);
   if (schema) return `${base}/schema#${schema[1]!.toLowerCase()}`;
   const [page, anchor] = first.replace(/ \(intro\)$/, '').split('#') as [string, string | undefined];
-  const path = page.replace(/\.mdx$/, '').replace(/(^|\/)index$/, '');
+  const path = page.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '');
   return `${base}${path ? `/${path}` : ''}${anchor ? `#${anchor}` : ''}`;
 }
 
@@ -121,7 +132,7 @@ export function deriveRow(row: SharedRow, source: CatalogSource): DerivedRow {
     binds: row.binds,
     area: row.area,
     source: row.source,
-    url: urlOf(row.source, source.spec),
+    url: urlOf(row.source, source.spec, source.extension?.urlBase),
     title: source.titles?.[row.id] ?? titleOf(requirement),
     requirement,
     blackbox: row.blackbox,
@@ -130,7 +141,7 @@ export function deriveRow(row: SharedRow, source: CatalogSource): DerivedRow {
 
 /** The derived file's text, as committed. */
 export function deriveCatalog(rows: readonly SharedRow[], source: CatalogSource): string {
-  const file = { spec: source.spec, derivedFrom: source.shared, requirements: rows.map((r) => deriveRow(r, source)) };
+  const file = { spec: source.spec, ...(source.extension ? { extension: source.extension.id } : {}), derivedFrom: source.shared, requirements: rows.map((r) => deriveRow(r, source)) };
   return JSON.stringify(file, null, 1);
 }
 

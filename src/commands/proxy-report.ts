@@ -69,6 +69,7 @@ export function reportOf(o: ReportContext, sessions: readonly JudgedSession[], r
     findings,
     applied,
     coverage: [...new Set([...eras].flatMap(validatorRulesOf))],
+    eras: [...eras],
     evidence: (f) => evidence.get(f) ?? {},
     skipReason: 'not exercised by the traffic that passed',
     wire: (cited) => [...new Set(cited.flatMap((f) => sessionOf.get(f)?.log ?? []))],

@@ -179,6 +179,7 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
     findings,
     applied,
     coverage: [...new Set([...eras].flatMap(validatorRulesOf))],
+    eras: [...eras],
     evidence: (f) => evidenceOf.get(f) ?? {},
     skipReason: 'not exercised by this transcript',
     wire: (cited) => [...new Set(cited.flatMap((f) => wireOf.get(f) ?? []))],

@@ -82,6 +82,8 @@ export interface CoverageMatrix {
   filter: Omit<CoverageFilter, 'revision'>;
   areas: Array<{ area: string; totals: Totals }>;
   totals: Totals;
+  /** Of the requirements counted, those of each extension's catalog (2026-07-28: the tasks extension's). */
+  extensions: Array<{ extension: string; total: number }>;
   rows: CoverageRow[];
 }
 
@@ -170,9 +172,11 @@ export function buildCoverage(sources: CoverageSources, filter: CoverageFilter =
   const catalog = catalogFor(spec);
   const byId = candidates(sources, catalog.revisions);
   const rows: CoverageRow[] = [];
+  const kept: Requirement[] = [];
   for (const r of catalog.requirements) {
     if (filter.role && !bindsRole(r, filter.role)) continue;
     if (filter.area !== undefined && !matchesArea(r, filter.area)) continue;
+    kept.push(r);
     // A check of a rule counts for a role only where the rule binds that role (a grade drops the rest).
     const judged = filter.role ? [filter.role] : boundRoles(r);
     const coveredBy: Coverer[] = [];
@@ -203,11 +207,14 @@ export function buildCoverage(sources: CoverageSources, filter: CoverageFilter =
     if (!area) areas.set(row.area, (area = emptyTotals()));
     count(area, row);
   }
+  const extensions = new Map<string, number>();
+  for (const r of kept) if (r.extension !== undefined) extensions.set(r.extension, (extensions.get(r.extension) ?? 0) + 1);
   return {
     spec,
     filter: shown,
     areas: [...areas].map(([area, t]) => ({ area, totals: t })),
     totals,
+    extensions: [...extensions].map(([extension, total]) => ({ extension, total })),
     rows: filter.uncovered ? rows.filter((row) => !row.covered) : rows,
   };
 }

@@ -51,8 +51,13 @@ function rowsByArea(m: CoverageMatrix): Map<string, CoverageRow[]> {
   return byArea;
 }
 
+/** ", of which 33 of the extension io.modelcontextprotocol/tasks": an extension's rules are its own catalog's, beside the revision's. */
+function extensionsText(m: CoverageMatrix): string {
+  return m.extensions.map((e) => `, of which ${e.total} of the extension ${e.extension}`).join('');
+}
+
 export function renderCoverageText(m: CoverageMatrix): string {
-  const out = [`mcpcheck coverage of the ${m.spec} catalog: ${m.totals.all.total} requirements (${filterText(m)})`];
+  const out = [`mcpcheck coverage of the ${m.spec} catalog: ${m.totals.all.total} requirements${extensionsText(m)} (${filterText(m)})`];
   const byArea = rowsByArea(m);
   const idWidth = Math.max(0, ...m.rows.map((r) => r.id.length));
   for (const { area, totals } of m.areas) {
@@ -78,7 +83,7 @@ function cell(text: string): string {
 }
 
 export function renderCoverageMarkdown(m: CoverageMatrix): string {
-  const out = [`# mcpcheck coverage`, '', `The ${m.spec} catalog: ${m.totals.all.total} requirements (${filterText(m)}).`, '', '| area | covered |', '|---|---|'];
+  const out = [`# mcpcheck coverage`, '', `The ${m.spec} catalog: ${m.totals.all.total} requirements${extensionsText(m)} (${filterText(m)}).`, '', '| area | covered |', '|---|---|'];
   for (const { area, totals } of m.areas) out.push(`| ${cell(area)} | ${totalsLine(totals)} |`);
   out.push(`| **total** | **${totalsLine(m.totals)}** |`);
   const byArea = rowsByArea(m);

@@ -47,18 +47,32 @@ export interface Requirement {
    * (LIFE-OP-01 was a SHOULD until 2025-06-18). `level` is the 2025-11-25 one; `levelIn` reads both.
    */
   levels?: Partial<Record<StatefulRevision, Level>>;
+  /**
+   * The extension whose catalog has the rule (`io.modelcontextprotocol/tasks`): it binds only where
+   * the extension is in play, beside the rules of the revision it extends.
+   */
+  extension?: string;
 }
 
 /** A row of the 2025-11-25 catalog, which judges the stateful revisions: it begins in one of them. */
 export type StatefulRequirement = Requirement & { since: StatefulRevision };
 
 /** A row as a derived catalog file (src/spec/requirements*.json) holds it. */
-export type CatalogRow = Omit<Requirement, 'since' | 'notIn' | 'levels'>;
+export type CatalogRow = Omit<Requirement, 'since' | 'notIn' | 'levels' | 'extension'>;
 
 interface CatalogFile {
   spec: string;
+  /** An extension's catalog names the extension. */
+  extension?: string;
   requirements: CatalogRow[];
 }
+
+/**
+ * The catalogs of 2026-07-28: the revision's own, then those of the official extensions mcpcheck
+ * judges. An extension may reuse an id the revision dropped, with the same meaning (TASK-ST-02:
+ * §18 of the revision's catalog), never one the revision has.
+ */
+const STATELESS_CATALOGS = ['requirements-2026-07-28.json', 'requirements-ext-tasks-2026-07-28.json'] as const;
 
 interface RevisionsFile {
   rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string>; levels?: Record<string, string> }>;
@@ -154,13 +168,20 @@ export function requirementId(id: string): RequirementId {
 
 function loadStateless(): Map<string, Requirement> {
   if (statelessById) return statelessById;
-  const file = readJson<CatalogFile>('requirements-2026-07-28.json');
   const carried = load();
-  statelessById = new Map(file.requirements.map((r) => [r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28' }]));
+  const map = new Map<string, Requirement>();
+  for (const name of STATELESS_CATALOGS) {
+    const file = readJson<CatalogFile>(name);
+    for (const r of file.requirements) {
+      if (map.has(r.id)) throw new Error(`src/spec/${name}: ${r.id} is a rule of another 2026-07-28 catalog already`);
+      map.set(r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28', ...(file.extension ? { extension: file.extension } : {}) });
+    }
+  }
+  statelessById = map;
   return statelessById;
 }
 
-/** The rules that judge a session of this revision, each with its level, binds and URL there. */
+/** The rules that judge a session of this revision (2026-07-28: with those of its extensions), each with its level, binds and URL there. */
 export function catalogOf(revision: Revision): Requirement[] {
   if (!isStatefulRevision(revision)) return [...loadStateless().values()];
   return allRequirements().flatMap((r) => requirementIn(r.id, revision) ?? []);

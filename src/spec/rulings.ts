@@ -155,6 +155,32 @@ const RULING_LIST = [
     requirements: ['PING-01', 'LOG-SET-01', 'RES-SUB-01'],
   },
   {
+    id: 'unsupported-task-handle',
+    derivedFrom:
+      'the tasks extension (2026-07-28), capability negotiation, a sentence that binds the client: "A client that receives CreateTaskResult in response to an unsupported request type MUST interpret this as an invalid response to the request."',
+    ruling:
+      'TASK-RT-02 is derived: the extension lets a server return a CreateTaskResult "in response to any supported request" (tools/call in 2026-07-28) and has the client take one for any other request type as invalid, so a server that answers another method with resultType "task" sends an invalid response, graded MUST.',
+    requirements: ['TASK-RT-02'],
+  },
+  {
+    id: 'task-answers-complete',
+    ruling:
+      'The tasks extension says results of tasks/get, tasks/update and tasks/cancel MUST carry resultType "complete", while two examples of its Error Handling section show tasks/get answers with resultType "task". The normative sentence wins: an example is no requirement, and "task" marks a CreateTaskResult only (the extension reserves it for that).',
+    requirements: ['TASK-GET-02'],
+  },
+  {
+    id: 'task-missing-capability-code',
+    ruling:
+      'The tasks extension\'s overview page gives −32003 as the code of Missing Required Client Capability; its specification, the core 2026-07-28 schema (MissingRequiredClientCapabilityError) and the extension\'s own later fix (ext-tasks f29ffe5) say −32021. mcpcheck expects −32021.',
+    requirements: ['TASK-NEG-02', 'TASK-NEG-03', 'TASK-NEG-04'],
+  },
+  {
+    id: 'task-timestamps-typed',
+    ruling:
+      'The extension states the format of a Task\'s createdAt and lastUpdatedAt only in its definition\'s comments ("ISO 8601 timestamp"), without a BCP 14 keyword. mcpcheck grades them as it grades the schema\'s types (TASK-TIME-01, MUST): ISO 8601 date-times, a zone optional; unlike 2025-11-25 (TASK-TTL-01) it does not require RFC 3339 or lastUpdatedAt not before createdAt, which the extension does not say.',
+    requirements: ['TASK-TIME-01'],
+  },
+  {
     id: 'session-id-while-held',
     ruling:
       'HTTP-SESS-04 binds a client while it holds the MCP-Session-Id the server issued: from the answer that issued it until the server answers 404 to it, or the client ends the session with DELETE. A request sent after that and before the next initialize is answered has no live id to carry (HTTP-SESS-07 has the client start anew without one), so it is not judged by HTTP-SESS-04; the spec says nothing of that window.',

@@ -3,6 +3,7 @@ import { type Finding, ptr, show, violation } from './finding.js';
 import { isMetaName, isMetaPrefixLabel, metaKeyParts } from './meta.js';
 import type { RuleTable } from './rule-table.js';
 import { describeErrors, INPUT_REQUIRED, schemaFor } from './schemas.js';
+import { TASK_RESULT_TYPE, TASKS_EXTENSION } from './ext-tasks.js';
 import { obj } from '../json.js';
 import { META, MODERN_ERRORS } from '../spec/modern.js';
 import { isStatefulRevision, LATEST_REVISION } from '../spec/revisions.js';
@@ -23,7 +24,6 @@ export interface AnsweredRequest {
 }
 
 const COMPLETE = 'complete';
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** Methods whose answer may ask for input (MRTR-SRV-02). */
 const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -157,7 +157,8 @@ function checkExtensionIds(capabilities: Record<string, unknown>, at: string, fi
 }
 
 /** Whether the request advertised the extension in its clientCapabilities. */
-function advertises(params: unknown, extension: string): boolean {
+/** Whether a request's clientCapabilities.extensions names `extension`. */
+export function advertisesExtension(params: unknown, extension: string): boolean {
   return obj(obj(declaredCapabilities(params).extensions)?.[extension]) !== undefined;
 }
 
@@ -189,7 +190,7 @@ function checkDiscoverParams(params: Record<string, unknown> | undefined, findin
 function checkMethodExists(method: string, params: unknown, at: string, findings: Finding[]): void {
   if (REMOVED_METHODS.has(method)) {
     findings.push(violation('BASE-SCHEMA-01', `expected only methods of revision ${LATEST_REVISION} in a modern exchange; ${show(method)} was removed there (no initialize, ping, logging/setLevel or resources/subscribe)`, at));
-  } else if (method.startsWith('tasks/') && !advertises(params, TASKS_EXTENSION)) {
+  } else if (method.startsWith('tasks/') && !advertisesExtension(params, TASKS_EXTENSION)) {
     findings.push(violation('EXT-NEG-02', `expected tasks methods only when both sides advertise ${TASKS_EXTENSION}; ${show(method)} was sent without it in the request's clientCapabilities.extensions`, at));
   }
 }
@@ -252,9 +253,9 @@ export function checkModernResult(result: Record<string, unknown>, request: Answ
 /** BASE-RES-07, EXT-NEG-02: a resultType beyond the core ones only from an extension the request advertised. */
 function checkExtensionResultType(type: string, request: AnsweredRequest, findings: Finding[]): void {
   const extensions = Object.keys(obj(declaredCapabilities(request.params).extensions) ?? {});
-  if (type === 'task' && !extensions.includes(TASKS_EXTENSION)) {
-    findings.push(violation(['EXT-NEG-02', 'BASE-RES-07'], `expected resultType "task" only when the request advertised ${TASKS_EXTENSION}; its clientCapabilities.extensions hold ${show(extensions)}`, '/result/resultType'));
-  } else if (type !== 'task' && extensions.length === 0) {
+  if (type === TASK_RESULT_TYPE && !extensions.includes(TASKS_EXTENSION)) {
+    findings.push(violation(['EXT-NEG-02', 'BASE-RES-07', 'TASK-NEG-01'], `expected resultType "task" only when the request advertised ${TASKS_EXTENSION}; its clientCapabilities.extensions hold ${show(extensions)}`, '/result/resultType'));
+  } else if (type !== TASK_RESULT_TYPE && extensions.length === 0) {
     findings.push(violation('BASE-RES-07', `expected resultType "complete" or "input_required" (the request advertised no extension that could define others); got ${show(type)}`, '/result/resultType'));
   }
 }

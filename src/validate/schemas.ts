@@ -57,7 +57,7 @@ const RESULT_EXCEPTIONS: Readonly<Record<string, string>> = {
 };
 
 /** Ajv's options for the bundled schemas, the same whether compiled at build time or at run time. */
-const OPTIONS = {
+export const SCHEMA_OPTIONS = {
   // strict: false because the official schemas use annotation keywords Ajv does not know.
   strict: false,
   allErrors: false,
@@ -88,14 +88,14 @@ export function revisionSource(revision: Revision): RevisionSource {
   const modern = file.$defs !== undefined;
   const defs = (file.$defs ?? file.definitions ?? {}) as NonNullable<SchemaFile['$defs']>;
   applySchemaPatches(revision, defs);
-  const fingerprint = fingerprintOf([SCHEMA_PATCHES.filter((p) => p.revision === revision), OPTIONS], text);
+  const fingerprint = fingerprintOf([SCHEMA_PATCHES.filter((p) => p.revision === revision), SCHEMA_OPTIONS], text);
   const prefix = modern ? '#/$defs/' : '#/definitions/';
   return { revision, file, defs, refOf: (def) => `${revision}${prefix}${def}`, localRef: (def) => `${prefix}${def}`, fingerprint };
 }
 
 /** An Ajv instance holding the revision's schema; `code` is Ajv's code option (standalone generation). */
 export function revisionAjv(source: RevisionSource, code?: CodeOptions): Ajv {
-  const options = { ...OPTIONS, ...(code ? { code } : {}) };
+  const options = { ...SCHEMA_OPTIONS, ...(code ? { code } : {}) };
   // Ajv's default class is draft-07's, which the revisions without `$defs` are written in.
   const ajv = source.file.$defs !== undefined ? newMcpSchemaAjv(options) : (newAjvInstance('draft-07', options) as Ajv);
   ajv.addSchema(source.file as object, source.revision);

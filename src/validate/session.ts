@@ -14,6 +14,7 @@ import { Ids } from './session/ids.js';
 import { type Key, pending } from './session/ledger.js';
 import { SessionState, type SessionValidatorOptions } from './session/state.js';
 import { isCreateTaskResult } from './tasks.js';
+import { isTaskHandle } from './ext-tasks.js';
 import { obj } from '../json.js';
 import { ruling } from '../spec/rulings.js';
 
@@ -167,7 +168,8 @@ export class SessionValidator {
     const request = this.ids.answer(kind, id, findings);
     if (!request) return;
     const result = resultOf(kind, message);
-    if (result && isCreateTaskResult(request.params, result)) this.concerns.taskCreated(request, message, findings);
+    // A task handle answers the request for now: its own result comes later (tasks/result; a 2026-07-28 task's tasks/get).
+    if (result && (this.era === 'stateless' ? isTaskHandle(result) : isCreateTaskResult(request.params, result))) this.concerns.taskCreated(request, message, findings);
     else this.concerns.answer(request, kind, message, findings);
   }
 

@@ -6,6 +6,7 @@ import { Capabilities } from './capabilities.js';
 import type { ConcernKind } from './concern.js';
 import type { Era } from '../../spec/revisions.js';
 import { Elicitation } from './elicitation.js';
+import { ExtensionTasks } from './extension-tasks.js';
 import { Lifecycle } from './lifecycle.js';
 import { Listen } from './listen.js';
 import { Logging } from './logging.js';
@@ -29,6 +30,6 @@ import { Tools } from './tools.js';
  * LIFE-OP-02 before the feature rules that hang on a declared capability.
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
-  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, StreamScope, Caching, Deprecations, Tools],
+  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, StreamScope, Caching, Deprecations, Tools, ExtensionTasks],
   stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, TaskRequests, Tasks, TaskStatus],
 };

@@ -1,8 +1,8 @@
 import type { RuleTable } from '../rule-table.js';
 import { type Finding, ptr, show, violation } from '../finding.js';
-import { INPUT_REQUIRED, describeErrors, schemaFor } from '../schemas.js';
+import { INPUT_REQUIRED, describeErrors } from '../schemas.js';
+import { mistypedResponses } from '../input-responses.js';
 import { obj } from '../../json.js';
-import { LATEST_REVISION } from '../../spec/revisions.js';
 import type { AnswerHook, Concern, RequestHook, Routes } from './concern.js';
 import type { Pending } from './ledger.js';
 import type { SessionState } from './state.js';
@@ -16,12 +16,6 @@ interface Open {
   requestState: string | undefined;
 }
 
-/** The result definition each input request's answer validates as (MRTR-CLI-05). */
-const RESPONSE_DEFS: Readonly<Record<string, string>> = {
-  'elicitation/create': 'ElicitResult',
-  'sampling/createMessage': 'CreateMessageResult',
-  'roots/list': 'ListRootsResult',
-};
 const MRTR_METHODS = ['tools/call', 'prompts/get', 'resources/read'];
 
 /** A request's params without `_meta`, `inputResponses` and `requestState`: what a retry repeats. */
@@ -147,13 +141,9 @@ export class Mrtr implements Concern {
     if (missing.length > 0 || extra.length > 0) {
       findings.push(violation('MRTR-CLI-05', `expected inputResponses to answer exactly the inputRequests keys ${show(asked)} of frame ${retried.request.frame}'s result; ${missing.length > 0 ? `missing ${show(missing)}` : ''}${missing.length > 0 && extra.length > 0 ? ', ' : ''}${extra.length > 0 ? `not asked ${show(extra)}` : ''}`, '/params/inputResponses'));
     }
-    const schema = schemaFor(LATEST_REVISION);
-    for (const key of asked.filter((k) => given.includes(k))) {
-      const method = obj(retried.inputRequests[key])?.method;
-      const def = typeof method === 'string' ? RESPONSE_DEFS[method] : undefined;
-      const errors = def ? schema.validate(def, responses![key]) : null;
+    for (const { key, def, method, errors } of mistypedResponses(retried.inputRequests, responses ?? {})) {
       const at = ptr('params', 'inputResponses', key);
-      if (errors) findings.push(violation('MRTR-CLI-05', `expected inputResponses ${show(key)} to be the ${def} answering ${method}; ${describeErrors(errors, at)}`, at));
+      findings.push(violation('MRTR-CLI-05', `expected inputResponses ${show(key)} to be the ${def} answering ${method}; ${describeErrors(errors, at)}`, at));
     }
   }
 }
