@@ -63,6 +63,7 @@ export { mayRequestBeforeInitialized } from '../src/validate/session.js';
 export { isPrimingEvent, PRIMING_EXPECTED, primingProblem } from '../src/validate/sse.js';
 export { checkCallToolResult } from '../src/validate/tools.js';
 export { isTerminal, RELATED_TASK } from '../src/validate/tasks.js';
+export { isTaskHandle, TASKS_EXTENSION } from '../src/validate/ext-tasks.js';
 export { checkModernRequestHeaders } from '../src/validate/modern-headers.js';
 export { parseUriTemplate } from '../src/validate/uri-template.js';
 export { notAProtocolVersion, unsupportedVersionErrorRuling } from '../src/validate/versions.js';

@@ -5,6 +5,7 @@
  * definition; every break gets a focused probe showing it. They run the compiled server, so
  * `npm run build` (tsc) must have produced dist/tests/fixtures/reference-2026/server.js.
  */
+import { validateTasksExtension } from '../src/validate/ext-tasks-schema.js';
 import { sleep, waitExit, waitUntil } from './waits.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -58,6 +59,15 @@ function expectValid(def: string, value: unknown): void {
   if (!validate(value)) throw new Error(`${def} invalid: ${JSON.stringify(validate.errors)}\nvalue: ${JSON.stringify(value).slice(0, 1500)}`);
 }
 
+/** A value of a definition of the tasks extension's own schema (schemas/ext-tasks). */
+function expectTaskValid(def: string, value: unknown): void {
+  const errors = validateTasksExtension(def, value);
+  if (errors) throw new Error(`${def} invalid (tasks extension): ${JSON.stringify(errors)}\nvalue: ${JSON.stringify(value).slice(0, 1500)}`);
+}
+
+/** The results of the tasks extension's requests, in its schema. */
+const TASK_RESULT_DEFS: Record<string, string> = { 'tasks/get': 'GetTaskResult', 'tasks/update': 'UpdateTaskResult', 'tasks/cancel': 'CancelTaskResult' };
+
 const RESULT_DEFS: Record<string, string> = {
   'server/discover': 'DiscoverResultResponse',
   'tools/list': 'ListToolsResultResponse',
@@ -110,7 +120,12 @@ function expectFrameValid(frame: AnyJson, method: string | undefined): void {
     for (const req of Object.values(frame.result.inputRequests ?? {})) expectValid('InputRequest', req);
     return;
   }
+  if (frame.result.resultType === 'task') {
+    expect(method).toBe('tools/call');
+    return expectTaskValid('CreateTaskResult', frame.result);
+  }
   expect(frame.result.resultType).toBe('complete');
+  if (method !== undefined && method in TASK_RESULT_DEFS) return expectTaskValid(TASK_RESULT_DEFS[method]!, frame.result);
   const def = method === undefined ? undefined : RESULT_DEFS[method];
   expect(def, `no definition for ${String(method)}`).toBeDefined();
   expectValid(def ?? '', frame);
@@ -331,8 +346,9 @@ function tamper(state: string): string {
 
 describe('reference-2026 server over stdio (correct)', () => {
   it('lists its breaks as data, each citing a 2026-07-28 catalog id with a description', () => {
-    const catalog = JSON.parse(readFileSync(join(ROOT, 'src/spec/requirements-2026-07-28.json'), 'utf8')) as { requirements: Array<{ id: string; binds: string }> };
-    const binds = new Map(catalog.requirements.map((r) => [r.id, r.binds]));
+    // The revision's catalog and the tasks extension's, which the reference server also serves.
+    const catalogs = ['src/spec/requirements-2026-07-28.json', 'src/spec/requirements-ext-tasks-2026-07-28.json'].map((f) => JSON.parse(readFileSync(join(ROOT, f), 'utf8')) as { requirements: Array<{ id: string; binds: string }> });
+    const binds = new Map(catalogs.flatMap((c) => c.requirements.map((r) => [r.id, r.binds] as const)));
     expect(BREAKS.length).toBeGreaterThanOrEqual(35);
     expect(new Set(BREAKS.map((b) => b.name)).size).toBe(BREAKS.length);
     for (const b of BREAKS) {
@@ -358,10 +374,10 @@ describe('reference-2026 server over stdio (correct)', () => {
     const s = Stdio.start();
     const d = await s.result('server/discover');
     expect(d.supportedVersions).toEqual([VERSION]);
-    expect(d.capabilities).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} });
+    expect(d.capabilities).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {}, extensions: { [TASKS]: {} } });
     expect(d).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public' });
     const tools = await s.result('tools/list');
-    expect(tools.tools.map((t: AnyJson) => t.name)).toEqual(['echo', 'greet', 'ask_llm', 'list_roots', 'slow', 'stats', 'log', 'forecast', 'mutate']);
+    expect(tools.tools.map((t: AnyJson) => t.name)).toEqual(['echo', 'greet', 'ask_llm', 'list_roots', 'slow', 'stats', 'log', 'forecast', 'mutate', 'report', 'confirm', 'quota']);
     expect(tools.ttlMs).toBeGreaterThanOrEqual(0);
     const uris: string[] = [];
     const scopes = new Set<string>();
@@ -448,6 +464,36 @@ describe('reference-2026 server over stdio (correct)', () => {
     expect(got.messages[0].content.text).toContain('Grace');
     // MRTR fields where they do not belong are ignored (ROBUST-09).
     expect((await s.result('tools/list', { inputResponses: {}, requestState: 'x' })).tools.length).toBeGreaterThan(0);
+    s.expectAllValid();
+  });
+
+  it('serves the tasks extension: handles only to a client that declared it (−32021 otherwise), tasks/get with each status\'s payload, input through tasks/update, a failed task, cancel, unknown ids −32602', async () => {
+    const s = Stdio.start();
+    expect((await s.error('tools/call', { name: 'report', arguments: {} })).data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) expect((await s.error(method, { taskId: 'nope', inputResponses: {} })).code, method).toBe(-32021);
+    expect((await s.request('subscriptions/listen', params({ notifications: { taskIds: ['nope'] } }))).error.code).toBe(-32021);
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) expect((await s.error(method, { taskId: 'nope', inputResponses: {} }, WITH_TASKS)).code, method).toBe(-32602);
+
+    const report = await startTask(s, 'report', { ms: 30 });
+    expect(await s.result('tasks/get', { taskId: report }, WITH_TASKS)).toMatchObject({ resultType: 'complete', status: 'working', ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
+    expect((await taskIn(s, report, 'completed')).result).toEqual({ content: [{ type: 'text', text: 'Report ready: 3 pages.' }], isError: false });
+
+    const confirm = await startTask(s, 'confirm', { item: 'the order' });
+    const asking = await taskIn(s, confirm, 'input_required');
+    expect(asking.inputRequests.confirm.method).toBe('elicitation/create');
+    // An answer to a key it did not ask is ignored; the one it asked moves it on.
+    expect(await s.result('tasks/update', { taskId: confirm, inputResponses: { other: { action: 'accept' } } }, WITH_TASKS)).toMatchObject({ resultType: 'complete' });
+    expect((await s.result('tasks/get', { taskId: confirm }, WITH_TASKS)).status).toBe('input_required');
+    await s.result('tasks/update', { taskId: confirm, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } }, WITH_TASKS);
+    expect((await taskIn(s, confirm, 'completed')).result.content[0].text).toBe('Confirmation: accept');
+
+    const quota = await taskIn(s, await startTask(s, 'quota'), 'failed');
+    expect(quota).toMatchObject({ error: { code: -32603 }, statusMessage: expect.any(String) });
+
+    const cancelled = await startTask(s, 'report', { ms: 5_000 });
+    expect(await s.result('tasks/cancel', { taskId: cancelled }, WITH_TASKS)).toMatchObject({ resultType: 'complete' });
+    await taskIn(s, cancelled, 'cancelled');
+    expect((await s.result('tasks/get', { taskId: cancelled }, WITH_TASKS)).status).toBe('cancelled');
     s.expectAllValid();
   });
 
@@ -699,6 +745,29 @@ class BreakTarget {
     for (const c of this.owned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     httpExchanges.length = 0; // a break's frames are not the correct server's
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tasks extension
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const WITH_TASKS = { elicitation: {}, extensions: { [TASKS]: {} } };
+
+/** A task handle of `tool`, for a client declaring the extension. */
+async function startTask(s: Stdio, tool: string, args: AnyJson = {}): Promise<string> {
+  const handle = await s.result('tools/call', { name: tool, arguments: args }, WITH_TASKS);
+  expect(handle.resultType).toBe('task');
+  return handle.taskId;
+}
+
+/** tasks/get until the task shows `status` (or fails the wait). */
+async function taskIn(s: Stdio, taskId: string, status: string): Promise<AnyJson> {
+  for (let i = 0; i < 100; i++) {
+    const task = await s.result('tasks/get', { taskId }, WITH_TASKS);
+    if (task.status === status) return task;
+    await sleep(20);
+  }
+  throw new Error(`task ${taskId} never showed ${status}`);
 }
 
 async function listenOn(s: Stdio, id: unknown, filter: AnyJson): Promise<void> {
@@ -1119,6 +1188,61 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     await sleep(200);
     expect(r.ended).toBe(false);
     r.close();
+  },
+  'task-tool-undeclared-32602': async (t) => {
+    expect((await t.stdio().error('tools/call', { name: 'report', arguments: {} })).code).toBe(-32602);
+  },
+  'task-handle-undeclared': async (t) => {
+    expect((await t.stdio().result('tools/call', { name: 'report', arguments: {} })).resultType).toBe('task');
+  },
+  'task-get-undeclared': async (t) => {
+    expect((await t.stdio().error('tasks/get', { taskId: 'nope' })).code).toBe(-32602);
+  },
+  'task-listen-undeclared': async (t) => {
+    await listenOn(t.stdio(), 'task-listen', { taskIds: ['nope'] });
+  },
+  'task-handle-early': async (t) => {
+    const s = t.stdio();
+    const taskId = await startTask(s, 'report', { ms: 5_000 });
+    expect((await s.error('tasks/get', { taskId }, WITH_TASKS)).code).toBe(-32602);
+  },
+  'task-id-repeats': async (t) => {
+    const s = t.stdio();
+    expect(await startTask(s, 'report')).toBe(await startTask(s, 'report'));
+  },
+  'task-get-unknown-32603': async (t) => {
+    expect((await t.stdio().error('tasks/get', { taskId: 'nope' }, WITH_TASKS)).code).toBe(-32603);
+  },
+  'task-unknown-update-acknowledged': async (t) => {
+    expect(await t.stdio().result('tasks/cancel', { taskId: 'nope' }, WITH_TASKS)).toMatchObject({ resultType: 'complete' });
+  },
+  'task-update-refused': async (t) => {
+    const s = t.stdio();
+    const taskId = await startTask(s, 'confirm');
+    await taskIn(s, taskId, 'input_required');
+    expect((await s.error('tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } }, WITH_TASKS)).code).toBe(-32603);
+  },
+  'task-completed-without-result': async (t) => {
+    const s = t.stdio();
+    const task = await taskIn(s, await startTask(s, 'report', { ms: 1 }), 'completed');
+    expect(task.result).toBeUndefined();
+  },
+  'task-key-reused': async (t) => {
+    const s = t.stdio();
+    const taskId = await startTask(s, 'confirm');
+    const first = await taskIn(s, taskId, 'input_required');
+    await s.result('tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } }, WITH_TASKS);
+    await taskIn(s, taskId, 'working');
+    const again = await taskIn(s, taskId, 'input_required');
+    expect(Object.keys(again.inputRequests)).toEqual(Object.keys(first.inputRequests));
+    expect(again.inputRequests.confirm).not.toEqual(first.inputRequests.confirm);
+  },
+  'task-revives': async (t) => {
+    const s = t.stdio();
+    const taskId = await startTask(s, 'report', { ms: 5_000 });
+    await s.result('tasks/cancel', { taskId }, WITH_TASKS);
+    await taskIn(s, taskId, 'cancelled');
+    expect((await s.result('tasks/get', { taskId }, WITH_TASKS)).status).toBe('working');
   },
   'http-disconnect-ignored': async (t) => {
     const u = await t.http();

@@ -33,17 +33,27 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether tasks/list pages end with nextCursor absent only at the end (TASK-LIST-01), input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged; nor the 2026-07-28 tasks extension',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether tasks/list pages end with nextCursor absent only at the end (TASK-LIST-01), input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged',
+    runs: ['server'],
+  },
+  {
+    area: 'Tasks — extension, in part',
+    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids), the status machine and inputRequests keys of the tasks it runs; not task status notifications (TASK-NOTIF-04), whether unanswerable inputResponses are ignored (TASK-UPD-04), a tool\'s isError result ending a task completed (TASK-ERR-04), the entropy of task ids (TASK-SEC-05) or authorization per task (TASK-SEC-06)',
     runs: ['server'],
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), two scenarios offer a client a tool that must be called as a task and judge that call (TASK-TOOL-03) and the interval of its polls (TASK-POLL-01); whether it fetches the result on input_required (TASK-IR-03), keeps polling without status notifications (TASK-NOTIF-02) or treats task-list cursors as opaque is not judged, nor the client as a receiver of tasks, nor the 2026-07-28 tasks extension',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), two scenarios offer a client a tool that must be called as a task and judge that call (TASK-TOOL-03) and the interval of its polls (TASK-POLL-01); whether it fetches the result on input_required (TASK-IR-03), keeps polling without status notifications (TASK-NOTIF-02) or treats task-list cursors as opaque is not judged, nor the client as a receiver of tasks',
+    runs: ['client'],
+  },
+  {
+    area: 'Tasks — extension, in part',
+    why: 'mcpcheck client serves no task of the tasks extension of 2026-07-28 yet: whether a client takes a task handle, polls at pollIntervalMs and answers inputRequests (TASK-NEG-05/06, TASK-POLL-02, TASK-UPD-01) is not judged; live validation judges its tasks/update, Mcp-Name and notifications/cancelled when its traffic has them',
     runs: ['client'],
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not input_required, the related-task metadata of the requests and notifications a task sends (TASK-META-01, TASK-IR-02), the pages of tasks/list or task isolation; nor the 2026-07-28 tasks extension',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not input_required, the related-task metadata of the requests and notifications a task sends (TASK-META-01, TASK-IR-02), the pages of tasks/list or task isolation. Of the tasks extension of 2026-07-28, what its traffic shows is judged (task handles, tasks/get, tasks/update and tasks/cancel, the status machine, inputRequests keys), not task status notifications on a listen stream (TASK-NOTIF-04)',
     runs: ['validate', 'proxy', 'fuzz'],
   },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },

@@ -7,6 +7,7 @@ import { formatTranscript } from '../transcript/format.js';
 import type { Finding } from '../validate/finding.js';
 import type { Redactor } from '../redact.js';
 import { excerptOf } from '../wire.js';
+import type { Era } from '../spec/revisions.js';
 
 interface LiveFinding {
   finding: Finding;
@@ -57,7 +58,7 @@ export class LiveLedger {
    * refers to the wire logs (`wireOf` a scenario and session) of the traffic its violations arose
    * in, and names the session each frame of its evidence is in.
    */
-  checks(judged: Side, reproduce: string, setup: string, wireOf: (scenario: string, session: PeerSession | undefined) => string[] | undefined = () => undefined): CheckResult[] {
+  checks(judged: Side, reproduce: string, setup: string, wireOf: (scenario: string, session: PeerSession | undefined) => string[] | undefined = () => undefined, eras?: readonly Era[]): CheckResult[] {
     const scenarioOf = new Map<Finding, string>(this.live.map((l) => [l.finding, l.scenario]));
     const sessionOf = new Map<Finding, PeerSession | undefined>(this.live.map((l) => [l.finding, l.session]));
     const labels = new Map<PeerSession, string>(this.sessions.map((s) => [s.session, s.label]));
@@ -89,6 +90,7 @@ export class LiveLedger {
         return reproduce.replace('{scenario}', scenario === undefined || scenario === setup ? `live.${id}` : scenario);
       },
       wire: (findings) => [...new Set(findings.flatMap((f) => wireOf(scenarioOf.get(f) ?? '', sessionOf.get(f)) ?? []))],
+      ...(eras ? { eras } : {}),
     });
   }
 

@@ -13,7 +13,7 @@ import { LiveLedger } from './live.js';
 import { type Discovery, type DiscoveryStep, emptyDiscovery, hasCapability } from './discovery.js';
 import type { RunControl } from './observer.js';
 import { outsideRevisions, type RunOptions, type Scenario } from './scenario.js';
-import { LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
+import { eraOf, LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
 import { tokenRefusedCheck } from './era-checks.js';
 import type { Redactor } from '../redact.js';
 
@@ -275,7 +275,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     for (const s of lanes) if (s && !s.closed) await closeSession(s);
 
     const tokenRefused = await target.tokenRefused();
-    checks.push(...underRefusedToken(tokenRefused, ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session))));
+    const eras = input.speaks !== undefined ? [eraOf(input.speaks)] : undefined;
+    checks.push(...underRefusedToken(tokenRefused, ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session), eras)));
     if (tokenRefused) checks.push(tokenRefusedCheck(input.speaks ?? LATEST_STATEFUL_REVISION));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind, input.redactor);
     return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };

@@ -1,7 +1,8 @@
 /**
  * The standard request headers of the stateless era (2026-07-28) that a Streamable HTTP client
  * derives from a request's body: `Mcp-Method` always, `Mcp-Name` for the methods that name a tool,
- * prompt or resource (streamable-http.mdx#standard-request-headers, HDR-STD-01).
+ * prompt or resource (streamable-http.mdx#standard-request-headers, HDR-STD-01), and a task
+ * (the tasks extension, TASK-HDR-01).
  *
  * Values that are not plain header values travel in the Base64 sentinel (HDR-STD-02), encoded by
  * the same rule the validator judges them by.
@@ -10,8 +11,8 @@ import { isObject } from '../json.js';
 import { MODERN_HEADERS } from '../spec/modern.js';
 import { encodeHeaderValue } from '../validate/modern-headers.js';
 
-/** Where each naming method keeps the name its `Mcp-Name` header mirrors. */
-const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** Where each naming method keeps the name its `Mcp-Name` header mirrors (the tasks extension's requests: their task id, TASK-HDR-01). */
+const NAMED_BY: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
 /** The `Mcp-Method` and `Mcp-Name` headers a modern request's body calls for (none for a notification or a response). */
 export function modernRequestHeaders(message: unknown): Record<string, string> {

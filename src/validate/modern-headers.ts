@@ -12,15 +12,18 @@ import { ruling } from '../spec/rulings.js';
  * harness: keep them stable.
  */
 
-export const HEADER_RULES: RuleTable = ['HDR-VER-01', 'HDR-VER-02', 'HDR-STD-01', 'HDR-STD-02', 'HDR-CASE-01', 'HDR-PARAM-01', 'HDR-PARAM-02', 'HDR-PARAM-04'];
+export const HEADER_RULES: RuleTable = ['HDR-VER-01', 'HDR-VER-02', 'HDR-STD-01', 'HDR-STD-02', 'HDR-CASE-01', 'HDR-PARAM-01', 'HDR-PARAM-02', 'HDR-PARAM-04', 'TASK-HDR-01'];
 
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
-/** The methods whose POST also carries Mcp-Name, and the params member it mirrors. */
-const NAMED: ReadonlyMap<string, 'name' | 'uri'> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
+/** The methods whose POST also carries Mcp-Name, the params member it mirrors, and the rule that asks for it (the tasks extension's own for its requests). */
+const NAMED: ReadonlyMap<string, { member: 'name' | 'uri' | 'taskId'; rule: 'HDR-STD-01' | 'TASK-HDR-01' }> = new Map([
+  ['tools/call', { member: 'name', rule: 'HDR-STD-01' }],
+  ['prompts/get', { member: 'name', rule: 'HDR-STD-01' }],
+  ['resources/read', { member: 'uri', rule: 'HDR-STD-01' }],
+  ['tasks/get', { member: 'taskId', rule: 'TASK-HDR-01' }],
+  ['tasks/update', { member: 'taskId', rule: 'TASK-HDR-01' }],
+  ['tasks/cancel', { member: 'taskId', rule: 'TASK-HDR-01' }],
 ]);
 /** RFC 9110 field-name token (`1*tchar`). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -109,12 +112,12 @@ function valueAt(args: unknown, path: readonly string[]): unknown {
 
 /**
  * The headers of one POST judged against its body: `MCP-Protocol-Version` (HDR-VER-01/02),
- * `Mcp-Method` and `Mcp-Name` (HDR-STD-01/02), case rules (HDR-CASE-01), and for a tools/call of
+ * `Mcp-Method` and `Mcp-Name` (HDR-STD-01/02; TASK-HDR-01 on the tasks extension's requests), case rules (HDR-CASE-01), and for a tools/call of
  * `tool` (as listed, when known) each `Mcp-Param-*` its `x-mcp-header` annotations call for
  * (HDR-PARAM-01/04). Header names may come in any case. A notification POST is only warned about
  * (ruling headers-on-notification-posts); a response is not a POST a client may send and is not judged here.
  * `applied` collects the rules a request POST gave a chance to fail: a rule whose header had
- * nothing to mirror (Mcp-Name off the three named methods, the sentinel for a plain value) is not among them.
+ * nothing to mirror (Mcp-Name off the named methods, the sentinel for a plain value) is not among them.
  */
 export function checkModernRequestHeaders(headers: Readonly<Record<string, string>>, message: unknown, tool?: { inputSchema?: unknown }, applied?: Set<string>): Finding[] {
   const body = obj(message);
@@ -145,12 +148,13 @@ export function checkModernRequestHeaders(headers: Readonly<Record<string, strin
   if (methodHeader === undefined) findings.push(missing(MODERN_HEADERS.method, 'HDR-STD-01', 'the body\'s method'));
   else if (methodHeader !== method) findings.push(violation(['HDR-STD-01', ...caseOnly(methodHeader, method)], `expected ${MODERN_HEADERS.method} to equal the body's method ${show(method)} (values compare case-sensitively); got ${show(methodHeader)}`));
 
-  const member = NAMED.get(method);
-  if (isRequest && member !== undefined) {
+  const named = NAMED.get(method);
+  if (isRequest && named !== undefined) {
     const name = h.get(MODERN_HEADERS.name.toLowerCase());
-    const value = params?.[member];
+    const value = params?.[named.member];
+    if (named.rule !== 'HDR-STD-01' && typeof value === 'string') mark(named.rule);
     if (name !== undefined && typeof value === 'string' && !isPlainHeaderValue(value)) mark('HDR-STD-02');
-    checkName(name, value, member, findings);
+    checkName(name, value, named, findings);
   }
   if (isRequest && method === 'tools/call' && tool) {
     if (headerParameters(tool.inputSchema).length > 0) mark('HDR-PARAM-01', 'HDR-PARAM-04');
@@ -165,14 +169,14 @@ function caseOnly(header: string, body: string): Array<'HDR-CASE-01'> {
 }
 
 /** HDR-STD-01 (Mcp-Name present and equal after decoding) and HDR-STD-02 (sent in the sentinel when not plain). */
-function checkName(header: string | undefined, value: unknown, member: 'name' | 'uri', findings: Finding[]): void {
+function checkName(header: string | undefined, value: unknown, { member, rule }: { member: string; rule: 'HDR-STD-01' | 'TASK-HDR-01' }, findings: Finding[]): void {
   if (typeof value !== 'string') return;
   if (header === undefined) {
-    findings.push(violation('HDR-STD-01', `expected an ${MODERN_HEADERS.name} header carrying params.${member} ${show(value)}; none came`));
+    findings.push(violation(rule, `expected an ${MODERN_HEADERS.name} header carrying params.${member} ${show(value)}; none came`));
     return;
   }
   const problem = encodingProblem(header, value);
-  if (problem === 'mismatch') findings.push(violation(['HDR-STD-01', ...caseOnly(header, value)], `expected ${MODERN_HEADERS.name} to carry params.${member} ${show(value)} (decoded when Base64-encoded); got ${show(header)}`));
+  if (problem === 'mismatch') findings.push(violation([rule, ...caseOnly(header, value)], `expected ${MODERN_HEADERS.name} to carry params.${member} ${show(value)} (decoded when Base64-encoded); got ${show(header)}`));
   else if (problem) findings.push(violation('HDR-STD-02', `expected ${MODERN_HEADERS.name} for ${show(value)} as ${show(encodeHeaderValue(value))}: ${problem}; got ${show(header)}`));
 }
 

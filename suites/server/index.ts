@@ -13,6 +13,7 @@ import { modernLegacy } from './modern-legacy.js';
 import { modernLogging } from './modern-logging.js';
 import { modernMeta } from './modern-meta.js';
 import { modernMrtr } from './modern-mrtr.js';
+import { modernTasks } from './modern-tasks.js';
 import { modernSubscriptions } from './modern-subscriptions.js';
 import { notifications } from './notifications.js';
 import { olderRevisions } from './older-revisions.js';
@@ -25,4 +26,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...tasks, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...tasks, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernTasks, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization];

@@ -1,0 +1,83 @@
+import { cannedCapabilities, cannedInputResponses, type ClientSession, type Discovery, isObject, isTaskHandle, isTerminal, META, type Reply, TASKS_EXTENSION, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { budget, callablePlans, quickArguments } from './helpers.js';
+
+// What the scenarios of the tasks extension (2026-07-28, io.modelcontextprotocol/tasks) share: the
+// client capabilities with and without the extension, the tools that answer with a task handle,
+// and polling a task.
+
+/** Every input kind, and the extension: what a client that takes tasks declares. */
+export function withTasks(): Record<string, unknown> {
+  return { ...cannedCapabilities(), extensions: { [TASKS_EXTENSION]: {} } };
+}
+
+/** The `_meta` of a request declaring `capabilities`. */
+export function declaring(capabilities: Record<string, unknown>): Record<string, unknown> {
+  return { [META.clientCapabilities]: capabilities };
+}
+
+/** Whether the server's DiscoverResult advertises the extension. */
+export function advertisesTasks(discovery: Discovery): boolean {
+  const extensions = discovery.capabilities?.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+
+/** A reply's task id, when it is a task handle. */
+export function handleId(reply: Reply): string | undefined {
+  return reply.kind === 'result' && isTaskHandle(reply.result) && typeof reply.result.taskId === 'string' ? reply.result.taskId : undefined;
+}
+
+/** Tools probed for a task handle: enough to find one, bounded. */
+const MAX_TOOLS = 12;
+
+export interface TaskTool {
+  plan: ToolPlan;
+  /** The handle its call declaring the extension got. */
+  taskId: string;
+}
+
+/**
+ * The tools that answer a call declaring the extension with a task handle, found by calling each
+ * tool `--call-tools` allows once; the server decides per request, so a tool that answered with a
+ * result is not one. In listing order.
+ */
+export async function taskTools(session: ClientSession, discovery: Discovery, policy: ToolPolicy): Promise<{ tools: TaskTool[]; called: string }> {
+  const plans = callablePlans(discovery, policy).slice(0, MAX_TOOLS);
+  const replies = await Promise.all(plans.map((plan) => session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: declaring(withTasks()) })));
+  const tools = plans.flatMap((plan, i) => {
+    const taskId = handleId(replies[i]!);
+    return taskId === undefined ? [] : [{ plan, taskId }];
+  });
+  return { tools, called: plans.map((p) => p.name).join(', ') || `none (--call-tools ${policy.mode})` };
+}
+
+/** The shortest and longest gap between polls, whatever pollIntervalMs the server suggests. */
+const POLL_FLOOR_MS = 50;
+const POLL_CEILING_MS = 1_000;
+
+/** A tasks/get declaring the extension. */
+export function getTask(session: ClientSession, taskId: string, timeoutMs?: number): Promise<Reply> {
+  return session.request('tasks/get', { taskId, _meta: declaring(withTasks()) }, timeoutMs);
+}
+
+/**
+ * Polls tasks/get until the task is terminal (or, with `until`, in that status) or `withinMs` has
+ * passed, at the server's pollIntervalMs (bounded both ways); with `answer`, every input_required
+ * is answered once per key by tasks/update (the replies collected). The last tasks/get reply.
+ */
+export async function pollTask(session: ClientSession, taskId: string, withinMs: number, o: { until?: string; answer?: boolean } = {}): Promise<{ last: Reply; updates: Reply[] }> {
+  const time = budget(withinMs);
+  const answered = new Set<string>();
+  const updates: Reply[] = [];
+  for (;;) {
+    const last = await getTask(session, taskId, time.timeout(10_000));
+    if (last.kind !== 'result' || isTerminal(last.result.status) || last.result.status === o.until || time.spent()) return { last, updates };
+    const asked = last.result.status === 'input_required' && isObject(last.result.inputRequests) ? last.result.inputRequests : {};
+    const fresh = Object.fromEntries(Object.entries(asked).filter(([key]) => !answered.has(key)));
+    if (o.answer && Object.keys(fresh).length > 0) {
+      for (const key of Object.keys(fresh)) answered.add(key);
+      updates.push(await session.request('tasks/update', { taskId, inputResponses: cannedInputResponses(fresh), _meta: declaring(withTasks()) }, time.timeout(10_000)));
+    }
+    const interval = typeof last.result.pollIntervalMs === 'number' ? last.result.pollIntervalMs : POLL_FLOOR_MS;
+    await session.settle(Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, interval), time.left()));
+  }
+}

@@ -1,0 +1,231 @@
+import { cannedCapabilities, type CheckRecorder, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
+import { errorCodeOf } from './helpers.js';
+import { listenOnce } from './modern-exchange.js';
+import { advertisesTasks, declaring, getTask, handleId, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
+
+// The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
+// a server that advertises it answers a client that declared it with task handles, and its tasks/get,
+// tasks/update and tasks/cancel; a client that did not declare it gets −32021. One rule each; the
+// status machine, the DetailedTask shapes, resultType and inputRequests keys of all this traffic are
+// judged by live validation (TASK-ST-02, TASK-GET-01/02, TASK-SCHEMA-01, TASK-KEY-01 …).
+
+const INVALID_PARAMS = -32602;
+/** How long a task mcpcheck started may take to end before it stops waiting. */
+const TASK_END_MS = 10_000;
+/** A task id no server issued. */
+const UNKNOWN_TASK = 'mcpcheck-no-such-task-7f3a';
+const ACK_MS = 3_000;
+const extension = `the tasks extension (${TASKS_EXTENSION})`;
+const notAdvertised = `not exercised: the server's DiscoverResult does not advertise ${TASKS_EXTENSION} in capabilities.extensions`;
+
+/** Whether an error is −32021 naming the extension in data.requiredCapabilities.extensions. */
+function namesExtension(reply: Reply): boolean {
+  if (reply.kind !== 'error' || reply.error.code !== MODERN_ERRORS.missingClientCapability) return false;
+  const data = isObject(reply.error.data) ? reply.error.data : {};
+  const extensions = isObject(data.requiredCapabilities) && isObject(data.requiredCapabilities.extensions) ? data.requiredCapabilities.extensions : {};
+  return isObject(extensions[TASKS_EXTENSION]);
+}
+
+function noTaskTool(check: CheckRecorder, called: string): void {
+  check.skip(`not exercised: no tool called declaring ${TASKS_EXTENSION} (${called}) answered with a task handle`);
+}
+
+export const undeclaredTool = scenario({
+  id: 'server.modern.tasks.undeclared-tool',
+  title: 'A tool that answered with a task handle, called without the extension, is served without one or refused with −32021 naming the extension',
+  requirements: ['TASK-NEG-02'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const { tools, called } = await taskTools(session, discovery, options.callTools);
+    const first = tools[0];
+    if (!first) return noTaskTool(check, called);
+    await pollTask(session, first.taskId, TASK_END_MS, { answer: true });
+    const reply = await session.request('tools/call', { name: first.plan.name, arguments: {}, _meta: declaring(cannedCapabilities()) });
+    // A handle anyway is TASK-NEG-01's failure (live validation); no refusal to judge here.
+    if (handleId(reply) !== undefined) return check.skip(`not exercised: ${first.plan.name} answered with a task handle all the same (TASK-NEG-01 judges that)`, { frames: [replyFrame(reply)] });
+    check.expect(reply.kind === 'result' || namesExtension(reply), {
+      expected: `tools/call ${show(first.plan.name)} (a task handle when ${extension} was declared) without the extension: a result, or error ${MODERN_ERRORS.missingClientCapability} with data.requiredCapabilities.extensions naming it (${ruling('task-missing-capability-code').cite})`,
+      actual: describeReply(reply),
+      frames: [replyFrame(reply)],
+      replies: [reply],
+    });
+  },
+});
+
+export const undeclaredMethods = scenario({
+  id: 'server.modern.tasks.undeclared-methods',
+  title: 'tasks/get, tasks/update and tasks/cancel of a client that did not declare the extension get −32021',
+  requirements: ['TASK-NEG-03'],
+  isolation: 'shared',
+  revisions: MODERN,
+  async run({ session, check, discovery }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const params = { taskId: UNKNOWN_TASK, _meta: declaring({}) };
+    const replies = [
+      await session.request('tasks/get', params),
+      await session.request('tasks/update', { ...params, inputResponses: {} }),
+      await session.request('tasks/cancel', params),
+    ];
+    check.expect(replies.every((r) => errorCodeOf(r) === MODERN_ERRORS.missingClientCapability), {
+      expected: `tasks/get, tasks/update and tasks/cancel with clientCapabilities {}: error ${MODERN_ERRORS.missingClientCapability} each (${ruling('task-missing-capability-code').cite})`,
+      actual: replies.map(describeReply).join('; '),
+      frames: replies.map(replyFrame),
+      replies,
+    });
+  },
+});
+
+export const undeclaredListen = scenario({
+  id: 'server.modern.tasks.undeclared-listen',
+  title: 'subscriptions/listen asking for task status notifications without the extension gets −32021',
+  requirements: ['TASK-NEG-04'],
+  isolation: 'session',
+  revisions: MODERN,
+  async run({ session, check, connect, discovery }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    const outcome = await listenOnce(session, 'mcpcheck-task-listen', { taskIds: [UNKNOWN_TASK] }, ACK_MS);
+    const first = outcome.messages[0];
+    const error = first !== undefined && isObject(first.error) ? first.error : undefined;
+    check.expect(error?.code === MODERN_ERRORS.missingClientCapability, {
+      expected: `subscriptions/listen for taskIds with clientCapabilities {}: error ${MODERN_ERRORS.missingClientCapability} (${ruling('task-missing-capability-code').cite})`,
+      actual: outcome.shown,
+      frames: outcome.frames,
+    });
+  },
+});
+
+export const unknownTask = scenario({
+  id: 'server.modern.tasks.unknown-task',
+  title: 'tasks/get of a task id the server never issued gets −32602',
+  requirements: ['TASK-GET-03'],
+  isolation: 'shared',
+  revisions: MODERN,
+  async run({ session, check, discovery }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const reply = await getTask(session, UNKNOWN_TASK);
+    check.errorCode(reply, [INVALID_PARAMS], { what: `tasks/get of ${show(UNKNOWN_TASK)}, a task id the server never issued, declaring ${extension}` });
+  },
+});
+
+export const unknownUpdateCancel = scenario({
+  id: 'server.modern.tasks.unknown-update-cancel',
+  title: 'tasks/update and tasks/cancel of a task id the server never issued get −32602',
+  requirements: ['TASK-ERR-02'],
+  isolation: 'shared',
+  revisions: MODERN,
+  async run({ session, check, discovery }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const params = { taskId: UNKNOWN_TASK, _meta: declaring(withTasks()) };
+    const replies = [await session.request('tasks/update', { ...params, inputResponses: {} }), await session.request('tasks/cancel', params)];
+    check.expect(replies.every((r) => errorCodeOf(r) === INVALID_PARAMS), {
+      expected: `tasks/update and tasks/cancel of ${show(UNKNOWN_TASK)}, a task id the server never issued, declaring ${extension}: error ${INVALID_PARAMS} each`,
+      actual: replies.map(describeReply).join('; '),
+      frames: replies.map(replyFrame),
+      replies,
+    });
+  },
+});
+
+export const durableHandle = scenario({
+  id: 'server.modern.tasks.durable',
+  title: 'A task handle comes only once the task exists: tasks/get of its id right after resolves',
+  requirements: ['TASK-CREATE-02'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const { tools, called } = await taskTools(session, discovery, options.callTools);
+    const first = tools[0];
+    if (!first) return noTaskTool(check, called);
+    const handle = await session.request('tools/call', { name: first.plan.name, arguments: {}, _meta: declaring(withTasks()) });
+    const taskId = handleId(handle);
+    if (taskId === undefined) return check.skip(`not exercised: ${first.plan.name} answered this call without a task handle (${describeReply(handle)})`, { frames: [replyFrame(handle)] });
+    const reply = await getTask(session, taskId);
+    check.expect(reply.kind === 'result', {
+      expected: `tasks/get of ${show(taskId)}, sent as soon as its handle came: the task`,
+      actual: describeReply(reply),
+      frames: [replyFrame(handle), replyFrame(reply)],
+      replies: [reply],
+    });
+    await pollTask(session, taskId, TASK_END_MS, { answer: true });
+  },
+});
+
+/** Handles asked for at once to compare their ids (as the 2025-11-25 catalog's TASK-ID-01 test). */
+const ID_TASKS = 5;
+
+export const distinctIds = scenario({
+  id: 'server.modern.tasks.ids',
+  title: 'Task ids are strings, distinct among the tasks a server holds',
+  requirements: ['TASK-ID-01'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const { tools, called } = await taskTools(session, discovery, options.callTools);
+    const first = tools[0];
+    if (!first) return noTaskTool(check, called);
+    const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => session.request('tools/call', { name: first.plan.name, arguments: {}, _meta: declaring(withTasks()) })));
+    const ids = replies.map(handleId);
+    if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every call of ${first.plan.name} was answered with a task handle`, { frames: replies.map(replyFrame) });
+    check.expect(new Set(ids).size === ids.length, {
+      expected: `${ID_TASKS} distinct task ids for ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension}`,
+      actual: `ids ${show(ids)}`,
+      frames: replies.map(replyFrame),
+      replies,
+    });
+    for (const id of new Set(ids)) await pollTask(session, id!, TASK_END_MS, { answer: true });
+  },
+});
+
+export const acknowledged = scenario({
+  id: 'server.modern.tasks.acknowledged',
+  title: 'tasks/update answering what a task asks for, and tasks/cancel of a working task, are acknowledged with a result',
+  requirements: ['TASK-UPD-05'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const { tools, called } = await taskTools(session, discovery, options.callTools);
+    if (tools.length === 0) return noTaskTool(check, called);
+    // Each task tool's task is followed to its end, its input answered: one of them may ask.
+    const updates: Reply[] = [];
+    for (const tool of tools) updates.push(...(await pollTask(session, tool.taskId, TASK_END_MS, { answer: true })).updates);
+    if (updates.length === 0) check.skip(`not exercised: no task of ${tools.map((t) => t.plan.name).join(', ')} asked for input (input_required) within ${TASK_END_MS} ms`, { key: 'update' });
+    else {
+      check.expect(updates.every((r) => r.kind === 'result'), {
+        key: 'update',
+        expected: 'tasks/update answering each inputRequests key of an input_required task: a result (the acknowledgement)',
+        actual: updates.map(describeReply).join('; '),
+        frames: updates.map(replyFrame),
+        replies: updates,
+      });
+    }
+    const handle = await session.request('tools/call', { name: tools[0]!.plan.name, arguments: {}, _meta: declaring(withTasks()) });
+    const taskId = handleId(handle);
+    if (taskId === undefined) return check.skip(`not exercised: ${tools[0]!.plan.name} answered this call without a task handle`, { key: 'cancel', frames: [replyFrame(handle)] });
+    const before = await getTask(session, taskId);
+    if (before.kind !== 'result' || isTerminal(before.result.status)) return check.skip(`not exercised: task ${show(taskId)} was not running when mcpcheck would cancel it (${describeReply(before)})`, { key: 'cancel', frames: [replyFrame(before)] });
+    const cancel = await session.request('tasks/cancel', { taskId, _meta: declaring(withTasks()) });
+    check.expect(cancel.kind === 'result', {
+      key: 'cancel',
+      expected: `tasks/cancel of task ${show(taskId)}, ${show(before.result.status)}: a result (the acknowledgement)`,
+      actual: describeReply(cancel),
+      frames: [replyFrame(cancel)],
+      replies: [cancel],
+    });
+    // Read twice more: the status machine of what follows is live validation's (TASK-ST-02).
+    await getTask(session, taskId);
+    await getTask(session, taskId);
+  },
+});
+
+export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, acknowledged];
