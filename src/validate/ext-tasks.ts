@@ -27,8 +27,8 @@ const EXTENSION_REQUESTS: ReadonlyMap<string, { request: string; result: string 
   ['tasks/cancel', { request: 'CancelTaskRequest', result: 'CancelTaskResult' }],
 ]);
 
-/** The status notification a server may push, and its definition. */
-export const TASK_STATUS_NOTIFICATION = 'notifications/tasks';
+/** The status notification a server may push. */
+const TASK_STATUS_NOTIFICATION = 'notifications/tasks';
 
 /** The member each status carries beside the Task (DetailedTask); working and cancelled carry none. */
 const STATUS_PAYLOAD: ReadonlyMap<string, string> = new Map([
@@ -51,8 +51,10 @@ function mark(applied: Set<string> | undefined, ids: readonly string[]): void {
   if (applied) for (const id of ids) applied.add(id);
 }
 
-export function isExtensionRequest(method: string): boolean {
-  return EXTENSION_REQUESTS.has(method);
+/** A request or notification of the extension: its own checks (none for another method). */
+export function checkExtensionMessage(method: string, message: Record<string, unknown>, findings: Finding[], applied?: Set<string>): void {
+  if (method === TASK_STATUS_NOTIFICATION) checkTaskNotification(message, findings, applied);
+  else if (EXTENSION_REQUESTS.has(method)) checkExtensionRequest(method, message, findings, applied);
 }
 
 /** Whether a result is a task handle: a CreateTaskResult, by its `resultType`. */
@@ -75,7 +77,7 @@ export function isExtensionResult(method: string, result: Record<string, unknown
 }
 
 /** The extension's requests (tasks/get, tasks/update, tasks/cancel): their shape (TASK-SCHEMA-01). */
-export function checkExtensionRequest(method: string, message: Record<string, unknown>, findings: Finding[], applied?: Set<string>): void {
+function checkExtensionRequest(method: string, message: Record<string, unknown>, findings: Finding[], applied?: Set<string>): void {
   const def = EXTENSION_REQUESTS.get(method)?.request;
   if (!def) return;
   mark(applied, ['TASK-SCHEMA-01']);
@@ -84,7 +86,7 @@ export function checkExtensionRequest(method: string, message: Record<string, un
 }
 
 /** notifications/tasks: a complete DetailedTask (TASK-GET-01, TASK-SCHEMA-01, TASK-TIME-01). */
-export function checkTaskNotification(message: Record<string, unknown>, findings: Finding[], applied?: Set<string>): void {
+function checkTaskNotification(message: Record<string, unknown>, findings: Finding[], applied?: Set<string>): void {
   const params = obj(message.params);
   mark(applied, [...MARKS.shape, ...MARKS.detailed]);
   const missing = params && payloadProblem(params, '/params', 'notifications/tasks');

@@ -11,13 +11,13 @@ import { checkSamplingMessages } from './sampling.js';
 import { allowsBatches, METHOD_SINCE } from './revisions.js';
 import { eraOf, LATEST_REVISION, type Revision, revisionAtLeast } from '../spec/revisions.js';
 import { META } from '../spec/modern.js';
-import { checkModernError, checkModernNotification, checkModernRequest, checkModernResponseSide, checkModernResult, claimedByModernRule, advertisesExtension, isModernRequest, MODERN_RULES } from './modern.js';
+import { advertisesExtension, checkModernError, checkModernNotification, checkModernRequest, checkModernResponseSide, checkModernResult, claimedByModernRule, isModernRequest, MODERN_RULES } from './modern.js';
 import { ruling } from '../spec/rulings.js';
 import { describeErrors, INPUT_REQUIRED, laterRevisionAccepting, type RevisionSchema, schemaFor } from './schemas.js';
 import { isCreateTaskResult } from './tasks.js';
 import { checkCallToolResult, checkToolList, TOOL_RULES, type ToolInfo } from './tools.js';
 import { mayHoldWalked, WALK_RULES, walkMessage } from './walk.js';
-import { checkExtensionRequest, checkExtensionResult, checkTaskNotification, EXT_TASKS_RULES, isExtensionRequest, isExtensionResult, TASK_STATUS_NOTIFICATION, TASKS_EXTENSION } from './ext-tasks.js';
+import { checkExtensionMessage, checkExtensionResult, EXT_TASKS_RULES, isExtensionResult, TASKS_EXTENSION } from './ext-tasks.js';
 import { TYPED_RESERVED_KEYS } from './meta.js';
 import { obj, table } from '../json.js';
 import type { RequirementId } from '../spec/requirement-id.js';
@@ -249,8 +249,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
         findings.push(schemaFinding('BASE-SCHEMA-01', paramsRule(method, errors, obj(msg.params)), errors, '', `${method} ${env.kind}`, ctx.revision, later));
       }
     }
-    if (modern && isExtensionRequest(method)) checkExtensionRequest(method, msg, findings, ctx.applied);
-    if (modern && method === TASK_STATUS_NOTIFICATION) checkTaskNotification(msg, findings, ctx.applied);
+    if (modern) checkExtensionMessage(method, msg, findings, ctx.applied);
     checkParams(method, obj(msg.params), ctx, findings);
   } else if (env.kind === 'error') {
     checkError(obj(msg.error), ctx, findings);
@@ -273,7 +272,8 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
     if (modern && isModernRequest(request.params)) checkModernResult(result, request, findings, ctx.applied, ctx.source);
     if (modern && result.resultType === INPUT_REQUIRED) checkInputRequestParams(obj(result.inputRequests), ctx, findings);
     // A task handle, or the answer to a tasks/* request: the tasks extension's schema and rules, not the method's.
-    if (modern && isExtensionResult(method, result)) checkExtensionResult(method, result, advertisesExtension(request.params, TASKS_EXTENSION), findings, ctx.applied);
+    const extension = modern && isExtensionResult(method, result);
+    if (extension) checkExtensionResult(method, result, advertisesExtension(request.params, TASKS_EXTENSION), findings, ctx.applied);
     else if (def) {
       mark(ctx, RESULT_MARKS.get(method) ?? RESULT_MARKS_OTHER);
       mark(ctx, RESULT_EXTRA_RULES.get(method));
@@ -290,7 +290,7 @@ export function validateEnvelope(env: Envelope, message: unknown, ctx: MessageCo
       }
     }
     // An InputRequiredResult is not the method's own result: the method's rules wait for the retry's answer (a task's, for the task's end).
-    if (!task && !(modern && (result.resultType === INPUT_REQUIRED || isExtensionResult(method, result)))) {
+    if (!task && !extension && !(modern && result.resultType === INPUT_REQUIRED)) {
       const own: Finding[] = [];
       checkResult(method, result, ctx, own);
       if (own.length > 0) findings.push(...excuseEchoedUris(own, msg, suppliedArguments(request)));
