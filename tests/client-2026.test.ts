@@ -135,11 +135,16 @@ async function judge(args: string, address: '{url}' | '{stdio}', only: readonly 
  * fail. A rule no scenario cites (live validation alone judges it) takes every modern scenario. A
  * whole suite per break spent most of this file's time; the correct client's runs are whole.
  */
-function breakScope(rule: string, checks: readonly string[]): readonly string[] {
+function breakScope(rule: string, checks: readonly string[], shownBy: readonly string[] = []): readonly string[] {
   const citing = clientScenarios.filter((s) => MODERN_SCENARIOS.includes(s.id) && (s.requirements as readonly string[]).includes(rule)).map((s) => s.id);
-  if (citing.length === 0) return MODERN_SCENARIOS;
-  return [...new Set([...citing, ...checks.filter((c) => !c.startsWith('live.')).map((c) => c.split('/')[0]!)])];
+  if (citing.length === 0 && shownBy.length === 0) return MODERN_SCENARIOS;
+  return [...new Set([...citing, ...shownBy, ...checks.filter((c) => !c.startsWith('live.')).map((c) => c.split('/')[0]!)])];
 }
+
+/** Breaks of rules only live checks judge, and the scenario whose traffic shows each (run alone instead of every modern one). */
+const SHOWN_BY: Partial<Record<Client2026BreakName, readonly string[]>> = {
+  'no-task-mcp-name': ['client.modern.tasks.handle'],
+};
 
 function unmet(report: RunReport): string[] {
   return report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error').map((c) => c.id);
@@ -151,7 +156,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
       const report = await judge('', address);
       expect(unmet(report)).toEqual([]);
       const passed = new Set(report.checks.filter((c) => c.status === 'pass').map((c) => c.scenario));
-      for (const id of ['client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.pagination.cursors', 'client.pagination.page-size', 'client.pagination.empty-cursor', 'client.tools.call', 'client.robust.server-dies', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
+      for (const id of ['client.modern.tasks.handle', 'client.modern.tasks.poll-interval', 'client.modern.tasks.input', 'client.modern.tasks.foreign-handle', 'client.modern.request-meta', 'client.modern.unsupported-version', 'client.mrtr.form-elicitation', 'client.mrtr.sampling-and-roots', 'client.pagination.cursors', 'client.pagination.page-size', 'client.pagination.empty-cursor', 'client.tools.call', 'client.robust.server-dies', 'client.mrtr.request-state', 'client.mrtr.new-id', 'client.mrtr.state-only', 'client.mrtr.no-leak', 'client.modern.result-without-type', 'client.modern.listen', 'client.modern.mrtr.prompts-get', 'client.modern.mrtr.resources-read', 'client.modern.era.cached']) expect(passed).toContain(id);
       if (address === '{stdio}') for (const id of ['client.modern.era.probe-first', 'client.modern.era.fallback-any-code/no-request-after-legacy', 'client.modern.subscriptions.ended', 'client.stdio.stderr-not-failure', 'client.robust.unknown-notification/ignored', 'client.robust.unknown-notification/unanswered']) expect(report.checks.find((c) => c.id === id)?.status).toBe('pass');
       // The initialize era's scenarios leave no check on a modern client, only a note.
       expect(report.checks.some((c) => c.scenario === 'client.lifecycle.handshake')).toBe(false);
@@ -200,6 +205,11 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
     ['stops-at-empty-cursor', '{url}', 'client.pagination.empty-cursor'],
     ['chokes-on-sse-comment', '{url}', 'client.modern.sse-comments'],
     ['answers-unknown-notification', '{stdio}', 'client.robust.unknown-notification/unanswered', ['live.BASE-DIR-01', 'live.STDIO-DIR-01', 'live.BASE-ERR-01']],
+    ['handle-as-result', '{stdio}', 'client.modern.tasks.handle'],
+    ['ignores-poll-interval', '{url}', 'client.modern.tasks.poll-interval'],
+    ['ignores-task-input', '{stdio}', 'client.modern.tasks.input'],
+    ['polls-foreign-handle', '{stdio}', 'client.modern.tasks.foreign-handle'],
+    ['no-task-mcp-name', '{url}', 'live.TASK-HDR-01'],
   ];
   it('has a test for every break of the fixture', () => {
     expect(caught.map(([b]) => b).sort()).toEqual(Object.keys(CLIENT_2026_BREAKS).sort());
@@ -207,7 +217,7 @@ describe('mcpcheck client against the 2026-07-28 reference client (needs npm run
   for (const [brk, address, check, also = []] of caught) {
     it(`catches --break ${brk} (${CLIENT_2026_BREAKS[brk].rule}) as ${check}, and only there`, async () => {
       const rule = CLIENT_2026_BREAKS[brk].rule;
-      const report = await judge(`--break ${brk}`, address, breakScope(rule, [check, ...also]));
+      const report = await judge(`--break ${brk}`, address, breakScope(rule, [check, ...also], SHOWN_BY[brk]));
       // Live validation of the stateless era judges the same rule on the same frames: the only other check allowed.
       expect(unmet(report)).toContain(check);
       for (const id of also) expect(unmet(report)).toContain(id);

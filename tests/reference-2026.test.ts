@@ -1237,6 +1237,17 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     expect(Object.keys(again.inputRequests)).toEqual(Object.keys(first.inputRequests));
     expect(again.inputRequests.confirm).not.toEqual(first.inputRequests.confirm);
   },
+  'task-result-not-call-result': async (t) => {
+    const s = t.stdio();
+    expect((await taskIn(s, await startTask(s, 'report', { ms: 1 }), 'completed')).result).toEqual({ report: '3 pages' });
+  },
+  'task-stray-input-fails': async (t) => {
+    const s = t.stdio();
+    const taskId = await startTask(s, 'confirm');
+    await taskIn(s, taskId, 'input_required');
+    await s.result('tasks/update', { taskId, inputResponses: { never: { action: 'accept' } } }, WITH_TASKS);
+    expect((await s.result('tasks/get', { taskId }, WITH_TASKS)).status).toBe('failed');
+  },
   'task-revives': async (t) => {
     const s = t.stdio();
     const taskId = await startTask(s, 'report', { ms: 5_000 });

@@ -16,6 +16,7 @@ import { clientModernHeaders } from './modern-headers.js';
 import { clientModernNegotiation } from './modern-negotiation.js';
 import { clientMrtr } from './mrtr.js';
 import { clientMrtrMethods } from './mrtr-methods.js';
+import { clientModernTasks } from './modern-tasks.js';
 import { clientProperties } from './properties.js';
 import { clientRobust } from './robust.js';
 import { clientSchemas } from './schemas.js';
@@ -37,4 +38,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 const statefulTasks: ClientScenario[] = clientTasks.map((s) => ({ ...s, revisions: { introduced: '2025-11-25', removed: '2026-07-28' } }));
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientModernTasks, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding];

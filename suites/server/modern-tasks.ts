@@ -228,4 +228,41 @@ export const acknowledged = scenario({
   },
 });
 
-export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, acknowledged];
+/** An inputRequests key no server asked for. */
+const STRAY_KEY = 'mcpcheck-never-asked';
+
+export const strayInput = scenario({
+  id: 'server.modern.tasks.stray-input',
+  title: 'A tasks/update answering a key the task never asked for is ignored: acknowledged, the task still waiting for what it asked',
+  requirements: ['TASK-UPD-04'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run({ session, check, discovery, options }) {
+    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    const { tools, called } = await taskTools(session, discovery, options.callTools);
+    if (tools.length === 0) return noTaskTool(check, called);
+    let waiting: { taskId: string; asked: Record<string, unknown> } | undefined;
+    for (const tool of tools) {
+      const { last } = await pollTask(session, tool.taskId, TASK_END_MS, { until: 'input_required' });
+      if (last.kind === 'result' && last.result.status === 'input_required' && isObject(last.result.inputRequests)) {
+        waiting = { taskId: tool.taskId, asked: last.result.inputRequests };
+        break;
+      }
+    }
+    if (!waiting) return check.skip(`not exercised: no task of ${tools.map((t) => t.plan.name).join(', ')} asked for input (input_required) within ${TASK_END_MS} ms`);
+    const { taskId, asked } = waiting;
+    const stray = await session.request('tasks/update', { taskId, inputResponses: { [STRAY_KEY]: { action: 'accept', content: {} } }, _meta: declaring(withTasks()) });
+    const after = await getTask(session, taskId);
+    const still = after.kind === 'result' && after.result.status === 'input_required';
+    check.expect(stray.kind === 'result' && still, {
+      expected: `tasks/update of task ${show(taskId)} answering only ${show(STRAY_KEY)}, a key it never asked for (it asked ${show(Object.keys(asked))}): acknowledged, the task still input_required`,
+      actual: `${describeReply(stray)}; then tasks/get: ${describeReply(after)}`,
+      frames: [replyFrame(stray), replyFrame(after)],
+      replies: [stray, after],
+    });
+    await pollTask(session, taskId, TASK_END_MS, { answer: true });
+  },
+});
+
+export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, acknowledged, strayInput];

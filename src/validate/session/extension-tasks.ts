@@ -1,6 +1,6 @@
 import type { RuleTable } from '../rule-table.js';
 import { type Finding, ptr, show, violation } from '../finding.js';
-import { describeErrors } from '../schemas.js';
+import { describeErrors, schemaFor } from '../schemas.js';
 import { mistypedResponses } from '../input-responses.js';
 import { advertisesExtension } from '../modern.js';
 import { TASKS_EXTENSION } from '../ext-tasks.js';
@@ -8,6 +8,7 @@ import { isTerminal } from '../tasks.js';
 import { obj, sameJson } from '../../json.js';
 import { MODERN_ERRORS } from '../../spec/modern.js';
 import { ruling } from '../../spec/rulings.js';
+import { LATEST_REVISION } from '../../spec/revisions.js';
 import type { AnswerHook, Concern, NotificationHook, RequestHook, Routes } from './concern.js';
 import type { Key, Pending } from './ledger.js';
 import type { SessionState } from './state.js';
@@ -22,6 +23,9 @@ interface Inputs {
   answered: Set<string>;
 }
 
+/** The result definition of each method a task may stand for (TASK-RT-02: tools/call in 2026-07-28). */
+const RESULT_OF: ReadonlyMap<string, string> = new Map([['tools/call', 'CallToolResult']]);
+
 /** The extension's requests that name a task. */
 const TASK_REQUESTS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
 
@@ -34,7 +38,7 @@ const TASK_REQUESTS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
  * a server answers tasks requests only of clients that declared the extension.
  */
 export class ExtensionTasks implements Concern {
-  static readonly rules: RuleTable = ['TASK-ST-02', 'TASK-ID-01', 'TASK-KEY-01', 'TASK-UPD-02', 'TASK-UPD-03', 'TASK-CANCEL-04', 'TASK-ERR-03', 'TASK-NEG-03'];
+  static readonly rules: RuleTable = ['TASK-ST-02', 'TASK-ID-01', 'TASK-KEY-01', 'TASK-UPD-02', 'TASK-UPD-03', 'TASK-CANCEL-04', 'TASK-ERR-03', 'TASK-ERR-04', 'TASK-NEG-03'];
   /** Task id → its last status seen. */
   private readonly status = new Map<string, string>();
   /** The ids of tasks seen created (by a CreateTaskResult). */
@@ -42,6 +46,8 @@ export class ExtensionTasks implements Concern {
   private readonly inputs = new Map<string, Inputs>();
   /** Requests answered with a task handle: a notifications/cancelled naming one cancels a task. */
   private readonly handled = new Map<Key, string>();
+  /** Task id → the method of the request its handle answered (whose result a completed task holds). */
+  private readonly methodOf = new Map<string, string>();
 
   constructor(private readonly s: SessionState) {}
 
@@ -50,6 +56,7 @@ export class ExtensionTasks implements Concern {
     const taskId = task?.taskId;
     if (!task || typeof taskId !== 'string') return;
     this.handled.set(request.id, taskId);
+    this.methodOf.set(taskId, request.method);
     // Uniqueness is shown only beside another task the server created.
     if (this.created.size > 0) this.s.applied.add('TASK-ID-01');
     if (this.created.has(taskId) && !isTerminal(this.status.get(taskId))) {
@@ -74,10 +81,21 @@ export class ExtensionTasks implements Concern {
         findings.push(violation('TASK-ST-02', `expected task ${show(taskId)} to stay ${show(before)} (a terminal status never changes); it is now ${show(status)}`, `${pointer}/status`));
       }
     }
+    if (status === 'completed') this.completedWith(taskId, task.result, `${pointer}/result`, findings);
     const requests = status === 'input_required' ? obj(task.inputRequests) : undefined;
     const inputs = this.inputsOf(taskId);
     inputs.outstanding = new Map(Object.entries(requests ?? {}));
     for (const [key, request] of inputs.outstanding) this.keyUsed(taskId, inputs, key, request, `${pointer}/inputRequests`, findings);
+  }
+
+  /** TASK-ERR-04: a completed task holds the result its request would have had (a CallToolResult for tools/call), not something else. */
+  private completedWith(taskId: string, result: unknown, pointer: string, findings: Finding[]): void {
+    const def = RESULT_OF.get(this.methodOf.get(taskId) ?? '');
+    // Without its result the task breaks TASK-GET-01 (the message validator's).
+    if (def === undefined || obj(result) === undefined) return;
+    this.s.applied.add('TASK-ERR-04');
+    const errors = schemaFor(LATEST_REVISION).validate(def, result);
+    if (errors) findings.push(violation('TASK-ERR-04', `expected completed task ${show(taskId)} to hold the ${def} its ${this.methodOf.get(taskId)} would have returned; ${describeErrors(errors, pointer)}`, pointer));
   }
 
   private inputsOf(taskId: string): Inputs {
