@@ -38,7 +38,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — extension, in part',
-    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids), the status machine and inputRequests keys of the tasks it runs; not task status notifications (TASK-NOTIF-04), whether unanswerable inputResponses are ignored (TASK-UPD-04), a tool\'s isError result ending a task completed (TASK-ERR-04), the entropy of task ids (TASK-SEC-05) or authorization per task (TASK-SEC-06)',
+    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids, a stray input key), the status machine, inputRequests keys and the result of the tasks it runs; not task status notifications (TASK-NOTIF-04), a tool\'s isError result ending a task completed rather than failed (TASK-ERR-04 judges the result a completed task holds), the entropy of task ids (TASK-SEC-05) or authorization per task (TASK-SEC-06)',
     runs: ['server'],
   },
   {
@@ -48,7 +48,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — extension, in part',
-    why: 'mcpcheck client serves no task of the tasks extension of 2026-07-28 yet: whether a client takes a task handle, polls at pollIntervalMs and answers inputRequests (TASK-NEG-05/06, TASK-POLL-02, TASK-UPD-01) is not judged; live validation judges its tasks/update, Mcp-Name and notifications/cancelled when its traffic has them',
+    why: 'of the tasks extension of 2026-07-28, mcpcheck client serves one scripted task to a client that declares the extension (a handle followed to its result, its pollIntervalMs, input answered by tasks/update, a handle for prompts/get refused); not task status notifications through subscriptions/listen, cancellation by the client, or a task that fails',
     runs: ['client'],
   },
   {

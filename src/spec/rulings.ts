@@ -175,6 +175,12 @@ const RULING_LIST = [
     requirements: ['TASK-NEG-02', 'TASK-NEG-03', 'TASK-NEG-04'],
   },
   {
+    id: 'task-result-type-optional',
+    ruling:
+      'A completed task of the tasks extension holds in `result` "the result type of the original request" (a CallToolResult for tools/call), and the extension\'s examples hold it without `resultType`, which 2026-07-28\'s Result requires of a response\'s result. mcpcheck judges the held result as that type with `resultType` optional there: one it carries is judged, one it leaves out is not asked for.',
+    requirements: ['TASK-ERR-04'],
+  },
+  {
     id: 'task-timestamps-typed',
     ruling:
       'The extension states the format of a Task\'s createdAt and lastUpdatedAt only in its definition\'s comments ("ISO 8601 timestamp"), without a BCP 14 keyword. mcpcheck grades them as it grades the schema\'s types (TASK-TIME-01, MUST): ISO 8601 date-times, a zone optional; unlike 2025-11-25 (TASK-TTL-01) it does not require RFC 3339 or lastUpdatedAt not before createdAt, which the extension does not say.',
