@@ -26,6 +26,11 @@ export function handleId(reply: Reply): string | undefined {
   return reply.kind === 'result' && isTaskHandle(reply.result) && typeof reply.result.taskId === 'string' ? reply.result.taskId : undefined;
 }
 
+/** A tools/call of `plan` with its quick arguments, declaring `capabilities`. */
+export function callTaskTool(session: ClientSession, plan: ToolPlan, capabilities: Record<string, unknown>): Promise<Reply> {
+  return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: declaring(capabilities) });
+}
+
 /** Tools probed for a task handle: enough to find one, bounded. */
 const MAX_TOOLS = 12;
 
@@ -42,7 +47,7 @@ export interface TaskTool {
  */
 export async function taskTools(session: ClientSession, discovery: Discovery, policy: ToolPolicy): Promise<{ tools: TaskTool[]; called: string }> {
   const plans = callablePlans(discovery, policy).slice(0, MAX_TOOLS);
-  const replies = await Promise.all(plans.map((plan) => session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: declaring(withTasks()) })));
+  const replies = await Promise.all(plans.map((plan) => callTaskTool(session, plan, withTasks())));
   const tools = plans.flatMap((plan, i) => {
     const taskId = handleId(replies[i]!);
     return taskId === undefined ? [] : [{ plan, taskId }];

@@ -1,7 +1,7 @@
 import { cannedCapabilities, type CheckRecorder, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
 import { errorCodeOf } from './helpers.js';
 import { listenOnce } from './modern-exchange.js';
-import { advertisesTasks, declaring, getTask, handleId, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
+import { advertisesTasks, callTaskTool, declaring, getTask, handleId, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
 // a server that advertises it answers a client that declared it with task handles, and its tasks/get,
@@ -43,7 +43,7 @@ export const undeclaredTool = scenario({
     const first = tools[0];
     if (!first) return noTaskTool(check, called);
     await pollTask(session, first.taskId, TASK_END_MS, { answer: true });
-    const reply = await session.request('tools/call', { name: first.plan.name, arguments: {}, _meta: declaring(cannedCapabilities()) });
+    const reply = await callTaskTool(session, first.plan, cannedCapabilities());
     // A handle anyway is TASK-NEG-01's failure (live validation); no refusal to judge here.
     if (handleId(reply) !== undefined) return check.skip(`not exercised: ${first.plan.name} answered with a task handle all the same (TASK-NEG-01 judges that)`, { frames: [replyFrame(reply)] });
     check.expect(reply.kind === 'result' || namesExtension(reply), {
@@ -143,7 +143,7 @@ export const durableHandle = scenario({
     const { tools, called } = await taskTools(session, discovery, options.callTools);
     const first = tools[0];
     if (!first) return noTaskTool(check, called);
-    const handle = await session.request('tools/call', { name: first.plan.name, arguments: {}, _meta: declaring(withTasks()) });
+    const handle = await callTaskTool(session, first.plan, withTasks());
     const taskId = handleId(handle);
     if (taskId === undefined) return check.skip(`not exercised: ${first.plan.name} answered this call without a task handle (${describeReply(handle)})`, { frames: [replyFrame(handle)] });
     const reply = await getTask(session, taskId);
@@ -172,7 +172,7 @@ export const distinctIds = scenario({
     const { tools, called } = await taskTools(session, discovery, options.callTools);
     const first = tools[0];
     if (!first) return noTaskTool(check, called);
-    const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => session.request('tools/call', { name: first.plan.name, arguments: {}, _meta: declaring(withTasks()) })));
+    const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => callTaskTool(session, first.plan, withTasks())));
     const ids = replies.map(handleId);
     if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every call of ${first.plan.name} was answered with a task handle`, { frames: replies.map(replyFrame) });
     check.expect(new Set(ids).size === ids.length, {
@@ -209,7 +209,7 @@ export const acknowledged = scenario({
         replies: updates,
       });
     }
-    const handle = await session.request('tools/call', { name: tools[0]!.plan.name, arguments: {}, _meta: declaring(withTasks()) });
+    const handle = await callTaskTool(session, tools[0]!.plan, withTasks());
     const taskId = handleId(handle);
     if (taskId === undefined) return check.skip(`not exercised: ${tools[0]!.plan.name} answered this call without a task handle`, { key: 'cancel', frames: [replyFrame(handle)] });
     const before = await getTask(session, taskId);
