@@ -1,4 +1,4 @@
-import { DEFAULT_TOOLS, isObject, type RecordedFrame, type ServerSession, TASKS_EXTENSION } from '../kit.js';
+import { DEFAULT_TOOLS, isObject, type Outcome, type RecordedFrame, type ServerSession, TASKS_EXTENSION } from '../kit.js';
 import { callOf, WAIT_MS } from './helpers.js';
 import { declared, FORM_REQUEST } from './modern-helpers.js';
 
@@ -29,9 +29,19 @@ export function declaresTasks(request: unknown): boolean {
   return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
 }
 
-function task(status: string, pollIntervalMs: number): Record<string, unknown> {
+/** A Task as mcpcheck shows it: created and updated now. */
+export function taskAs(taskId: string, status: string, pollIntervalMs: number): Record<string, unknown> {
   const now = new Date().toISOString();
-  return { taskId: TASK_ID, status, createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs };
+  return { taskId, status, createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs };
+}
+
+function task(status: string, pollIntervalMs: number): Record<string, unknown> {
+  return taskAs(TASK_ID, status, pollIntervalMs);
+}
+
+/** −32602 for a task id mcpcheck never issued. */
+function unknownTask(params: Record<string, unknown>): Outcome {
+  return { error: { code: -32602, message: `unknown task ${String(params.taskId)}` } };
 }
 
 /**
@@ -53,7 +63,7 @@ export function serveTask(session: ServerSession, script: TaskScript): void {
     return { result: { resultType: 'task', ...task('working', script.pollIntervalMs) } };
   });
   session.handle('tasks/get', (params) => {
-    if (params.taskId !== TASK_ID) return { error: { code: -32602, message: `unknown task ${String(params.taskId)}` } };
+    if (params.taskId !== TASK_ID) return unknownTask(params);
     const status = script.statuses[Math.min(polls++, script.statuses.length - 1)]!;
     // A client that never answers is not kept polling: after a few asks the task goes on without the input.
     if (status === 'input_required' && !answered && asks++ < MAX_ASKS) return { result: { ...task(status, script.pollIntervalMs), inputRequests: { [INPUT_KEY]: FORM_REQUEST } } };
@@ -61,11 +71,11 @@ export function serveTask(session: ServerSession, script: TaskScript): void {
     return { result: task(status, script.pollIntervalMs) };
   });
   session.handle('tasks/update', (params) => {
-    if (params.taskId !== TASK_ID) return { error: { code: -32602, message: `unknown task ${String(params.taskId)}` } };
+    if (params.taskId !== TASK_ID) return unknownTask(params);
     if (isObject(params.inputResponses) && INPUT_KEY in params.inputResponses) answered = true;
     return { result: {} };
   });
-  session.handle('tasks/cancel', (params) => (params.taskId === TASK_ID ? { result: {} } : { error: { code: -32602, message: `unknown task ${String(params.taskId)}` } }));
+  session.handle('tasks/cancel', (params) => (params.taskId === TASK_ID ? { result: {} } : unknownTask(params)));
 }
 
 /** The client's call of TASK_TOOL that declared the extension (it then got a handle), or undefined. */

@@ -1,6 +1,6 @@
 import { type ClientScenario, clientScenario, isObject, MODERN, type RecordedFrame, show, TASKS_EXTENSION } from '../kit.js';
 import { methodOf, WAIT_MS } from './helpers.js';
-import { declaresTasks, handledCall, INPUT_KEY, noHandle, polls, serveTask, TASK_ID, TASK_TOOL } from './modern-task-helpers.js';
+import { declaresTasks, handledCall, INPUT_KEY, noHandle, polls, serveTask, TASK_ID, TASK_TOOL, taskAs } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), the client's side: mcpcheck
 // advertises it and answers a call of its task tool with a task handle; a client that declared the
@@ -97,8 +97,7 @@ export const clientRefusesForeignHandle = clientScenario({
     session.handle('prompts/list', () => ({ result: { prompts: [TASK_PROMPT] } }));
     session.handle('prompts/get', (_params, request) => {
       if (!declaresTasks(request)) return { result: { messages: [{ role: 'user', content: { type: 'text', text: 'mcpcheck' } }] } };
-      const now = new Date().toISOString();
-      return { result: { resultType: 'task', taskId: FOREIGN_TASK, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 100 } };
+      return { result: { resultType: 'task', ...taskAs(FOREIGN_TASK, 'working', 100) } };
     });
   },
   async run({ session, check }) {
