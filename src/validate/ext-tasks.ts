@@ -27,6 +27,9 @@ const EXTENSION_REQUESTS: ReadonlyMap<string, { request: string; result: string 
   ['tasks/cancel', { request: 'CancelTaskRequest', result: 'CancelTaskResult' }],
 ]);
 
+/** The extension's requests, each naming a task. */
+export const TASK_METHODS: readonly string[] = [...EXTENSION_REQUESTS.keys()];
+
 /** The status notification a server may push. */
 const TASK_STATUS_NOTIFICATION = 'notifications/tasks';
 

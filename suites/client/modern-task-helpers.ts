@@ -1,6 +1,6 @@
-import { DEFAULT_TOOLS, isObject, type Outcome, type RecordedFrame, type ServerSession, TASKS_EXTENSION } from '../kit.js';
+import { advertisesExtension, DEFAULT_TOOLS, isObject, type Outcome, type RecordedFrame, type ServerSession, TASKS_EXTENSION } from '../kit.js';
 import { callOf, WAIT_MS } from './helpers.js';
-import { declared, FORM_REQUEST } from './modern-helpers.js';
+import { FORM_REQUEST } from './modern-helpers.js';
 
 // What the client scenarios of the tasks extension (2026-07-28, io.modelcontextprotocol/tasks)
 // share: mcpcheck advertising the extension and serving one task, scripted poll by poll.
@@ -25,8 +25,7 @@ export const INPUT_KEY = 'mcpcheck_confirm';
 
 /** Whether a request declared the extension in its clientCapabilities. */
 export function declaresTasks(request: unknown): boolean {
-  const extensions = declared(request).extensions;
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+  return advertisesExtension(isObject(request) ? request.params : undefined, TASKS_EXTENSION);
 }
 
 /** A Task as mcpcheck shows it: created and updated now. */

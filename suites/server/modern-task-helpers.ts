@@ -1,5 +1,5 @@
-import { cannedCapabilities, cannedInputResponses, type ClientSession, type Discovery, isObject, isTaskHandle, isTerminal, META, type Reply, TASKS_EXTENSION, type ToolPlan, type ToolPolicy } from '../kit.js';
-import { budget, callablePlans, quickArguments } from './helpers.js';
+import { cannedCapabilities, cannedInputResponses, type CheckRecorder, type ClientSession, describeReply, type Discovery, isObject, isTaskHandle, isTerminal, META, type Reply, replyFrame, TASKS_EXTENSION, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { budget, callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 
 // What the scenarios of the tasks extension (2026-07-28, io.modelcontextprotocol/tasks) share: the
 // client capabilities with and without the extension, the tools that answer with a task handle,
@@ -13,6 +13,16 @@ export function withTasks(): Record<string, unknown> {
 /** The `_meta` of a request declaring `capabilities`. */
 export function declaring(capabilities: Record<string, unknown>): Record<string, unknown> {
   return { [META.clientCapabilities]: capabilities };
+}
+
+/** Expects every reply to be error `code` (requests about a task, all refused alike). */
+export function expectEachError(check: CheckRecorder, replies: Reply[], code: number, expected: string): void {
+  check.expect(replies.every((r) => errorCodeOf(r) === code), {
+    expected: `${expected}: error ${code} each`,
+    actual: replies.map(describeReply).join('; '),
+    frames: replies.map(replyFrame),
+    replies,
+  });
 }
 
 /** Whether the server's DiscoverResult advertises the extension. */

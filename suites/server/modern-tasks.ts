@@ -1,7 +1,6 @@
 import { cannedCapabilities, type CheckRecorder, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
-import { errorCodeOf } from './helpers.js';
 import { listenOnce } from './modern-exchange.js';
-import { advertisesTasks, callTaskTool, declaring, getTask, handleId, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
+import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
 // a server that advertises it answers a client that declared it with task handles, and its tasks/get,
@@ -69,12 +68,7 @@ export const undeclaredMethods = scenario({
       await session.request('tasks/update', { ...params, inputResponses: {} }),
       await session.request('tasks/cancel', params),
     ];
-    check.expect(replies.every((r) => errorCodeOf(r) === MODERN_ERRORS.missingClientCapability), {
-      expected: `tasks/get, tasks/update and tasks/cancel with clientCapabilities {}: error ${MODERN_ERRORS.missingClientCapability} each (${ruling('task-missing-capability-code').cite})`,
-      actual: replies.map(describeReply).join('; '),
-      frames: replies.map(replyFrame),
-      replies,
-    });
+    expectEachError(check, replies, MODERN_ERRORS.missingClientCapability, `tasks/get, tasks/update and tasks/cancel with clientCapabilities {} (${ruling('task-missing-capability-code').cite})`);
   },
 });
 
@@ -122,12 +116,7 @@ export const unknownUpdateCancel = scenario({
     if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
     const params = { taskId: UNKNOWN_TASK, _meta: declaring(withTasks()) };
     const replies = [await session.request('tasks/update', { ...params, inputResponses: {} }), await session.request('tasks/cancel', params)];
-    check.expect(replies.every((r) => errorCodeOf(r) === INVALID_PARAMS), {
-      expected: `tasks/update and tasks/cancel of ${show(UNKNOWN_TASK)}, a task id the server never issued, declaring ${extension}: error ${INVALID_PARAMS} each`,
-      actual: replies.map(describeReply).join('; '),
-      frames: replies.map(replyFrame),
-      replies,
-    });
+    expectEachError(check, replies, INVALID_PARAMS, `tasks/update and tasks/cancel of ${show(UNKNOWN_TASK)}, a task id the server never issued, declaring ${extension}`);
   },
 });
 

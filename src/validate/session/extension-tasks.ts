@@ -3,7 +3,7 @@ import { type Finding, ptr, show, violation } from '../finding.js';
 import { describeErrors, schemaFor } from '../schemas.js';
 import { mistypedResponses } from '../input-responses.js';
 import { advertisesExtension } from '../modern.js';
-import { TASKS_EXTENSION } from '../ext-tasks.js';
+import { TASK_METHODS, TASKS_EXTENSION } from '../ext-tasks.js';
 import { isTerminal } from '../tasks.js';
 import { obj, sameJson } from '../../json.js';
 import { MODERN_ERRORS } from '../../spec/modern.js';
@@ -25,9 +25,6 @@ interface Inputs {
 
 /** The result definition of each method a task may stand for (TASK-RT-02: tools/call in 2026-07-28). */
 const RESULT_OF: ReadonlyMap<string, string> = new Map([['tools/call', 'CallToolResult']]);
-
-/** The extension's requests that name a task. */
-const TASK_REQUESTS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
 
 /**
  * The tasks extension across a 2026-07-28 exchange (catalogs/ext-tasks-2026-07-28.json): each task
@@ -163,7 +160,7 @@ export class ExtensionTasks implements Concern {
     this.sighting(result, '/result', findings);
   };
 
-  readonly answers: Routes<AnswerHook> = Object.fromEntries(TASK_REQUESTS.map((m) => [m, this.answered]));
+  readonly answers: Routes<AnswerHook> = Object.fromEntries(TASK_METHODS.map((m) => [m, this.answered]));
 
   /** A client that cancels a task it was handed by tasks/cancel has kept TASK-CANCEL-04. */
   private readonly cancel: RequestHook = (request) => {
