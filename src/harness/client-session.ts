@@ -96,8 +96,26 @@ export class ClientSession extends PeerSession<ChannelToServer> {
     if (!this.closedDetail && this.channel.kind === 'http') await this.channel.listen();
   }
 
+  /** Per method, what its server→client requests wait for before they are answered (see holdAnswers). */
+  private readonly holds = new Map<string, Promise<void>>();
+
+  /**
+   * Leaves the server's requests of `methods` unanswered until the returned release is called: to
+   * see what the server shows while it waits for an answer (a task's status, say).
+   */
+  holdAnswers(methods: readonly string[]): () => void {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    for (const m of methods) this.holds.set(m, released);
+    return () => {
+      for (const m of methods) if (this.holds.get(m) === released) this.holds.delete(m);
+      release();
+    };
+  }
+
   /** Answers a server→client request with the canned answer for a declared capability, else −32601. */
   protected override async answer(request: Record<string, unknown>): Promise<void> {
+    await this.holds.get(String(request.method));
     const declared = (name: string) => name in this.clientCapabilities;
     let result: unknown;
     switch (request.method) {

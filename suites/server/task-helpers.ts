@@ -1,4 +1,4 @@
-import { describeReply, hasCapability, isObject, isTerminal, planToolCall, replyFrame, show, timedArguments, type ClientSession, type Discovery, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, show, timedArguments, type ClientSession, type Discovery, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
 import { argumentContext, budget, quickArguments } from './helpers.js';
 
 // What the task scenarios (basic/utilities/tasks.mdx, 2025-11-25) share: the tools they may call
@@ -89,6 +89,12 @@ export function createdTaskId(reply: Reply): string | undefined {
 const POLL_FLOOR_MS = 50;
 const POLL_CEILING_MS = 1_000;
 
+/** How long to wait before the next tasks/get of `task`: its pollInterval, bounded both ways and by the time `left`. */
+function pollGap(task: Record<string, unknown>, left: number): number {
+  const interval = typeof task.pollInterval === 'number' ? task.pollInterval : POLL_FLOOR_MS;
+  return Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, interval), left);
+}
+
 /**
  * Polls tasks/get until the task is terminal or `withinMs` has passed, at the server's pollInterval
  * (bounded both ways): the last reply, and whether it showed a terminal status.
@@ -99,8 +105,7 @@ export async function pollToEnd(session: ClientSession, taskId: string, withinMs
     const reply = await session.request('tasks/get', { taskId }, time.timeout(requestMs));
     const terminal = reply.kind === 'result' && isTerminal(reply.result.status);
     if (reply.kind !== 'result' || terminal || time.spent()) return { reply, terminal };
-    const interval = typeof reply.result.pollInterval === 'number' ? reply.result.pollInterval : POLL_FLOOR_MS;
-    await session.settle(Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, interval), time.left()));
+    await session.settle(pollGap(reply.result, time.left()));
   }
 }
 
@@ -153,4 +158,78 @@ export async function listedTaskIds(session: ClientSession, requestMs: number): 
     if (typeof cursor !== 'string') return { ids, pages };
   }
   return { ids, pages: MAX_TASK_PAGES };
+}
+
+/** The requests a task may send its requestor for input (basic/utilities/tasks.mdx, "Input Required Status"). */
+export const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage'] as const;
+
+/** Says it asks the client's user or model for something before it can finish. */
+const ASKS_INPUT = /elicit|input_required|clarif|ask(s|ing)? the (client'?s )?(user|llm|model)|user input/i;
+
+function describes(value: unknown): string {
+  return isObject(value) ? `${typeof value.title === 'string' ? value.title : ''} ${typeof value.description === 'string' ? value.description : ''}` : '';
+}
+
+/**
+ * A tool that supports tasks and says it asks for input, with its quick arguments and every boolean
+ * argument that says it brings the asking about set true (server-everything's simulate-research-query
+ * asks only when `ambiguous`): what a task that needs input is started with, or why there is none.
+ */
+export function inputTaskPlan(discovery: Discovery, policy: ToolPolicy): { plan: ToolPlan; args: Record<string, unknown> } | NotExercised {
+  const plans = taskPlans(discovery, policy);
+  if (plans.length === 0) return { skip: noTaskTool(discovery, policy) };
+  const plan = plans.find((p) => ASKS_INPUT.test(`${p.name} ${describes(p.tool)}`));
+  if (!plan) return { skip: `not exercised: no tool that supports tasks says it asks the client for input (${show(plans.map((p) => p.name))})` };
+  const schema = isObject(plan.tool.inputSchema) ? plan.tool.inputSchema : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const switches = Object.entries(properties).filter(([, p]) => isObject(p) && p.type === 'boolean' && ASKS_INPUT.test(describes(p)));
+  return { plan, args: { ...quickArguments(plan), ...Object.fromEntries(switches.map(([name]) => [name, true])) } };
+}
+
+/** A request of INPUT_METHODS from the server. */
+export function isInputRequest(frame: RecordedFrame): boolean {
+  const m = frame.message;
+  return isObject(m) && 'id' in m && (INPUT_METHODS as readonly unknown[]).includes(m.method);
+}
+
+/** A task that asked for input: its id, the first request it sent for it, and the tasks/result sent on seeing input_required (if it was). */
+export interface AskingTask {
+  taskId: string;
+  asked: RecordedFrame;
+  result: Promise<Reply> | undefined;
+}
+
+/**
+ * Starts the task and polls it (at its pollInterval, bounded) until the server sends a request for
+ * input, calling tasks/result as soon as tasks/get shows input_required (the requestor's part, which
+ * is where a server may send its requests). The answers to those requests are the caller's to hold.
+ */
+export async function askingTask(session: ClientSession, asking: { plan: ToolPlan; args: Record<string, unknown> }, withinMs: number, requestMs: number): Promise<AskingTask | NotExercised> {
+  const mark = session.mark;
+  const created = await session.request('tools/call', { name: asking.plan.name, arguments: asking.args, task: { ttl: 60_000 } }, requestMs);
+  const taskId = taskOf(asking.plan, created);
+  if (typeof taskId !== 'string') return taskId;
+  const time = budget(withinMs);
+  let result: Promise<Reply> | undefined;
+  for (;;) {
+    const asked = session.peerFrames(mark).find(isInputRequest);
+    if (asked) return { taskId, asked, result };
+    const reply = await session.request('tasks/get', { taskId }, time.timeout(requestMs));
+    const status = reply.kind === 'result' ? reply.result.status : undefined;
+    if (status === 'input_required' && !result) result = session.request('tasks/result', { taskId }, withinMs + requestMs);
+    const what = `the task of ${show(asking.plan.name)} ${show(asking.args)} (${show(taskId)})`;
+    if (reply.kind !== 'result' || isTerminal(status)) return { skip: `not exercised: ${what} asked the client for nothing before it ended (${describeReply(reply)})`, frames: [replyFrame(reply)] };
+    if (time.spent()) return { skip: `not exercised: ${what} asked the client for nothing within ${withinMs} ms (last status ${show(status)})`, frames: [replyFrame(reply)] };
+    await session.waitForFrame(isInputRequest, pollGap(reply.result, time.left()), mark);
+  }
+}
+
+/** Polls tasks/get while the task shows input_required, for at most `withinMs`: the last reply. */
+export async function pollWhileInputRequired(session: ClientSession, taskId: string, withinMs: number, requestMs: number): Promise<Reply> {
+  const time = budget(withinMs);
+  for (;;) {
+    const reply = await session.request('tasks/get', { taskId }, time.timeout(requestMs));
+    if (reply.kind !== 'result' || reply.result.status !== 'input_required' || time.spent()) return reply;
+    await session.settle(pollGap(reply.result, time.left()));
+  }
 }

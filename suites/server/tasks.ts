@@ -1,5 +1,5 @@
-import { describeReply, describeErrors, hasCapability, RELATED_TASK, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
-import { callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, listedTaskIds, noTaskTool, pollToEnd, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { cannedCapabilities, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
+import { askingTask, callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
@@ -380,4 +380,62 @@ export const listsEveryTask = scenario({
   },
 });
 
-export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson, listsEveryTask];
+/** How long a task that asks for input gets to ask, and then to leave input_required once answered. */
+const ASK_MS = 15_000;
+const LEAVE_INPUT_MS = 5_000;
+
+export const inputRequired = scenario({
+  id: 'server.tasks.input-required',
+  title: 'A task that needs the client\'s input is "input_required" while it waits for it, leaves that status once answered, and asks with related-task metadata',
+  requirements: ['TASK-IR-01', 'TASK-IR-02'],
+  isolation: 'session',
+  waits: true,
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, connect, discovery, options }) {
+    const keys = [{ key: 'status', requirements: ['TASK-IR-01'] }, { key: 'related-task', requirements: ['TASK-IR-02'] }] as const;
+    const skipBoth = (why: NotExercised) => keys.forEach((k) => check.skip(why.skip, { ...k, requirements: [...k.requirements], frames: why.frames }));
+    const asking = inputTaskPlan(discovery, options.callTools);
+    if ('skip' in asking) return skipBoth(asking);
+    // Declaring elicitation and sampling, so that the server may ask (LIFE-OP-02).
+    const opened = await connect(session, { capabilities: cannedCapabilities() });
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    await session.listen();
+    // Its requests stay unanswered until the server has been seen waiting for the answer.
+    const release = session.holdAnswers(INPUT_METHODS);
+    let taskId: string | undefined;
+    let result: Promise<Reply> | undefined;
+    try {
+      const task = await askingTask(session, asking, ASK_MS, options.requestTimeoutMs);
+      if ('skip' in task) return skipBoth(task);
+      ({ taskId, result } = task);
+      const asked = task.asked.message as Record<string, unknown>;
+      const meta = isObject(asked.params) && isObject(asked.params._meta) ? asked.params._meta[RELATED_TASK] : undefined;
+      check.expect(isObject(meta) && meta.taskId === taskId, {
+        key: 'related-task',
+        requirements: ['TASK-IR-02'],
+        expected: `the ${show(asked.method)} the server sent while task ${show(taskId)} ran (the only task of this session) with _meta ${show({ [RELATED_TASK]: { taskId } })} (${experimental})`,
+        actual: meta === undefined ? `no ${RELATED_TASK} in its _meta` : `${RELATED_TASK} ${show(meta)}`,
+        frames: [task.asked.index],
+      });
+      const waiting = await session.request('tasks/get', { taskId }, options.requestTimeoutMs);
+      release();
+      const left = await pollWhileInputRequired(session, taskId, LEAVE_INPUT_MS, options.requestTimeoutMs);
+      const statusOf = (r: Reply) => (r.kind === 'result' ? r.result.status : undefined);
+      check.expect(statusOf(waiting) === 'input_required' && left.kind === 'result' && typeof statusOf(left) === 'string' && statusOf(left) !== 'input_required', {
+        key: 'status',
+        requirements: ['TASK-IR-01'],
+        expected: `task ${show(taskId)} "input_required" while its ${show(asked.method)} waited for mcpcheck's answer, and another status within ${LEAVE_INPUT_MS} ms of the answer (${experimental})`,
+        actual: `while unanswered: ${waiting.kind === 'result' ? `status ${show(statusOf(waiting))}` : describeReply(waiting)}; once answered: ${left.kind === 'result' ? `status ${show(statusOf(left))}` : describeReply(left)}`,
+        frames: [task.asked.index, replyFrame(waiting), replyFrame(left)],
+        replies: [waiting, left],
+      });
+    } finally {
+      release();
+    }
+    await result;
+    if (taskId) await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
+  },
+});
+
+export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson, listsEveryTask, inputRequired];
