@@ -83,6 +83,7 @@ const SHOWN_BY: Record<string, string> = {
   'call-arguments-array': 'client.tools.call',
   'task-required-called-plainly': 'client.tasks.required',
   'ignores-poll-interval': 'client.tasks.poll-interval',
+  'task-input-keeps-polling': 'client.tasks.input-required',
   'task-awaits-status-notification': 'client.tasks.status-unnotified',
   'decodes-icon-bombs': 'client.icons.hostile-data',
   'fetches-data-icons': 'client.icons.data-not-fetched',

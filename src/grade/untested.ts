@@ -33,7 +33,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether tasks/list pages end with nextCursor absent only at the end (TASK-LIST-01), input_required (elicitation and sampling inside a task), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether tasks/list pages end with nextCursor absent only at the end (TASK-LIST-01), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged',
     runs: ['server'],
   },
   {
@@ -43,7 +43,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), two scenarios offer a client a tool that must be called as a task and judge that call (TASK-TOOL-03) and the interval of its polls (TASK-POLL-01); whether it fetches the result on input_required (TASK-IR-03), keeps polling without status notifications (TASK-NOTIF-02) or treats task-list cursors as opaque is not judged, nor the client as a receiver of tasks',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), a client is offered a tool that must be called as a task and judged on that call (TASK-TOOL-03), the interval of its polls (TASK-POLL-01), going after the outcome without status notifications (TASK-NOTIF-02) and calling tasks/result on input_required (TASK-IR-03); whether it treats task-list cursors as opaque (TASK-LIST-02) is not judged, nor the client as a receiver of tasks',
     runs: ['client'],
   },
   {
@@ -53,7 +53,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not input_required, the related-task metadata of the requests and notifications a task sends (TASK-META-01, TASK-IR-02), the pages of tasks/list or task isolation. Of the tasks extension of 2026-07-28, what its traffic shows is judged (task handles, tasks/get, tasks/update and tasks/cancel, the status machine, inputRequests keys), not task status notifications on a listen stream (TASK-NOTIF-04)',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not the related-task metadata of the requests and notifications a task sends outside server.tasks.input-required (TASK-META-01), the pages of tasks/list or task isolation. Of the tasks extension of 2026-07-28, what its traffic shows is judged (task handles, tasks/get, tasks/update and tasks/cancel, the status machine, inputRequests keys), not task status notifications on a listen stream (TASK-NOTIF-04)',
     runs: ['validate', 'proxy', 'fuzz'],
   },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },

@@ -1,5 +1,5 @@
 import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, type Outcome, type RecordedFrame, RELATED_TASK, type ServerSession, show } from '../kit.js';
-import { callOf, conversing, WAIT_MS } from './helpers.js';
+import { callOf, clientCapabilities, conversing, methodOf, WAIT_MS } from './helpers.js';
 import { isResponse } from '../server/helpers.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental), the client as requestor: mcpcheck
@@ -26,16 +26,28 @@ interface ServedTask {
   createdAt: string;
   lastUpdatedAt: string;
   polls: number;
+  /** A task that needs the client's input until mcpcheck has asked for it through tasks/result. */
+  asking: boolean;
 }
 
-/** The Task as mcpcheck shows it: working for WORKING_POLLS polls, completed after. */
+/** What a task that asks wants to know: a form any client that declared elicitation can fill in. */
+const QUESTION = { message: 'Which batch should the job run?', requestedSchema: { type: 'object', properties: { batch: { type: 'string', title: 'Batch' } } } };
+
+/**
+ * The Task as mcpcheck shows it: working for WORKING_POLLS polls, completed after; a task that
+ * asks is working when created (TASK-ST-01), input_required from the first poll until it has its answer.
+ */
 function view(task: ServedTask): Record<string, unknown> {
-  const status = task.polls > WORKING_POLLS ? 'completed' : 'working';
+  const status = task.asking ? (task.polls === 0 ? 'working' : 'input_required') : task.polls > WORKING_POLLS ? 'completed' : 'working';
   return { taskId: task.taskId, status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttl: TASK_TTL_MS, pollInterval: POLL_INTERVAL_MS };
 }
 
-/** Declares tasks for tools/call, lists TASK_TOOL beside the defaults, and serves its task-augmented calls, tasks/get and tasks/result. */
-function serveTaskTool(session: ServerSession): void {
+/**
+ * Declares tasks for tools/call, lists TASK_TOOL beside the defaults, and serves its task-augmented
+ * calls, tasks/get and tasks/result. With `asking`, to a client that declared elicitation, the task
+ * needs input: tasks/result asks for it (elicitation/create, tied to the task) before it answers.
+ */
+function serveTaskTool(session: ServerSession, asking = false): void {
   session.capabilities = { ...session.capabilities, tasks: { cancel: {}, requests: { tools: { call: {} } } } };
   session.tools = [...DEFAULT_TOOLS, TASK_TOOL];
   const tasks = new Map<string, ServedTask>();
@@ -45,12 +57,12 @@ function serveTaskTool(session: ServerSession): void {
     // What the spec asks of a server: a required tool called plainly is −32601 (TASK-TOOL-04).
     if (!isObject(params.task)) return { error: { code: -32601, message: `${TASK_TOOL.name} must be called as a task (execution.taskSupport "required")` } };
     const now = new Date().toISOString();
-    const task: ServedTask = { taskId: `mcpcheck-task-${tasks.size + 1}`, createdAt: now, lastUpdatedAt: now, polls: 0 };
+    const task: ServedTask = { taskId: `mcpcheck-task-${tasks.size + 1}`, createdAt: now, lastUpdatedAt: now, polls: 0, asking: asking && declaresElicitation(session) };
     tasks.set(task.taskId, task);
     return { result: { task: view(task) } };
   });
   /** Serves a request about the task its taskId names; an id mcpcheck never issued is −32602. */
-  const ofTask = (serve: (task: ServedTask) => Outcome) => (params: Record<string, unknown>): Outcome => {
+  const ofTask = (serve: (task: ServedTask) => Outcome | Promise<Outcome>) => (params: Record<string, unknown>): Outcome | Promise<Outcome> => {
     const task = tasks.get(String(params.taskId));
     return task ? serve(task) : { error: { code: -32602, message: `unknown task ${show(params.taskId)}` } };
   };
@@ -64,7 +76,13 @@ function serveTaskTool(session: ServerSession): void {
   );
   session.handle(
     'tasks/result',
-    ofTask((task) => {
+    ofTask(async (task) => {
+      if (task.asking) {
+        // Asked on this request's way (over HTTP its stream), as the spec has a receiver do; whatever the answer, the task then ends.
+        await session.request('elicitation/create', { ...QUESTION, _meta: { [RELATED_TASK]: { taskId: task.taskId } } }, WAIT_MS);
+        task.asking = false;
+        task.lastUpdatedAt = new Date().toISOString();
+      }
       // It ends once asked for its outcome: a client that waits on tasks/result is not kept waiting.
       task.polls = Math.max(task.polls, WORKING_POLLS + 1);
       return { result: { content: [{ type: 'text', text: 'The batch job is done.' }], _meta: { [RELATED_TASK]: { taskId: task.taskId } } } };
@@ -72,8 +90,12 @@ function serveTaskTool(session: ServerSession): void {
   );
 }
 
-/** What both scenarios ask and serve: the client lists the tools and calls TASK_TOOL, served as a task. */
-const TASK_CALL = { steps: [{ do: 'list-tools' as const }, { do: 'call-tool' as const, name: TASK_TOOL.name, arguments: {} }], serve: serveTaskTool };
+function declaresElicitation(session: ServerSession): boolean {
+  return 'elicitation' in clientCapabilities(session);
+}
+
+/** What the scenarios ask and serve: the client lists the tools and calls TASK_TOOL, served as a task. */
+const TASK_CALL = { steps: [{ do: 'list-tools' as const }, { do: 'call-tool' as const, name: TASK_TOOL.name, arguments: {} }], serve: (session: ServerSession) => serveTaskTool(session) };
 
 export const requiredAsTask = clientScenario({
   id: 'client.tasks.required',
@@ -150,4 +172,36 @@ export const pollInterval = clientScenario({
   },
 });
 
-export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval];
+/** A response of mcpcheck's showing a task input_required. */
+function showsInputRequired(frame: RecordedFrame): boolean {
+  const m = frame.message;
+  return frame.from === 'server' && isObject(m) && isObject(m.result) && m.result.status === 'input_required';
+}
+
+export const inputRequiredFetched = clientScenario({
+  id: 'client.tasks.input-required',
+  title: 'A client that sees its task "input_required" calls tasks/result right away (where the server asks for the input)',
+  requirements: ['TASK-IR-03'],
+  ...TASK_CALL,
+  serve: (session) => serveTaskTool(session, true),
+  async run(ctx) {
+    const { session, check } = ctx;
+    const call = await taskCall(ctx);
+    if (!call) return;
+    if (!declaresElicitation(session)) return check.skip('not exercised: the client declared no elicitation, so no task of its could need its input');
+    // mcpcheck's answer that first showed the task input_required (its own frames are no client's to wait for).
+    const shown = () => session.frames.find((f) => f.index > call.index && showsInputRequired(f));
+    // The client's first follow-up after that answer, or its tasks/result if it came before any.
+    const next = await session.waitForFrame((f) => TASK_FOLLOW_UPS.has(methodOf(f)) && (methodOf(f) === 'tasks/result' || (shown()?.index ?? Infinity) < f.index), WAIT_MS, call.index + 1);
+    const seen = shown();
+    if (!seen || (next && next.index < seen.index)) return check.skip('not exercised: no tasks/get of the client\'s was answered "input_required" before it called tasks/result');
+    const method = methodOf(next);
+    check.expect(method === 'tasks/result', {
+      expected: `tasks/result next, once tasks/get answered the task of its call of ${TASK_TOOL.name} "input_required" (tasks are experimental in 2025-11-25)`,
+      actual: method === undefined ? `neither tasks/get nor tasks/result within ${WAIT_MS} ms` : `${String(method)} next`,
+      frames: [seen.index, next?.index],
+    });
+  },
+});
+
+export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched];
