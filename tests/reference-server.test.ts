@@ -481,7 +481,7 @@ describe('reference server over stdio', () => {
       pages++;
     } while (cursor !== undefined && pages < 10);
     expect(pages).toBeGreaterThanOrEqual(2);
-    expect(names).toEqual(['echo', 'add', 'slow', 'batch_job', 'log', 'write_note', 'legacy_lookup', 'get_status', 'ask_llm', 'list_roots']);
+    expect(names).toEqual(['echo', 'add', 'slow', 'batch_job', 'log', 'write_note', 'legacy_lookup', 'get_status', 'ask_llm', 'list_roots', 'clarify']);
     expect((await peer.request('tools/list', { cursor: 'mcpcheck-invalid-cursor' })).error.code).toBe(-32602);
 
     const echo = await peer.result('tools/call', { name: 'echo', arguments: { message: 'hello' } });

@@ -1177,12 +1177,12 @@ describe('SessionValidator: tasks (2025-11-25)', () => {
     expect(tags(h.client(req(7, 'tasks/get', { taskId: 'a', _meta: related('a') })))).toEqual(['TASK-META-02:warn']);
   });
 
-  it('TASK-SUP-01 / TASK-CREATE-01: a CreateTaskResult where the receiver declared tasks for the request, and only there', () => {
+  it('TASK-SUP-01 / TASK-CREATE-01 / TASK-CAP-01: a CreateTaskResult where the receiver declared tasks for the request, and only there', () => {
     const undeclared = withTools({ tools: {} });
     undeclared.client(call(3, 'opt', {}));
     expect(tags(undeclared.server(res(3, { content: [] })))).toEqual([]);
     undeclared.client(call(4, 'opt', {}));
-    expect(tags(undeclared.server(res(4, { task: taskOf('a', 'working') })))).toEqual(['TASK-SUP-01:fail']);
+    expect(tags(undeclared.server(res(4, { task: taskOf('a', 'working') })))).toEqual(['TASK-SUP-01+TASK-CAP-01:fail']);
     const h = withTools();
     h.client(call(3, 'opt', {}));
     expect(tags(h.server(res(3, { content: [] })))).toEqual(['TASK-CREATE-01:fail']);

@@ -15,7 +15,7 @@ import type { SessionState } from './state.js';
  * result of the request that made the task.
  */
 export class Tasks implements Concern {
-  static readonly rules: RuleTable = ['TASK-CREATE-01', 'TASK-SUP-01', 'TASK-RES-03'];
+  static readonly rules: RuleTable = ['TASK-CREATE-01', 'TASK-SUP-01', 'TASK-CAP-01', 'TASK-RES-03'];
   /** Task id → the task-augmented request. */
   private readonly tasks = new Map<string, JudgedRequest>();
 
@@ -40,9 +40,13 @@ export class Tasks implements Concern {
   taskCreated(request: Pending, message: Record<string, unknown>, findings: Finding[]): void {
     const s = this.s;
     const asked = this.asked(request);
+    // A task made is a task-augmented request accepted: its type must be among those declared (TASK-CAP-01).
+    if (asked) s.applied.add('TASK-CAP-01');
     if (asked && !asked.declared) {
       s.applied.add('TASK-SUP-01');
-      findings.push(violation('TASK-SUP-01', `expected a plain ${request.method} result from a ${s.side} that did not declare ${asked.path.join('.')} (it ignores the task field); got a CreateTaskResult`, '/result/task'));
+      findings.push(
+        violation(['TASK-SUP-01', 'TASK-CAP-01'], `expected a plain ${request.method} result from a ${s.side} that did not declare ${asked.path.join('.')} (it ignores the task field, and a type it accepts as a task is declared); got a CreateTaskResult`, '/result/task'),
+      );
     } else if (asked?.takesTasks) {
       s.applied.add('TASK-CREATE-01');
     }
