@@ -84,6 +84,8 @@ const SHOWN_BY: Record<string, string> = {
   'task-required-called-plainly': 'client.tasks.required',
   'ignores-poll-interval': 'client.tasks.poll-interval',
   'task-input-keeps-polling': 'client.tasks.input-required',
+  'received-task-result-is-task': 'client.tasks.receiver-result',
+  'received-task-unknown-internal': 'client.tasks.receiver-unknown-id',
   'task-awaits-status-notification': 'client.tasks.status-unnotified',
   'decodes-icon-bombs': 'client.icons.hostile-data',
   'fetches-data-icons': 'client.icons.data-not-fetched',
@@ -120,6 +122,8 @@ const ALSO: Record<string, string[]> = {
   'ignores-declared-dialect': ['JSCH-VAL-02'],
   // Serving roots/list undeclared is answering it with something other than −32601.
   'roots-undeclared-answered': ['ROOTS-ERR-01'],
+  // tasks/result is judged live as the result of the request that made the task: a Task there is no ElicitResult.
+  'received-task-result-is-task': ['BASE-RES-03', 'ELIC-RESP-01'],
   // Resuming after the drop is reconnecting to go on: the two rules describe the same GET.
   'no-resume': ['HTTP-SSE-02'],
 };

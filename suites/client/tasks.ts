@@ -1,5 +1,7 @@
-import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, isObject, type Outcome, type RecordedFrame, RELATED_TASK, type ServerSession, show } from '../kit.js';
-import { callOf, clientCapabilities, conversing, methodOf, WAIT_MS } from './helpers.js';
+import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeErrors, describeReply, hasCapability, isObject, type Outcome, type RecordedFrame, RELATED_TASK, replyFrame, schemaFor, type ServerSession, show } from '../kit.js';
+import { ASKED, callOf, clientCapabilities, conversing, methodOf, WAIT_MS, whileAsking } from './helpers.js';
+import { taskRequestFor, type TaskRequest } from './task-helpers.js';
+import { createdTaskId, pollToEnd, UNKNOWN_ID_PROBES } from '../server/task-helpers.js';
 import { isResponse } from '../server/helpers.js';
 
 // Tasks (basic/utilities/tasks.mdx, 2025-11-25, experimental), the client as requestor: mcpcheck
@@ -204,4 +206,59 @@ export const inputRequiredFetched = clientScenario({
   },
 });
 
-export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched];
+/** How long a task mcpcheck gave a client may take to end. */
+const RECEIVED_TASK_END_MS = 10_000;
+const experimental = 'tasks are experimental in 2025-11-25';
+
+export const receivedTaskResult = clientScenario({
+  id: 'client.tasks.receiver-result',
+  title: 'A client that takes elicitation or sampling as a task answers tasks/result of one with what the request itself would have had',
+  requirements: ['TASK-RES-01'],
+  ...ASKED,
+  async run(ctx) {
+    const { session, check } = ctx;
+    const needs = (caps: Record<string, unknown>) => {
+      const asked = taskRequestFor(caps);
+      return typeof asked === 'string' ? asked : undefined;
+    };
+    await whileAsking(ctx, needs, 'task-augmented request', async () => {
+      const asked = taskRequestFor(clientCapabilities(session)) as TaskRequest;
+      const created = await session.request(asked.method, { ...asked.params, task: { ttl: 60_000 } }, WAIT_MS);
+      const taskId = createdTaskId(created);
+      if (!taskId) return check.skip(`not exercised: the task-augmented ${asked.method} created no task (${describeReply(created)}; live validation judges whether it had to, TASK-CREATE-01)`, { frames: [replyFrame(created)] });
+      const end = await pollToEnd(session, taskId, RECEIVED_TASK_END_MS, WAIT_MS);
+      if (!end.terminal) return check.skip(`not exercised: task ${show(taskId)} did not end within ${RECEIVED_TASK_END_MS} ms (${describeReply(end.reply)})`, { frames: [replyFrame(end.reply)] });
+      const outcome = await session.request('tasks/result', { taskId }, WAIT_MS);
+      const errors = outcome.kind === 'result' ? schemaFor('2025-11-25').validate(asked.result, outcome.result) : null;
+      check.expect(outcome.kind === 'error' || (outcome.kind === 'result' && errors === null), {
+        expected: `tasks/result of task ${show(taskId)}, made by a task-augmented ${asked.method}, as that request would have been answered: ${asked.result.replace(/Result$/, '')} result or a JSON-RPC error (${experimental})`,
+        actual: errors ? `a result that is no ${asked.result}: ${describeErrors(errors, '/result')}` : describeReply(outcome),
+        frames: [replyFrame(created), replyFrame(outcome)],
+        replies: [outcome],
+      });
+    });
+  },
+});
+
+export const receivedTaskUnknownId = clientScenario({
+  id: 'client.tasks.receiver-unknown-id',
+  title: 'A client that takes tasks answers tasks/get, tasks/result and tasks/cancel of a task id it never issued with -32602',
+  requirements: ['TASK-ERR-01'],
+  ...ASKED,
+  async run(ctx) {
+    const { session, check } = ctx;
+    await whileAsking(ctx, (caps) => (hasCapability(caps, 'tasks') ? undefined : 'the client declared no tasks'), 'tasks/* requests', async () => {
+      const caps = clientCapabilities(session);
+      for (const probe of UNKNOWN_ID_PROBES) {
+        if (!hasCapability(caps, probe.capability)) {
+          check.skip(`not exercised: the client did not declare ${probe.capability}`, { key: probe.key });
+          continue;
+        }
+        const reply = await session.request(probe.method, probe.params, WAIT_MS);
+        check.errorCode(reply, [-32602], { key: probe.key, what: `${probe.method} with ${probe.what} (${experimental})` });
+      }
+    });
+  },
+});
+
+export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched, receivedTaskResult, receivedTaskUnknownId];

@@ -1,4 +1,4 @@
-import { describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, show, timedArguments, type ClientSession, type Discovery, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, show, timedArguments, type ClientSession, type Discovery, type PeerSession, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
 import { argumentContext, budget, quickArguments } from './helpers.js';
 
 // What the task scenarios (basic/utilities/tasks.mdx, 2025-11-25) share: the tools they may call
@@ -99,7 +99,7 @@ function pollGap(task: Record<string, unknown>, left: number): number {
  * Polls tasks/get until the task is terminal or `withinMs` has passed, at the server's pollInterval
  * (bounded both ways): the last reply, and whether it showed a terminal status.
  */
-export async function pollToEnd(session: ClientSession, taskId: string, withinMs: number, requestMs: number): Promise<{ reply: Reply; terminal: boolean }> {
+export async function pollToEnd(session: PeerSession, taskId: string, withinMs: number, requestMs: number): Promise<{ reply: Reply; terminal: boolean }> {
   const time = budget(withinMs);
   for (;;) {
     const reply = await session.request('tasks/get', { taskId }, time.timeout(requestMs));
@@ -233,3 +233,16 @@ export async function pollWhileInputRequired(session: ClientSession, taskId: str
     await session.settle(pollGap(reply.result, time.left()));
   }
 }
+
+/** A task id no receiver issued. */
+export const UNKNOWN_TASK = 'mcpcheck-no-such-task';
+
+const NEVER_ISSUED = `task id ${show(UNKNOWN_TASK)}, which the receiver never issued`;
+
+/** Requests naming a task (or cursor) the receiver never issued, each with the capability that lets a requestor send it (TASK-ERR-01). */
+export const UNKNOWN_ID_PROBES = [
+  { key: 'get', method: 'tasks/get', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: NEVER_ISSUED },
+  { key: 'result', method: 'tasks/result', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: NEVER_ISSUED },
+  { key: 'cancel', method: 'tasks/cancel', params: { taskId: UNKNOWN_TASK }, capability: 'tasks.cancel', what: NEVER_ISSUED },
+  { key: 'list-cursor', method: 'tasks/list', params: { cursor: 'mcpcheck-invalid-cursor' }, capability: 'tasks.list', what: 'a cursor the receiver never handed out' },
+] as const;

@@ -1,5 +1,5 @@
 import { cannedCapabilities, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
-import { askingTask, callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { askingTask, callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, UNKNOWN_ID_PROBES, UNKNOWN_TASK, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
@@ -190,18 +190,6 @@ export const staysCancelled = scenario({
     });
   },
 });
-
-/** A task id no server issued. */
-const UNKNOWN_TASK = 'mcpcheck-no-such-task';
-
-const NEVER_ISSUED = `task id ${show(UNKNOWN_TASK)}, which the server never issued`;
-
-const UNKNOWN_ID_PROBES = [
-  { key: 'get', method: 'tasks/get', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: NEVER_ISSUED },
-  { key: 'result', method: 'tasks/result', params: { taskId: UNKNOWN_TASK }, capability: 'tasks', what: NEVER_ISSUED },
-  { key: 'cancel', method: 'tasks/cancel', params: { taskId: UNKNOWN_TASK }, capability: 'tasks.cancel', what: NEVER_ISSUED },
-  { key: 'list-cursor', method: 'tasks/list', params: { cursor: 'mcpcheck-invalid-cursor' }, capability: 'tasks.list', what: 'a cursor the server never handed out' },
-] as const;
 
 export const unknownTaskId = scenario({
   id: 'server.tasks.unknown-id',
