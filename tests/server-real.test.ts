@@ -121,6 +121,30 @@ describe('@modelcontextprotocol/server-everything', () => {
     expect(defects(report)).toEqual(expect.arrayContaining([RESOURCE_LINK_DEFECT, INVALID_CURSOR_DEFECT]));
   }, STDIO_RUN_MS);
 
+  // Its task tool (simulate-research-query) is not read-only, so only --call-tools all reaches it.
+  // Each finding was read against basic/utilities/tasks.mdx (2025-11-25).
+  it('its tasks, with --call-tools all (stdio): findings as pinned', async () => {
+    const report = await runStdio(`node ${EVERYTHING} stdio`, { only: ['server.tasks'], callTools: 'all', requestTimeoutMs: 4_000 });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(findingsOf(report)).toEqual(
+      [
+        // A plain call of simulate-research-query (taskSupport "required") gets an isError result
+        // whose text is "MCP error -32601: …", not the JSON-RPC error −32601 (TASK-TOOL-04, MUST).
+        'server.tasks.required-plain:fail',
+        // A task call of echo (no taskSupport) gets −32602 "Invalid task creation result", not −32601
+        // (TASK-TOOL-02, SHOULD), its message 215 characters of zod issues (BASE-ERR-03, SHOULD).
+        'server.tasks.forbidden-task:warn',
+        'live.BASE-ERR-03:warn',
+        // tasks/get with related-task _meta naming another task is never answered, though ping is
+        // (BASE-ID-04, MUST): which id it went by cannot be seen, so TASK-META-03 is not judged.
+        'live.BASE-ID-04:fail',
+      ].sort(),
+    );
+    expect(report.checks.find((c) => c.id === 'server.tasks.id-authoritative')?.status).toBe('skip');
+    // Its ambiguous research query asks through tasks/result, input_required meanwhile, the request tied to the task.
+    expect(report.checks.filter((c) => c.id.startsWith('server.tasks.input-required/')).map((c) => `${c.status} ${c.id}`)).toEqual(['pass server.tasks.input-required/related-task', 'pass server.tasks.input-required/status']);
+  }, STDIO_RUN_MS);
+
   it('over Streamable HTTP: graded with no harness error, findings as pinned', async () => {
     const report = await runHttp((port) => `PORT=${port} node --import ${LOOPBACK} ${EVERYTHING} streamableHttp`);
     expect(harnessErrors(report)).toEqual([]);
