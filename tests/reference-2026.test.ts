@@ -761,10 +761,10 @@ async function startTask(s: Stdio, tool: string, args: AnyJson = {}): Promise<st
 }
 
 /** tasks/get until the task shows `status` (or fails the wait). */
-async function taskIn(s: Stdio, taskId: string, status: string): Promise<AnyJson> {
+async function taskIn(s: Stdio, taskId: string, status: string, and: (task: AnyJson) => boolean = () => true): Promise<AnyJson> {
   for (let i = 0; i < 100; i++) {
     const task = await s.result('tasks/get', { taskId }, WITH_TASKS);
-    if (task.status === status) return task;
+    if (task.status === status && and(task)) return task;
     await sleep(20);
   }
   throw new Error(`task ${taskId} never showed ${status}`);
@@ -1232,10 +1232,9 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const taskId = await startTask(s, 'confirm');
     const first = await taskIn(s, taskId, 'input_required');
     await s.result('tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } }, WITH_TASKS);
-    await taskIn(s, taskId, 'working');
-    const again = await taskIn(s, taskId, 'input_required');
+    // Asked again once it has worked on the answer (a brief "working" a loaded machine's polls may not see).
+    const again = await taskIn(s, taskId, 'input_required', (task) => JSON.stringify(task.inputRequests?.confirm) !== JSON.stringify(first.inputRequests.confirm));
     expect(Object.keys(again.inputRequests)).toEqual(Object.keys(first.inputRequests));
-    expect(again.inputRequests.confirm).not.toEqual(first.inputRequests.confirm);
   },
   'task-result-not-call-result': async (t) => {
     const s = t.stdio();
