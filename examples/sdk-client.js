@@ -303,6 +303,7 @@ async function main() {
     'read-resource': (s) => session.client.readResource({ uri: s.uri }),
     'list-prompts': () => listAll((p) => session.client.listPrompts(p), 'prompts'),
     'get-prompt': (s) => session.client.getPrompt({ name: s.name, arguments: s.arguments }),
+    'list-tasks': () => listAll((p) => session.client.experimental.tasks.listTasks(p.cursor), 'tasks'),
     ping: () => session.client.ping(),
     wait: (s) => new Promise((resolve) => setTimeout(resolve, s.ms)),
   };

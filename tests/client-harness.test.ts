@@ -84,6 +84,7 @@ const SHOWN_BY: Record<string, string> = {
   'task-required-called-plainly': 'client.tasks.required',
   'ignores-poll-interval': 'client.tasks.poll-interval',
   'task-input-keeps-polling': 'client.tasks.input-required',
+  'task-cursor-decoded': 'client.tasks.list-cursors',
   'received-task-result-is-task': 'client.tasks.receiver-result',
   'received-task-unknown-internal': 'client.tasks.receiver-unknown-id',
   'task-awaits-status-notification': 'client.tasks.status-unnotified',

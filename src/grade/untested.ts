@@ -43,7 +43,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), a client is offered a tool that must be called as a task and judged on that call (TASK-TOOL-03), the interval of its polls (TASK-POLL-01), going after the outcome without status notifications (TASK-NOTIF-02) and calling tasks/result on input_required (TASK-IR-03); and, as the receiver of a task-augmented elicitation or sampling request where it declares that, on tasks/result giving what the request would have (TASK-RES-01) and unknown task ids (TASK-ERR-01); whether it treats task-list cursors as opaque (TASK-LIST-02), how it cancels and lists the tasks it holds, and input_required inside a task it runs are not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), a client is offered a tool that must be called as a task and judged on that call (TASK-TOOL-03), the interval of its polls (TASK-POLL-01), going after the outcome without status notifications (TASK-NOTIF-02) and calling tasks/result on input_required (TASK-IR-03); and, as the receiver of a task-augmented elicitation or sampling request where it declares that, on tasks/result giving what the request would have (TASK-RES-01) and unknown task ids (TASK-ERR-01), and the cursors it sends back when asked to list tasks (TASK-LIST-02); how it cancels and lists the tasks it holds, and input_required inside a task it runs are not judged',
     runs: ['client'],
   },
   {

@@ -12,6 +12,8 @@ export type Step =
   | { do: 'read-resource'; uri: string }
   | { do: 'list-prompts' }
   | { do: 'get-prompt'; name: string; arguments?: Record<string, string> }
+  /** 2025-11-25: tasks/list, following nextCursor (a server that declared tasks.list). */
+  | { do: 'list-tasks' }
   | { do: 'ping' }
   /** 2026-07-28: hold a `subscriptions/listen` subscription to tools list changes for `ms`, then end it. */
   | { do: 'listen'; ms: number }

@@ -1,5 +1,5 @@
-import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, MODERN, type Reply, replyFrame, type RequirementId, type ServerSession } from '../kit.js';
-import { ask, ASKED, conversing, type DeclaredMethod, formOnly, refusedDeclared, violations, WAIT_MS } from './helpers.js';
+import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, MODERN, type Reply, replyFrame, type RequirementId } from '../kit.js';
+import { ask, ASKED, type DeclaredMethod, formOnly, refusedDeclared, violations, walked } from './helpers.js';
 
 /**
  * Judges the answer to a `method` request for a capability the client declared: −32601 says it
@@ -163,24 +163,6 @@ export const clientElicitUrl = clientScenario({
 });
 
 const PAGED_TOOLS = [...DEFAULT_TOOLS, { name: 'third_tool', description: 'Lists on a page of its own.', inputSchema: { type: 'object', properties: {} } }];
-
-/** Cursors the client sent with tools/list, and whether each was one mcpcheck handed out, verbatim. */
-function cursorsSent(session: ServerSession) {
-  return session.requestsFor('tools/list').flatMap((f) => {
-    const params = isObject(f.message) && isObject(f.message.params) ? f.message.params : {};
-    return 'cursor' in params ? [{ frame: f.index, cursor: params.cursor, known: typeof params.cursor === 'string' && session.cursors.has(params.cursor) }] : [];
-  });
-}
-
-/** The cursors the client sent once its walk of `pages` pages ended (or it sent one mcpcheck never made); undefined when its conversation never started. */
-async function walked(ctx: ClientScenarioContext, pages: number): Promise<ReturnType<typeof cursorsSent> | undefined> {
-  const { session } = ctx;
-  if (!(await conversing(ctx))) return undefined;
-  // Every frame is a chance to see the last page asked for (or a cursor refused).
-  await session.waitForFrame(() => cursorsSent(session).length >= pages - 1 || cursorsSent(session).some((c) => !c.known), WAIT_MS);
-  await session.settle(100);
-  return cursorsSent(session);
-}
 
 export const clientCursorsOpaque = clientScenario({
   id: 'client.pagination.cursors',

@@ -231,3 +231,22 @@ export async function listenOnLoopback(server: Server): Promise<number> {
   const address = server.address();
   return typeof address === 'object' && address ? address.port : 0;
 }
+
+/** Cursors the client sent with `method` (a list request), and whether each was one mcpcheck handed out, verbatim. */
+export function cursorsSent(session: ServerSession, method = 'tools/list') {
+  return session.requestsFor(method).flatMap((f) => {
+    const params = isObject(f.message) && isObject(f.message.params) ? f.message.params : {};
+    return 'cursor' in params ? [{ frame: f.index, cursor: params.cursor, known: typeof params.cursor === 'string' && session.cursors.has(params.cursor) }] : [];
+  });
+}
+
+/** The cursors the client sent with `method` once its walk of `pages` pages ended (or it sent one mcpcheck never made); undefined when its conversation never started. */
+export async function walked(ctx: ClientScenarioContext, pages: number, method = 'tools/list'): Promise<ReturnType<typeof cursorsSent> | undefined> {
+  const { session } = ctx;
+  if (!(await conversing(ctx))) return undefined;
+  // Every frame is a chance to see the last page asked for (or a cursor refused).
+  const sent = () => cursorsSent(session, method);
+  await session.waitForFrame(() => sent().length >= pages - 1 || sent().some((c) => !c.known), WAIT_MS);
+  await session.settle(100);
+  return sent();
+}

@@ -1,5 +1,5 @@
 import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeErrors, describeReply, hasCapability, isObject, type Outcome, type RecordedFrame, RELATED_TASK, replyFrame, schemaFor, type ServerSession, show } from '../kit.js';
-import { ASKED, callOf, clientCapabilities, conversing, methodOf, WAIT_MS, whileAsking } from './helpers.js';
+import { ASKED, callOf, clientCapabilities, conversing, methodOf, WAIT_MS, walked, whileAsking } from './helpers.js';
 import { taskRequestFor, type TaskRequest } from './task-helpers.js';
 import { createdTaskId, pollToEnd, UNKNOWN_ID_PROBES } from '../server/task-helpers.js';
 import { isResponse } from '../server/helpers.js';
@@ -261,4 +261,33 @@ export const receivedTaskUnknownId = clientScenario({
   },
 });
 
-export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched, receivedTaskResult, receivedTaskUnknownId];
+/** The tasks mcpcheck lists, one per page: each page but the last carries a cursor to send back. */
+const LISTED_TASKS = Array.from({ length: 3 }, (_, i) => {
+  const at = new Date(Date.UTC(2025, 10, 25, 12, i)).toISOString();
+  return { taskId: `mcpcheck-listed-task-${i + 1}`, status: 'completed', createdAt: at, lastUpdatedAt: at, ttl: TASK_TTL_MS };
+});
+
+export const taskCursorsOpaque = clientScenario({
+  id: 'client.tasks.list-cursors',
+  title: 'A client walking tasks/list sends each cursor back exactly as it got it',
+  requirements: ['TASK-LIST-02'],
+  steps: [{ do: 'list-tasks' }],
+  serve(session) {
+    session.capabilities = { ...session.capabilities, tasks: { list: {} } };
+    session.handle('tasks/list', (params) => session.page({ key: 'tasks', items: LISTED_TASKS, pageSize: 1 }, params, 'tasks'));
+  },
+  async run(ctx) {
+    const { check } = ctx;
+    const sent = await walked(ctx, LISTED_TASKS.length, 'tasks/list');
+    if (!sent) return;
+    if (sent.length === 0) return check.skip('not exercised: the client sent no tasks/list cursor (it listed only the first page, or no tasks at all)');
+    const altered = sent.filter((c) => !c.known);
+    check.expect(altered.length === 0, {
+      expected: `every tasks/list cursor sent back exactly as mcpcheck handed it out (${experimental})`,
+      actual: altered.length ? `sent ${altered.map((c) => JSON.stringify(c.cursor)).join(', ')}, which mcpcheck never handed out` : 'all unchanged',
+      frames: [altered[0]?.frame ?? sent[0]!.frame],
+    });
+  },
+});
+
+export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched, receivedTaskResult, receivedTaskUnknownId, taskCursorsOpaque];
