@@ -1,4 +1,4 @@
-import { cannedCapabilities, cannedInputResponses, type CheckRecorder, type ClientSession, describeReply, type Discovery, isObject, isTaskHandle, isTerminal, META, type Reply, replyFrame, TASKS_EXTENSION, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { cannedCapabilities, cannedInputResponses, type CheckRecorder, type ClientSession, describeReply, type Discovery, isObject, isTaskHandle, isTerminal, META, type Reply, replyFrame, type ScenarioContext, TASKS_EXTENSION, type ToolPlan } from '../kit.js';
 import { budget, callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 
 // What the scenarios of the tasks extension (2026-07-28, io.modelcontextprotocol/tasks) share: the
@@ -31,6 +31,9 @@ export function advertisesTasks(discovery: Discovery): boolean {
   return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
 }
 
+/** The skip of a task scenario against a server that does not advertise the extension. */
+export const NOT_ADVERTISED = `not exercised: the server's DiscoverResult does not advertise ${TASKS_EXTENSION} in capabilities.extensions`;
+
 /** A reply's task id, when it is a task handle. */
 export function handleId(reply: Reply): string | undefined {
   return reply.kind === 'result' && isTaskHandle(reply.result) && typeof reply.result.taskId === 'string' ? reply.result.taskId : undefined;
@@ -53,16 +56,21 @@ export interface TaskTool {
 /**
  * The tools that answer a call declaring the extension with a task handle, found by calling each
  * tool `--call-tools` allows once; the server decides per request, so a tool that answered with a
- * result is not one. In listing order.
+ * result is not one. In listing order, at least one; undefined once the skip saying why there is
+ * none is recorded (the server does not advertise the extension, or no call got a handle).
  */
-export async function taskTools(session: ClientSession, discovery: Discovery, policy: ToolPolicy): Promise<{ tools: TaskTool[]; called: string }> {
-  const plans = callablePlans(discovery, policy).slice(0, MAX_TOOLS);
+export async function taskTools({ session, check, discovery, options }: ScenarioContext): Promise<TaskTool[] | undefined> {
+  if (!advertisesTasks(discovery)) return void check.skip(NOT_ADVERTISED);
+  const plans = callablePlans(discovery, options.callTools).slice(0, MAX_TOOLS);
   const replies = await Promise.all(plans.map((plan) => callTaskTool(session, plan, withTasks())));
   const tools = plans.flatMap((plan, i) => {
     const taskId = handleId(replies[i]!);
     return taskId === undefined ? [] : [{ plan, taskId }];
   });
-  return { tools, called: plans.map((p) => p.name).join(', ') || `none (--call-tools ${policy.mode})` };
+  if (tools.length > 0) return tools;
+  const called = plans.map((p) => p.name).join(', ') || `none (--call-tools ${options.callTools.mode})`;
+  check.skip(`not exercised: no tool called declaring ${TASKS_EXTENSION} (${called}) answered with a task handle`);
+  return undefined;
 }
 
 /** The shortest and longest gap between polls, whatever pollIntervalMs the server suggests. */

@@ -1,6 +1,6 @@
-import { cannedCapabilities, type CheckRecorder, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
+import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
 import { listenOnce } from './modern-exchange.js';
-import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
+import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
 // a server that advertises it answers a client that declared it with task handles, and its tasks/get,
@@ -15,7 +15,6 @@ const TASK_END_MS = 10_000;
 const UNKNOWN_TASK = 'mcpcheck-no-such-task-7f3a';
 const ACK_MS = 3_000;
 const extension = `the tasks extension (${TASKS_EXTENSION})`;
-const notAdvertised = `not exercised: the server's DiscoverResult does not advertise ${TASKS_EXTENSION} in capabilities.extensions`;
 
 /** Whether an error is −32021 naming the extension in data.requiredCapabilities.extensions. */
 function namesExtension(reply: Reply): boolean {
@@ -25,10 +24,6 @@ function namesExtension(reply: Reply): boolean {
   return isObject(extensions[TASKS_EXTENSION]);
 }
 
-function noTaskTool(check: CheckRecorder, called: string): void {
-  check.skip(`not exercised: no tool called declaring ${TASKS_EXTENSION} (${called}) answered with a task handle`);
-}
-
 export const undeclaredTool = scenario({
   id: 'server.modern.tasks.undeclared-tool',
   title: 'A tool that answered with a task handle, called without the extension, is served without one or refused with −32021 naming the extension',
@@ -36,11 +31,11 @@ export const undeclaredTool = scenario({
   isolation: 'shared',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
-  async run({ session, check, discovery, options }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
-    const { tools, called } = await taskTools(session, discovery, options.callTools);
-    const first = tools[0];
-    if (!first) return noTaskTool(check, called);
+  async run(ctx) {
+    const { session, check } = ctx;
+    const tools = await taskTools(ctx);
+    if (!tools) return;
+    const first = tools[0]!;
     await pollTask(session, first.taskId, TASK_END_MS, { answer: true });
     const reply = await callTaskTool(session, first.plan, cannedCapabilities());
     // A handle anyway is TASK-NEG-01's failure (live validation); no refusal to judge here.
@@ -61,7 +56,7 @@ export const undeclaredMethods = scenario({
   isolation: 'shared',
   revisions: MODERN,
   async run({ session, check, discovery }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    if (!advertisesTasks(discovery)) return check.skip(NOT_ADVERTISED);
     const params = { taskId: UNKNOWN_TASK, _meta: declaring({}) };
     const replies = [
       await session.request('tasks/get', params),
@@ -79,7 +74,7 @@ export const undeclaredListen = scenario({
   isolation: 'session',
   revisions: MODERN,
   async run({ session, check, connect, discovery }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    if (!advertisesTasks(discovery)) return check.skip(NOT_ADVERTISED);
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
     const outcome = await listenOnce(session, 'mcpcheck-task-listen', { taskIds: [UNKNOWN_TASK] }, ACK_MS);
@@ -100,7 +95,7 @@ export const unknownTask = scenario({
   isolation: 'shared',
   revisions: MODERN,
   async run({ session, check, discovery }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    if (!advertisesTasks(discovery)) return check.skip(NOT_ADVERTISED);
     const reply = await getTask(session, UNKNOWN_TASK);
     check.errorCode(reply, [INVALID_PARAMS], { what: `tasks/get of ${show(UNKNOWN_TASK)}, a task id the server never issued, declaring ${extension}` });
   },
@@ -113,7 +108,7 @@ export const unknownUpdateCancel = scenario({
   isolation: 'shared',
   revisions: MODERN,
   async run({ session, check, discovery }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
+    if (!advertisesTasks(discovery)) return check.skip(NOT_ADVERTISED);
     const params = { taskId: UNKNOWN_TASK, _meta: declaring(withTasks()) };
     const replies = [await session.request('tasks/update', { ...params, inputResponses: {} }), await session.request('tasks/cancel', params)];
     expectEachError(check, replies, INVALID_PARAMS, `tasks/update and tasks/cancel of ${show(UNKNOWN_TASK)}, a task id the server never issued, declaring ${extension}`);
@@ -127,11 +122,11 @@ export const durableHandle = scenario({
   isolation: 'shared',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
-  async run({ session, check, discovery, options }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
-    const { tools, called } = await taskTools(session, discovery, options.callTools);
-    const first = tools[0];
-    if (!first) return noTaskTool(check, called);
+  async run(ctx) {
+    const { session, check } = ctx;
+    const tools = await taskTools(ctx);
+    if (!tools) return;
+    const first = tools[0]!;
     const handle = await callTaskTool(session, first.plan, withTasks());
     const taskId = handleId(handle);
     if (taskId === undefined) return check.skip(`not exercised: ${first.plan.name} answered this call without a task handle (${describeReply(handle)})`, { frames: [replyFrame(handle)] });
@@ -156,11 +151,11 @@ export const distinctIds = scenario({
   isolation: 'shared',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
-  async run({ session, check, discovery, options }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
-    const { tools, called } = await taskTools(session, discovery, options.callTools);
-    const first = tools[0];
-    if (!first) return noTaskTool(check, called);
+  async run(ctx) {
+    const { session, check } = ctx;
+    const tools = await taskTools(ctx);
+    if (!tools) return;
+    const first = tools[0]!;
     const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => callTaskTool(session, first.plan, withTasks())));
     const ids = replies.map(handleId);
     if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every call of ${first.plan.name} was answered with a task handle`, { frames: replies.map(replyFrame) });
@@ -181,10 +176,10 @@ export const acknowledged = scenario({
   isolation: 'shared',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
-  async run({ session, check, discovery, options }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
-    const { tools, called } = await taskTools(session, discovery, options.callTools);
-    if (tools.length === 0) return noTaskTool(check, called);
+  async run(ctx) {
+    const { session, check } = ctx;
+    const tools = await taskTools(ctx);
+    if (!tools) return;
     // Each task tool's task is followed to its end, its input answered: one of them may ask.
     const updates: Reply[] = [];
     for (const tool of tools) updates.push(...(await pollTask(session, tool.taskId, TASK_END_MS, { answer: true })).updates);
@@ -227,10 +222,10 @@ export const strayInput = scenario({
   isolation: 'shared',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },
-  async run({ session, check, discovery, options }) {
-    if (!advertisesTasks(discovery)) return check.skip(notAdvertised);
-    const { tools, called } = await taskTools(session, discovery, options.callTools);
-    if (tools.length === 0) return noTaskTool(check, called);
+  async run(ctx) {
+    const { session, check } = ctx;
+    const tools = await taskTools(ctx);
+    if (!tools) return;
     let waiting: { taskId: string; asked: Record<string, unknown> } | undefined;
     for (const tool of tools) {
       const { last } = await pollTask(session, tool.taskId, TASK_END_MS, { until: 'input_required' });

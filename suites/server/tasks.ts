@@ -1,4 +1,4 @@
-import { cannedCapabilities, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
+import { cannedCapabilities, type CheckOptions, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
 import { askingTask, callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, UNKNOWN_ID_PROBES, UNKNOWN_TASK, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
@@ -376,6 +376,9 @@ export const listsEveryTask = scenario({
 /** How long a task that asks for input gets to ask, and then to leave input_required once answered. */
 const ASK_MS = 15_000;
 const LEAVE_INPUT_MS = 5_000;
+/** The checks of server.tasks.input-required: the task's status, and the request's tie to the task. */
+const STATUS: CheckOptions = { key: 'status', requirements: ['TASK-IR-01'] };
+const RELATED: CheckOptions = { key: 'related-task', requirements: ['TASK-IR-02'] };
 
 export const inputRequired = scenario({
   id: 'server.tasks.input-required',
@@ -386,8 +389,7 @@ export const inputRequired = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, connect, discovery, options }) {
-    const keys = [{ key: 'status', requirements: ['TASK-IR-01'] }, { key: 'related-task', requirements: ['TASK-IR-02'] }] as const;
-    const skipBoth = (why: NotExercised) => keys.forEach((k) => check.skip(why.skip, { ...k, requirements: [...k.requirements], frames: why.frames }));
+    const skipBoth = (why: NotExercised) => [STATUS, RELATED].forEach((k) => check.skip(why.skip, { ...k, frames: why.frames }));
     const asking = inputTaskPlan(discovery, options.callTools);
     if ('skip' in asking) return skipBoth(asking);
     // Declaring elicitation and sampling, so that the server may ask (LIFE-OP-02).
@@ -405,8 +407,7 @@ export const inputRequired = scenario({
       const asked = task.asked.message as Record<string, unknown>;
       const meta = isObject(asked.params) && isObject(asked.params._meta) ? asked.params._meta[RELATED_TASK] : undefined;
       check.expect(isObject(meta) && meta.taskId === taskId, {
-        key: 'related-task',
-        requirements: ['TASK-IR-02'],
+        ...RELATED,
         expected: `the ${show(asked.method)} the server sent while task ${show(taskId)} ran (the only task of this session) with _meta ${show({ [RELATED_TASK]: { taskId } })} (${experimental})`,
         actual: meta === undefined ? `no ${RELATED_TASK} in its _meta` : `${RELATED_TASK} ${show(meta)}`,
         frames: [task.asked.index],
@@ -416,8 +417,7 @@ export const inputRequired = scenario({
       const left = await pollWhileInputRequired(session, taskId, LEAVE_INPUT_MS, options.requestTimeoutMs);
       const statusOf = (r: Reply) => (r.kind === 'result' ? r.result.status : undefined);
       check.expect(statusOf(waiting) === 'input_required' && left.kind === 'result' && typeof statusOf(left) === 'string' && statusOf(left) !== 'input_required', {
-        key: 'status',
-        requirements: ['TASK-IR-01'],
+        ...STATUS,
         expected: `task ${show(taskId)} "input_required" while its ${show(asked.method)} waited for mcpcheck's answer, and another status within ${LEAVE_INPUT_MS} ms of the answer (${experimental})`,
         actual: `while unanswered: ${waiting.kind === 'result' ? `status ${show(statusOf(waiting))}` : describeReply(waiting)}; once answered: ${left.kind === 'result' ? `status ${show(statusOf(left))}` : describeReply(left)}`,
         frames: [task.asked.index, replyFrame(waiting), replyFrame(left)],
