@@ -103,7 +103,7 @@ describe('real clients', { timeout: 150_000 }, () => {
     // Its OAuth (the SDK v1's) goes on with an authorization server whose metadata lists no
     // code_challenge_methods_supported, and answers a scope challenge by refreshing its token.
     expect(findings(report), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.auth.cimd', 'warn client.auth.step-up', 'warn client.http.delete']);
-    expect(auth(report)).toEqual(SDK_V1_OAUTH);
+    expect(auth(report), said(report)).toEqual(SDK_V1_OAUTH);
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
@@ -126,7 +126,7 @@ describe('real clients', { timeout: 150_000 }, () => {
       'warn client.robust.server-dies',
     ]);
     const differs: Record<string, string> = { 'pass client.auth.scope-omitted': 'warn client.auth.scope-omitted', 'pass client.auth.token-per-server': 'skip client.auth.token-per-server' };
-    expect(auth(report).filter(itsOwn)).toEqual(SDK_V1_OAUTH.map((v) => differs[v] ?? v).filter(itsOwn).sort());
+    expect(auth(report).filter(itsOwn), said(report)).toEqual(SDK_V1_OAUTH.map((v) => differs[v] ?? v).filter(itsOwn).sort());
     // A scope challenge mid-session sends it to authorize again, but it opens the browser before its
     // callback server listens (its log: "Browser opened automatically", then "OAuth callback server
     // running"): whether the code reaches it is a race of its own. The test's browser reloads a

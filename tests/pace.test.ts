@@ -71,6 +71,16 @@ describe('the pace of a run', () => {
     pace.firstStart(90_000);
     expect(new Pace().processMs(5_000)).toBe(5_000);
   });
+
+  it("gives a step of a process's own twice the slower of its own start and the run's first, or what processMs gives", () => {
+    const pace = new Pace();
+    expect(pace.stepMs(5_000, 1_000)).toBe(5_000);
+    // A load that came after the first start: this process's slow start counts.
+    expect(pace.stepMs(5_000, 6_000)).toBe(12_000);
+    pace.firstStart(4_000);
+    expect(pace.stepMs(5_000, 1_000)).toBe(8_000);
+    expect(pace.stepMs(5_000, 90_000)).toBe(PACE_CEILING_MS);
+  });
 });
 
 describe("a scenario's budget", () => {

@@ -76,6 +76,15 @@ export class Pace {
     return Math.max(this.requestMs(baseMs), byStart);
   }
 
+  /**
+   * How long a process may take over a step of its own (starting another process, a pause in its
+   * flow) when `baseMs` is the wait on an idle machine and its own start just took `startMs`: by the
+   * slower of that start and the run's first, so that a load that came later counts too.
+   */
+  stepMs(baseMs: number, startMs: number): number {
+    return Math.max(this.processMs(baseMs), stretched(baseMs, startMs, START_SLACK));
+  }
+
   /** A ping's round trip, from a target that had started. */
   roundTrip(ms: number): void {
     this.pings.push(ms);

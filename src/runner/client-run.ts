@@ -145,7 +145,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       attempt.client = client;
       const contact = await firstContact(session, client, start, launchedAt, posted).finally(() => start.done());
       if (contact !== undefined) return contact;
-      pace.firstStart(performance.now() - launchedAt);
+      const startMs = performance.now() - launchedAt;
+      pace.firstStart(startMs);
       // Requests already on the wire may still land just after the process went.
       client.onFinished((exit) => setTimeout(() => session.peerGone(`the client exited (${exit.signal ?? `code ${exit.code}`})`), 200));
       return {
@@ -160,6 +161,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         seed: input.seed,
         cases: input.cases,
         timeLeft: () => started + input.scenarioTimeoutMs - performance.now(),
+        paceMs: (baseMs) => pace.stepMs(baseMs, startMs),
         learn: (key, what) => void (learnt.has(key) || learnt.set(key, what)),
         relaunch: async () => {
           const next = await launch();

@@ -41,6 +41,12 @@ export interface ClientScenarioContext {
   cases: number;
   /** Milliseconds until the scenario's timeout (--timeout) cuts it short. */
   timeLeft(): number;
+  /**
+   * How long the client may take over a step of its own (a process it starts, such as a browser; a
+   * pause in its flow) when `baseMs` is the wait on an idle machine: scaled by how long its starts
+   * took on this run, so that a busy machine does not turn a slow step into a missing one.
+   */
+  paceMs(baseMs: number): number;
   /** Tells the run's later scenarios something this one learnt of the client (see ClientScenario.skipIf). */
   learn(key: string, what: string): void;
   /**

@@ -8,9 +8,10 @@ import { clientScenario, show, type ClientScenario, type ClientScenarioContext, 
 /** How long the scenario declares it may hold a client over its flow (waitsMs); a flow still going on is watched to the scenario's timeout. */
 export const FLOW_MS = 15_000;
 /**
- * A client that has sent nothing for this long (it stopped at the 401, or waits for a browser) is
- * done; one in the middle of its flow may pause longer (a browser starting, a lock polled), so from
- * its first request past the endpoint it has twice that.
+ * A client that has sent nothing for this long on an idle machine (it stopped at the 401, or waits
+ * for a person) is done; one in the middle of its flow may pause longer (a browser starting, a lock
+ * polled), so from its first request past the endpoint it has twice that. Both scale with the
+ * client's measured pace (ClientScenarioContext.paceMs).
  */
 const IDLE_MS = WAIT_MS;
 
@@ -35,16 +36,18 @@ export interface Flow {
  */
 async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow | undefined> {
   const host = hosts.get(ctx.session)!;
-  // Until the client exits, or has sent nothing for IDLE_MS (it stopped at the 401, or waits for a
-  // person), or the scenario's timeout nears: a slow flow on a busy machine is not cut at an idle one's length.
+  // Until the client exits, or has sent nothing for IDLE_MS at its pace (it stopped at the 401, or
+  // waits for a person), or the scenario's timeout nears: a slow flow on a busy machine (a browser
+  // that takes seconds to start) is not cut at an idle one's length.
   const until = performance.now() + Math.max(0, ctx.timeLeft() - 1_000);
+  const idleMs = ctx.paceMs(IDLE_MS);
   let seen = -1;
   let quietSince = performance.now();
   while (performance.now() < until) {
     if ((await ctx.exited(100)) !== undefined) break;
     const count = host.events.length + ctx.exchanges.length;
     if (count !== seen) [seen, quietSince] = [count, performance.now()];
-    else if (performance.now() - quietSince > (startedOAuth(host) ? 2 * IDLE_MS : IDLE_MS)) break;
+    else if (performance.now() - quietSince > (startedOAuth(host) ? 2 * idleMs : idleMs)) break;
   }
   const events = [...host.events];
   const of = <K extends OAuthEvent['kind']>(kind: K) => eventsOf(events, kind);
