@@ -18,10 +18,10 @@ import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bindsRole, findRequirement } from '../src/spec/catalog.js';
+import { SDK_EXAMPLE as EXAMPLE } from './real-clients.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
-const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
 const TEE = join(ROOT, 'dist/tests/fixtures/client/tee-server.js');
 const SDK_SERVER = `${process.execPath} ${join(ROOT, 'dist/tests/fixtures/sdk/server.js')}`;
 const STEPS = JSON.stringify([{ do: 'list-tools' }, { do: 'call-tool', name: 'echo', arguments: { message: 'hi' } }, { do: 'wait', ms: 100 }]);

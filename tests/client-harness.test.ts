@@ -12,6 +12,7 @@ import { CLIENT_BREAKS as BREAKS } from './fixtures/client/breaks.js';
 import { ALL_PASS, authVerdicts } from './client-auth-verdicts.js';
 import { brokenRequirements, describeFailures, harnessErrors, mcpcheckAsync, requireBuild, ROOT } from './server-helpers.js';
 import { CLIENT_ENDS_EARLY, verdictLines } from './verdict-snapshot.js';
+import { SDK_EXAMPLE as EXAMPLE } from './real-clients.js';
 
 beforeAll(requireBuild);
 
@@ -23,7 +24,6 @@ beforeAll(() => {
 });
 
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
-const EXAMPLE = join(ROOT, 'examples/sdk-client.js');
 const GREEDY = join(ROOT, 'dist/tests/fixtures/client/greedy-sdk-client.js');
 const CLI = join(ROOT, 'dist/src/cli.js');
 

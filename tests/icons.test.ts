@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { checkIcons } from '../src/validate/icons.js';
@@ -283,6 +284,9 @@ describe('the hostile icons of client.icons.hostile-data', () => {
     const bomb = bombPng();
     expect(bomb.readUInt32BE(16)).toBe(BOMB_SIDE);
     expect(bomb.readUInt32BE(20)).toBe(BOMB_SIDE);
+    // Its IDAT (after the signature and the 25-byte IHDR chunk) is a zlib stream of 32 MiB.
+    const idat = bomb.subarray(41, 41 + bomb.readUInt32BE(33));
+    expect(inflateSync(idat).length).toBe(32 * 1024 * 1024);
     expect(manyFrameGif().length).toBeLessThan(64 * 1024);
     const icons = [{ src: dataUri('image/png', bomb), mimeType: 'image/png' }, { src: dataUri('image/gif', manyFrameGif()), mimeType: 'image/gif' }];
     expect(checkIcons(icons, P)).toEqual([]);

@@ -5,8 +5,8 @@ import { ROOT } from './server-helpers.js';
 
 /** mcpcheck's hand-written client fixture (one-rule breaks with --break). */
 export const CLIENT_FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
-/** The example client on @modelcontextprotocol/sdk that follows the client contract. */
-export const SDK_EXAMPLE = join(ROOT, 'examples/sdk-client.js');
+/** The example client on @modelcontextprotocol/sdk that follows the client contract (examples/sdk-client.js, bundled by the build: tests/fixtures/bundle.ts). */
+export const SDK_EXAMPLE = join(ROOT, 'dist/examples/sdk-client.js');
 /** @modelcontextprotocol/inspector-cli's build folder (run `node index.js` there). */
 export const INSPECTOR_BUILD = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
 export const MCPORTER = join(ROOT, 'node_modules/mcporter/dist/cli.js');

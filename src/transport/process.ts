@@ -362,6 +362,9 @@ function groupHasLiveMembers(pgid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
   if (process.platform !== 'linux') return true;
+  // The leader alive settles it without reading every process's stat (a scan every 25 ms of a stop
+  // costs a busy machine's hundreds of files each time).
+  if (liveIn(readStat(pgid), pgid)) return true;
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -370,10 +373,14 @@ function groupHasLiveMembers(pgid: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
+    if (liveIn(readStat(Number(entry)), pgid)) return true;
   }
   return false;
+}
+
+/** Whether a process's stat shows it running (not a zombie, not dead) in group `pgid`. */
+function liveIn(stat: ReturnType<typeof readStat>, pgid: number): boolean {
+  return stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X';
 }
 
 /** State and process group from /proc/<pid>/stat; undefined if the process is gone. */

@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { constants, crc32, deflateSync } from 'node:zlib';
 
 // Image bytes for the icon scenarios, built in code (the same bytes every run, small on the
 // wire). The hostile ones are well-formed enough to reach a decoder, and cost a decoder that
@@ -32,8 +32,11 @@ export function bombPng(): Buffer {
   header.writeUInt32BE(BOMB_SIDE, 0);
   header.writeUInt32BE(BOMB_SIDE, 4);
   header.set([8, 6, 0, 0, 0], 8); // bit depth 8, colour type RGBA, deflate, no filter method, no interlace
-  // Deflating costs ~150 ms, so it is done once per process.
-  bomb = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.alloc(BOMB_INFLATED), { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+  // Run-length matching finds the zeros' one repeat at once: the same 32 KiB as level 9's full
+  // search, in a twentieth of its 0.4 to 0.6 CPU-seconds (which every process that served the icon
+  // scenarios paid). Done once per process.
+  const idat = deflateSync(Buffer.alloc(BOMB_INFLATED), { level: 9, strategy: constants.Z_RLE });
+  bomb = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
   return bomb;
 }
 
