@@ -53,11 +53,11 @@ const ALSO: Record<string, string[]> = {
   'http-broadcast-notifications': ['BASE-ID-03', 'HTTP-RESUME-01'],
   // GET → 404 breaks "single endpoint for POST and GET" and "GET → SSE or 405" alike.
   'http-get-404': ['HTTP-GET-02'],
-  // Errors without an id, or responses with the wrong id, match no request: every check that waits
-  // for an answer to a probe sees none (and the nameless tools/call, answered by no response that
-  // carries its id, is a request left unanswered).
-  'error-without-id': ['BASE-ID-04', 'BASE-ERR-04', 'LOG-SET-03', 'COMP-ERR-01', 'PAGE-06', 'TOOL-ERR-01', 'RES-ERR-01', 'PROMPT-ERR-01', 'ROBUST-02', 'ROBUST-04', 'TASK-TOOL-02', 'TASK-TOOL-04', 'TASK-CANCEL-01', 'TASK-ERR-01'],
-  'wrong-response-id': ['BASE-ID-04', 'BASE-NOTIF-02', 'PING-01', 'CANCEL-05', 'CANCEL-07', 'CANCEL-08', 'ROBUST-02', 'ROBUST-04', 'ROBUST-05'],
+  // Errors without an id, or responses with the wrong id, match no request: the unknown method's
+  // probe sees no error response (BASE-ERR-04) and the server no longer answering its own way
+  // (ROBUST-04); the ping, no answer (PING-01).
+  'error-without-id': ['BASE-ERR-04', 'ROBUST-04'],
+  'wrong-response-id': ['PING-01'],
 };
 
 /** Breaks that only show when mcpcheck is allowed to do more than read. */
@@ -89,6 +89,9 @@ const SHOWN_BY: Record<string, string[]> = {
   'bad-meta-key': ['server.tools.call'],
   // the unknown method's error,
   'result-and-error': ['server.base.unknown-method'],
+  'error-without-id': ['server.base.unknown-method'],
+  // the ping answers,
+  'wrong-response-id': ['server.utilities.ping'],
   // and the tasks a task scenario creates, polls and reads.
   'task-starts-completed': ['server.tasks.create'],
   'task-bad-timestamp': ['server.tasks.create'],
