@@ -53,6 +53,7 @@ export { ruling } from '../src/spec/rulings.js';
 // Validators the suites reuse as predicates, so a rule is judged by one predicate, in a scenario
 // as on live traffic and in a transcript.
 export { isStrictBase64 } from '../src/validate/base64.js';
+export { taskIdEntropy } from '../src/validate/task-ids.js';
 export { checkContentList, contentBlockProblem, isAbsoluteUri } from '../src/validate/content.js';
 export { checkSchema, validateWithSchema } from '../src/validate/dialects.js';
 export { excuseEchoedUris, suppliedArguments } from '../src/validate/echo.js';

@@ -65,7 +65,7 @@ describe('the requirement matrix', () => {
     expect(all.rows.filter((r) => r.id.startsWith('TASK-') && r.covered).map((r) => r.id)).toEqual([
       'TASK-CAP-01', 'TASK-CAP-02', 'TASK-TOOL-01', 'TASK-TOOL-02', 'TASK-TOOL-03', 'TASK-TOOL-04', 'TASK-SUP-01', 'TASK-CREATE-01', 'TASK-ID-01', 'TASK-ST-01', 'TASK-ST-02',
       'TASK-IR-01', 'TASK-IR-02', 'TASK-IR-03', 'TASK-TTL-01', 'TASK-TTL-02', 'TASK-POLL-01', 'TASK-RES-01', 'TASK-RES-02', 'TASK-RES-03', 'TASK-META-02', 'TASK-META-03', 'TASK-NOTIF-02', 'TASK-LIST-02', 'TASK-LIST-03', 'TASK-CANCEL-01', 'TASK-CANCEL-02', 'TASK-CANCEL-03',
-      'TASK-ERR-01', 'TASK-EXEC-01', 'TASK-HTTP-01',
+      'TASK-ERR-01', 'TASK-EXEC-01', 'TASK-SEC-02', 'TASK-HTTP-01',
     ]);
     expect(all.rows.filter((r) => r.id.startsWith('AUTH-') && r.covered).map((r) => r.id)).toEqual([
       'AUTH-GEN-01', 'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-PRM-04', 'AUTH-WWW-01', 'AUTH-WWW-02', 'AUTH-WWW-03', 'AUTH-ASMD-01', 'AUTH-ASMD-02', 'AUTH-ASMD-03',

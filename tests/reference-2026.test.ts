@@ -1210,6 +1210,10 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const s = t.stdio();
     expect(await startTask(s, 'report')).toBe(await startTask(s, 'report'));
   },
+  'task-ids-counted': async (t) => {
+    const s = t.stdio();
+    expect([await startTask(s, 'report'), await startTask(s, 'report')]).toEqual(['mcpcheck-task-1', 'mcpcheck-task-2']);
+  },
   'task-get-unknown-32603': async (t) => {
     expect((await t.stdio().error('tasks/get', { taskId: 'nope' }, WITH_TASKS)).code).toBe(-32603);
   },

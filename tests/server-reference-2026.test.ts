@@ -27,6 +27,7 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   'task-listen-undeclared': [],
   'task-handle-early': [],
   'task-id-repeats': [],
+  'task-ids-counted': [],
   'task-get-unknown-32603': [],
   'task-unknown-update-acknowledged': [],
   'task-update-refused': [],

@@ -307,6 +307,12 @@ const RULING_LIST = [
       'A client finds the authorization server through the Protected Resource Metadata of the server it talks to (AUTH-PRM-04); RFC 9728 §3.3, which the spec makes clients implement, says a client MUST check that the metadata\'s `resource` is the URL it fetched it for and not use metadata that names another resource. mcpcheck judges that under AUTH-PRM-04: going on to authorize with such metadata fails it.',
     requirements: ['AUTH-PRM-04'],
   },
+  {
+    id: 'task-id-entropy',
+    ruling:
+      'Task ids must resist guessing (TASK-SEC-02, without an authorization context to bind tasks to: "cryptographically secure … with enough entropy to prevent guessing"; the tasks extension\'s TASK-SEC-05: "enough entropy that a third party cannot enumerate or guess them"), and neither says how much is enough. mcpcheck has a receiver make several tasks at once and measures what varies between their ids (the characters that differ, by the smallest usual alphabet holding them): under 64 bits, OWASP\'s floor for session identifiers, which task ids then stand in for, fails; a counter\'s or a clock\'s digits vary in a few places only. More never passes: whether the ids come from a cryptographic source cannot be seen from outside, so the check is then a skip saying what was seen. A run that presents a credential is not judged on TASK-SEC-02, whose rule is for receivers without context binding (the server may bind its tasks to that credential); TASK-SEC-05 binds a server either way.',
+    requirements: ['TASK-SEC-02', 'TASK-SEC-05'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

@@ -44,6 +44,14 @@ export function callTaskTool(session: ClientSession, plan: ToolPlan, capabilitie
   return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: declaring(capabilities) });
 }
 
+/** Handles asked for at once to compare their ids (as the 2025-11-25 catalog's TASK-ID-01 test). */
+export const ID_TASKS = 5;
+
+/** ID_TASKS calls of `plan` declaring the extension, sent at once: their replies, in the order sent. */
+export function handlesAtOnce(session: ClientSession, plan: ToolPlan): Promise<Reply[]> {
+  return Promise.all(Array.from({ length: ID_TASKS }, () => callTaskTool(session, plan, withTasks())));
+}
+
 /** Tools probed for a task handle: enough to find one, bounded. */
 const MAX_TOOLS = 12;
 

@@ -1,6 +1,6 @@
-import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
+import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, taskIdEntropy, TASKS_EXTENSION } from '../kit.js';
 import { listenOnce } from './modern-exchange.js';
-import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
+import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, handlesAtOnce, ID_TASKS, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
 // a server that advertises it answers a client that declared it with task handles, and its tasks/get,
@@ -141,8 +141,6 @@ export const durableHandle = scenario({
   },
 });
 
-/** Handles asked for at once to compare their ids (as the 2025-11-25 catalog's TASK-ID-01 test). */
-const ID_TASKS = 5;
 
 export const distinctIds = scenario({
   id: 'server.modern.tasks.ids',
@@ -156,7 +154,7 @@ export const distinctIds = scenario({
     const tools = await taskTools(ctx);
     if (!tools) return;
     const first = tools[0]!;
-    const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => callTaskTool(session, first.plan, withTasks())));
+    const replies = await handlesAtOnce(session, first.plan);
     const ids = replies.map(handleId);
     if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every call of ${first.plan.name} was answered with a task handle`, { frames: replies.map(replyFrame) });
     check.expect(new Set(ids).size === ids.length, {
@@ -166,6 +164,37 @@ export const distinctIds = scenario({
       replies,
     });
     for (const id of new Set(ids)) await pollTask(session, id!, TASK_END_MS, { answer: true });
+  },
+});
+
+export const idEntropy = scenario({
+  id: 'server.modern.tasks.id-entropy',
+  title: 'Task ids cannot be guessed from one another',
+  requirements: ['TASK-SEC-05'],
+  isolation: 'shared',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run(ctx) {
+    const { session, check } = ctx;
+    const tools = await taskTools(ctx);
+    if (!tools) return;
+    const first = tools[0]!;
+    const cite = ruling('task-id-entropy').cite;
+    const replies = await handlesAtOnce(session, first.plan);
+    const made = [...new Set(replies.map(handleId).filter((id): id is string => id !== undefined))];
+    if (made.length < 2) return check.skip(`not exercised: ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} were answered with ${made.length} task handle(s) (server.modern.tasks.ids judges that)`, { frames: replies.map(replyFrame) });
+    const entropy = taskIdEntropy(made);
+    if (!entropy.guessable) {
+      check.skip(`not judged: ids ${show(made)}: ${entropy.seen}, and whether they come from a cryptographic source cannot be seen from outside (${cite})`);
+    } else {
+      check.expect(false, {
+        expected: `task ids a third party cannot guess from one another for ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} made at once (${cite})`,
+        actual: `ids ${show(made)}: ${entropy.why}`,
+        frames: replies.map(replyFrame),
+        replies,
+      });
+    }
+    for (const id of made) await pollTask(session, id, TASK_END_MS, { answer: true });
   },
 });
 
@@ -249,4 +278,4 @@ export const strayInput = scenario({
   },
 });
 
-export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, acknowledged, strayInput];
+export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, idEntropy, acknowledged, strayInput];

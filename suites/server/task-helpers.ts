@@ -74,6 +74,14 @@ export function callAsTask(session: ClientSession, plan: ToolPlan, timeoutMs: nu
   return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), task }, timeoutMs);
 }
 
+/** Tasks asked for at once to compare their ids (the catalog's "≥ 5"). */
+export const ID_TASKS = 5;
+
+/** ID_TASKS task-augmented calls of `plan` sent at once (each task asked to live a minute): their replies, in the order sent. */
+export function tasksAtOnce(session: ClientSession, plan: ToolPlan, timeoutMs: number): Promise<Reply[]> {
+  return Promise.all(Array.from({ length: ID_TASKS }, () => callAsTask(session, plan, timeoutMs, { ttl: 60_000 })));
+}
+
 /** The task a CreateTaskResult describes, when the reply is one. */
 export function createdTask(reply: Reply): Record<string, unknown> | undefined {
   return reply.kind === 'result' && isObject(reply.result.task) ? reply.result.task : undefined;

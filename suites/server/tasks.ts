@@ -1,5 +1,5 @@
-import { cannedCapabilities, type CheckOptions, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
-import { askingTask, callAsTask, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, UNKNOWN_ID_PROBES, UNKNOWN_TASK, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { cannedCapabilities, type CheckOptions, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show, taskIdEntropy } from '../kit.js';
+import { askingTask, callAsTask, ID_TASKS, tasksAtOnce, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, UNKNOWN_ID_PROBES, UNKNOWN_TASK, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
@@ -80,9 +80,6 @@ export const createsTask = scenario({
   },
 });
 
-/** Tasks created to compare their ids (the catalog's "≥ 5"). */
-const ID_TASKS = 5;
-
 export const distinctIds = scenario({
   id: 'server.tasks.ids',
   title: 'Task ids are strings, distinct among the tasks a server holds',
@@ -93,7 +90,7 @@ export const distinctIds = scenario({
   async run({ session, check, discovery, options }) {
     const plan = firstTaskPlan(discovery, options.callTools);
     if ('skip' in plan) return check.skip(plan.skip);
-    const replies = await Promise.all(Array.from({ length: ID_TASKS }, () => callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 })));
+    const replies = await tasksAtOnce(session, plan, options.requestTimeoutMs);
     const ids = replies.map((r) => createdTask(r)?.taskId);
     if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every task-augmented call of ${show(plan.name)} created a task (server.tasks.create judges that)`, { frames: replies.map(replyFrame) });
     check.expect(ids.every((id) => typeof id === 'string') && new Set(ids).size === ids.length, {
@@ -103,6 +100,37 @@ export const distinctIds = scenario({
       replies,
     });
     for (const id of new Set(ids.filter((i): i is string => typeof i === 'string'))) await pollToEnd(session, id, TASK_END_MS, options.requestTimeoutMs);
+  },
+});
+
+export const idEntropy = scenario({
+  id: 'server.tasks.id-entropy',
+  title: 'Without an authorization context, task ids cannot be guessed from one another',
+  requirements: ['TASK-SEC-02'],
+  isolation: 'shared',
+  revisions: TASKS_SINCE,
+  needs: { capabilities: [TOOL_TASKS] },
+  async run({ session, check, discovery, options, target }) {
+    const cite = ruling('task-id-entropy').cite;
+    if (target.credentialed) return check.skip(`not judged: the run presents a credential, to which the server may bind its tasks (TASK-SEC-01); their ids then need not resist guessing (${cite})`);
+    const plan = firstTaskPlan(discovery, options.callTools);
+    if ('skip' in plan) return check.skip(plan.skip);
+    const replies = await tasksAtOnce(session, plan, options.requestTimeoutMs);
+    const ids = replies.map(createdTaskId);
+    const made = [...new Set(ids.filter((id): id is string => id !== undefined))];
+    if (made.length < 2) return check.skip(`not exercised: ${ID_TASKS} task-augmented calls of ${show(plan.name)} made ${made.length} task(s) with a string id (server.tasks.create and server.tasks.ids judge that)`, { frames: replies.map(replyFrame) });
+    const entropy = taskIdEntropy(made);
+    if (!entropy.guessable) {
+      check.skip(`not judged: ids ${show(made)}: ${entropy.seen}, and whether they come from a cryptographic source cannot be seen from outside (${cite})`);
+    } else {
+      check.expect(false, {
+        expected: `task ids that cannot be guessed from one another for ${ID_TASKS} task-augmented calls of ${show(plan.name)} made at once, with no authorization context (${cite}; ${experimental})`,
+        actual: `ids ${show(made)}: ${entropy.why}`,
+        frames: replies.map(replyFrame),
+        replies,
+      });
+    }
+    for (const id of made) await pollToEnd(session, id, TASK_END_MS, options.requestTimeoutMs);
   },
 });
 
@@ -431,4 +459,4 @@ export const inputRequired = scenario({
   },
 });
 
-export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson, listsEveryTask, inputRequired];
+export const tasks: Scenario[] = [requiredPlain, forbiddenAsTask, createsTask, distinctIds, idEntropy, resultAsOriginal, cancelTerminal, cancelShowsCancelled, staysCancelled, unknownTaskId, taskIdAuthoritative, taskFieldIgnored, failedTask, resultBlocks, taskGetAsJson, listsEveryTask, inputRequired];
