@@ -1,5 +1,6 @@
-import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, taskIdEntropy, TASKS_EXTENSION } from '../kit.js';
+import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
 import { listenOnce } from './modern-exchange.js';
+import { judgeIdEntropy } from './task-helpers.js';
 import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, handlesAtOnce, ID_TASKS, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
@@ -179,21 +180,10 @@ export const idEntropy = scenario({
     const tools = await taskTools(ctx);
     if (!tools) return;
     const first = tools[0]!;
-    const cite = ruling('task-id-entropy').cite;
     const replies = await handlesAtOnce(session, first.plan);
     const made = [...new Set(replies.map(handleId).filter((id): id is string => id !== undefined))];
     if (made.length < 2) return check.skip(`not exercised: ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} were answered with ${made.length} task handle(s) (server.modern.tasks.ids judges that)`, { frames: replies.map(replyFrame) });
-    const entropy = taskIdEntropy(made);
-    if (!entropy.guessable) {
-      check.skip(`not judged: ids ${show(made)}: ${entropy.seen}, and whether they come from a cryptographic source cannot be seen from outside (${cite})`);
-    } else {
-      check.expect(false, {
-        expected: `task ids a third party cannot guess from one another for ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} made at once (${cite})`,
-        actual: `ids ${show(made)}: ${entropy.why}`,
-        frames: replies.map(replyFrame),
-        replies,
-      });
-    }
+    judgeIdEntropy(check, made, replies, `task ids a third party cannot guess from one another for ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} made at once`);
     for (const id of made) await pollTask(session, id, TASK_END_MS, { answer: true });
   },
 });

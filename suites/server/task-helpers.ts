@@ -1,4 +1,4 @@
-import { describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, show, timedArguments, type ClientSession, type Discovery, type PeerSession, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { type CheckRecorder, describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, ruling, show, taskIdEntropy, timedArguments, type ClientSession, type Discovery, type PeerSession, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
 import { argumentContext, budget, quickArguments } from './helpers.js';
 
 // What the task scenarios (basic/utilities/tasks.mdx, 2025-11-25) share: the tools they may call
@@ -80,6 +80,18 @@ export const ID_TASKS = 5;
 /** ID_TASKS task-augmented calls of `plan` sent at once (each task asked to live a minute): their replies, in the order sent. */
 export function tasksAtOnce(session: ClientSession, plan: ToolPlan, timeoutMs: number): Promise<Reply[]> {
   return Promise.all(Array.from({ length: ID_TASKS }, () => callAsTask(session, plan, timeoutMs, { ttl: 60_000 })));
+}
+
+/**
+ * Judges the ids of tasks made at once (TASK-SEC-02, TASK-SEC-05; ruling task-id-entropy): guessable
+ * ones fail, `expected` saying what was asked for; others are a skip saying what was seen, since a
+ * cryptographic source cannot be seen from outside.
+ */
+export function judgeIdEntropy(check: CheckRecorder, ids: readonly string[], replies: Reply[], expected: string): void {
+  const cite = ruling('task-id-entropy').cite;
+  const entropy = taskIdEntropy(ids);
+  if (!entropy.guessable) return check.skip(`not judged: ids ${show(ids)}: ${entropy.seen}, and whether they come from a cryptographic source cannot be seen from outside (${cite})`);
+  check.expect(false, { expected: `${expected} (${cite})`, actual: `ids ${show(ids)}: ${entropy.why}`, frames: replies.map(replyFrame), replies });
 }
 
 /** The task a CreateTaskResult describes, when the reply is one. */

@@ -1,5 +1,5 @@
-import { cannedCapabilities, type CheckOptions, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show, taskIdEntropy } from '../kit.js';
-import { askingTask, callAsTask, ID_TASKS, tasksAtOnce, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, UNKNOWN_ID_PROBES, UNKNOWN_TASK, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
+import { cannedCapabilities, type CheckOptions, describeReply, describeErrors, hasCapability, isObject, RELATED_TASK, type Reply, replyFrame, ruling, scenario, schemaFor, type Scenario, show } from '../kit.js';
+import { askingTask, callAsTask, ID_TASKS, judgeIdEntropy, tasksAtOnce, createdTask, createdTaskId, declaresToolTasks, failingArguments, finishedTask, firstTaskPlan, INPUT_METHODS, inputTaskPlan, UNKNOWN_ID_PROBES, UNKNOWN_TASK, listedTaskIds, noTaskTool, type NotExercised, pollToEnd, pollWhileInputRequired, runningTask, startedTask, TOOL_TASKS, taskPlans, taskSupport } from './task-helpers.js';
 import { callablePlans, errorCodeOf, quickArguments } from './helpers.js';
 import { describeProbe, httpScenario, mediaOf, probe, responseIn, rpc } from './http.js';
 
@@ -111,25 +111,13 @@ export const idEntropy = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, discovery, options, target }) {
-    const cite = ruling('task-id-entropy').cite;
-    if (target.credentialed) return check.skip(`not judged: the run presents a credential, to which the server may bind its tasks (TASK-SEC-01); their ids then need not resist guessing (${cite})`);
+    if (target.credentialed) return check.skip(`not judged: the run presents a credential, to which the server may bind its tasks (TASK-SEC-01); their ids then need not resist guessing (${ruling('task-id-entropy').cite})`);
     const plan = firstTaskPlan(discovery, options.callTools);
     if ('skip' in plan) return check.skip(plan.skip);
     const replies = await tasksAtOnce(session, plan, options.requestTimeoutMs);
-    const ids = replies.map(createdTaskId);
-    const made = [...new Set(ids.filter((id): id is string => id !== undefined))];
+    const made = [...new Set(replies.map(createdTaskId).filter((id): id is string => id !== undefined))];
     if (made.length < 2) return check.skip(`not exercised: ${ID_TASKS} task-augmented calls of ${show(plan.name)} made ${made.length} task(s) with a string id (server.tasks.create and server.tasks.ids judge that)`, { frames: replies.map(replyFrame) });
-    const entropy = taskIdEntropy(made);
-    if (!entropy.guessable) {
-      check.skip(`not judged: ids ${show(made)}: ${entropy.seen}, and whether they come from a cryptographic source cannot be seen from outside (${cite})`);
-    } else {
-      check.expect(false, {
-        expected: `task ids that cannot be guessed from one another for ${ID_TASKS} task-augmented calls of ${show(plan.name)} made at once, with no authorization context (${cite}; ${experimental})`,
-        actual: `ids ${show(made)}: ${entropy.why}`,
-        frames: replies.map(replyFrame),
-        replies,
-      });
-    }
+    judgeIdEntropy(check, made, replies, `task ids that cannot be guessed from one another for ${ID_TASKS} task-augmented calls of ${show(plan.name)} made at once, with no authorization context (${experimental})`);
     for (const id of made) await pollToEnd(session, id, TASK_END_MS, options.requestTimeoutMs);
   },
 });
