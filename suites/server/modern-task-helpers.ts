@@ -47,9 +47,15 @@ export function callTaskTool(session: ClientSession, plan: ToolPlan, capabilitie
 /** Handles asked for at once to compare their ids (as the 2025-11-25 catalog's TASK-ID-01 test). */
 export const ID_TASKS = 5;
 
-/** ID_TASKS calls of `plan` declaring the extension, sent at once: their replies, in the order sent. */
-export function handlesAtOnce(session: ClientSession, plan: ToolPlan): Promise<Reply[]> {
-  return Promise.all(Array.from({ length: ID_TASKS }, () => callTaskTool(session, plan, withTasks())));
+/**
+ * ID_TASKS calls of the first tool that runs as a task, declaring the extension, sent at once: the
+ * tool and the replies, in the order sent (undefined: taskTools found none and recorded its skip).
+ */
+export async function handlesAtOnce(ctx: ScenarioContext): Promise<{ plan: ToolPlan; replies: Reply[] } | undefined> {
+  const tools = await taskTools(ctx);
+  if (!tools) return undefined;
+  const plan = tools[0]!.plan;
+  return { plan, replies: await Promise.all(Array.from({ length: ID_TASKS }, () => callTaskTool(ctx.session, plan, withTasks()))) };
 }
 
 /** Tools probed for a task handle: enough to find one, bounded. */

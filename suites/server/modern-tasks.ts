@@ -152,14 +152,13 @@ export const distinctIds = scenario({
   needs: { capabilities: ['tools'] },
   async run(ctx) {
     const { session, check } = ctx;
-    const tools = await taskTools(ctx);
-    if (!tools) return;
-    const first = tools[0]!;
-    const replies = await handlesAtOnce(session, first.plan);
+    const asked = await handlesAtOnce(ctx);
+    if (!asked) return;
+    const { plan, replies } = asked;
     const ids = replies.map(handleId);
-    if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every call of ${first.plan.name} was answered with a task handle`, { frames: replies.map(replyFrame) });
+    if (ids.some((id) => id === undefined)) return check.skip(`not exercised: not every call of ${plan.name} was answered with a task handle`, { frames: replies.map(replyFrame) });
     check.expect(new Set(ids).size === ids.length, {
-      expected: `${ID_TASKS} distinct task ids for ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension}`,
+      expected: `${ID_TASKS} distinct task ids for ${ID_TASKS} calls of ${show(plan.name)} declaring ${extension}`,
       actual: `ids ${show(ids)}`,
       frames: replies.map(replyFrame),
       replies,
@@ -177,13 +176,12 @@ export const idEntropy = scenario({
   needs: { capabilities: ['tools'] },
   async run(ctx) {
     const { session, check } = ctx;
-    const tools = await taskTools(ctx);
-    if (!tools) return;
-    const first = tools[0]!;
-    const replies = await handlesAtOnce(session, first.plan);
+    const asked = await handlesAtOnce(ctx);
+    if (!asked) return;
+    const { plan, replies } = asked;
     const made = [...new Set(replies.map(handleId).filter((id): id is string => id !== undefined))];
-    if (made.length < 2) return check.skip(`not exercised: ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} were answered with ${made.length} task handle(s) (server.modern.tasks.ids judges that)`, { frames: replies.map(replyFrame) });
-    judgeIdEntropy(check, made, replies, `task ids a third party cannot guess from one another for ${ID_TASKS} calls of ${show(first.plan.name)} declaring ${extension} made at once`);
+    if (made.length < 2) return check.skip(`not exercised: ${ID_TASKS} calls of ${show(plan.name)} declaring ${extension} were answered with ${made.length} task handle(s) (server.modern.tasks.ids judges that)`, { frames: replies.map(replyFrame) });
+    judgeIdEntropy(check, made, replies, `task ids a third party cannot guess from one another for ${ID_TASKS} calls of ${show(plan.name)} declaring ${extension} made at once`);
     for (const id of made) await pollTask(session, id, TASK_END_MS, { answer: true });
   },
 });
