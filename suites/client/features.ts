@@ -1,5 +1,5 @@
 import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, isObject, MODERN, type Reply, replyFrame, type RequirementId } from '../kit.js';
-import { ask, ASKED, type DeclaredMethod, formOnly, refusedDeclared, violations, walked } from './helpers.js';
+import { ask, ASKED, type DeclaredMethod, expectCursorsUnchanged, formOnly, refusedDeclared, violations, walked } from './helpers.js';
 
 /**
  * Judges the answer to a `method` request for a capability the client declared: −32601 says it
@@ -180,14 +180,7 @@ export const clientCursorsOpaque = clientScenario({
     const sent = await walked(ctx, pages);
     if (!sent) return;
     if (sent.length === 0) return check.skip('the client sent no cursor (it listed only the first page, or no tools at all)');
-    const altered = sent.filter((c) => !c.known);
-    check.expect(altered.length === 0, {
-      key: 'unchanged',
-      requirements: ['PAGE-04'],
-      expected: 'every cursor sent back exactly as mcpcheck handed it out',
-      actual: altered.length ? `sent ${altered.map((c) => JSON.stringify(c.cursor)).join(', ')}, which mcpcheck never handed out` : 'all unchanged',
-      frames: [altered[0]?.frame ?? sent[0]!.frame],
-    });
+    const altered = expectCursorsUnchanged(check, sent, { key: 'unchanged', requirements: ['PAGE-04'], expected: 'every cursor sent back exactly as mcpcheck handed it out' });
     if (altered.length > 0) return check.skip('a cursor the client altered was refused, so it could not follow the pages to the end', { key: 'followed' });
     check.expect(sent.length >= pages - 1, {
       key: 'followed',

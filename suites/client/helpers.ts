@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { type ClientScenarioContext, DEFAULT_TOOLS, describeReply, type Finding, isObject, type Level, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, type ServerSession } from '../kit.js';
+import { type CheckOptions, type CheckRecorder, type ClientScenarioContext, DEFAULT_TOOLS, describeReply, type Finding, isObject, type Level, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, type ServerSession } from '../kit.js';
 
 /** How long a client gets for each thing a scenario waits for once it has connected. */
 export const WAIT_MS = 5_000;
@@ -249,4 +249,18 @@ export async function walked(ctx: ClientScenarioContext, pages: number, method =
   await session.waitForFrame(() => sent().length >= pages - 1 || sent().some((c) => !c.known), WAIT_MS);
   await session.settle(100);
   return sent();
+}
+
+/**
+ * Expects every cursor the client sent (`sent`, at least one) to be one mcpcheck handed out,
+ * verbatim; `expected` says so for the rule at hand. The cursors it altered.
+ */
+export function expectCursorsUnchanged(check: CheckRecorder, sent: ReturnType<typeof cursorsSent>, o: CheckOptions & { expected: string }): ReturnType<typeof cursorsSent> {
+  const altered = sent.filter((c) => !c.known);
+  check.expect(altered.length === 0, {
+    ...o,
+    actual: altered.length ? `sent ${altered.map((c) => JSON.stringify(c.cursor)).join(', ')}, which mcpcheck never handed out` : 'all unchanged',
+    frames: [altered[0]?.frame ?? sent[0]!.frame],
+  });
+  return altered;
 }

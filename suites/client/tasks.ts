@@ -1,5 +1,5 @@
 import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeErrors, describeReply, hasCapability, isObject, type Outcome, type RecordedFrame, RELATED_TASK, replyFrame, schemaFor, type ServerSession, show } from '../kit.js';
-import { ASKED, callOf, clientCapabilities, conversing, methodOf, WAIT_MS, walked, whileAsking } from './helpers.js';
+import { ASKED, callOf, clientCapabilities, conversing, expectCursorsUnchanged, methodOf, WAIT_MS, walked, whileAsking } from './helpers.js';
 import { taskRequestFor } from './task-helpers.js';
 import { createdTaskId, pollToEnd, UNKNOWN_ID_PROBES } from '../server/task-helpers.js';
 import { isResponse } from '../server/helpers.js';
@@ -282,12 +282,7 @@ export const taskCursorsOpaque = clientScenario({
     const sent = await walked(ctx, LISTED_TASKS.length, 'tasks/list');
     if (!sent) return;
     if (sent.length === 0) return check.skip('not exercised: the client sent no tasks/list cursor (it listed only the first page, or no tasks at all)');
-    const altered = sent.filter((c) => !c.known);
-    check.expect(altered.length === 0, {
-      expected: `every tasks/list cursor sent back exactly as mcpcheck handed it out (${experimental})`,
-      actual: altered.length ? `sent ${altered.map((c) => JSON.stringify(c.cursor)).join(', ')}, which mcpcheck never handed out` : 'all unchanged',
-      frames: [altered[0]?.frame ?? sent[0]!.frame],
-    });
+    expectCursorsUnchanged(check, sent, { expected: `every tasks/list cursor sent back exactly as mcpcheck handed it out (${experimental})` });
   },
 });
 

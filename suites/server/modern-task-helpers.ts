@@ -1,5 +1,6 @@
 import { cannedCapabilities, cannedInputResponses, type CheckRecorder, type ClientSession, describeReply, type Discovery, isObject, isTaskHandle, isTerminal, META, type Reply, replyFrame, type ScenarioContext, TASKS_EXTENSION, type ToolPlan } from '../kit.js';
 import { budget, callablePlans, errorCodeOf, quickArguments } from './helpers.js';
+import { ID_TASKS } from './task-helpers.js';
 
 // What the scenarios of the tasks extension (2026-07-28, io.modelcontextprotocol/tasks) share: the
 // client capabilities with and without the extension, the tools that answer with a task handle,
@@ -43,9 +44,6 @@ export function handleId(reply: Reply): string | undefined {
 export function callTaskTool(session: ClientSession, plan: ToolPlan, capabilities: Record<string, unknown>): Promise<Reply> {
   return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: declaring(capabilities) });
 }
-
-/** Handles asked for at once to compare their ids (as the 2025-11-25 catalog's TASK-ID-01 test). */
-export const ID_TASKS = 5;
 
 /**
  * ID_TASKS calls of the first tool that runs as a task, declaring the extension, sent at once: the

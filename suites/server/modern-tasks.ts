@@ -1,7 +1,7 @@
 import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
 import { listenOnce } from './modern-exchange.js';
-import { judgeIdEntropy } from './task-helpers.js';
-import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, handlesAtOnce, ID_TASKS, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
+import { ID_TASKS, judgeIdEntropy } from './task-helpers.js';
+import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, handlesAtOnce, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
 // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks, catalogs/ext-tasks-2026-07-28.json):
 // a server that advertises it answers a client that declared it with task handles, and its tasks/get,
@@ -141,7 +141,6 @@ export const durableHandle = scenario({
     await pollTask(session, taskId, TASK_END_MS, { answer: true });
   },
 });
-
 
 export const distinctIds = scenario({
   id: 'server.modern.tasks.ids',
