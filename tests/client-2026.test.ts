@@ -144,6 +144,11 @@ function breakScope(rule: string, checks: readonly string[], shownBy: readonly s
 /** Breaks of rules only live checks judge, and the scenario whose traffic shows each (run alone instead of every modern one). */
 const SHOWN_BY: Partial<Record<Client2026BreakName, readonly string[]>> = {
   'no-task-mcp-name': ['client.modern.tasks.handle'],
+  // Every HTTP request carries the header; every tools/call POST the name; the probe comes first; an MRTR retry follows input requests.
+  'header-version-mismatch': ['client.modern.request-meta'],
+  'no-mcp-name': ['client.tools.call'],
+  'discover-with-params': ['client.modern.request-meta'],
+  'answers-input-as-response': ['client.mrtr.form-elicitation'],
 };
 
 function unmet(report: RunReport): string[] {

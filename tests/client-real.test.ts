@@ -97,15 +97,17 @@ describe('real clients', { timeout: 240_000 }, () => {
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
+  // Its OAuth and its HTTP session: the rest of what it does (connect, list tools, exit, whatever
+  // the steps ask) is what the Inspector CLI above does, on the same SDK, and the other scenarios
+  // showed of it what they show of that (some 40 CPU-seconds of a test run's, one mcporter a scenario).
   it('mcporter 0.9.0 (list over HTTP): no DELETE at the end', async () => {
-    const report = await run(`${freshStore('HOME')} node ${MCPORTER} list --allow-http --http-url {url}`, { shell: true });
+    const report = await run(`${freshStore('HOME')} node ${MCPORTER} list --allow-http --http-url {url}`, { shell: true, only: ['client.auth', 'client.http', 'client.lifecycle'] });
     expect(harnessErrors(report)).toEqual([]);
     expect(report.target.clientInfo?.name).toBe('mcporter');
     // Its OAuth (the SDK v1's) goes on with an authorization server whose metadata lists no
     // code_challenge_methods_supported, and answers a scope challenge by refreshing its token.
     expect(findings(report), said(report)).toEqual(['fail client.auth.pkce-unadvertised', 'warn client.auth.cimd', 'warn client.auth.step-up', 'warn client.http.delete']);
     expect(auth(report), said(report)).toEqual(SDK_V1_OAUTH);
-    expect(icons(report)).toEqual(NO_ICONS);
   });
 
   it('mcp-remote 0.15.1 (a stdio server to the fixture, an HTTP client to mcpcheck)', async () => {
