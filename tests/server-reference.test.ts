@@ -16,6 +16,12 @@ const ALSO: Record<string, string[]> = {
   'bad-template': ['BASE-RES-03'],
   'task-get-no-ttl': ['BASE-RES-03'],
   'bad-resource-uri': ['BASE-RES-03', 'RES-LIST-01', 'RES-READ-01'],
+  // A list that ends without tasks it must hold gave no nextCursor while they remained, and the
+  // reverse: one defect, two rules (ruling task-list-ends-early).
+  'task-list-omits-finished': ['TASK-LIST-01'],
+  'task-list-no-next-cursor': ['TASK-LIST-03'],
+  // The request a task sends is the example TASK-META-01 gives of its rule: one check cites both.
+  'task-input-unrelated': ['TASK-META-01'],
   'init-missing-serverinfo': ['BASE-RES-03'],
   // The live validator judges every result by the negotiated revision's schema too: a later
   // revision's construct, graded at LIFE-OP-01's SHOULD there (ruling later-revision-construct).

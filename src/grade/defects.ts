@@ -13,6 +13,11 @@ export const CONSEQUENCES: ReadonlyArray<{ rule: RequirementId; implies: Require
     implies: 'SUBS-END-01',
     why: 'a subscription torn down with neither notifications/cancelled nor its result also lacks the result SUBS-END-01 prefers',
   },
+  {
+    rule: 'TASK-LIST-03',
+    implies: 'TASK-LIST-01',
+    why: 'a tasks/list that ends without a task it must hold ended with no nextCursor while that task remained (ruling task-list-ends-early)',
+  },
 ];
 
 /**

@@ -33,7 +33,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether tasks/list pages end with nextCursor absent only at the end (TASK-LIST-01), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether it pages tasks/list at all (the SHOULD of TASK-LIST-01; its MUST, a nextCursor while tasks remain, is judged), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged',
     runs: ['server'],
   },
   {

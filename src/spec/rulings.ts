@@ -313,6 +313,12 @@ const RULING_LIST = [
       'Task ids must resist guessing (TASK-SEC-02, without an authorization context to bind tasks to: "cryptographically secure … with enough entropy to prevent guessing"; the tasks extension\'s TASK-SEC-05: "enough entropy that a third party cannot enumerate or guess them"), and neither says how much is enough. mcpcheck has a receiver make several tasks at once and measures what varies between their ids (the characters that differ, by the smallest usual alphabet holding them): under 64 bits, OWASP\'s floor for session identifiers, which task ids then stand in for, fails; a counter\'s or a clock\'s digits vary in a few places only. More never passes: whether the ids come from a cryptographic source cannot be seen from outside, so the check is then a skip saying what was seen. A run that presents a credential is not judged on TASK-SEC-02, whose rule is for receivers without context binding (the server may bind its tasks to that credential); TASK-SEC-05 binds a server either way.',
     requirements: ['TASK-SEC-02', 'TASK-SEC-05'],
   },
+  {
+    id: 'task-list-ends-early',
+    ruling:
+      'A tasks/list walked to a page without nextCursor while a task tasks/get reads was never listed broke TASK-LIST-01 ("MUST include a nextCursor in the response if more tasks are available") as well as TASK-LIST-03: from outside the two are one defect (a list that drops its cursor and one that leaves tasks out look the same), reported once. TASK-LIST-01 passes only on a walk of more than one page that listed every readable task; a single page holding them all never had tasks after it, and is a skip. Its SHOULD (pagination at all) is not judged: a few tasks fit one page.',
+    requirements: ['TASK-LIST-01', 'TASK-LIST-03'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

@@ -355,36 +355,51 @@ export const taskGetAsJson = httpScenario({
 
 /** Tasks created for the listing to hold: more than one page of a server that pages by two. */
 const LISTED_TASKS = 3;
+/** The checks of server.tasks.listed: every readable task listed, and a next page named while tasks remain. */
+const COMPLETE: CheckOptions = { key: 'complete', requirements: ['TASK-LIST-03'] };
+const NEXT_CURSOR: CheckOptions = { key: 'next-cursor', requirements: ['TASK-LIST-01'] };
 
 export const listsEveryTask = scenario({
   id: 'server.tasks.listed',
-  title: 'tasks/list, walked to its end, lists every task tasks/get can read',
-  requirements: ['TASK-LIST-03'],
+  title: 'tasks/list, walked to its end, lists every task tasks/get can read, naming a next page while tasks remain',
+  requirements: ['TASK-LIST-03', 'TASK-LIST-01'],
   isolation: 'session',
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS, 'tasks.list'] },
   async run({ session, check, connect, discovery, options }) {
+    const skipBoth = (why: string) => [COMPLETE, NEXT_CURSOR].forEach((k) => check.skip(why, k));
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
     const plan = firstTaskPlan(discovery, options.callTools);
-    if ('skip' in plan) return check.skip(plan.skip);
+    if ('skip' in plan) return skipBoth(plan.skip);
     const created: string[] = [];
     for (let i = 0; i < LISTED_TASKS; i++) {
       const taskId = createdTaskId(await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 }));
       if (taskId) created.push(taskId);
     }
-    if (created.length === 0) return check.skip(`not exercised: no task-augmented call of ${show(plan.name)} created a task`);
+    if (created.length === 0) return skipBoth(`not exercised: no task-augmented call of ${show(plan.name)} created a task`);
     // Finished tasks are still readable: the list must hold them as well.
     for (const taskId of created) await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
     const readable: string[] = [];
     for (const taskId of created) if ((await session.request('tasks/get', { taskId }, options.requestTimeoutMs)).kind === 'result') readable.push(taskId);
-    if (readable.length === 0) return check.skip('not exercised: none of the tasks mcpcheck created could be read with tasks/get any more');
+    if (readable.length === 0) return skipBoth('not exercised: none of the tasks mcpcheck created could be read with tasks/get any more');
     const walk = await listedTaskIds(session, options.requestTimeoutMs);
     const missing = readable.filter((id) => !walk.ids.has(id));
+    const walked = walk.stoppedBy ? `the walk stopped after ${walk.pages} page(s): ${describeReply(walk.stoppedBy)}` : `${walk.pages} page(s) of ${walk.ids.size} task(s), without ${show(missing)}`;
     check.expect(walk.stoppedBy === undefined && missing.length === 0, {
+      ...COMPLETE,
       expected: `every task tasks/get reads (${show(readable)}) in tasks/list, walked to its last page (${experimental})`,
-      actual: walk.stoppedBy ? `the walk stopped after ${walk.pages} page(s): ${describeReply(walk.stoppedBy)}` : `${walk.pages} page(s) of ${walk.ids.size} task(s), without ${show(missing)}`,
+      actual: walked,
       ...(walk.stoppedBy ? { replies: [walk.stoppedBy] } : {}),
+    });
+    // A list that ends while a task it holds is still unlisted gave no nextCursor where more tasks
+    // remained: the same walk, seen from the page that ended it (ruling task-list-ends-early).
+    if (walk.stoppedBy) return check.skip(`not exercised: ${walked}`, NEXT_CURSOR);
+    if (missing.length === 0 && walk.pages < 2) return check.skip(`not exercised: one page held all ${walk.ids.size} task(s), so no page had tasks after it`, NEXT_CURSOR);
+    check.expect(missing.length === 0, {
+      ...NEXT_CURSOR,
+      expected: `each page of tasks/list followed by a nextCursor while tasks remain to be listed (${show(readable)} are readable; ${experimental}; ${ruling('task-list-ends-early').cite})`,
+      actual: missing.length === 0 ? `${walk.pages} page(s), every readable task listed` : `the list ended after ${walk.pages} page(s) of ${walk.ids.size} task(s) with no nextCursor, ${show(missing)} never listed`,
     });
   },
 });
@@ -394,12 +409,13 @@ const ASK_MS = 15_000;
 const LEAVE_INPUT_MS = 5_000;
 /** The checks of server.tasks.input-required: the task's status, and the request's tie to the task. */
 const STATUS: CheckOptions = { key: 'status', requirements: ['TASK-IR-01'] };
-const RELATED: CheckOptions = { key: 'related-task', requirements: ['TASK-IR-02'] };
+// TASK-META-01 names this very request as its example: "an elicitation serving a task-augmented tool call shares its id".
+const RELATED: CheckOptions = { key: 'related-task', requirements: ['TASK-IR-02', 'TASK-META-01'] };
 
 export const inputRequired = scenario({
   id: 'server.tasks.input-required',
   title: 'A task that needs the client\'s input is "input_required" while it waits for it, leaves that status once answered, and asks with related-task metadata',
-  requirements: ['TASK-IR-01', 'TASK-IR-02'],
+  requirements: ['TASK-IR-01', 'TASK-IR-02', 'TASK-META-01'],
   isolation: 'session',
   waits: true,
   revisions: TASKS_SINCE,
