@@ -29,6 +29,28 @@ export async function timedPing(session: PeerSession): Promise<{ reply: Reply; m
   return { reply, ms: Math.round(performance.now() - started) };
 }
 
+/** Pings sent in all, at most, when each answer comes later than PING_LIMIT_MS. */
+const PING_TRIES = 3;
+
+/**
+ * PING-01's ping, timed: one answered later than PING_LIMIT_MS is sent again, up to PING_TRIES in
+ * all, and the fastest answer is judged. On a loaded machine one round trip can take seconds no
+ * server spent (a correct server's ping, before initialized, once took 2.3 s in a full test run);
+ * a server slow at ping is slow each time. `later`: the times of the answers not judged, for the message.
+ */
+export async function promptPing(session: PeerSession): Promise<{ reply: Reply; ms: number; says: string }> {
+  let best = await timedPing(session);
+  const later: number[] = [];
+  for (let tries = 1; tries < PING_TRIES && best.reply.kind === 'result' && best.ms > PING_LIMIT_MS; tries++) {
+    const next = await timedPing(session);
+    if (next.reply.kind !== 'result') break;
+    later.push(Math.max(best.ms, next.ms));
+    if (next.ms < best.ms) best = next;
+  }
+  const again = later.length > 0 ? ` (the fastest of ${later.length + 1}: it was sent again after an answer later than ${PING_LIMIT_MS} ms; the others took ${later.join(', ')} ms)` : '';
+  return { ...best, says: `after ${best.ms} ms${again}` };
+}
+
 /**
  * A property's outcome as one check: the shrunk counterexample fails (with seed and path, so it
  * can be replayed), a run that judged no case is a skip with the reasons, else a pass that says

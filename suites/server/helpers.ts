@@ -1,8 +1,8 @@
 import { type ArgumentContext, type CheckOptions, type CheckRecorder, type ClientSession, describeReply, type Discovery, isAbsoluteUri, isObject, parseUriTemplate, planToolCall, type RecordedFrame, type Reply, type RequirementId, ruling, stretched, timedArguments, type ToolPlan, type ToolPolicy } from '../kit.js';
 
-import { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, timedPing } from '../common.js';
+import { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, promptPing, timedPing } from '../common.js';
 
-export { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, timedPing };
+export { EMPTY_RESULT, isEmptyResult, PING_LIMIT_MS, promptPing, timedPing };
 
 
 /**

@@ -1,5 +1,5 @@
 import { cannedCapabilities, type CheckRecorder, type ClientSession, describeErrors, describeReply, type Discovery, isObject, isRevision, LATEST_REVISION, list, mayRequestBeforeInitialized, MODERN, notAProtocolVersion, type Reply, replyFrame, REVISIONS, ruling, scenario, type ScenarioContext, schemaFor, show, unsupportedVersionErrorRuling } from '../kit.js';
-import { completionTargets, type CompletionTarget, isEmptyResult, offersNothing, PING_LIMIT_MS, sessionless, timedPing } from './helpers.js';
+import { completionTargets, type CompletionTarget, isEmptyResult, offersNothing, PING_LIMIT_MS, promptPing, sessionless } from './helpers.js';
 
 interface VersionProbe {
   asked: string;
@@ -139,12 +139,12 @@ export const beforeInitialize = scenario({
       check.isResult(init, { key: 'initialize-after', requirements: ['ROBUST-02'], what: `initialize after the request sent before it (the server stays usable; ${ROBUST_02_DERIVED})` });
     }
     if (init.kind !== 'result') return;
-    const { reply: ping, ms } = await timedPing(session);
+    const { reply: ping, ms, says } = await promptPing(session);
     check.expect(isEmptyResult(ping) && ms <= PING_LIMIT_MS, {
       key: 'ping-before-initialized',
       requirements: ['PING-01'],
       expected: `ping, sent between the initialize response and notifications/initialized, answered with {} within ${PING_LIMIT_MS} ms`,
-      actual: `${describeReply(ping)} after ${ms} ms`,
+      actual: `${describeReply(ping)} ${says}`,
       frames: [replyFrame(ping)],
       replies: [ping],
     });

@@ -1,6 +1,6 @@
 import { type ClientSession, describeReply, isObject, ITEM_KEY, list, type ListMethod, type ListWalk, LOG_LEVELS, planToolCall, type RecordedFrame, type Reply, replyFrame, type RequirementId, ruling, scenario, type ScenarioContext, severityOf, show, type ToolPlan, walkList, walkProblems } from '../kit.js';
 import { isAnswer } from '../common.js';
-import { answerSlackMs, asksForInput, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, ourRequestIds, PING_LIMIT_MS, timedPing, quickArguments, strayResponses } from './helpers.js';
+import { answerSlackMs, asksForInput, budget, completionTargets, type CompletionTarget, findProgressTool, findSlowTool, notificationParams, EMPTY_RESULT, isEmptyResult, isSlowTool, ourRequestIds, PING_LIMIT_MS, promptPing, timedPing, quickArguments, strayResponses } from './helpers.js';
 
 const notification = notificationParams;
 
@@ -12,10 +12,10 @@ export const ping = scenario({
   requirements: ['PING-01'],
   isolation: 'shared',
   async run({ session, check }) {
-    const { reply, ms } = await timedPing(session);
+    const { reply, ms, says } = await promptPing(session);
     check.expect(isEmptyResult(reply) && ms <= PING_LIMIT_MS, {
       expected: `ping answered with ${EMPTY_RESULT} within ${PING_LIMIT_MS} ms`,
-      actual: `${describeReply(reply)} after ${ms} ms`,
+      actual: `${describeReply(reply)} ${says}`,
       frames: [replyFrame(reply)],
       replies: [reply],
     });
