@@ -36,7 +36,7 @@ const PING_TRIES = 3;
  * PING-01's ping, timed: one answered later than PING_LIMIT_MS is sent again, up to PING_TRIES in
  * all, and the fastest answer is judged. On a loaded machine one round trip can take seconds no
  * server spent (a correct server's ping, before initialized, once took 2.3 s in a full test run);
- * a server slow at ping is slow each time. `later`: the times of the answers not judged, for the message.
+ * a server slow at ping is slow each time. `says`: the time judged, and those of the others, for the message.
  */
 export async function promptPing(session: PeerSession): Promise<{ reply: Reply; ms: number; says: string }> {
   let best = await timedPing(session);
