@@ -84,6 +84,8 @@ const BREAK_SEED = 1;
 const SHOWN_BY: Record<string, string[]> = {
   // Only a tool call with a progress token is answered with an SSE stream, whose first event is the priming one.
   'http-no-priming-event': ['server.utilities.progress'],
+  // and so is every event id of it.
+  'http-duplicate-event-ids': ['server.utilities.progress'],
   // Rules only the live checks judge, on the traffic that carries each break:
   // the InitializeResult and ping answers every scenario gets,
   'invalid-utf8-output': ['server.utilities.ping'],
@@ -98,9 +100,11 @@ const SHOWN_BY: Record<string, string[]> = {
   'notification-with-id': ['server.tools.call'],
   'log-bad-level': ['server.tools.call'],
   'bad-resource-uri': ['server.resources.read'],
+  'log-without-capability': ['server.tools.call'],
   // the unknown method's error,
   'result-and-error': ['server.base.unknown-method'],
   'error-without-id': ['server.base.unknown-method'],
+  'error-code-not-integer': ['server.base.unknown-method'],
   // the ping answers,
   'wrong-response-id': ['server.utilities.ping'],
   // and the tasks a task scenario creates, polls and reads.
