@@ -151,71 +151,81 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   if (first.conversation?.serverInfo) outcome.serverInfo = first.conversation.serverInfo;
   const found = new Set<string>();
   const maxShrinks = o.maxShrinks ?? 200;
-
-  for (let round = 0; outcome.generated < o.runs && found.size < active.length; round++) {
-    if (budgetOver(o)) {
-      outcome.cutShort = true;
-      break;
-    }
-    const seed = roundSeed(o.seed, round);
-    let generatedHere = 0;
-    let failing = false;
-    let last: { input: FuzzCase; failed: Array<{ oracle: Oracle; message: string }> } | undefined;
-    const remaining = o.runs - outcome.generated;
-    const result = await checkProperty(arbitrary, seed, { cases: remaining, maxEvaluations: remaining + maxShrinks, deadline: o.deadline, signal: o.signal }, async (value) => {
-      let session;
-      try {
-        session = await lane.session();
-      } catch (e) {
-        return { inconclusive: `the target could not be restarted: ${(e as Error).message}` };
+  // Ctrl-C ends the case in flight at once (its session closed), not after the waits it was sent
+  // with, which a loaded machine stretches; that case is not judged.
+  const INTERRUPTED = { inconclusive: 'the interruption (Ctrl-C) ended the case in flight: not judged' };
+  const endCase = () => void lane.discard();
+  o.signal?.addEventListener('abort', endCase, { once: true });
+  try {
+    for (let round = 0; outcome.generated < o.runs && found.size < active.length; round++) {
+      if (budgetOver(o)) {
+        outcome.cutShort = true;
+        break;
       }
-      // Each case is judged on its own frames; the run's transcript is a failure's fresh replay.
-      session.forget(session.mark);
-      const input = lane.freshen(value);
-      const judging = oraclesFor(input, found, active);
-      // The progress line counts generated cases; shrinking steps come on top of them.
-      const shown = failing ? undefined : `${input.method} (${input.mutation})`;
-      if (shown) o.observer?.started(shown);
-      let observation;
-      try {
-        observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
-      } catch (e) {
-        // mcpcheck's own limit (its live validator could not take the frame in): the case is not judged, and the notes say so.
-        await lane.discard();
-        return { inconclusive: `mcpcheck could not send or judge a ${input.mutation} case of ${input.method} (a bug in mcpcheck, the case is not judged): ${(e as Error).message}` };
-      } finally {
-        if (shown) o.observer?.finished(shown, []);
-      }
-      outcome.cases++;
-      if (!failing) generatedHere++;
-      if (observation.ping.kind !== 'result') await lane.discard(true);
-      const failed: Array<{ oracle: Oracle; message: string }> = [];
-      for (const oracle of judging) {
-        const verdict = oracle.judge(input, observation);
-        if ('unexercised' in verdict) {
-          outcome.unexercised.set(oracle.id, verdict.unexercised);
-          continue;
+      const seed = roundSeed(o.seed, round);
+      let generatedHere = 0;
+      let failing = false;
+      let last: { input: FuzzCase; failed: Array<{ oracle: Oracle; message: string }> } | undefined;
+      const remaining = o.runs - outcome.generated;
+      const result = await checkProperty(arbitrary, seed, { cases: remaining, maxEvaluations: remaining + maxShrinks, deadline: o.deadline, signal: o.signal }, async (value) => {
+        if (o.signal?.aborted) return INTERRUPTED;
+        let session;
+        try {
+          session = await lane.session();
+        } catch (e) {
+          return { inconclusive: `the target could not be restarted: ${(e as Error).message}` };
         }
-        outcome.exercised.set(oracle.id, (outcome.exercised.get(oracle.id) ?? 0) + 1);
-        if ('failed' in verdict) failed.push({ oracle, message: verdict.failed });
+        // Each case is judged on its own frames; the run's transcript is a failure's fresh replay.
+        session.forget(session.mark);
+        const input = lane.freshen(value);
+        const judging = oraclesFor(input, found, active);
+        // The progress line counts generated cases; shrinking steps come on top of them.
+        const shown = failing ? undefined : `${input.method} (${input.mutation})`;
+        if (shown) o.observer?.started(shown);
+        let observation;
+        try {
+          observation = await sendCase(session, input, { ...o.timeouts, awaitAnswer: judging.some((oracle) => oracle.readsResponse) }, lane.used);
+        } catch (e) {
+          // mcpcheck's own limit (its live validator could not take the frame in): the case is not judged, and the notes say so.
+          await lane.discard();
+          return { inconclusive: `mcpcheck could not send or judge a ${input.mutation} case of ${input.method} (a bug in mcpcheck, the case is not judged): ${(e as Error).message}` };
+        } finally {
+          if (shown) o.observer?.finished(shown, []);
+        }
+        if (o.signal?.aborted) return INTERRUPTED;
+        outcome.cases++;
+        if (!failing) generatedHere++;
+        if (observation.ping.kind !== 'result') await lane.discard(true);
+        const failed: Array<{ oracle: Oracle; message: string }> = [];
+        for (const oracle of judging) {
+          const verdict = oracle.judge(input, observation);
+          if ('unexercised' in verdict) {
+            outcome.unexercised.set(oracle.id, verdict.unexercised);
+            continue;
+          }
+          outcome.exercised.set(oracle.id, (outcome.exercised.get(oracle.id) ?? 0) + 1);
+          if ('failed' in verdict) failed.push({ oracle, message: verdict.failed });
+        }
+        if (failed.length === 0) return { held: true };
+        failing = true;
+        last = { input, failed };
+        return { failed: failed.map((f) => `${f.oracle.id}: ${f.message}`).join('; ') };
+      });
+      outcome.generated += generatedHere;
+      for (const reason of result.inconclusive) notes.push(reason);
+      // Shrinking may stop at its own bound; only cases never sent make the run incomplete.
+      if (result.outOfTime) outcome.cutShort = true;
+      else if (result.cutShort) notes.push(`shrinking of the failure found with seed ${seed} stopped after ${maxShrinks} steps`);
+      if (!result.failure || !last) break;
+      const confirmed = await replayFresh(lane, last.input, o.timeouts);
+      for (const f of last.failed) {
+        found.add(f.oracle.id);
+        outcome.failures.push({ oracle: f.oracle, message: f.message, input: last.input, seed, path: result.failure.path, shrinks: result.failure.shrinks, frames: confirmed.frames, reproduced: confirmed.failing.has(f.oracle.id) });
       }
-      if (failed.length === 0) return { held: true };
-      failing = true;
-      last = { input, failed };
-      return { failed: failed.map((f) => `${f.oracle.id}: ${f.message}`).join('; ') };
-    });
-    outcome.generated += generatedHere;
-    for (const reason of result.inconclusive) notes.push(reason);
-    // Shrinking may stop at its own bound; only cases never sent make the run incomplete.
-    if (result.outOfTime) outcome.cutShort = true;
-    else if (result.cutShort) notes.push(`shrinking of the failure found with seed ${seed} stopped after ${maxShrinks} steps`);
-    if (!result.failure || !last) break;
-    const confirmed = await replayFresh(lane, last.input, o.timeouts);
-    for (const f of last.failed) {
-      found.add(f.oracle.id);
-      outcome.failures.push({ oracle: f.oracle, message: f.message, input: last.input, seed, path: result.failure.path, shrinks: result.failure.shrinks, frames: confirmed.frames, reproduced: confirmed.failing.has(f.oracle.id) });
+      if (result.inconclusive.length) break;
     }
-    if (result.inconclusive.length) break;
+  } finally {
+    o.signal?.removeEventListener('abort', endCase);
   }
   // Fewer cases than asked, and not because every oracle already failed: the run is incomplete, never a pass.
   if (outcome.generated < o.runs && found.size < active.length && !outcome.cutShort) {
