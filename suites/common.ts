@@ -39,15 +39,15 @@ const PING_TRIES = 3;
  * a server slow at ping is slow each time. `says`: the time judged, and those of the others, for the message.
  */
 export async function promptPing(session: PeerSession): Promise<{ reply: Reply; ms: number; says: string }> {
-  let best = await timedPing(session);
-  const later: number[] = [];
-  for (let tries = 1; tries < PING_TRIES && best.reply.kind === 'result' && best.ms > PING_LIMIT_MS; tries++) {
+  const tries = [await timedPing(session)];
+  while (tries.length < PING_TRIES && tries.every((t) => t.reply.kind === 'result' && t.ms > PING_LIMIT_MS)) {
     const next = await timedPing(session);
     if (next.reply.kind !== 'result') break;
-    later.push(Math.max(best.ms, next.ms));
-    if (next.ms < best.ms) best = next;
+    tries.push(next);
   }
-  const again = later.length > 0 ? ` (the fastest of ${later.length + 1}: it was sent again after an answer later than ${PING_LIMIT_MS} ms; the others took ${later.join(', ')} ms)` : '';
+  const best = tries.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const others = tries.filter((t) => t !== best).map((t) => t.ms);
+  const again = others.length > 0 ? ` (the fastest of ${tries.length}: it was sent again after an answer later than ${PING_LIMIT_MS} ms; the others took ${others.join(', ')} ms)` : '';
   return { ...best, says: `after ${best.ms} ms${again}` };
 }
 

@@ -84,9 +84,9 @@ function icons(report: RunReport): string[] {
 
 const NO_ICONS = ['skip client.icons.data-not-fetched', 'skip client.icons.hostile-data', 'skip client.icons.no-credentials', 'skip client.icons.redirects', 'skip client.icons.unsafe-schemes'];
 
-// Each test runs the whole client suite on real third-party processes (mcp-remote starts two per
-// scenario): on a loaded 2-core machine that has taken twice the usual minute, and mcporter's run,
-// a minute alone, went past 150 s with four test files at once.
+// Each test runs the client suite (all of it but for mcporter) on real third-party processes
+// (mcp-remote starts two per scenario): on a loaded 2-core machine that has taken twice the usual
+// minute, and mcporter's whole-suite run, a minute alone, went past 150 s with four test files at once.
 describe('real clients', { timeout: 240_000 }, () => {
   it('@modelcontextprotocol/inspector-cli 1.0.3 (tools/list over HTTP): no DELETE at the end', async () => {
     // It reads its package.json relative to the working directory, so it runs from its build folder.
@@ -97,9 +97,9 @@ describe('real clients', { timeout: 240_000 }, () => {
     expect(icons(report)).toEqual(NO_ICONS);
   });
 
-  // Its OAuth and its HTTP session: the rest of what it does (connect, list tools, exit, whatever
-  // the steps ask) is what the Inspector CLI above does, on the same SDK, and the other scenarios
-  // showed of it what they show of that (some 40 CPU-seconds of a test run's, one mcporter a scenario).
+  // Its OAuth, HTTP and lifecycle scenarios only: the rest of what it does (connect, list tools,
+  // exit, the steps ignored) is what the Inspector CLI above does on the same SDK, and the other
+  // scenarios showed of it what they show of that, for some 40 CPU-s (one mcporter a scenario).
   it('mcporter 0.9.0 (list over HTTP): no DELETE at the end', async () => {
     const report = await run(`${freshStore('HOME')} node ${MCPORTER} list --allow-http --http-url {url}`, { shell: true, only: ['client.auth', 'client.http', 'client.lifecycle'] });
     expect(harnessErrors(report)).toEqual([]);

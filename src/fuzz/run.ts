@@ -129,6 +129,9 @@ export function caseArbitrary(o: { revision: Revision; capabilities: Record<stri
   return fc.oneof(...bases, { arbitrary: notificationCases(notificationsFor(o.revision)), weight: 1 });
 }
 
+/** A case Ctrl-C ended or kept from starting. */
+const INTERRUPTED = { inconclusive: 'the interruption (Ctrl-C) ended the case in flight: not judged' };
+
 /** The seed of round `k`: the run's seed, then the ones after it (kept in fast-check's 32-bit range). */
 const roundSeed = (seed: number, k: number) => ((seed + k) | 0);
 
@@ -152,8 +155,7 @@ export async function fuzz(o: FuzzRunOptions): Promise<FuzzRunOutcome> {
   const found = new Set<string>();
   const maxShrinks = o.maxShrinks ?? 200;
   // Ctrl-C ends the case in flight at once (its session closed), not after the waits it was sent
-  // with, which a loaded machine stretches; that case is not judged.
-  const INTERRUPTED = { inconclusive: 'the interruption (Ctrl-C) ended the case in flight: not judged' };
+  // with, which a loaded machine stretches; that case is not judged (INTERRUPTED).
   const endCase = () => void lane.discard();
   o.signal?.addEventListener('abort', endCase, { once: true });
   try {

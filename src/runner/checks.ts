@@ -112,6 +112,11 @@ export class CheckRecorder {
     this.add('skip', reason, o);
   }
 
+  /** The same skip for each of a scenario's keyed checks (`checks`: their keys and rules; `o`: what they share, such as frames). */
+  skipEach(reason: string, checks: readonly CheckOptions[], o: CheckOptions = {}): void {
+    for (const c of checks) this.skip(reason, { ...o, ...c });
+  }
+
   /** The harness could not test this (never counted as a pass). */
   error(message: string, o: CheckOptions = {}): void {
     this.add('error', message, o);

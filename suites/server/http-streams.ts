@@ -115,7 +115,7 @@ function couldNotRun(check: CheckRecorder, what: string, res: ProbeResponse): vo
 }
 
 function skipAll(check: CheckRecorder, reason: string): void {
-  for (const k of ALL_KEYS) check.skip(reason, KEYS[k]);
+  check.skipEach(reason, ALL_KEYS.map((k) => KEYS[k]));
 }
 
 /** One reconnection (GET + Last-Event-ID) and what it brought. */

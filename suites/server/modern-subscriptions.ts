@@ -1,4 +1,4 @@
-import { type CheckRecorder, isObject, META, MODERN, ruling, scenario, type Scenario, show } from '../kit.js';
+import { type CheckOptions, type CheckRecorder, isObject, META, MODERN, ruling, scenario, type Scenario, show } from '../kit.js';
 import { callablePlans, quickArguments } from './helpers.js';
 import { listenDuring, listenOnce, type ListenOutcome, modernRequest, ofSubscription } from './modern-exchange.js';
 
@@ -183,10 +183,9 @@ export const endedAtShutdown = scenario({
     const mark = session.mark;
     await session.send(modernListen(session, id));
     const ack = await session.waitForFrame((f) => ofSubscription(f.message, id), session.answerMs(ACK_MS), mark);
-    const keys = [{ key: 'result', requirements: ['SUBS-END-01'] as const }, { key: 'ended', requirements: ['SUBS-END-02'] as const }];
+    const keys: CheckOptions[] = [{ key: 'result', requirements: ['SUBS-END-01'] }, { key: 'ended', requirements: ['SUBS-END-02'] }];
     if (!ack) {
-      for (const k of keys) check.skip(`not exercised: the subscription was not acknowledged within ${session.answerMs(ACK_MS)} ms`, { key: k.key, requirements: [...k.requirements] });
-      return;
+      return check.skipEach(`not exercised: the subscription was not acknowledged within ${session.answerMs(ACK_MS)} ms`, keys);
     }
     channel.process.closeStdin();
     // Exited and its stdout read to the end: 'exit' can come before the last frames it wrote.
@@ -196,8 +195,7 @@ export const endedAtShutdown = scenario({
     const result = frames.find((f) => isObject(f.message) && f.message.id === id && 'result' in f.message);
     const cancel = frames.find((f) => isObject(f.message) && f.message.method === 'notifications/cancelled' && isObject(f.message.params) && f.message.params.requestId === id);
     if (!result && !cancel && exit === undefined) {
-      for (const k of keys) check.skip(`not exercised: the server neither ended the subscription nor exited within ${session.processMs(EXIT_WAIT_MS)} ms of its stdin closing`, { key: k.key, requirements: [...k.requirements] });
-      return;
+      return check.skipEach(`not exercised: the server neither ended the subscription nor exited within ${session.processMs(EXIT_WAIT_MS)} ms of its stdin closing`, keys);
     }
     const listenResult = result && isObject(result.message) && isObject(result.message.result) ? result.message.result : undefined;
     const wellFormed = listenResult?.resultType === 'complete' && isObject(listenResult._meta) && listenResult._meta[META.subscriptionId] === id;

@@ -367,22 +367,21 @@ export const listsEveryTask = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS, 'tasks.list'] },
   async run({ session, check, connect, discovery, options }) {
-    const skipBoth = (why: string) => [COMPLETE, NEXT_CURSOR].forEach((k) => check.skip(why, k));
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
     const plan = firstTaskPlan(discovery, options.callTools);
-    if ('skip' in plan) return skipBoth(plan.skip);
+    if ('skip' in plan) return check.skipEach(plan.skip, [COMPLETE, NEXT_CURSOR]);
     const created: string[] = [];
     for (let i = 0; i < LISTED_TASKS; i++) {
       const taskId = createdTaskId(await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 }));
       if (taskId) created.push(taskId);
     }
-    if (created.length === 0) return skipBoth(`not exercised: no task-augmented call of ${show(plan.name)} created a task`);
+    if (created.length === 0) return check.skipEach(`not exercised: no task-augmented call of ${show(plan.name)} created a task`, [COMPLETE, NEXT_CURSOR]);
     // Finished tasks are still readable: the list must hold them as well.
     for (const taskId of created) await pollToEnd(session, taskId, TASK_END_MS, options.requestTimeoutMs);
     const readable: string[] = [];
     for (const taskId of created) if ((await session.request('tasks/get', { taskId }, options.requestTimeoutMs)).kind === 'result') readable.push(taskId);
-    if (readable.length === 0) return skipBoth('not exercised: none of the tasks mcpcheck created could be read with tasks/get any more');
+    if (readable.length === 0) return check.skipEach('not exercised: none of the tasks mcpcheck created could be read with tasks/get any more', [COMPLETE, NEXT_CURSOR]);
     const walk = await listedTaskIds(session, options.requestTimeoutMs);
     const missing = readable.filter((id) => !walk.ids.has(id));
     const walked = walk.stoppedBy ? `the walk stopped after ${walk.pages} page(s): ${describeReply(walk.stoppedBy)}` : `${walk.pages} page(s) of ${walk.ids.size} task(s), without ${show(missing)}`;
@@ -421,7 +420,7 @@ export const inputRequired = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
   async run({ session, check, connect, discovery, options }) {
-    const skipBoth = (why: NotExercised) => [STATUS, RELATED].forEach((k) => check.skip(why.skip, { ...k, frames: why.frames }));
+    const skipBoth = (why: NotExercised) => check.skipEach(why.skip, [STATUS, RELATED], { frames: why.frames });
     const asking = inputTaskPlan(discovery, options.callTools);
     if ('skip' in asking) return skipBoth(asking);
     // Declaring elicitation and sampling, so that the server may ask (LIFE-OP-02).
