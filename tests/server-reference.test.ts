@@ -113,6 +113,7 @@ const SHOWN_BY: Record<string, string[]> = {
   'task-get-no-ttl': ['server.tasks.create'],
   'task-meta-on-get': ['server.tasks.create'],
   'task-result-no-related-meta': ['server.tasks.result'],
+  'task-result-silent': ['server.tasks.result'],
 };
 
 describe('the reference server', () => {

@@ -83,6 +83,15 @@ export function unansweredErrorSkip(check: CheckRecorder, what: string, answered
   check.skip(`not judged: ${what} was never answered (a ping sent after it was), so there is no error to judge; the missing response fails ${answeredKey} (BASE-ID-04)`, o);
 }
 
+/**
+ * One defect, one finding: a request the target never answered (while it answered a ping sent
+ * after it) fails BASE-ID-04, judged live on the same frames; the rule that was to judge the
+ * answer records this skip instead of a second failure.
+ */
+export function unansweredSkip(check: CheckRecorder, what: string, reply: Reply, o: CheckOptions = {}): void {
+  check.skip(`not judged: ${what} was never answered (${describeReply(reply)}), so there is no answer to judge; the missing response fails BASE-ID-04 (live.BASE-ID-04)`, o);
+}
+
 /** What the message of a check of the catalog's "Derived robustness checks" (ROBUST-*) says it is. */
 export const DERIVED = `derived robustness check, no spec keyword; ${ruling('derived-robustness').cite}`;
 

@@ -163,10 +163,13 @@ export function failingArguments(plan: ToolPlan): { args: Record<string, unknown
 }
 
 /** The most pages of tasks/list walked: a list that pages on past it is cut there. */
-const MAX_TASK_PAGES = 50;
+export const MAX_TASK_PAGES = 50;
 
-/** Walks tasks/list to its end (or MAX_TASK_PAGES): the ids listed, and the reply that ended the walk when it was no last page. */
-export async function listedTaskIds(session: ClientSession, requestMs: number): Promise<{ ids: Set<unknown>; pages: number; stoppedBy?: Reply }> {
+/**
+ * Walks tasks/list to its end, or to MAX_TASK_PAGES (then `cut`: the last page still named a next
+ * one): the ids listed, and the reply that ended the walk when it was no last page.
+ */
+export async function listedTaskIds(session: ClientSession, requestMs: number): Promise<{ ids: Set<unknown>; pages: number; stoppedBy?: Reply; cut?: true }> {
   const ids = new Set<unknown>();
   let cursor: unknown;
   for (let pages = 0; pages < MAX_TASK_PAGES; ) {
@@ -177,7 +180,7 @@ export async function listedTaskIds(session: ClientSession, requestMs: number): 
     cursor = reply.result.nextCursor;
     if (typeof cursor !== 'string') return { ids, pages };
   }
-  return { ids, pages: MAX_TASK_PAGES };
+  return { ids, pages: MAX_TASK_PAGES, cut: true };
 }
 
 /** The requests a task may send its requestor for input (basic/utilities/tasks.mdx, "Input Required Status"). */
