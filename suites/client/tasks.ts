@@ -1,4 +1,4 @@
-import { clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeErrors, describeReply, hasCapability, isObject, type Outcome, type RecordedFrame, RELATED_TASK, replyFrame, schemaFor, type ServerSession, show } from '../kit.js';
+import { type CheckOptions, clientScenario, type ClientScenario, type ClientScenarioContext, DEFAULT_TOOLS, describeErrors, describeReply, hasCapability, isObject, isTerminal, type Outcome, type RecordedFrame, RELATED_TASK, replyFrame, schemaFor, type ServerSession, show, sleep } from '../kit.js';
 import { ASKED, callOf, clientCapabilities, conversing, expectCursorsUnchanged, methodOf, WAIT_MS, walked, whileAsking } from './helpers.js';
 import { taskRequestFor } from './task-helpers.js';
 import { createdTaskId, pollToEnd, UNKNOWN_ID_PROBES } from '../server/task-helpers.js';
@@ -262,6 +262,79 @@ export const receivedTaskUnknownId = clientScenario({
   },
 });
 
+/** The checks of client.tasks.receiver-cancel: an ended task's cancel refused, a working one's cancelled, and kept so. */
+const CANCEL_ENDED: CheckOptions = { key: 'ended', requirements: ['TASK-CANCEL-01'] };
+const CANCEL_WORKING: CheckOptions = { key: 'working', requirements: ['TASK-CANCEL-02'] };
+const STAYS_CANCELLED: CheckOptions = { key: 'stays-cancelled', requirements: ['TASK-CANCEL-03'] };
+/** The least wait before a cancelled task is read again, however fast the client's first task ended. */
+const MIN_AFTER_CANCEL_MS = 300;
+
+export const receivedTaskCancel = clientScenario({
+  id: 'client.tasks.receiver-cancel',
+  title: 'A client that takes tasks and declares tasks.cancel refuses to cancel an ended task with -32602, answers the cancel of a working one with the task "cancelled", and keeps it cancelled',
+  requirements: ['TASK-CANCEL-01', 'TASK-CANCEL-02', 'TASK-CANCEL-03'],
+  ...ASKED,
+  async run(ctx) {
+    const { session, check } = ctx;
+    const all = [CANCEL_ENDED, CANCEL_WORKING, STAYS_CANCELLED];
+    await whileAsking(ctx, () => undefined, 'task-augmented request', async () => {
+      const caps = clientCapabilities(session);
+      const asked = taskRequestFor(caps);
+      if (typeof asked === 'string') return check.skipEach(`not exercised: ${asked}`, all);
+      if (!hasCapability(caps, 'tasks.cancel')) return check.skipEach('not exercised: the client did not declare tasks.cancel', all);
+      const create = async (): Promise<{ taskId: string } | { skip: string; frame: number | undefined }> => {
+        const created = await session.request(asked.method, { ...asked.params, task: { ttl: 60_000 } }, WAIT_MS);
+        const taskId = createdTaskId(created);
+        return taskId ? { taskId } : { skip: `not exercised: the task-augmented ${asked.method} created no task (${describeReply(created)}; live validation judges whether it had to, TASK-CREATE-01)`, frame: replyFrame(created) };
+      };
+      // An ended task first: how long its work took bounds the wait after the cancel below.
+      const first = await create();
+      if ('skip' in first) return check.skipEach(first.skip, all, { frames: [first.frame] });
+      const started = performance.now();
+      const end = await pollToEnd(session, first.taskId, RECEIVED_TASK_END_MS, WAIT_MS);
+      const workedMs = performance.now() - started;
+      if (!end.terminal) check.skip(`not exercised: task ${show(first.taskId)} did not end within ${RECEIVED_TASK_END_MS} ms (${describeReply(end.reply)})`, { ...CANCEL_ENDED, frames: [replyFrame(end.reply)] });
+      else {
+        const status = end.reply.kind === 'result' ? end.reply.result.status : undefined;
+        const refused = await session.request('tasks/cancel', { taskId: first.taskId }, WAIT_MS);
+        check.errorCode(refused, [-32602], { ...CANCEL_ENDED, what: `tasks/cancel of task ${show(first.taskId)}, already ${show(status)} (${experimental})` });
+      }
+      const second = await create();
+      if ('skip' in second) return check.skipEach(second.skip, [CANCEL_WORKING, STAYS_CANCELLED], { frames: [second.frame] });
+      const { taskId } = second;
+      const cancel = await session.request('tasks/cancel', { taskId }, WAIT_MS);
+      if (cancel.kind === 'error') {
+        // A task may end before its cancel arrives: then the refusal is right, and nothing was cancelled.
+        const now = await session.request('tasks/get', { taskId }, WAIT_MS);
+        const status = now.kind === 'result' ? now.result.status : undefined;
+        if (isTerminal(status) && status !== 'cancelled') {
+          return check.skipEach(`not exercised: task ${show(taskId)} had ended (${show(status)}) before its tasks/cancel arrived, which was refused (${describeReply(cancel)})`, [CANCEL_WORKING, STAYS_CANCELLED], { frames: [replyFrame(cancel), replyFrame(now)] });
+        }
+      }
+      const cancelled = check.expect(cancel.kind === 'result' && cancel.result.status === 'cancelled', {
+        ...CANCEL_WORKING,
+        expected: `the tasks/cancel result of working task ${show(taskId)} with status "cancelled" (${experimental})`,
+        actual: cancel.kind === 'result' ? `status ${show(cancel.result.status)}` : describeReply(cancel),
+        frames: [replyFrame(cancel)],
+        replies: [cancel],
+      });
+      if (!cancelled) return check.skip(`not exercised: task ${show(taskId)} was not cancelled`, STAYS_CANCELLED);
+      // Twice the time the first task took to end: a cancel that did not stop the work shows by then.
+      const waitMs = Math.max(Math.round(2 * workedMs), MIN_AFTER_CANCEL_MS);
+      await sleep(waitMs);
+      const after = await session.request('tasks/get', { taskId }, WAIT_MS);
+      const forgotten = after.kind === 'error' && after.error.code === -32602;
+      check.expect((after.kind === 'result' && after.result.status === 'cancelled') || forgotten, {
+        ...STAYS_CANCELLED,
+        expected: `task ${show(taskId)} still "cancelled" (or forgotten: -32602) ${waitMs} ms after its cancel, twice the time the first task took to end (${experimental})`,
+        actual: after.kind === 'result' ? `status ${show(after.result.status)}` : describeReply(after),
+        frames: [replyFrame(cancel), replyFrame(after)],
+        replies: [after],
+      });
+    });
+  },
+});
+
 /** The tasks mcpcheck lists, one per page: each page but the last carries a cursor to send back. */
 const LISTED_TASKS = Array.from({ length: 3 }, (_, i) => {
   const at = new Date(Date.UTC(2025, 10, 25, 12, i)).toISOString();
@@ -286,4 +359,4 @@ export const taskCursorsOpaque = clientScenario({
   },
 });
 
-export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched, receivedTaskResult, receivedTaskUnknownId, taskCursorsOpaque];
+export const clientTasks: ClientScenario[] = [requiredAsTask, statusUnnotified, pollInterval, inputRequiredFetched, receivedTaskResult, receivedTaskUnknownId, receivedTaskCancel, taskCursorsOpaque];
