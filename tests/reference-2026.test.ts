@@ -101,6 +101,8 @@ function expectFrameValid(frame: AnyJson, method: string | undefined): void {
   expect('result' in frame && 'error' in frame).toBe(false);
   if ('method' in frame) {
     expect('id' in frame, `the server sent a request: ${JSON.stringify(frame)}`).toBe(false);
+    // The extension's notification is in its own schema, not the core one.
+    if (frame.method === 'notifications/tasks') return expectTaskValid('TaskStatusNotification', frame);
     return expectValid('ServerNotification', frame);
   }
   if ('error' in frame) {
@@ -494,6 +496,15 @@ describe('reference-2026 server over stdio (correct)', () => {
     expect(await s.result('tasks/cancel', { taskId: cancelled }, WITH_TASKS)).toMatchObject({ resultType: 'complete' });
     await taskIn(s, cancelled, 'cancelled');
     expect((await s.result('tasks/get', { taskId: cancelled }, WITH_TASKS)).status).toBe('cancelled');
+
+    // A listen for task ids agrees to the tasks it holds and carries their status, as tasks/get shows it.
+    const watched = await startTask(s, 'report', { ms: 200 });
+    s.begin('subscriptions/listen', params({ notifications: { taskIds: [watched, 'nope'] } }, WITH_TASKS), 'tasks-stream');
+    const onStream = () => s.frames.filter((f) => f.params?._meta?.[SUB_ID] === 'tasks-stream');
+    await until(() => onStream().find((f) => f.method === 'notifications/tasks' && f.params.status === 'completed'), 'the completed status on the stream');
+    expect(onStream().map((f) => f.method)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tasks']);
+    expect(onStream()[0].params.notifications).toEqual({ taskIds: [watched] });
+    expect(onStream()[1].params).toMatchObject({ taskId: watched, status: 'completed', result: { isError: false } });
     s.expectAllValid();
   });
 
@@ -1200,6 +1211,14 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
   },
   'task-listen-undeclared': async (t) => {
     await listenOn(t.stdio(), 'task-listen', { taskIds: ['nope'] });
+  },
+  'task-listen-log': async (t) => {
+    const s = t.stdio();
+    const taskId = await startTask(s, 'report', { ms: 300 });
+    s.begin('subscriptions/listen', params({ notifications: { taskIds: [taskId] } }, WITH_TASKS), 'task-stream');
+    const onStream = (method: string) => s.frames.find((f) => f.method === method && f.params?._meta?.[SUB_ID] === 'task-stream');
+    await until(() => onStream('notifications/tasks'), 'the task\'s status on its stream');
+    expect(onStream('notifications/message')).toMatchObject({ params: { level: 'info', data: expect.stringContaining(taskId) } });
   },
   'task-handle-early': async (t) => {
     const s = t.stdio();

@@ -25,6 +25,9 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   'task-handle-undeclared': ['EXT-NEG-02', 'BASE-RES-07'],
   'task-get-undeclared': [],
   'task-listen-undeclared': [],
+  // A log message on a task's stream is one on a subscription (SUBS-SCOPE-01, LOG-REQ-03, in the same
+  // finding), and one no request in flight asked for (LOG-REQ-01): a task's log belongs to no request.
+  'task-listen-log': ['SUBS-SCOPE-01', 'LOG-REQ-03', 'LOG-REQ-01'],
   'task-handle-early': [],
   'task-id-repeats': [],
   'task-ids-counted': [],

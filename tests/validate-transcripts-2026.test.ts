@@ -41,6 +41,7 @@ const CO_FINDINGS: Readonly<Record<string, { ids: string[]; why: string }>> = {
   'MRTR-SRV-01--server-sends-elicitation-request': { ids: ['BASE-DIR-01', 'STDIO-DIR-02'], why: 'asking for input with a request of its own is a server sending a JSON-RPC request at all, which stdio (the transcript\'s transport) restates' },
   'CACHE-TTL-01--fractional-ttl': { ids: [], why: 'the schema types ttlMs as integer: that error is CACHE-TTL-01\'s own, not a second schema finding' },
   'TASK-NEG-01--handle-for-a-request-without-the-extension': { ids: ['EXT-NEG-02', 'BASE-RES-07'], why: 'the tasks extension restates the core rule that an extension\'s resultType needs the request to advertise it (one finding, three rules)' },
+  'TASK-NOTIF-04--log-on-task-stream': { ids: ['SUBS-SCOPE-01', 'LOG-REQ-03'], why: 'a log message on a task\'s listen stream is one on a subscription, off its request (one finding, both rules)' },
   'TASK-NEG-03--get-answered-without-the-extension': { ids: ['EXT-NEG-02'], why: 'the client that sends tasks/get without declaring the extension breaks the core rule; the server that answers it breaks the extension\'s' },
 };
 

@@ -33,17 +33,17 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether it pages tasks/list at all (the SHOULD of TASK-LIST-01; its MUST, a nextCursor while tasks remain, is judged), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation (TASK-SEC-*) are not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether it pages tasks/list at all (the SHOULD of TASK-LIST-01; its MUST, a nextCursor while tasks remain, is judged), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation between requestors (TASK-SEC-01) are not judged',
     runs: ['server'],
   },
   {
     area: 'Tasks — extension, in part',
-    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids, a stray input key), the status machine, inputRequests keys and the result of the tasks it runs; not task status notifications (TASK-NOTIF-04), a tool\'s isError result ending a task completed rather than failed (TASK-ERR-04 judges the result a completed task holds), the entropy of task ids (TASK-SEC-05) or authorization per task (TASK-SEC-06)',
+    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids, a stray input key), the status machine, inputRequests keys, the result of the tasks it runs, the entropy of task ids, and a listen stream for one task (no progress or log message on it: TASK-NOTIF-04); not a tool\'s isError result ending a task completed rather than failed (TASK-ERR-04 judges the result a completed task holds) or authorization per task (TASK-SEC-06)',
     runs: ['server'],
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), a client is offered a tool that must be called as a task and judged on that call (TASK-TOOL-03), the interval of its polls (TASK-POLL-01), going after the outcome without status notifications (TASK-NOTIF-02) and calling tasks/result on input_required (TASK-IR-03); and, as the receiver of a task-augmented elicitation or sampling request where it declares that, on tasks/result giving what the request would have (TASK-RES-01) and unknown task ids (TASK-ERR-01), and the cursors it sends back when asked to list tasks (TASK-LIST-02); how it cancels and lists the tasks it holds, and input_required inside a task it runs are not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), a client is offered a tool that must be called as a task and judged on that call (TASK-TOOL-03), the interval of its polls (TASK-POLL-01), going after the outcome without status notifications (TASK-NOTIF-02) and calling tasks/result on input_required (TASK-IR-03); and, as the receiver of a task-augmented elicitation or sampling request where it declares that, on tasks/result giving what the request would have (TASK-RES-01), unknown task ids (TASK-ERR-01) and, where it declares tasks.cancel, cancelling an ended and a working task (TASK-CANCEL-01/02/03), and the cursors it sends back when asked to list tasks (TASK-LIST-02); how it lists the tasks it holds, and input_required inside a task it runs are not judged',
     runs: ['client'],
   },
   {
@@ -53,7 +53,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not the related-task metadata of the requests and notifications a task sends outside server.tasks.input-required (TASK-META-01), the pages of tasks/list or task isolation. Of the tasks extension of 2026-07-28, what its traffic shows is judged (task handles, tasks/get, tasks/update and tasks/cancel, the status machine, inputRequests keys), not task status notifications on a listen stream (TASK-NOTIF-04)',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*), the status machine, timestamps and related-task metadata of task results are judged, and where a requestor asks for a task; not the related-task metadata of the requests and notifications a task sends outside server.tasks.input-required (TASK-META-01), the pages of tasks/list or task isolation. Of the tasks extension of 2026-07-28, what its traffic shows is judged (task handles, tasks/get, tasks/update and tasks/cancel, the status machine, inputRequests keys, and no progress or log message on a listen stream for tasks: TASK-NOTIF-04, where the message carries its subscriptionId)',
     runs: ['validate', 'proxy', 'fuzz'],
   },
   { area: 'parts of the client suite', why: '`mcpcheck client` judges what a client fetches for icons (schemes, redirects, credentials) and whether hostile data: bytes harm it, not which image types it draws or how it sniffs them (ICON-MIME-*, ICON-SEC-03); nor how it reacts to tools/list_changed, which no client rule governs', runs: ['client'] },

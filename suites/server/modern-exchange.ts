@@ -158,10 +158,11 @@ export async function listenOnce(session: ClientSession, id: string | number, no
 /**
  * Opens a subscription with `id`, runs `during` once it is acknowledged (or its first message or
  * a response came, within `ms`), then ends it as listenOnce does. The outcome holds what the
- * subscription carried meanwhile; `during` is not run when nothing came.
+ * subscription carried meanwhile; `during` is not run when nothing came. `meta` is laid over the
+ * request's own _meta (the client capabilities it declares, say).
  */
-export async function listenDuring(session: ClientSession, id: string | number, notifications: Record<string, unknown>, ms: number, during: () => Promise<void>): Promise<ListenOutcome & { ran: boolean }> {
-  const message = { ...modernRequest(session, 'subscriptions/listen', { notifications }), id };
+export async function listenDuring(session: ClientSession, id: string | number, notifications: Record<string, unknown>, ms: number, during: () => Promise<void>, meta: Record<string, unknown> = {}): Promise<ListenOutcome & { ran: boolean }> {
+  const message = { ...modernRequest(session, 'subscriptions/listen', { notifications }, meta), id };
   if (session.channel.kind !== 'http') {
     const mark = session.mark;
     await session.send(message);

@@ -1,5 +1,6 @@
-import { cannedCapabilities, describeReply, isObject, isTerminal, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION } from '../kit.js';
-import { listenOnce } from './modern-exchange.js';
+import { cannedCapabilities, describeReply, isObject, isTerminal, META, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION, timedArguments } from '../kit.js';
+import { quickArguments } from './helpers.js';
+import { listenDuring, listenOnce } from './modern-exchange.js';
 import { ID_TASKS, judgeIdEntropy } from './task-helpers.js';
 import { advertisesTasks, callTaskTool, declaring, expectEachError, getTask, handleId, handlesAtOnce, NOT_ADVERTISED, pollTask, taskTools, withTasks } from './modern-task-helpers.js';
 
@@ -265,4 +266,50 @@ export const strayInput = scenario({
   },
 });
 
-export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, idEntropy, acknowledged, strayInput];
+/** How long the watched task is asked to work: long enough that its stream opens while it works. */
+const WATCHED_TASK_MS = 1_000;
+const REQUEST_SCOPED = ['notifications/progress', 'notifications/message'];
+
+export const taskStream = scenario({
+  id: 'server.modern.tasks.listen-stream',
+  title: 'A subscriptions/listen for a task\'s status carries no notifications/progress or notifications/message, while the task (called with a progressToken and logLevel debug) runs to its end',
+  requirements: ['TASK-NOTIF-04'],
+  isolation: 'session',
+  revisions: MODERN,
+  needs: { capabilities: ['tools'] },
+  async run(ctx) {
+    const { session, check, connect } = ctx;
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    const tools = await taskTools(ctx);
+    if (!tools) return;
+    // A task of the first task tool, asked (where its arguments tell time) to work a while, with what would make it talk.
+    const { plan } = tools[0]!;
+    const args = timedArguments(plan.tool.inputSchema, quickArguments(plan), WATCHED_TASK_MS)?.args ?? quickArguments(plan);
+    const handle = await session.request('tools/call', { name: plan.name, arguments: args, _meta: { ...declaring(withTasks()), progressToken: 'mcpcheck-task-stream', [META.logLevel]: 'debug' } });
+    const taskId = handleId(handle);
+    if (taskId === undefined) return check.skip(`not exercised: ${plan.name} answered this call without a task handle`, { frames: [replyFrame(handle)] });
+    const id = 'mcpcheck-task-stream';
+    let end: Reply | undefined;
+    const outcome = await listenDuring(session, id, { taskIds: [taskId] }, ACK_MS, async () => {
+      end = (await pollTask(session, taskId, TASK_END_MS, { answer: true })).last;
+      // The status notification of the end may trail the tasks/get that showed it.
+      await session.settle(100);
+    }, declaring(withTasks()));
+    if (!outcome.ran) return check.skip(`not exercised: the subscription for task ${show(taskId)} was not acknowledged (${outcome.shown})`, { frames: outcome.frames });
+    const ack = outcome.messages.find((m) => m.method === 'notifications/subscriptions/acknowledged');
+    const agreed = isObject(ack?.params) && isObject(ack.params.notifications) && Array.isArray(ack.params.notifications.taskIds) && ack.params.notifications.taskIds.includes(taskId);
+    if (!agreed) return check.skip(`not exercised: the server agreed to send no status notifications of task ${show(taskId)} (acknowledged ${show(ack?.params, 200)})`, { frames: outcome.frames });
+    const leaked = outcome.messages.filter((m) => REQUEST_SCOPED.includes(String(m.method)));
+    const statuses = outcome.messages.filter((m) => m.method === 'notifications/tasks').length;
+    const ran = `task ${show(taskId)} (${plan.name} ${show(args)}, with a progressToken and logLevel debug) ran to ${end?.kind === 'result' ? show(end.result.status) : describeReply(end!)}`;
+    if (leaked.length === 0 && statuses === 0) return check.skip(`not exercised: no notifications/tasks came on the stream of task ${show(taskId)} while ${ran}`, { frames: outcome.frames });
+    check.expect(leaked.length === 0, {
+      expected: `no notifications/progress or notifications/message on subscription ${show(id)} (taskIds ${show([taskId])}) while ${ran} (${extension})`,
+      actual: `${leaked.length} on it beside ${statuses} notifications/tasks, e.g. ${show(leaked[0], 200)}`,
+      frames: outcome.frames,
+    });
+  },
+});
+
+export const modernTasks: Scenario[] = [undeclaredTool, undeclaredMethods, undeclaredListen, unknownTask, unknownUpdateCancel, durableHandle, distinctIds, idEntropy, acknowledged, strayInput, taskStream];

@@ -19,6 +19,7 @@ import { Sampling } from './sampling.js';
 import { Subscriptions } from './subscriptions.js';
 import { TaskRequests } from './task-requests.js';
 import { TaskStatus } from './task-status.js';
+import { TaskStreams } from './task-streams.js';
 import { Tasks } from './tasks.js';
 import { Tools } from './tools.js';
 
@@ -30,6 +31,6 @@ import { Tools } from './tools.js';
  * LIFE-OP-02 before the feature rules that hang on a declared capability.
  */
 export const ERA_CONCERNS: Readonly<Record<Era, readonly ConcernKind[]>> = {
-  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, StreamScope, Caching, Deprecations, Tools, ExtensionTasks],
+  stateless: [Discovered, Listen, Mrtr, Progress, RequestCancellation, RequestLogging, StreamScope, Caching, Deprecations, Tools, ExtensionTasks, TaskStreams],
   stateful: [Lifecycle, Subscriptions, Capabilities, Sampling, Elicitation, Progress, Cancellation, Logging, Tools, TaskRequests, Tasks, TaskStatus],
 };
