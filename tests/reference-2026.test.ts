@@ -1150,6 +1150,14 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const metadata = (await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', u))).json()) as { scopes_supported?: string[] };
     expect(metadata.scopes_supported).toContain('offline_access');
   },
+  'task-any-principal': async (t) => {
+    const u = await t.http({ MCPCHECK_REFERENCE_TOKEN: 'reference-2026-user-1', MCPCHECK_REFERENCE_SECOND_TOKEN: 'reference-2026-user-2' }, ['--auth']);
+    const as = (user: string) => ({ Authorization: `Bearer reference-2026-${user}` });
+    const handle = single(await post(u, 'tools/call', params({ name: 'report', arguments: { ms: 5_000 } }, WITH_TASKS), as('user-1')), 'tools/call').result;
+    // The other user reads the task the first one made.
+    const read = single(await post(u, 'tasks/get', params({ taskId: handle.taskId }, WITH_TASKS), as('user-2')), 'tasks/get');
+    expect(read.result).toMatchObject({ taskId: handle.taskId, status: 'working' });
+  },
   'http-get-served': async (t) => {
     const u = await t.http();
     const r = await send(u, 'GET', undefined, { Accept: 'text/event-stream' });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BREAKS, VARIANTS } from './fixtures/reference/breaks.js';
 import type { ServerCommandOptions } from '../src/commands/server.js';
-import { breakScope, brokenRequirements, describeFailures, harnessErrors, PROTECTED_RUN, REFERENCE, requireBuild, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
+import { breakScope, brokenRequirements, describeFailures, harnessErrors, isProtectedBreak, PROTECTED_RUN, REFERENCE, requireBuild, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
 import { verdictLines } from './verdict-snapshot.js';
 
 beforeAll(requireBuild);
@@ -162,7 +162,7 @@ describe.concurrent('each broken variant fails exactly its rule', () => {
       // a run) is tested on the correct server, here and in server-2026.test.ts.
       const options = { requestTimeoutMs: 2_000, seed: BREAK_SEED, specVersion: '2025-11-25', ...breakScope(b.requirement, '2025-11-25', SHOWN_BY[b.name]), ...OPTIONS[b.name] };
       // An authorization break is of a protected server: the run has its token.
-      const auth = b.name.startsWith('auth-');
+      const auth = isProtectedBreak(b.name);
       const report =
         transport === 'http'
           ? await runHttp((port) => (auth ? withProtectedToken : (c: string) => c)(`node ${REFERENCE} --http --port ${port} --break ${b.name}`), auth ? { ...options, ...PROTECTED_RUN } : options)

@@ -55,7 +55,7 @@ export interface ServerCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Keeps secrets out of the transcripts (the report is redacted where it is written). */
   redactor?: Redactor;
-  /** Tokens for the authorization scenarios (--expired-token-env, --other-audience-token-env, --narrow-token-env). */
+  /** Tokens for the authorization and task isolation scenarios (--expired-token-env, --other-audience-token-env, --narrow-token-env, --other-user-token-env). */
   probeTokens?: ProbeTokens;
   /** Get the run's token by the client credentials grant (--client-id, --client-secret-env). */
   clientCredentials?: ClientCredentials;

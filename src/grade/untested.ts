@@ -33,12 +33,12 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Tasks — experimental, in part',
-    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether it pages tasks/list at all (the SHOULD of TASK-LIST-01; its MUST, a nextCursor while tasks remain, is judged), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), the ttl it grants (TASK-TTL-02, beyond the schema) and task isolation between requestors (TASK-SEC-01) are not judged',
+    why: 'of the tasks utility of 2025-11-25 (TASK-*): whether a server that cannot tell requestors apart should serve tasks/list (TASK-SEC-03), whether it pages tasks/list at all (the SHOULD of TASK-LIST-01; its MUST, a nextCursor while tasks remain, is judged), input_required of a tool that does not say it asks for input (server.tasks.input-required starts a task of one that does, holds its first request and judges that alone), and the ttl it grants (TASK-TTL-02, beyond the schema) are not judged, nor task isolation between users (TASK-SEC-01) but on a protected server with another user\'s token (--other-user-token-env)',
     runs: ['server'],
   },
   {
     area: 'Tasks — extension, in part',
-    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids, a stray input key), the status machine, inputRequests keys, the result of the tasks it runs, the entropy of task ids, and a listen stream for one task (no progress or log message on it: TASK-NOTIF-04); not a tool\'s isError result ending a task completed rather than failed (TASK-ERR-04 judges the result a completed task holds) or authorization per task (TASK-SEC-06)',
+    why: 'of the tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks), a server that advertises it is judged on task handles and −32021 for clients that did not declare it, tasks/get, tasks/update and tasks/cancel (answers, unknown ids, a stray input key), the status machine, inputRequests keys, the result of the tasks it runs, the entropy of task ids, and a listen stream for one task (no progress or log message on it: TASK-NOTIF-04); not a tool\'s isError result ending a task completed rather than failed (TASK-ERR-04 judges the result a completed task holds) or, but on a protected server with another user\'s token (--other-user-token-env), authorization per task (TASK-SEC-06)',
     runs: ['server'],
   },
   {

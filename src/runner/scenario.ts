@@ -52,6 +52,8 @@ export interface ProbeTokens {
   otherAudience?: string;
   /** A valid one lacking a scope some request needs. */
   narrow?: string;
+  /** A valid one of another user: another authorization context than the run's token. */
+  otherUser?: string;
 }
 
 export interface ScenarioContext {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, parseObject, modernRequestHeaders, type ProbeResponse, type ScenarioContext, show, type Target } from '../kit.js';
+import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, parseObject, modernRequestHeaders, type ProbeResponse, type ProbeTokens, type ScenarioContext, show, type Target } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -21,11 +21,17 @@ function modernHeaders(session: ClientSession, message: unknown): Record<string,
   return { ...modernRequestHeaders(message), 'MCP-Protocol-Version': session.speaks };
 }
 
+/** What one request of a probe conversation got: the HTTP response, and the JSON-RPC response to it in there, if any. */
+export interface ConversationReply {
+  res: ProbeResponse;
+  answer: Record<string, unknown> | undefined;
+}
+
 /** A conversation carried by raw probes under another credential than the run's: what its opening got, and how to send more when it began. */
 export interface ProbeConversation {
   opened: ProbeResponse;
   /** Absent when the opening got no 2xx. */
-  send?: (method: string, params?: Record<string, unknown>) => Promise<ProbeResponse>;
+  send?: (method: string, params?: Record<string, unknown>) => Promise<ConversationReply>;
 }
 
 /**
@@ -40,9 +46,11 @@ export async function conversationWith(channel: HttpChannel, session: ClientSess
   if (session.era === 'stateless') {
     return {
       opened,
-      send: (method, params = {}) => {
-        const message = session.compose(`mcpcheck-auth-${randomUUID()}`, method, params);
-        return probe(channel, { method: 'POST', body: JSON.stringify(message), headers: { ...modernHeaders(session, message), Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
+      send: async (method, params = {}) => {
+        const id = `mcpcheck-auth-${randomUUID()}`;
+        const message = session.compose(id, method, params);
+        const res = await probe(channel, { method: 'POST', body: JSON.stringify(message), headers: { ...modernHeaders(session, message), Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
+        return { res, answer: responseIn(res, id) };
       },
     };
   }
@@ -51,7 +59,14 @@ export async function conversationWith(channel: HttpChannel, session: ClientSess
   const sessionId = opened.headers['mcp-session-id'];
   const inSession = { headers: { 'MCP-Protocol-Version': version, Authorization: authorization }, ...(sessionId !== undefined ? { sessionIdOverride: sessionId } : { omitSessionId: true }), omitProtocolVersion: true };
   await probe(channel, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ...inSession });
-  return { opened, send: (method, params = {}) => probe(channel, { method: 'POST', body: rpc(method, params).body, ...inSession }) };
+  return {
+    opened,
+    send: async (method, params = {}) => {
+      const { id, body } = rpc(method, params);
+      const res = await probe(channel, { method: 'POST', body, ...inSession });
+      return { res, answer: responseIn(res, id) };
+    },
+  };
 }
 
 /**
@@ -113,6 +128,13 @@ export async function protectedResource(ctx: ScenarioContext): Promise<(Protecti
   const why = is2xx(res.status) ? 'it served a request that carried no credentials' : res.status === 0 ? 'it did not answer a request without credentials' : 'its refusal of a request without credentials was no 401 and carried no Bearer challenge';
   ctx.check.skip(`not judged: the server is not a protected resource (authorization is optional in MCP): ${why} (${describeProbe(res)})`);
   return undefined;
+}
+
+/** A token the user gave for a probe, or a skip saying which flag gives it. */
+export function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens, flag: string): string | undefined {
+  const token = ctx.options.probeTokens?.[kind];
+  if (token === undefined) ctx.check.skip(`not judged: needs ${flag} NAME (NAME an environment variable holding such a token)`);
+  return token;
 }
 
 /** Where a Protected Resource Metadata document was looked for, and what came back. */

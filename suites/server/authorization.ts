@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { bearerChallenge, hasCapability, MODERN, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
-import { conversationWith, describeAttempts, type MetadataLookup, openingProbe, openWith, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
+import { conversationWith, describeAttempts, type MetadataLookup, openingProbe, openWith, probeToken, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
 import { callablePlans } from './helpers.js';
 import { describeProbe, is2xx, probe, rpc } from './http.js';
 
@@ -112,13 +112,6 @@ export const queryToken = onProtected(
   },
 );
 
-/** A token the user gave for a probe, or a skip saying which flag gives it. */
-function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens, flag: string): string | undefined {
-  const token = ctx.options.probeTokens?.[kind];
-  if (token === undefined) ctx.check.skip(`not judged: needs ${flag} NAME (NAME an environment variable holding such a token)`);
-  return token;
-}
-
 /** A token the user gave (`flag`), which the server must refuse with 401 at the opening request. */
 function refusedProbeToken(o: { id: string; title: string; requirement: RequirementId; kind: keyof ProbeTokens; flag: string; what: string }): Scenario {
   return onProtected({ id: o.id, title: o.title, requirements: [o.requirement], revisions: { introduced: '2025-06-18' }, carriedOver: true }, async (ctx, found) => {
@@ -159,7 +152,7 @@ async function judgeNarrowToken(ctx: ScenarioContext, found: ProtectedResource, 
   for (const [method, params] of attempts) {
     if (refused !== undefined || conversation.send === undefined) break;
     tried.push(method === 'tools/call' ? `tools/call ${String(params.name)}` : method);
-    const res = await conversation.send(method, params);
+    const { res } = await conversation.send(method, params);
     if (res.status === 401 || res.status === 403) refused = res;
   }
   if (refused === undefined) return ctx.check.skip(`not judged: the narrow token was served for everything mcpcheck tried (${tried.join(', ')}; --call-tools decides which tools it may call), so no request showed a scope it lacks`);

@@ -22,8 +22,9 @@ import { properties } from './properties.js';
 import { resources } from './resources.js';
 import { stdio } from './stdio.js';
 import { tasks } from './tasks.js';
+import { taskIsolationScenarios } from './task-isolation.js';
 import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...tasks, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernTasks, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...tasks, ...taskIsolationScenarios, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernTasks, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization];
