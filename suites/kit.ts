@@ -65,7 +65,7 @@ export { isPrimingEvent, PRIMING_EXPECTED, primingProblem } from '../src/validat
 export { checkCallToolResult } from '../src/validate/tools.js';
 export { isTerminal, RELATED_TASK } from '../src/validate/tasks.js';
 export { isTaskHandle, TASKS_EXTENSION } from '../src/validate/ext-tasks.js';
-export { advertisesExtension } from '../src/validate/modern.js';
+export { advertisesExtension, REQUEST_SCOPED } from '../src/validate/modern.js';
 export { checkModernRequestHeaders } from '../src/validate/modern-headers.js';
 export { parseUriTemplate } from '../src/validate/uri-template.js';
 export { notAProtocolVersion, unsupportedVersionErrorRuling } from '../src/validate/versions.js';

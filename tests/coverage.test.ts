@@ -61,11 +61,11 @@ describe('the requirement matrix', () => {
     const asCited = new Set(authorizationServerScenarios.flatMap((s) => s.requirements));
     const judgeable = (id: RequirementId) => (cited.has(id) && (bindsRole(requirement(id), 'server') || bindsRole(requirement(id), 'client'))) || (asCited.has(id) && bindsRole(requirement(id), 'AS'));
     expect(all.rows.filter((r) => r.covered).map((r) => r.id)).toEqual(allRequirements().map((r) => r.id).filter(judgeable));
-    // Of tasks, what live validation and the server scenarios judge so far; of authorization, what the scenarios of a protected server, an OAuth client and an authorization server judge.
+    // Of tasks, what live validation and the server and client scenarios judge so far; of authorization, what the scenarios of a protected server, an OAuth client and an authorization server judge.
     expect(all.rows.filter((r) => r.id.startsWith('TASK-') && r.covered).map((r) => r.id)).toEqual([
       'TASK-CAP-01', 'TASK-CAP-02', 'TASK-TOOL-01', 'TASK-TOOL-02', 'TASK-TOOL-03', 'TASK-TOOL-04', 'TASK-SUP-01', 'TASK-CREATE-01', 'TASK-ID-01', 'TASK-ST-01', 'TASK-ST-02',
       'TASK-IR-01', 'TASK-IR-02', 'TASK-IR-03', 'TASK-TTL-01', 'TASK-TTL-02', 'TASK-POLL-01', 'TASK-RES-01', 'TASK-RES-02', 'TASK-RES-03', 'TASK-META-01', 'TASK-META-02', 'TASK-META-03', 'TASK-NOTIF-02', 'TASK-LIST-01', 'TASK-LIST-02', 'TASK-LIST-03', 'TASK-CANCEL-01', 'TASK-CANCEL-02', 'TASK-CANCEL-03',
-      'TASK-ERR-01', 'TASK-EXEC-01', 'TASK-SEC-02', 'TASK-HTTP-01',
+      'TASK-ERR-01', 'TASK-EXEC-01', 'TASK-SEC-01', 'TASK-SEC-02', 'TASK-HTTP-01',
     ]);
     expect(all.rows.filter((r) => r.id.startsWith('AUTH-') && r.covered).map((r) => r.id)).toEqual([
       'AUTH-GEN-01', 'AUTH-AS-01', 'AUTH-PRM-01', 'AUTH-PRM-02', 'AUTH-PRM-03', 'AUTH-PRM-04', 'AUTH-WWW-01', 'AUTH-WWW-02', 'AUTH-WWW-03', 'AUTH-ASMD-01', 'AUTH-ASMD-02', 'AUTH-ASMD-03',

@@ -16,7 +16,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { BREAKS } from './fixtures/reference/breaks.js';
 import { encode, INVALID_BYTE_MARKER } from './fixtures/reference/jsonrpc.js';
-import { PROTECTED_TOKEN } from './server-helpers.js';
+import { isProtectedBreak, PROTECTED_TOKEN } from './server-helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = join(ROOT, 'dist/tests/fixtures/reference/server.js');
@@ -887,8 +887,8 @@ describe('the protected reference server (--auth)', () => {
 describe('deliberate breaks', () => {
   const startsAndInitializes = async (b: (typeof BREAKS)[number]): Promise<void> => {
     if (b.transport === 'http') {
-      // The authorization breaks are of a protected server: it serves the request that bears its token.
-      const auth = b.name.startsWith('auth-');
+      // The authorization breaks (and task isolation's) are of a protected server: it serves the request that bears its token.
+      const auth = isProtectedBreak(b.name);
       const peer = await startHttp(b.name, auth ? { MCPCHECK_REFERENCE_TOKEN: PROTECTED_TOKEN } : {});
       const init = await peer.post(
         {

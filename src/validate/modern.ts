@@ -40,8 +40,8 @@ const REMOVED_METHODS: ReadonlySet<string> = new Set([
   'initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe',
   'notifications/initialized', 'notifications/roots/list_changed', 'notifications/elicitation/complete',
 ]);
-/** Notifications that belong to one request and never travel on a subscription (SUBS-SCOPE-01). */
-const REQUEST_SCOPED: ReadonlySet<string> = new Set(['notifications/progress', 'notifications/message']);
+/** Notifications that belong to one request and never travel on a subscription (SUBS-SCOPE-01), nor on a task's stream (TASK-NOTIF-04). */
+export const REQUEST_SCOPED: ReadonlySet<string> = new Set(['notifications/progress', 'notifications/message']);
 /** The JSON-RPC standard error codes (BASE-ERR-05 leaves them alone). */
 const STANDARD_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603]);
 /** Codes earlier revisions defined that 2026-07-28 retired (BASE-ERR-08): resource not found, URL elicitation required. */

@@ -1,4 +1,4 @@
-import { type CheckOptions, type CheckRecorder, isObject, META, MODERN, ruling, scenario, type Scenario, show } from '../kit.js';
+import { type CheckOptions, type CheckRecorder, isObject, META, MODERN, REQUEST_SCOPED, ruling, scenario, type Scenario, show } from '../kit.js';
 import { callablePlans, quickArguments } from './helpers.js';
 import { listenDuring, listenOnce, type ListenOutcome, modernRequest, ofSubscription } from './modern-exchange.js';
 
@@ -126,7 +126,6 @@ export const listenAcknowledged = scenario({
 
 /** Tools called while a subscription is open: enough to see progress or logs, bounded. */
 const MAX_SCOPED_TOOLS = 8;
-const REQUEST_SCOPED = ['notifications/progress', 'notifications/message'];
 
 export const requestScopedOffSubscriptions = scenario({
   id: 'server.modern.subscriptions.request-scoped',
@@ -150,10 +149,10 @@ export const requestScopedOffSubscriptions = scenario({
         await session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: { progressToken: `mcpcheck-scope-${i}`, [META.logLevel]: 'debug' } });
       }
       await session.settle(50);
-      scoped = session.peerFrames(mark).filter((f) => isObject(f.message) && REQUEST_SCOPED.includes(String(f.message.method)) && !ofSubscription(f.message, id)).length;
+      scoped = session.peerFrames(mark).filter((f) => isObject(f.message) && REQUEST_SCOPED.has(String(f.message.method)) && !ofSubscription(f.message, id)).length;
     });
     if (!outcome.ran) return check.skip(`not exercised: the subscription was not acknowledged (${outcome.shown})`);
-    const leaked = outcome.messages.filter((m) => REQUEST_SCOPED.includes(String(m.method)));
+    const leaked = outcome.messages.filter((m) => REQUEST_SCOPED.has(String(m.method)));
     if (scoped === 0 && leaked.length === 0) return check.skip(`not exercised: no call of ${called} (with a progressToken and logLevel debug) sent progress or log messages`);
     check.expect(leaked.length === 0, {
       expected: `no notifications/progress or notifications/message on subscription ${show(id)} while calling ${called} with a progressToken and logLevel debug (they accompany their own request)`,

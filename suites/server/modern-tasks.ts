@@ -1,4 +1,4 @@
-import { cannedCapabilities, describeReply, isObject, isTerminal, META, MODERN, MODERN_ERRORS, type Reply, replyFrame, ruling, scenario, type Scenario, show, TASKS_EXTENSION, timedArguments } from '../kit.js';
+import { cannedCapabilities, describeReply, isObject, isTerminal, META, MODERN, MODERN_ERRORS, type Reply, replyFrame, REQUEST_SCOPED, ruling, scenario, type Scenario, show, TASKS_EXTENSION, timedArguments } from '../kit.js';
 import { quickArguments } from './helpers.js';
 import { listenDuring, listenOnce } from './modern-exchange.js';
 import { ID_TASKS, judgeIdEntropy } from './task-helpers.js';
@@ -268,7 +268,6 @@ export const strayInput = scenario({
 
 /** How long the watched task is asked to work: long enough that its stream opens while it works. */
 const WATCHED_TASK_MS = 1_000;
-const REQUEST_SCOPED = ['notifications/progress', 'notifications/message'];
 
 export const taskStream = scenario({
   id: 'server.modern.tasks.listen-stream',
@@ -300,7 +299,7 @@ export const taskStream = scenario({
     const ack = outcome.messages.find((m) => m.method === 'notifications/subscriptions/acknowledged');
     const agreed = isObject(ack?.params) && isObject(ack.params.notifications) && Array.isArray(ack.params.notifications.taskIds) && ack.params.notifications.taskIds.includes(taskId);
     if (!agreed) return check.skip(`not exercised: the server agreed to send no status notifications of task ${show(taskId)} (acknowledged ${show(ack?.params, 200)})`, { frames: outcome.frames });
-    const leaked = outcome.messages.filter((m) => REQUEST_SCOPED.includes(String(m.method)));
+    const leaked = outcome.messages.filter((m) => REQUEST_SCOPED.has(String(m.method)));
     const statuses = outcome.messages.filter((m) => m.method === 'notifications/tasks').length;
     const ran = `task ${show(taskId)} (${plan.name} ${show(args)}, with a progressToken and logLevel debug) ran to ${end?.kind === 'result' ? show(end.result.status) : describeReply(end!)}`;
     if (leaked.length === 0 && statuses === 0) return check.skip(`not exercised: no notifications/tasks came on the stream of task ${show(taskId)} while ${ran}`, { frames: outcome.frames });

@@ -2,12 +2,11 @@ import type { RuleTable } from '../rule-table.js';
 import { ptr, show, violation } from '../finding.js';
 import { obj } from '../../json.js';
 import { META } from '../../spec/modern.js';
+import { REQUEST_SCOPED } from '../modern.js';
 import type { AnswerHook, Concern, NotificationHook, RequestHook, Routes } from './concern.js';
 import { isKey, type Key } from './ledger.js';
 import type { SessionState } from './state.js';
 
-/** The notifications that belong to a request, never to a task's stream. */
-const REQUEST_SCOPED = ['notifications/progress', 'notifications/message'] as const;
 
 /**
  * The listen streams of tasks (the tasks extension, "Task Status Notifications"): a
@@ -52,5 +51,5 @@ export class TaskStreams implements Concern {
     findings.push(violation('TASK-NOTIF-04', `expected no ${method} on the subscriptions/listen stream of tasks ${show(stream)} (its filter names taskIds); this one carries its ${META.subscriptionId}`, `/params/_meta${ptr(META.subscriptionId)}`));
   };
 
-  readonly notifications: Routes<NotificationHook> = { 'notifications/tasks': this.status, ...Object.fromEntries(REQUEST_SCOPED.map((m) => [m, this.requestScoped])) };
+  readonly notifications: Routes<NotificationHook> = { 'notifications/tasks': this.status, ...Object.fromEntries([...REQUEST_SCOPED].map((m) => [m, this.requestScoped])) };
 }
