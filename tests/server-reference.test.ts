@@ -114,6 +114,7 @@ const SHOWN_BY: Record<string, string[]> = {
   'task-meta-on-get': ['server.tasks.create'],
   'task-result-no-related-meta': ['server.tasks.result'],
   'task-result-silent': ['server.tasks.result'],
+  'task-progress-after-end': ['server.tasks.result'],
 };
 
 describe('the reference server', () => {

@@ -2,6 +2,7 @@ import type { RuleTable } from '../rule-table.js';
 import { show, violation } from '../finding.js';
 import type { Side } from '../message.js';
 import { obj } from '../../json.js';
+import { isTerminal } from '../tasks.js';
 import type { AnswerHook, Concern, NotificationHook, RequestHook, Routes } from './concern.js';
 import { type Key, other, type Pending } from './ledger.js';
 import type { SessionState } from './state.js';
@@ -11,14 +12,25 @@ interface TokenUse {
   last?: number;
   /** The request became a task: its token stays valid after the CreateTaskResult (PROG-05). */
   task?: boolean;
+  /** How the task was last seen to be terminal (a status, or its tasks/result answered): its progress is over. */
+  ended?: string;
+  /** A progress notification of it came. */
+  progressed?: boolean;
 }
 
-/** Progress tokens unique among a side's active requests, progress only for an active one, and always increasing. */
+/**
+ * Progress tokens unique among a side's active requests, progress only for an active one, and
+ * always increasing; a task's progress goes on under its request's token until the task is
+ * terminal, and stops then (PROG-05: judged over stdio only, whose one stream keeps the order the
+ * peer sent in; over HTTP a status and a progress notification may travel on different streams).
+ */
 export class Progress implements Concern {
-  static readonly rules: RuleTable = ['PROG-01', 'PROG-02', 'PROG-04'];
+  static readonly rules: RuleTable = ['PROG-01', 'PROG-02', 'PROG-04', 'PROG-05'];
   /** The tokens of each side's requests. */
   private readonly client = new Map<Key, TokenUse>();
   private readonly server = new Map<Key, TokenUse>();
+  /** The token use of each task a request with a token became. */
+  private readonly tasks = new Map<string, TokenUse>();
 
   constructor(private readonly s: SessionState) {}
 
@@ -43,6 +55,7 @@ export class Progress implements Concern {
   };
 
   readonly notifications: Routes<NotificationHook> = {
+    'notifications/tasks/status': (params) => this.statusSeen(params),
     'notifications/progress': (params, findings) => {
       const token = params?.progressToken;
       if (typeof token !== 'string' && typeof token !== 'number') return;
@@ -55,6 +68,11 @@ export class Progress implements Concern {
         findings.push(violation('PROG-04', `expected progress only for an active request; token ${show(token)}: ${why}`, '/params/progressToken'));
         return;
       }
+      if (entry.ended !== undefined && this.s.options.transport === 'stdio') {
+        this.s.applied.add('PROG-05');
+        findings.push(violation('PROG-05', `expected no progress once the task of token ${show(token)} is terminal; it was seen ${entry.ended} before this notification`, '/params/progressToken'));
+      }
+      entry.progressed = true;
       const progress = params?.progress;
       if (typeof progress !== 'number') return;
       this.s.applied.add('PROG-02');
@@ -65,15 +83,37 @@ export class Progress implements Concern {
     },
   };
 
-  /** An answered request's token is free again. */
+  /** An answered request's token is free again; an answer about a task may show it terminal. */
   readonly answers: Routes<AnswerHook> = {
     '*': (request) => {
       if (request.progressToken !== undefined) this.tokens(other(this.s.side)).delete(request.progressToken);
     },
+    'tasks/get': (_request, _kind, message) => this.statusSeen(obj(message.result)),
+    'tasks/cancel': (_request, _kind, message) => this.statusSeen(obj(message.result)),
+    'tasks/result': (request, kind) => {
+      const taskId = request.params?.taskId;
+      if (kind === 'result' && typeof taskId === 'string') this.ended(taskId, 'ended (its tasks/result answered)');
+    },
   };
 
-  taskCreated(request: Pending): void {
+  taskCreated(request: Pending, message: Record<string, unknown>): void {
     const entry = request.progressToken === undefined ? undefined : this.tokens(other(this.s.side)).get(request.progressToken);
-    if (entry) entry.task = true;
+    if (!entry) return;
+    entry.task = true;
+    const taskId = obj(obj(message.result)?.task)?.taskId;
+    if (typeof taskId === 'string') this.tasks.set(taskId, entry);
+  }
+
+  /** A Task as a result or notification shows it: a terminal status ends its progress. */
+  private statusSeen(task: Record<string, unknown> | undefined): void {
+    if (typeof task?.taskId === 'string' && isTerminal(task.status)) this.ended(task.taskId, `"${String(task.status)}"`);
+  }
+
+  private ended(taskId: string, how: string): void {
+    const entry = this.tasks.get(taskId);
+    if (!entry || entry.ended !== undefined) return;
+    entry.ended = how;
+    // A task that reported progress and then ended: any more of it would break the rule, which so had its chance.
+    if (entry.progressed && this.s.options.transport === 'stdio') this.s.applied.add('PROG-05');
   }
 }
