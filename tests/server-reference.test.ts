@@ -75,6 +75,9 @@ const OPTIONS: Record<string, Partial<ServerCommandOptions>> = {
   'list-changed-silent': { callTools: 'all' },
   // Generated cases find it: a seed known to generate two negative addends within ten cases.
   'crashes-on-negative-addends': { seed: 2, properties: 10 },
+  // One lane: whether the task call's session listed its tools first (what the live task rules
+  // need to know the tool) would otherwise hang on which lane ran what, and the verdict lines with it.
+  'task-result-silent': { concurrency: 1 },
 };
 
 /** The generated cases' seed of every break run: what they exercise (TOOL-OUT-03, say) is then the same each run. */
