@@ -7,25 +7,18 @@ import { PACE_CEILING_MS } from '../harness/pace.js';
 export const STALLS_CEILING_MS = 2 * PACE_CEILING_MS;
 
 /**
- * A scenario's budget: `ms` for its own work, as `paced` stretches it by the target's measured pace
- * (the measure its requests' waits are stretched by: a busy machine slows every answer of its work,
- * not only pings), plus what `stalled` reports (the time its sessions waited on the target's pace:
- * its starts, frames it was slow to read in, pings), at most STALLS_CEILING_MS of that.
+ * A scenario's budget: `ms` for its own work, plus what `stalled` reports (the time its sessions
+ * waited on the target's pace: its starts, frames it was slow to read in, pings), at most
+ * STALLS_CEILING_MS of that.
  */
 export interface ScenarioBudget {
   ms: number;
-  paced?: (ms: number) => number;
   stalled?: () => number;
-}
-
-/** The budget for the scenario's own work, as the pace measured so far stretches it. */
-function workMs(budget: ScenarioBudget): number {
-  return Math.max(budget.ms, budget.paced?.(budget.ms) ?? budget.ms);
 }
 
 /** Milliseconds the budget grants, counted from the scenario's start, as of now. */
 export function budgetMs(budget: ScenarioBudget): number {
-  return workMs(budget) + Math.min(STALLS_CEILING_MS, budget.stalled?.() ?? 0);
+  return budget.ms + Math.min(STALLS_CEILING_MS, budget.stalled?.() ?? 0);
 }
 
 /**
@@ -56,10 +49,8 @@ export async function runGuarded(recorder: CheckRecorder, budget: number | Scena
           const left = granted - (performance.now() - started);
           if (left > 0) timer = setTimeout(expire, left);
           else {
-            const work = workMs(b);
-            const waited = Math.round(granted - work);
-            const paced = work > b.ms ? `, ${Math.round(work)} ms at the target's pace on this run` : '';
-            cut(`could not run to its end: mcpcheck's scenario timeout (${b.ms} ms${paced}; see --timeout${waited > 0 ? `; plus ${waited} ms its sessions waited on the target to start, to read what was sent or to answer ping` : ''}) cut it short`, reject);
+            const waited = Math.round(granted - b.ms);
+            cut(`could not run to its end: mcpcheck's scenario timeout (${b.ms} ms; see --timeout${waited > 0 ? `; plus ${waited} ms its sessions waited on the target to start, to read what was sent or to answer ping` : ''}) cut it short`, reject);
           }
         };
         timer = setTimeout(expire, b.ms);

@@ -157,7 +157,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       // What its sessions waited on the target's pace does not count against its own work; a shared
       // session's earlier stalls were other scenarios'.
       let stalledBefore = 0;
-      const budget = { ms: input.scenarioTimeoutMs, paced: (ms: number) => pace.requestMs(ms), stalled: () => [session, ...extra].reduce((sum, x) => sum + (x?.stalledMs ?? 0), -stalledBefore) };
+      const budget = { ms: input.scenarioTimeoutMs, stalled: () => [session, ...extra].reduce((sum, x) => sum + (x?.stalledMs ?? 0), -stalledBefore) };
       const { cutShort } = await runGuarded(recorder, budget, async () => {
         if (s.isolation === 'shared') {
           session = lanes[lane];
