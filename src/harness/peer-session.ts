@@ -311,8 +311,9 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /**
    * Time this session waited on the target's own pace rather than on its answers: its start (until
-   * it was first heard), sends it was slow to take in, and pings (which cost a server nothing, so
-   * a slow one is a busy target or machine). A scenario's budget does not pay for it.
+   * it was first heard), sends it was slow to take in, pings (which cost a server nothing, so
+   * a slow one is a busy target or machine), a request's wait past what it would be at an idle
+   * pace, and the stretch of a quiet moment. A scenario's budget does not pay for it.
    */
   get stalledMs(): number {
     const ongoing = this.stall.count > 0 ? performance.now() - this.stall.since : 0;
@@ -348,7 +349,8 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /** Sends a request message as given (any id) and waits for the response with that id. */
   async requestMessage(message: Record<string, unknown>, timeoutMs?: number): Promise<Reply> {
-    const answerMs = this.answerMs(timeoutMs ?? this.timeoutMs);
+    const baseMs = timeoutMs ?? this.timeoutMs;
+    const answerMs = this.answerMs(baseMs);
     const startupMs = this.startupMs();
     const key = idKey(message.id);
     const mark = this.frameCount;
@@ -394,6 +396,12 @@ export abstract class PeerSession<C extends Channel = Channel> {
       this.waiting.set(key, waiter);
     });
     if (ping) void this.stalledWhile(reply);
+    // Past its wait at an idle pace, a request waits on the target's pace (the pace stretched its
+    // wait for that), which a scenario's budget does not pay for either.
+    else if (answerMs > baseMs) {
+      const paced = setTimeout(() => void this.stalledWhile(reply), baseMs);
+      void reply.then(() => clearTimeout(paced));
+    }
     if (measured && this.options.pace) {
       const pace = this.options.pace;
       void reply.then((r) => r.kind === 'result' && pace.roundTrip(performance.now() - sentAt));
@@ -566,6 +574,18 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Lets frames in flight arrive (for "nothing comes back" checks); 0: only what was already read in. */
   settle(ms: number): Promise<void> {
     return new Promise((r) => (ms > 0 ? setTimeout(r, ms) : setImmediate(r)));
+  }
+
+  /**
+   * A quiet moment of `baseMs` at an idle pace, stretched as the wait for an answer is (what the
+   * target sends late comes later on a busy machine). The stretch is a wait on the target's pace,
+   * which a scenario's budget does not pay for (`stalledMs`): a run 20 pings slow must not cut
+   * the scenario short for its quiet moments.
+   */
+  async quiet(baseMs: number): Promise<void> {
+    const ms = this.answerMs(baseMs);
+    await this.settle(baseMs);
+    if (ms > baseMs) await this.stalledWhile(this.settle(ms - baseMs));
   }
 
   async close(): Promise<void> {

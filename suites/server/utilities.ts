@@ -326,7 +326,7 @@ export const progress = scenario({
     await session.barrier(3_000);
     // The quiet moment after the response, stretched by the run's pace: a late notification sent
     // on a timer comes later on a busy machine, and must be seen there too.
-    await session.settle(session.answerMs(150));
+    await session.quiet(150);
     const seen = progressFrames(session, token, mark);
     const foreign = session
       .peerFrames(mark)
