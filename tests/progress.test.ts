@@ -162,6 +162,11 @@ function scenariosDone(tty: string, unit = 'scenarios'): number {
   return Math.max(0, ...[...tty.matchAll(new RegExp(`mcpcheck: (\\d+)/\\d+ ${unit}`, 'g'))].map((m) => Number(m[1])));
 }
 
+/** How many distinct done counts the progress line has shown: one per redraw that saw a scenario end. */
+function doneSteps(tty: string): number {
+  return new Set([...tty.matchAll(/mcpcheck: (\d+)\/\d+ scenarios/g)].map((m) => m[1])).size;
+}
+
 const haveScript = existsSync(SCRIPT);
 if (!haveScript) console.warn(`${SCRIPT} (util-linux) is missing: the pseudo-terminal tests are skipped`);
 
@@ -215,7 +220,9 @@ describe.runIf(haveScript)('on a terminal', () => {
     const r = await onTerminal(['server', '--stdio', `node ${REFERENCE}`, '--concurrency', '1', '--json', json, '--junit', junit], {
       stdoutFile: join(dir, 'out.txt'),
       env,
-      ctrlC: (tty) => scenariosDone(tty) >= 5,
+      // The scenarios the reference server's declarations rule out settle at once after discovery
+      // (the count jumps by dozens): press once several scenarios have ended after that jump.
+      ctrlC: (tty) => doneSteps(tty) >= 6,
     });
     expect(r.code, r.tty.slice(-500)).toBe(130);
     expect(r.afterCtrlC).toBeLessThan(5000);
@@ -224,7 +231,9 @@ describe.runIf(haveScript)('on a terminal', () => {
     expect(report.summary.interrupted).toBe(true);
     expect(report.summary.headline).toMatch(/^INTERRUPTED, partial: /);
     expect(report.summary.incomplete).toBeGreaterThan(0);
-    expect(report.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(0);
+    // Should it fail, what the report held instead says which part of the run went missing.
+    const byStatus = report.checks.map((c) => `${c.status} ${c.id}`).slice(0, 40).join('\n');
+    expect(report.checks.filter((c) => c.status === 'pass').length, `${byStatus}\n${r.tty.slice(-400)}`).toBeGreaterThan(0);
     const cut = report.checks.filter((c) => c.status === 'error');
     expect(cut.length).toBeGreaterThan(0);
     for (const c of cut) expect(c.message).toMatch(/interrupted \(Ctrl-C\)/);
