@@ -1171,6 +1171,7 @@ describe('deliberate breaks', () => {
     ],
     ['http-sequential-session-id', async (p) => expect(p.sessionId).toBe('1')],
     ['http-session-id-invalid-chars', async (p) => expect(p.sessionId).toMatch(/ /)],
+    ['http-short-session-id', async (p) => expect(p.sessionId).toMatch(/^[0-9a-f]{10}$/)],
   ];
   for (const [name, check] of httpCases) {
     it(`HTTP break ${name} changes behaviour (and the correct server does not)`, async () => {

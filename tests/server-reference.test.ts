@@ -64,6 +64,8 @@ const ALSO: Record<string, string[]> = {
   // (ROBUST-04); the ping, no answer (PING-01).
   'error-without-id': ['BASE-ERR-04', 'ROBUST-04'],
   'wrong-response-id': ['PING-01'],
+  // Ids that count up are neither random-looking (HTTP-SESS-02) nor unpredictable (SEC-SESS-02).
+  'http-sequential-session-id': ['HTTP-SESS-02'],
 };
 
 /** Breaks that only show when mcpcheck is allowed to do more than read. */

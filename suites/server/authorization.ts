@@ -329,4 +329,53 @@ export const sessionNotCredential = onProtected(
   },
 );
 
-export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential];
+const OTHER_USER_FLAG = '--other-user-token-env';
+const SESSION_USER_CHECKS = [{ key: 'request' }, { key: 'delete' }];
+
+export const sessionBoundToUser = onProtected(
+  {
+    id: 'server.auth.session-bound-to-user',
+    title: "Another user's valid token with this user's MCP-Session-Id acts in no session of this user's",
+    requirements: ['SEC-SESS-03'],
+    revisions: { introduced: '2025-06-18', removed: '2026-07-28' },
+  },
+  async (ctx, found) => {
+    if (found.channel.bearerToken === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
+    const other = probeToken(ctx, 'otherUser', OTHER_USER_FLAG);
+    if (other === undefined) return;
+    const outcome = await ctx.connect(ctx.session);
+    if (!outcome.ok) return ctx.check.error(`the session with the run's token could not start: ${outcome.why}`);
+    const sessionId = found.channel.sessionId;
+    if (sessionId === undefined) return ctx.check.skipEach('not judged: the server issued no MCP-Session-Id, so there is no session to present', SESSION_USER_CHECKS);
+    const asOther = { Authorization: `Bearer ${other}` };
+    // A refusal shows the session bound to its user only if the other user's token is itself admitted.
+    const own = await conversationWith(found.channel, ctx.session, asOther.Authorization);
+    const ownSession = own.opened.headers['mcp-session-id'];
+    if (ownSession !== undefined) await probe(found.channel, { method: 'DELETE', sessionIdOverride: ownSession, headers: asOther, omitProtocolVersion: true });
+    if (own.send === undefined) return ctx.check.skipEach(`not exercised: the other user's token (${OTHER_USER_FLAG}) was refused at an opening request of its own (${describeProbe(own.opened)}), so a refusal in this user's session would show nothing`, SESSION_USER_CHECKS);
+    const what = `with the other user's token (${OTHER_USER_FLAG}) and the MCP-Session-Id the run's token opened`;
+
+    // Served in the session the id names, unless the server serves ids it never issued as well: then the id named none.
+    const inSession = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: asOther });
+    if (is2xx(inSession.status)) {
+      const madeUp = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: asOther, sessionIdOverride: randomUUID() });
+      if (is2xx(madeUp.status)) ctx.check.skip(`not judged: the server serves the other user's ping under a session id it never issued too (${describeProbe(madeUp)}), so serving it under this session's id shows no session it acted in`, { key: 'request' });
+      else ctx.check.expect(false, { key: 'request', expected: `ping ${what} → refused (401, 403 or 404: the session is not this user's)`, actual: `served (${describeProbe(inSession)}), while a session id the server never issued is refused (${describeProbe(madeUp)}): the other user reached this user's session` });
+    } else if (inSession.status >= 400 && inSession.status < 500) {
+      ctx.check.expect(true, { key: 'request', expected: `ping ${what} → refused (401, 403 or 404: the session is not this user's)`, actual: describeProbe(inSession) });
+    } else ctx.check.skip(`not exercised: ping ${what} got neither an answer nor a refusal (${describeProbe(inSession)})`, { key: 'request' });
+
+    // Ending the session is an act in it that its owner sees: the session must outlive the other user's DELETE.
+    const ended = await probe(found.channel, { method: 'DELETE', headers: asOther });
+    if (ended.status === 405) return ctx.check.skip(`not exercised: DELETE ${what} → 405, so the server lets no client end a session`, { key: 'delete' });
+    const after = await probe(found.channel, { method: 'POST', body: rpc('ping').body });
+    if (!is2xx(after.status) && after.status !== 404) return ctx.check.skip(`not exercised: after the other user's DELETE (${describeProbe(ended)}), the run's own ping in its session got ${describeProbe(after)}, which says nothing of the session`, { key: 'delete' });
+    ctx.check.expect(is2xx(after.status), {
+      key: 'delete',
+      expected: `DELETE ${what} leaves the session to its user: the run's own ping in it is still served`,
+      actual: `the other user's DELETE got ${describeProbe(ended)}, and then the run's own ping in its session got ${describeProbe(after)}: the other user ended this user's session`,
+    });
+  },
+);
+
+export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential, sessionBoundToUser];

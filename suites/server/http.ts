@@ -527,39 +527,59 @@ export const unacceptableMediaTypes = httpScenario({
 // accepted-202 goes first: it waits longest (for a request of the server's own), so it overlaps the rest.
 const SESSION_SAMPLE = 20;
 
-/** Heuristics for "globally unique and cryptographically secure" (HTTP-SESS-02): what a sample can show. */
-function sessionIdWeakness(ids: string[]): string | undefined {
+/** What makes ids guessable from the ids already seen (SEC-SESS-02's "non-deterministic"): a repeat, or counting up. */
+function sessionIdPattern(ids: string[]): string | undefined {
   if (new Set(ids).size !== ids.length) return 'the same id was issued twice';
-  const shortest = Math.min(...ids.map((id) => id.length));
-  // A random UUID has 122 random bits in 32 hex digits; fewer than 22 characters cannot hold that many.
-  if (shortest < 22) return `an id only ${shortest} characters long cannot carry ~122 random bits`;
   const numbers = ids.map((id) => id.match(/\d+/g)?.join('') ?? '');
   if (numbers.every((n) => n !== '' && n.length < 16)) {
     const values = numbers.map(Number);
     const steps = values.slice(1).map((v, i) => v - values[i]!);
     if (steps.every((d) => d > 0 && d < 1_000_000)) return 'the ids count up (sequential or time-ordered)';
   }
+  return undefined;
+}
+
+/** Heuristics for "globally unique and cryptographically secure" (HTTP-SESS-02): what a sample can show. */
+function sessionIdWeakness(ids: string[]): string | undefined {
+  const pattern = sessionIdPattern(ids);
+  if (pattern) return pattern;
+  const shortest = Math.min(...ids.map((id) => id.length));
+  // A random UUID has 122 random bits in 32 hex digits; fewer than 22 characters cannot hold that many.
+  if (shortest < 22) return `an id only ${shortest} characters long cannot carry ~122 random bits`;
   const prefix = ids.reduce((p, id) => { let n = 0; while (n < p.length && p[n] === id[n]) n++; return p.slice(0, n); }, ids[0]!);
   if (ids[0]!.length - prefix.length < 16) return `all ids share the prefix ${show(prefix)} and differ only in their last ${ids[0]!.length - prefix.length} characters`;
   return undefined;
 }
 
+const SESSION_ID_CHECKS = [
+  { key: 'random', requirements: ['HTTP-SESS-02'] },
+  { key: 'not-predictable', requirements: ['SEC-SESS-02'] },
+] as const satisfies ReadonlyArray<{ key: string; requirements: RequirementId[] }>;
+
 export const sessionIdsUnguessable = httpScenario({
   id: 'server.http.session-ids-unguessable',
-  title: 'Session ids are unique and look cryptographically random',
-  requirements: ['HTTP-SESS-02'],
+  title: 'Session ids are unique, look cryptographically random, and cannot be predicted from earlier ones',
+  requirements: ['HTTP-SESS-02', 'SEC-SESS-02'],
   async run(ctx, channel) {
-    if (channel.sessionId === undefined) return ctx.check.skip('the server issues no session ids', {});
+    if (channel.sessionId === undefined) return ctx.check.skipEach('the server issues no session ids', SESSION_ID_CHECKS);
     const bodies = Array.from({ length: SESSION_SAMPLE }, () => JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-sess-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } }));
     const answers = await Promise.all(bodies.map((body) => probe(channel, { method: 'POST', body, omitSessionId: true, omitProtocolVersion: true })));
     const ids = [channel.sessionId, ...answers.map((a) => a.headers['mcp-session-id']).filter((v): v is string => v !== undefined)];
     // Sessions opened only to sample their ids are ended again.
     await Promise.all(ids.slice(1).map((id) => probe(channel, { method: 'DELETE', sessionIdOverride: id })));
-    if (ids.length < SESSION_SAMPLE) return ctx.check.skip(`only ${ids.length} of ${SESSION_SAMPLE + 1} initialize requests got a session id; too few to judge`, {});
+    if (ids.length < SESSION_SAMPLE) return ctx.check.skipEach(`only ${ids.length} of ${SESSION_SAMPLE + 1} initialize requests got a session id; too few to judge`, SESSION_ID_CHECKS);
+    const sample = `e.g. ${ids.slice(0, 3).map((id) => show(id, 60)).join(', ')}`;
     const weakness = sessionIdWeakness(ids);
     ctx.check.expect(weakness === undefined, {
+      ...SESSION_ID_CHECKS[0],
       expected: `${ids.length} distinct session ids that look random (no shared structure, no counting, ≥ 122 bits' worth of characters)`,
-      actual: `${weakness}; e.g. ${ids.slice(0, 3).map((id) => show(id, 60)).join(', ')}`,
+      actual: `${weakness}; ${sample}`,
+    });
+    const pattern = sessionIdPattern(ids);
+    ctx.check.expect(pattern === undefined, {
+      ...SESSION_ID_CHECKS[1],
+      expected: `${ids.length} session ids none of which follows from the others (no repeat, no counting up): a session id is what a hijacker would guess`,
+      actual: `${pattern}; ${sample}`,
     });
   },
 });
