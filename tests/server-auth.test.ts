@@ -172,7 +172,13 @@ describe('a protected dual-era server: the 2026-07-28 reference server with --du
     expect(statuses(report)).toEqual(ALL_PASS);
     // The stateless era has no sessions (SEC-SESS-01 and -03 are not among its rules), and the challenge of too little scope is AUTH-ERR-03's there.
     const modern = Object.fromEntries(Object.entries(ALL_PASS).filter(([id]) => !id.includes('.session-')).map(([id, status]) => [id.replace('server.', 'server.modern.'), status]));
-    expect(statuses(report, 'server.modern.auth.')).toEqual({ ...modern, 'server.modern.auth.no-offline-access': 'pass' });
+    // Its task ids are state handles: naming one without a valid token is refused like any request (SEC-HANDLE-01).
+    expect(statuses(report, 'server.modern.auth.')).toEqual({
+      ...modern,
+      'server.modern.auth.no-offline-access': 'pass',
+      'server.modern.auth.handle-not-credential/no-token': 'pass',
+      'server.modern.auth.handle-not-credential/invalid-token': 'pass',
+    });
     // Each era's tasks are out of another user's reach: 2025-11-25's by session, the extension's bound to the user.
     expect(statuses(report, 'server.modern.tasks.isolation')).toEqual({ 'server.modern.tasks.isolation/get': 'pass', 'server.modern.tasks.isolation/update': 'pass', 'server.modern.tasks.isolation/cancel': 'pass' });
     expect(statuses(report, 'server.tasks.isolation/get')).toEqual({ 'server.tasks.isolation/get': 'pass' });

@@ -25,13 +25,14 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   'task-handle-undeclared': ['EXT-NEG-02', 'BASE-RES-07'],
   'task-get-undeclared': [],
   'task-listen-undeclared': [],
-  'task-any-principal': [],
+  // A task id is a state handle: bound to its user (SEC-HANDLE-03) and unguessable (SEC-HANDLE-02), one check each.
+  'task-any-principal': ['SEC-HANDLE-03'],
   // A log message on a task's stream is one on a subscription (SUBS-SCOPE-01, LOG-REQ-03, in the same
   // finding), and one no request in flight asked for (LOG-REQ-01): a task's log belongs to no request.
   'task-listen-log': ['SUBS-SCOPE-01', 'LOG-REQ-03', 'LOG-REQ-01'],
   'task-handle-early': [],
   'task-id-repeats': [],
-  'task-ids-counted': [],
+  'task-ids-counted': ['SEC-HANDLE-02'],
   'task-get-unknown-32603': [],
   'task-unknown-update-acknowledged': [],
   'task-update-refused': [],
@@ -147,6 +148,7 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   'http-stream-left-open': [],
   // Started with --auth (a protected resource) and its token.
   'auth-offline-access': [],
+  'auth-handle-is-credential': [],
 };
 
 /** Breaks no 2026 scenario or live rule reaches yet, and why (the gaps of the 2026 suite). */

@@ -34,6 +34,14 @@ export interface ProbeConversation {
   send?: (method: string, params?: Record<string, unknown>) => Promise<ConversationReply>;
 }
 
+/** One request of the stateless era as a raw probe with `authorization` (null: none) in place of the run's token. */
+export async function modernProbe(channel: HttpChannel, session: ClientSession, authorization: string | null, method: string, params: Record<string, unknown>): Promise<ConversationReply> {
+  const id = `mcpcheck-auth-${randomUUID()}`;
+  const message = session.compose(id, method, params);
+  const res = await probe(channel, { method: 'POST', body: JSON.stringify(message), headers: { ...modernHeaders(session, message), Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
+  return { res, answer: responseIn(res, id) };
+}
+
 /**
  * Opens a conversation as raw probes with `authorization` in place of the run's token: the era's
  * opening request (and, in the stateful era, notifications/initialized in the session it opened),
@@ -43,17 +51,7 @@ export async function conversationWith(channel: HttpChannel, session: ClientSess
   const opening = openingProbe(session);
   const opened = await probe(channel, { method: 'POST', body: opening.body, headers: { ...opening.headers, Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
   if (!is2xx(opened.status)) return { opened };
-  if (session.era === 'stateless') {
-    return {
-      opened,
-      send: async (method, params = {}) => {
-        const id = `mcpcheck-auth-${randomUUID()}`;
-        const message = session.compose(id, method, params);
-        const res = await probe(channel, { method: 'POST', body: JSON.stringify(message), headers: { ...modernHeaders(session, message), Authorization: authorization }, omitSessionId: true, omitProtocolVersion: true });
-        return { res, answer: responseIn(res, id) };
-      },
-    };
-  }
+  if (session.era === 'stateless') return { opened, send: (method, params = {}) => modernProbe(channel, session, authorization, method, params) };
   const negotiated = responseIn(opened, opening.id)?.result;
   const version = isObject(negotiated) && typeof negotiated.protocolVersion === 'string' ? negotiated.protocolVersion : LATEST_REVISION;
   const sessionId = opened.headers['mcp-session-id'];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, hasCapability, MODERN, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
-import { conversationWith, describeAttempts, type MetadataLookup, openingProbe, openWith, probeToken, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
+import { bearerChallenge, describeReply, hasCapability, MODERN, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { conversationWith, describeAttempts, type MetadataLookup, modernProbe, openingProbe, openWith, probeToken, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
+import { declaring, getTask, taskTools, withTasks } from './modern-task-helpers.js';
 import { callablePlans } from './helpers.js';
 import { describeProbe, is2xx, probe, rpc } from './http.js';
 
@@ -329,6 +330,42 @@ export const sessionNotCredential = onProtected(
   },
 );
 
+/** A request without the run's token: none, and one no authorization server issued. */
+const WITHOUT_VALID_TOKEN = [
+  { key: 'no-token', authorization: null, what: 'no Authorization header' },
+  { key: 'invalid-token', authorization: () => `Bearer mcpcheck-unknown-${randomUUID()}`, what: 'a token no authorization server issued' },
+] as const;
+
+export const handleNotCredential = onProtected(
+  {
+    id: 'server.modern.auth.handle-not-credential',
+    title: "A request naming a task the run's token made, with no token or an invalid one, is refused: a state handle is no credential",
+    requirements: ['SEC-HANDLE-01'],
+    revisions: MODERN,
+    needsDiscovery: true,
+  },
+  async (ctx, found) => {
+    if (found.channel.bearerToken === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
+    const outcome = await ctx.connect(ctx.session);
+    if (!outcome.ok) return ctx.check.error(`the conversation with the run's token could not start: ${outcome.why}`);
+    // A task id is the state handle a stateless server hands out for later requests to name.
+    const tools = await taskTools(ctx);
+    if (!tools) return;
+    const { taskId } = tools[0]!;
+    const own = await getTask(ctx.session, taskId);
+    if (own.kind !== 'result') return ctx.check.skipEach(`not exercised: tasks/get of task ${show(taskId)} with the run's own token got no task (${describeReply(own)}), so a refusal without it would show nothing`, WITHOUT_VALID_TOKEN);
+    for (const w of WITHOUT_VALID_TOKEN) {
+      const authorization = typeof w.authorization === 'function' ? w.authorization() : w.authorization;
+      const { res } = await modernProbe(found.channel, ctx.session, authorization, 'tasks/get', { taskId, _meta: declaring(withTasks()) });
+      ctx.check.expect(res.status === 401, {
+        key: w.key,
+        expected: `tasks/get of task ${show(taskId)} (a handle the run's token got) with ${w.what} → 401: possession of the handle authenticates nobody`,
+        actual: describeProbe(res),
+      });
+    }
+  },
+);
+
 const OTHER_USER_FLAG = '--other-user-token-env';
 const SESSION_USER_CHECKS = [{ key: 'request' }, { key: 'delete' }];
 
@@ -378,4 +415,4 @@ export const sessionBoundToUser = onProtected(
   },
 );
 
-export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential, sessionBoundToUser];
+export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential, sessionBoundToUser, handleNotCredential];

@@ -170,7 +170,8 @@ export const distinctIds = scenario({
 export const idEntropy = scenario({
   id: 'server.modern.tasks.id-entropy',
   title: 'Task ids cannot be guessed from one another',
-  requirements: ['TASK-SEC-05'],
+  // A task id is a state handle (security best practices, "State handle hijacking").
+  requirements: ['TASK-SEC-05', 'SEC-HANDLE-02'],
   isolation: 'shared',
   revisions: MODERN,
   needs: { capabilities: ['tools'] },

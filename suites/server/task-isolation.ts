@@ -122,7 +122,8 @@ export const taskIsolation = scenario({
 export const modernTaskIsolation = scenario({
   id: 'server.modern.tasks.isolation',
   title: "Another user cannot read, update or cancel a task the run's token made (the tasks extension)",
-  requirements: ['TASK-SEC-06'],
+  // A task id is a state handle, bound to its user (security best practices, "State handle hijacking").
+  requirements: ['TASK-SEC-06', 'SEC-HANDLE-03'],
   isolation: 'session',
   revisions: MODERN,
   needs: { transport: 'http', capabilities: ['tools'] },
