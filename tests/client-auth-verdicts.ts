@@ -56,4 +56,5 @@ export const ALL_PASS_2026 = {
   'client.auth.iss-on-error': 'pass',
   'client.auth.as-migration': 'pass',
   'client.auth.pre-registered-elsewhere': 'pass',
+  'client.auth.no-shell': 'pass',
 };

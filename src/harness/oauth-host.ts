@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseObject } from '../json.js';
 import type { GuardAnswer, GuardRequest, RequestGuard } from '../transport/server-channel.js';
 import { metadataLocations } from '../validate/as-metadata.js';
@@ -78,6 +81,12 @@ export interface OAuthHostVariant {
   registration?: 'dcr' | 'cimd' | 'pre-registered' | 'any' | 'refused';
   /** The one token-endpoint authentication method the metadata lists and registration assigns (with a secret but for 'none'); the token endpoint refuses any other. */
   tokenAuth?: TokenAuthMethod;
+  /**
+   * The authorization endpoint's path carries shell command substitutions, bare and inside single
+   * quotes, each of which creates a marker file (LoopbackOAuthHost.shellProbe) if a shell runs it
+   * (SEC-AUTHURL-02): a URL pasted into a command line unquoted, in double quotes or in single quotes.
+   */
+  shellProbe?: true;
 }
 
 /** How a client authenticates at the token endpoint (RFC 8414 token_endpoint_auth_methods_supported). */
@@ -144,7 +153,7 @@ export type OAuthEvent =
   | { kind: 'other'; method: string; path: string; query: string }
   | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number }
   | { kind: 'register'; body: unknown; status: number; issuer: string; issuedId?: string }
-  | { kind: 'authorize'; params: Record<string, string>; status: number; issuer: string }
+  | { kind: 'authorize'; method: string; path: string; params: Record<string, string>; status: number; issuer: string }
   | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string; clientAuth: TokenAuthMethod; clientId?: string; issuer: string };
 
 /** An authorization server the host plays: its issuer identifier and where its endpoints are. */
@@ -167,6 +176,22 @@ const words = (scope: string | undefined) => (scope ?? '').split(' ').filter(Boo
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): GuardAnswer {
   return { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
+}
+
+/** What a shell would run of the payload SHELL_PROBE puts in a path: `touch` of each marker. */
+export const SHELL_PROBE_COMMAND = '$(touch';
+
+/**
+ * The shell probe's marker files (in the temporary directory, whose path must go into a URL path
+ * unencoded) and the path segment holding their substitutions; undefined when that path cannot.
+ */
+function shellProbe(): { markers: string[]; segment: string } | undefined {
+  const dir = tmpdir();
+  if (!/^[A-Za-z0-9/_.-]+$/.test(dir)) return undefined;
+  const stem = join(dir, `mcpcheck-shell-${randomBytes(9).toString('hex')}`);
+  const markers = [`${stem}-bare`, `${stem}-quoted`];
+  // $IFS, not a space: a URL path would carry a space as %20, which no shell reads as one.
+  return { markers, segment: `${SHELL_PROBE_COMMAND}$IFS${markers[0]})'${SHELL_PROBE_COMMAND}$IFS${markers[1]})'` };
 }
 
 /** The JSON-RPC method of an endpoint POST (undefined: not one request). */
@@ -198,6 +223,8 @@ export class LoopbackOAuthHost {
   /** The authorization server of the 'migration' variant the resource moves to, and whether it has. */
   readonly second: Authority | undefined;
   private moved = false;
+  /** The 'shellProbe' variant's markers and path segment (undefined: no such variant, or the temporary directory's path cannot go into a URL). */
+  readonly shell: { markers: string[]; segment: string } | undefined;
 
   constructor(
     endpoint: string,
@@ -215,6 +242,19 @@ export class LoopbackOAuthHost {
     if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { issuer: this.issuer, secret: PRE_REGISTERED.client_secret });
     this.first = { issuer: this.issuer, base };
     this.second = variant.migration ? { issuer: `${this.origin}${SECOND_AS_PATH}`, base: SECOND_AS_PATH } : undefined;
+    this.shell = variant.shellProbe ? shellProbe() : undefined;
+  }
+
+  /** The shell probe's marker files that exist (a shell ran their substitution), removed as they are found. */
+  shellMarkersMade(): string[] {
+    const made = (this.shell?.markers ?? []).filter((m) => existsSync(m));
+    for (const m of made) rmSync(m, { force: true });
+    return made;
+  }
+
+  /** The authorization endpoint's path under an authority: with the shell probe's segment after it in that variant. */
+  private authorizePath(at: Authority): string {
+    return `${at.base}/authorize${this.shell ? `/${this.shell.segment}` : ''}`;
   }
 
   /** The authorization server the resource's metadata names now. */
@@ -279,7 +319,8 @@ export class LoopbackOAuthHost {
     }
     for (const at of this.second ? [this.second, this.first] : [this.first]) {
       if (route === `POST ${at.base}/register` && this.variant.registration !== 'pre-registered') return this.register(r, at);
-      if (route === `GET ${at.base}/authorize`) return this.authorize(r, at);
+      // The shell probe's path as the client sent it: encoded or not, it is the authorization endpoint.
+      if (route === `GET ${at.base}/authorize` || (this.shell && r.method === 'GET' && r.path.startsWith(`${at.base}/authorize/`))) return this.authorize(r, at);
       if (route === `POST ${at.base}/token`) return this.token(r, at);
       if (route === `GET ${at.base}/jwks`) return json(200, { keys: [] });
     }
@@ -297,7 +338,7 @@ export class LoopbackOAuthHost {
     const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: [...DISJOINT_METADATA_SCOPES, ...words(DISJOINT_CHALLENGE_SCOPE)] }[this.scopes];
     return {
       issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : authority.issuer,
-      authorization_endpoint: `${at}/authorize`,
+      authorization_endpoint: `${this.origin}${this.authorizePath(authority)}`,
       token_endpoint: `${at}/token`,
       ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
       ...(this.takesDocuments ? { client_id_metadata_document_supported: true } : {}),
@@ -391,7 +432,7 @@ export class LoopbackOAuthHost {
     // A client whose redirect URIs it was not told (pre-registered, or a document it does not fetch) may use any a user agent can safely be sent to.
     const safe = URL.canParse(redirectUri) && (new URL(redirectUri).protocol === 'https:' || isLoopbackHost(new URL(redirectUri).hostname));
     const known = client !== undefined && (client.redirectUris ? client.redirectUris.includes(redirectUri) : safe);
-    this.record({ kind: 'authorize', params, status: known ? 302 : 400, issuer });
+    this.record({ kind: 'authorize', method: r.method, path: r.path, params, status: known ? 302 : 400, issuer });
     if (!known) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'unknown client or unregistered redirect_uri' };
     const back = new URL(redirectUri);
     if (this.variant.authorizationError) {
