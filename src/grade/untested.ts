@@ -23,12 +23,12 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server, `mcpcheck client` an HTTP client\'s OAuth flow and `mcpcheck authorization --url` an authorization server', runs: ['validate', 'proxy', 'fuzz'] },
   {
     area: 'Authorization, in part',
-    why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05) or one with too little scope (AUTH-ERR-02/03); a metadata URL on another host than the server\'s is never fetched',
+    why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05), one with too little scope (AUTH-ERR-02/03) or another user\'s (--other-user-token-env: sessions and state handles bound to their user, SEC-SESS-03, SEC-HANDLE-03); scope hierarchies (AUTH-ERR-04) are not judged; a metadata URL on another host than the server\'s is never fetched',
     runs: ['server'],
   },
   {
     area: 'Authorization, in part',
-    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), mcpcheck\'s authorization server is served over plain http on loopback only, and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01/02, AUTH-TOKEN-04), the fallbacks of 2025-03-26 servers, and client credentials grants',
+    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), mcpcheck\'s authorization server is served over plain http on loopback only, and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01/02, AUTH-TOKEN-04), the fallbacks of 2025-03-26 servers, client credentials grants, and (2026-07-28) whether the client refuses authorization URLs of other schemes (SEC-AUTHURL-01: refusing one looks the same as failing to open it) or OAuth URLs on private addresses (SEC-SSRF-*: mcpcheck serves loopback only)',
     runs: ['client'],
   },
   {
