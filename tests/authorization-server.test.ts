@@ -43,6 +43,10 @@ const REFERENCE_VERDICTS = {
   'as.metadata.https': 'skip',
   'as.registration.dynamic': 'pass',
   'as.registration.redirect-scheme': 'pass',
+  'as.cimd.validated/client-id': 'pass',
+  'as.cimd.validated/redirect-uris': 'pass',
+  'as.cimd.validated/redirect-unlisted': 'pass',
+  'as.cimd.cached': 'pass',
   'as.token.code-grant/state': 'pass',
   'as.token.code-grant/token': 'pass',
   'as.token.no-store': 'pass',
@@ -130,6 +134,11 @@ describe.concurrent('mcpcheck authorization: real authorization servers', () => 
       'as.authorize.iss/advertised': 'skip',
       // The demo provider issues no refresh tokens.
       'as.refresh.rotation': 'skip',
+      // Nor does its metadata say client_id_metadata_document_supported.
+      'as.cimd.validated/client-id': 'skip',
+      'as.cimd.validated/redirect-uris': 'skip',
+      'as.cimd.validated/redirect-unlisted': 'skip',
+      'as.cimd.cached': 'skip',
     });
     expect(run.code).toBe(1);
   });

@@ -2,6 +2,7 @@ import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { AuthorizationServerDriver, DEFAULT_REDIRECT_URI, describeResponse } from '../harness/authorization-server.js';
 import { isLoopbackHost } from '../harness/listening.js';
+import { TrustFile } from '../harness/loopback-trust.js';
 import { asSetupError, HttpTarget } from '../harness/target.js';
 import type { RunReport } from '../model.js';
 import { runAsScenarios } from '../runner/as-run.js';
@@ -66,8 +67,10 @@ export async function testAuthorizationServer(o: AuthorizationCommandOptions, sc
   const issuer = parseIssuer(o);
   const revision: Revision = parseSpecVersion(o.specVersion) ?? LATEST_REVISION;
   const selection = planSelection(scenarios, o.only ?? [], o.skip ?? []);
-  // What serves the issuer, when mcpcheck starts it: waited for as a server's --start is.
-  const served = new HttpTarget({ url: o.url, ...(o.start !== undefined ? { start: o.start } : {}) });
+  // What serves the issuer, when mcpcheck starts it: waited for as a server's --start is, and
+  // trusting mcpcheck's loopback certificate (the host of the client metadata documents it fetches).
+  const trust = o.start !== undefined ? new TrustFile() : undefined;
+  const served = new HttpTarget({ url: o.url, ...(o.start !== undefined ? { start: o.start } : {}), ...(trust ? { env: { ...process.env, ...trust.env() } } : {}) });
   try {
     await served.prepare(o.control?.signal);
     return await gradeAuthorizationServer(o, issuer, revision, selection);
@@ -75,6 +78,7 @@ export async function testAuthorizationServer(o: AuthorizationCommandOptions, sc
     throw asSetupError(e);
   } finally {
     await served.close();
+    trust?.remove();
   }
 }
 
@@ -99,6 +103,14 @@ async function gradeAuthorizationServer(o: AuthorizationCommandOptions, issuer: 
     `judged by the ${revision} catalog${o.specVersion === undefined ? ' (--spec-version 2025-11-25 for the older one)' : ''}`,
     ...(metadata.found ? [`metadata: ${metadata.found.url} (${metadata.found.kind === 'oidc' ? 'OpenID Connect Discovery' : 'RFC 8414'})`] : []),
   ];
+  try {
+    return await gradeWith(o, as, revision, selection, started, notes);
+  } finally {
+    await as.close();
+  }
+}
+
+async function gradeWith(o: AuthorizationCommandOptions, as: AuthorizationServerDriver, revision: Revision, selection: Selection<AsScenario>, started: number, notes: string[]): Promise<RunReport> {
   const client = await as.client();
   notes.push('clientId' in client ? `client: ${client.origin === 'registered' ? 'registered dynamically' : 'the one given (--client-id)'}, ${client.method === 'none' ? 'public' : `authenticating with ${client.method}`}, redirect URI ${client.redirectUri}` : `client: none (${client.why})`);
   const run = await runAsScenarios({

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { ClientDocumentHost } from './client-documents.js';
 import { plainRequest, type PlainResponse } from '../transport/http-request.js';
 import { isLoopbackHost } from '../validate/loopback.js';
 import { metadataLocations, type MetadataKind } from '../validate/as-metadata.js';
@@ -99,7 +100,15 @@ export class AuthorizationServerDriver {
   private clientLookup?: Promise<OAuthClient | NoClient>;
   private firstTokens?: Promise<{ grant: Grant; token?: PlainResponse } | { why: string }>;
 
+  /** Where mcpcheck publishes the Client ID Metadata Documents of the clients it presents (https on loopback). */
+  readonly documents = new ClientDocumentHost();
+
   constructor(readonly options: AuthorizationServerOptions) {}
+
+  /** Stops what the run served (the documents' host). */
+  close(): Promise<void> {
+    return this.documents.close();
+  }
 
   get issuer(): URL {
     return this.options.issuer;
