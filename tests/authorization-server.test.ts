@@ -43,6 +43,7 @@ const REFERENCE_VERDICTS = {
   'as.metadata.https': 'skip',
   'as.registration.dynamic': 'pass',
   'as.registration.redirect-scheme': 'pass',
+  'as.cimd.supported': 'pass',
   'as.cimd.validated/client-id': 'pass',
   'as.cimd.validated/redirect-uris': 'pass',
   'as.cimd.validated/redirect-unlisted': 'pass',
@@ -134,7 +135,8 @@ describe.concurrent('mcpcheck authorization: real authorization servers', () => 
       'as.authorize.iss/advertised': 'skip',
       // The demo provider issues no refresh tokens.
       'as.refresh.rotation': 'skip',
-      // Nor does its metadata say client_id_metadata_document_supported.
+      // Nor does it take Client ID Metadata Documents (a SHOULD).
+      'as.cimd.supported': 'warn',
       'as.cimd.validated/client-id': 'skip',
       'as.cimd.validated/redirect-uris': 'skip',
       'as.cimd.validated/redirect-unlisted': 'skip',
@@ -143,10 +145,10 @@ describe.concurrent('mcpcheck authorization: real authorization servers', () => 
     expect(run.code).toBe(1);
   });
 
-  it('oidc-provider 9.13.3 with an interaction route that approves at once: the code grant runs through its login and consent redirects; only the plain-http redirect registration is reported', async () => {
+  it('oidc-provider 9.13.3 with an interaction route that approves at once: the code grant runs through its login and consent redirects; only the plain-http redirect registration and no Client ID Metadata Documents are reported', async () => {
     // It refuses an authorization that asks for no scope (access_denied): OpenID Connect's openid it grants.
     const run = await authorization((port) => `node ${OIDC} --port ${port}`, ['--scope', 'openid']);
-    expect(findings(run.report)).toEqual([expect.stringMatching(/^warn as\.registration\.redirect-scheme: /)]);
+    expect(findings(run.report)).toEqual([expect.stringMatching(/^warn as\.registration\.redirect-scheme: /), expect.stringMatching(/^warn as\.cimd\.supported: .*client_id_metadata_document_supported absent/)]);
     expect(verdicts(run.report)).toMatchObject({ 'as.token.code-grant/token': 'pass', 'as.refresh.rotation/rotated': 'pass', 'as.refresh.rotation/reuse-refused': 'pass', 'as.authorize.iss/advertised': 'pass' });
     expect(run.code).toBe(0);
   });

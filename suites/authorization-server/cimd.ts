@@ -43,6 +43,23 @@ async function validDocumentRefused(ctx: AsScenarioContext): Promise<string | un
   return `a valid document's client (${url}, fetched ${fetched} time(s)) got no code either (${noCodeBecause(grant)})${fetched === 0 ? ': the server did not fetch it (a server mcpcheck starts with --start trusts its loopback certificate; one that fetches no loopback address cannot be judged here)' : ''}`;
 }
 
+export const supported = asScenario({
+  id: 'as.cimd.supported',
+  title: 'The server takes Client ID Metadata Documents: its metadata says so, and a valid document\'s client gets a code',
+  requirements: ['AUTH-CIMD-01'],
+  active: true,
+  async run(ctx) {
+    const found = await metadataOf(ctx);
+    if (!found) return;
+    const flag = found.document.client_id_metadata_document_supported;
+    const expected = 'client_id_metadata_document_supported: true in the metadata, and a code for the client of a valid document';
+    if (flag !== true) return void ctx.check.expect(false, { expected, actual: `the metadata (${found.url}) has client_id_metadata_document_supported ${flag === undefined ? 'absent' : show(flag)}` });
+    const refused = await validDocumentRefused(ctx);
+    if (refused !== undefined) return ctx.check.skip(`not judged: the metadata says it takes documents, but ${refused}`);
+    ctx.check.expect(true, { expected, actual: 'both' });
+  },
+});
+
 const FAULTS = [
   { key: 'client-id', what: 'whose client_id is another URL', make: (url: string, redirectUri: string) => ({ ...document(url, redirectUri), client_id: `${url}-other` }), redirect: (r: string) => r },
   { key: 'redirect-uris', what: 'without redirect_uris', make: (url: string, redirectUri: string) => { const { redirect_uris: _, ...rest } = document(url, redirectUri); return rest; }, redirect: (r: string) => r },

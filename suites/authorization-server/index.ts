@@ -1,7 +1,7 @@
 import type { AsScenario } from '../kit.js';
 import { https, issuer, pkce, published, requiredFields } from './metadata.js';
 import { dynamic, redirectScheme } from './registration.js';
-import { cached, validated } from './cimd.js';
+import { cached, supported, validated } from './cimd.js';
 import { codeGrant, codeReuse, invalidGrant, noStore, unknownClient, wrongSecret } from './token.js';
 import { verifierChecked, verifierRequired } from './pkce.js';
 import { implicitRefused, issuerParameter, redirectExact } from './authorize.js';
@@ -16,6 +16,7 @@ export const authorizationServerScenarios: AsScenario[] = [
   https,
   dynamic,
   redirectScheme,
+  supported,
   validated,
   cached,
   codeGrant,
