@@ -46,8 +46,8 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     // Protected and correct but for a challenge without scope (a warning): a check that has a reproduce line.
     const start = withProtectedToken(`node ${REFERENCE} --http --port ${port} --break auth-challenge-without-scope`);
     const run = await mcpcheckAsync(
-      ['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--expired-token-env', 'OLD_TOKEN', '--other-audience-token-env', 'OTHER_TOKEN', '--narrow-token-env', 'NARROW_TOKEN', '--other-user-token-env', 'SECOND_USER_TOKEN', '--json', json, '--verbose'],
-      { MCPCHECK_TEST_TOKEN: PROTECTED_TOKEN, OLD_TOKEN: PROBE_TOKENS.expired!, OTHER_TOKEN: PROBE_TOKENS.otherAudience!, NARROW_TOKEN: PROBE_TOKENS.narrow!, SECOND_USER_TOKEN: PROBE_TOKENS.otherUser! },
+      ['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--expired-token-env', 'OLD_TOKEN', '--other-audience-token-env', 'OTHER_TOKEN', '--narrow-token-env', 'NARROW_TOKEN', '--other-user-token-env', 'SECOND_USER_TOKEN', '--broad-token-env', 'BROAD_TOKEN', '--json', json, '--verbose'],
+      { MCPCHECK_TEST_TOKEN: PROTECTED_TOKEN, OLD_TOKEN: PROBE_TOKENS.expired!, OTHER_TOKEN: PROBE_TOKENS.otherAudience!, NARROW_TOKEN: PROBE_TOKENS.narrow!, SECOND_USER_TOKEN: PROBE_TOKENS.otherUser!, BROAD_TOKEN: PROBE_TOKENS.broad! },
     );
     const text = readFileSync(json, 'utf8');
     const report = JSON.parse(text) as RunReport;
@@ -61,7 +61,7 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(text).toContain('$MCPCHECK_TEST_TOKEN');
     // A reproduce line runs as pasted: it names the variable, not the token.
     const reproduce = report.checks.find((c) => c.id === 'server.auth.challenge-scope')?.reproduce ?? '';
-    expect(reproduce).toContain('--token-env MCPCHECK_TEST_TOKEN --expired-token-env OLD_TOKEN --other-audience-token-env OTHER_TOKEN --narrow-token-env NARROW_TOKEN --other-user-token-env SECOND_USER_TOKEN');
+    expect(reproduce).toContain('--token-env MCPCHECK_TEST_TOKEN --expired-token-env OLD_TOKEN --other-audience-token-env OTHER_TOKEN --narrow-token-env NARROW_TOKEN --other-user-token-env SECOND_USER_TOKEN --broad-token-env BROAD_TOKEN');
     // Another user's token reaches none of the run's tasks (the server's sessions keep them apart).
     expect(statuses(report, 'server.tasks.isolation')).toEqual({ 'server.tasks.isolation/get': 'pass', 'server.tasks.isolation/cancel': 'pass', 'server.tasks.isolation/result': 'pass', 'server.tasks.isolation/list': 'skip' });
   });
@@ -178,6 +178,7 @@ describe('a protected dual-era server: the 2026-07-28 reference server with --du
       'server.modern.auth.no-offline-access': 'pass',
       'server.modern.auth.handle-not-credential/no-token': 'pass',
       'server.modern.auth.handle-not-credential/invalid-token': 'pass',
+      'server.modern.auth.scope-hierarchy': 'pass',
     });
     // Each era's tasks are out of another user's reach: 2025-11-25's by session, the extension's bound to the user.
     expect(statuses(report, 'server.modern.tasks.isolation')).toEqual({ 'server.modern.tasks.isolation/get': 'pass', 'server.modern.tasks.isolation/update': 'pass', 'server.modern.tasks.isolation/cancel': 'pass' });

@@ -74,9 +74,9 @@ export function breakScope(requirement: string, revision: Revision, shownBy: rea
  * it with them.
  */
 export const PROTECTED_TOKEN = 'reference-test-token-1';
-export const PROBE_TOKENS: ProbeTokens = { expired: 'reference-expired-token-1', otherAudience: 'reference-other-token-1', narrow: 'reference-narrow-token-1', otherUser: 'reference-second-user-token-1' };
+export const PROBE_TOKENS: ProbeTokens = { expired: 'reference-expired-token-1', otherAudience: 'reference-other-token-1', narrow: 'reference-narrow-token-1', otherUser: 'reference-second-user-token-1', broad: 'reference-broad-token-1' };
 export const withProtectedToken = (command: string): string =>
-  `MCPCHECK_REFERENCE_TOKEN=${PROTECTED_TOKEN} MCPCHECK_REFERENCE_SECOND_TOKEN=${PROBE_TOKENS.otherUser} MCPCHECK_REFERENCE_EXPIRED_TOKEN=${PROBE_TOKENS.expired} MCPCHECK_REFERENCE_OTHER_TOKEN=${PROBE_TOKENS.otherAudience} MCPCHECK_REFERENCE_NARROW_TOKEN=${PROBE_TOKENS.narrow} ${command}`;
+  `MCPCHECK_REFERENCE_TOKEN=${PROTECTED_TOKEN} MCPCHECK_REFERENCE_SECOND_TOKEN=${PROBE_TOKENS.otherUser} MCPCHECK_REFERENCE_EXPIRED_TOKEN=${PROBE_TOKENS.expired} MCPCHECK_REFERENCE_OTHER_TOKEN=${PROBE_TOKENS.otherAudience} MCPCHECK_REFERENCE_NARROW_TOKEN=${PROBE_TOKENS.narrow} MCPCHECK_REFERENCE_BROAD_TOKEN=${PROBE_TOKENS.broad} ${command}`;
 export { isProtectedBreak } from './fixtures/server-args.js';
 export const PROTECTED_HEADER = `Authorization: Bearer ${PROTECTED_TOKEN}`;
 /** What an in-process run against the protected reference server is given: its token and the probe tokens. */

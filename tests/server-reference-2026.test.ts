@@ -149,6 +149,7 @@ const CAUGHT: Readonly<Record<string, readonly string[]>> = {
   // Started with --auth (a protected resource) and its token.
   'auth-offline-access': [],
   'auth-handle-is-credential': [],
+  'auth-scope-hierarchy-ignored': [],
 };
 
 /** Breaks no 2026 scenario or live rule reaches yet, and why (the gaps of the 2026 suite). */

@@ -105,7 +105,7 @@ function tokenHeader(args: Pick<ServerTargetArgs, 'header' | 'token-env'>): stri
 }
 
 /** The flag of each kind of probe token: it names the environment variable holding the token. */
-const PROBE_TOKEN_FLAGS = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env', otherUser: 'other-user-token-env' } as const;
+const PROBE_TOKEN_FLAGS = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env', otherUser: 'other-user-token-env', broad: 'broad-token-env' } as const;
 type ProbeTokenFlag = (typeof PROBE_TOKEN_FLAGS)[keyof ProbeTokens];
 type ProbeTokenArgs = { url?: string | undefined } & { [flag in ProbeTokenFlag]?: string | undefined };
 
@@ -184,7 +184,8 @@ const serverOptions = {
   'expired-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: an expired token of the server\'s, in environment variable NAME: server.auth.expired-token expects it refused with 401' },
   'other-audience-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a token issued for another resource, in environment variable NAME: server.auth.other-audience-token expects it refused with 401' },
   'narrow-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token lacking a scope some request needs, in environment variable NAME: server.auth.insufficient-scope expects 403 insufficient_scope naming the scope' },
-  'other-user-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token of another user (another authorization context), in environment variable NAME: the task isolation scenarios expect that user refused the tasks the run\'s token made' },
+  'other-user-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token of another user (another authorization context), in environment variable NAME: the task isolation and session scenarios expect that user refused the tasks and the session the run\'s token made' },
+  'broad-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token holding only a scope that, by the server\'s scope hierarchy, covers every scope its requests need (a parent scope), in environment variable NAME: server.modern.auth.scope-hierarchy expects it served (2026-07-28)' },
   'client-id': {
     type: 'string',
     describe: "with --url and --client-secret-env: get the run's token by the client credentials grant, from the authorization server the server's Protected Resource Metadata names (the secret goes over https or to loopback only)",

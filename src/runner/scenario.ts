@@ -54,6 +54,8 @@ export interface ProbeTokens {
   narrow?: string;
   /** A valid one of another user: another authorization context than the run's token. */
   otherUser?: string;
+  /** A valid one holding only a scope that, by the server's scope hierarchy, covers every scope its requests need (a parent scope). */
+  broad?: string;
 }
 
 export interface ScenarioContext {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, describeReply, hasCapability, MODERN, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { bearerChallenge, describeReply, hasCapability, MODERN, type ProbeResponse, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
 import { conversationWith, describeAttempts, type MetadataLookup, modernProbe, openingProbe, openWith, probeToken, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
 import { declaring, getTask, taskTools, withTasks } from './modern-task-helpers.js';
 import { callablePlans } from './helpers.js';
@@ -140,9 +140,11 @@ export const otherAudienceToken = refusedProbeToken({
  * scope is 403 (AUTH-ERR-01) whose challenge names insufficient_scope, the scope needed and the
  * metadata (`challenge`, the era's rule).
  */
-async function judgeNarrowToken(ctx: ScenarioContext, found: ProtectedResource, challengeRule: 'AUTH-ERR-02' | 'AUTH-ERR-03'): Promise<void> {
-  const token = probeToken(ctx, 'narrow', '--narrow-token-env');
-  if (token === undefined) return;
+/**
+ * The opening request with `token`, then the lists the server declared and a tool call
+ * --call-tools allows, until one is refused (401 or 403): what was tried, and that refusal.
+ */
+async function triedWith(ctx: ScenarioContext, found: ProtectedResource, token: string): Promise<{ tried: string[]; refused: ProbeResponse | undefined }> {
   const conversation = await conversationWith(found.channel, ctx.session, `Bearer ${token}`);
   const tried: string[] = [ctx.session.era === 'stateless' ? 'server/discover' : 'initialize'];
   let refused = conversation.send === undefined ? conversation.opened : undefined;
@@ -156,6 +158,13 @@ async function judgeNarrowToken(ctx: ScenarioContext, found: ProtectedResource, 
     const { res } = await conversation.send(method, params);
     if (res.status === 401 || res.status === 403) refused = res;
   }
+  return { tried, refused };
+}
+
+async function judgeNarrowToken(ctx: ScenarioContext, found: ProtectedResource, challengeRule: 'AUTH-ERR-02' | 'AUTH-ERR-03'): Promise<void> {
+  const token = probeToken(ctx, 'narrow', '--narrow-token-env');
+  if (token === undefined) return;
+  const { tried, refused } = await triedWith(ctx, found, token);
   if (refused === undefined) return ctx.check.skip(`not judged: the narrow token was served for everything mcpcheck tried (${tried.join(', ')}; --call-tools decides which tools it may call), so no request showed a scope it lacks`);
   const what = `${tried.at(-1)} with a valid token lacking a scope it needs (--narrow-token-env)`;
   const forbidden = ctx.check.expect(refused.status === 403, { key: 'status', requirements: ['AUTH-ERR-01'], expected: `${what} → HTTP 403 (insufficient scope; 401 is for a missing or invalid token)`, actual: describeProbe(refused) });
@@ -191,6 +200,24 @@ export const insufficientScopeModern = onProtected(
     needsDiscovery: true,
   },
   (ctx, found) => judgeNarrowToken(ctx, found, 'AUTH-ERR-03'),
+);
+
+export const scopeHierarchy = onProtected(
+  {
+    id: 'server.modern.auth.scope-hierarchy',
+    title: 'A token whose scope is the parent of the scopes the requests need is served: scope hierarchies count',
+    requirements: ['AUTH-ERR-04'],
+    revisions: MODERN,
+    needsDiscovery: true,
+  },
+  async (ctx, found) => {
+    const token = probeToken(ctx, 'broad', '--broad-token-env');
+    if (token === undefined) return;
+    const { tried, refused } = await triedWith(ctx, found, token);
+    const what = `${tried.join(', ')} with a token holding only a scope that covers the ones they need by the server's scope hierarchy (--broad-token-env)`;
+    if (refused?.status === 401) return ctx.check.skip(`not exercised: ${tried.at(-1)} with the token of --broad-token-env got 401, which refuses the token itself, not its scope (${describeProbe(refused)})`);
+    ctx.check.expect(refused === undefined, { expected: `${what}: each served`, actual: refused ? `${tried.at(-1)} refused: ${describeProbe(refused)}` : 'each served' });
+  },
 );
 
 export const challengeScope = onProtected(
@@ -415,4 +442,4 @@ export const sessionBoundToUser = onProtected(
   },
 );
 
-export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential, sessionBoundToUser, handleNotCredential];
+export const authorization: Scenario[] = [noToken, malformedAuthorization, foreignToken, expiredToken, otherAudienceToken, queryToken, insufficientScope, insufficientScopeModern, challengeScope, metadataFound, metadataServers, metadataResource, noOfflineAccess, sessionNotCredential, sessionBoundToUser, handleNotCredential, scopeHierarchy];
