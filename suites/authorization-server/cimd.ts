@@ -23,7 +23,7 @@ async function takesDocuments(ctx: AsScenarioContext, keys: readonly string[]): 
   if (found.document.client_id_metadata_document_supported === true) return true;
   const why = 'not judged: the metadata does not say client_id_metadata_document_supported: true';
   if (keys.length === 0) ctx.check.skip(why);
-  for (const key of keys) ctx.check.skip(why, { key });
+  else ctx.check.skipEach(why, keys.map((key) => ({ key })));
   return false;
 }
 
@@ -75,10 +75,7 @@ export const validated = asScenario({
     const keys = FAULTS.map((f) => f.key);
     if (!(await takesDocuments(ctx, keys))) return;
     const refused = await validDocumentRefused(ctx);
-    if (refused !== undefined) {
-      for (const key of keys) ctx.check.skip(`not run: ${refused}`, { key });
-      return;
-    }
+    if (refused !== undefined) return ctx.check.skipEach(`not run: ${refused}`, keys.map((key) => ({ key })));
     const registered = ctx.as.options.redirectUri;
     for (const f of FAULTS) {
       const url = await ctx.as.documents.publish((u) => f.make(u, registered));
