@@ -1150,6 +1150,19 @@ const PROBES: Record<BreakName, (t: BreakTarget) => Promise<void>> = {
     const metadata = (await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', u))).json()) as { scopes_supported?: string[] };
     expect(metadata.scopes_supported).toContain('offline_access');
   },
+  'auth-handle-is-credential': async (t) => {
+    const u = await t.http({ MCPCHECK_REFERENCE_TOKEN: 'reference-2026-user-1' }, ['--auth']);
+    const handle = single(await post(u, 'tools/call', params({ name: 'report', arguments: { ms: 5_000 } }, WITH_TASKS), { Authorization: 'Bearer reference-2026-user-1' }), 'tools/call').result;
+    // Naming the task is enough: no token at all gets its status.
+    const read = single(await post(u, 'tasks/get', params({ taskId: handle.taskId }, WITH_TASKS)), 'tasks/get');
+    expect(read.result).toMatchObject({ taskId: handle.taskId });
+  },
+  'auth-scope-hierarchy-ignored': async (t) => {
+    const u = await t.http({ MCPCHECK_REFERENCE_TOKEN: 'reference-2026-user-1', MCPCHECK_REFERENCE_BROAD_TOKEN: 'reference-2026-broad' }, ['--auth']);
+    // The parent scope's token is refused the tool call its child scope allows.
+    const reply = await post(u, 'tools/call', params({ name: 'echo', arguments: { message: 'hi' } }), { Authorization: 'Bearer reference-2026-broad' });
+    expect(reply.status).toBe(403);
+  },
   'task-any-principal': async (t) => {
     const u = await t.http({ MCPCHECK_REFERENCE_TOKEN: 'reference-2026-user-1', MCPCHECK_REFERENCE_SECOND_TOKEN: 'reference-2026-user-2' }, ['--auth']);
     const as = (user: string) => ({ Authorization: `Bearer reference-2026-${user}` });
