@@ -136,7 +136,7 @@ export const resume = httpScenario({
     const { check } = ctx;
     // A must still be working when B has run and A is resumed, or there is no unfinished stream to
     // poll: on a loaded machine B's round trip stretches, so A's length does too, by the run's pace.
-    const a = outgoing(ctx, 'a', ctx.session.answerMs(DROPPED_TARGET_MS));
+    const a = outgoing(ctx, 'a', Math.min(ctx.session.answerMs(DROPPED_TARGET_MS), SLOW_MAX_MS));
     const b = outgoing(ctx, 'b', OTHER_TARGET_MS);
     const streamMs = b.estimateMs + STREAM_GRACE_MS;
 
