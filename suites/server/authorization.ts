@@ -421,6 +421,9 @@ export const sessionBoundToUser = onProtected(
 
     // Served in the session the id names, unless the server serves ids it never issued as well: then the id named none.
     const inSession = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: asOther });
+    // A refusal, or a later DELETE, shows the session kept from that user only while it still serves its own user.
+    const ownPing = await probe(found.channel, { method: 'POST', body: rpc('ping').body });
+    if (!is2xx(ownPing.status)) return ctx.check.skipEach(`not exercised: after the other user's ping (${describeProbe(inSession)}), the run's own ping in its session got ${describeProbe(ownPing)}: the session no longer serves its user, so nothing done to it shows whose it is`, SESSION_USER_CHECKS);
     if (is2xx(inSession.status)) {
       const madeUp = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: asOther, sessionIdOverride: randomUUID() });
       if (is2xx(madeUp.status)) ctx.check.skip(`not judged: the server serves the other user's ping under a session id it never issued too (${describeProbe(madeUp)}), so serving it under this session's id shows no session it acted in`, { key: 'request' });
