@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
+import { testServer } from '../src/commands/server.js';
 import { authorization } from '../suites/server/authorization.js';
 import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROBE_TOKENS, PROTECTED_RUN, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, withProtectedToken } from './server-helpers.js';
 
@@ -196,5 +197,57 @@ describe('the SDK v1 server behind its own bearer-token middleware (requireBeare
     // in them (SEC-SESS-03, a SHOULD of the security best practices: a warning).
     expect(statuses(report)).toEqual({ ...ALL_PASS, 'server.auth.session-bound-to-user/request': 'warn', 'server.auth.session-bound-to-user/delete': 'warn' });
     expect(report.checks.find((c) => c.id === 'server.auth.insufficient-scope/status')?.message).toContain('initialize with a valid token lacking a scope it needs');
+  });
+});
+
+/**
+ * A protected resource of the test's own that answers every POST with 401 and a challenge naming
+ * its metadata at /prm, served as `prm` says: what mcpcheck must bound (issue 22, bad input).
+ */
+async function hostileResource(challenge: (origin: string) => string, prm: (res: import('node:http').ServerResponse) => void): Promise<{ url: string; close: () => void }> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    req.resume();
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    if (req.method === 'GET' && req.url === '/prm') return prm(res);
+    res.writeHead(401, { 'WWW-Authenticate': challenge(origin), 'Content-Type': 'application/json' }).end('{"error":"unauthorized"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+  return {
+    url,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe.concurrent('a hostile protected resource: a finding or a bounded could-not-run, never a hang or a crash', () => {
+  const named = (origin: string) => `Bearer resource_metadata="${origin}/prm", scope="mcp:tools"`;
+  type Serve = (res: import('node:http').ServerResponse) => void;
+  // The verdict of server.auth.resource-metadata (AUTH-PRM-02), and what its message says.
+  it.each([
+    ['metadata that is not JSON: a failure', named, ((res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>login</body></html>')) as Serve, 'fail', /HTTP 200 \(text\/html\): "<html>/],
+    // Reading 20 MB is beyond mcpcheck's bound, not the server's fault: whether it was JSON is not known.
+    ['metadata of 20 MB: could not judge', named, ((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(`{"resource":"${'x'.repeat(20 * 1024 * 1024)}"}`)) as Serve, 'error', /body longer than mcpcheck reads/],
+    ['metadata that never answers: a failure, within the wait', named, (() => undefined) as Serve, 'fail', /no response within \d+ ms/],
+    // Read leniently, the unterminated quote swallows the scope: the URL it names serves no metadata.
+    ['a challenge whose quoted string never ends: a failure', (origin: string) => `Bearer resource_metadata="${origin}/prm, scope="mcp:tools`, ((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}')) as Serve, 'fail', /prm,%20scope=/],
+  ] as const)('%s', async (_name, challenge, prm, status, said) => {
+    const target = await hostileResource(challenge, prm);
+    try {
+      const started = performance.now();
+      const report = await testServer({ url: target.url, targetFlags: `--url ${target.url}`, only: AUTH_ONLY.only, requestTimeoutMs: 3_000 });
+      expect(performance.now() - started).toBeLessThan(60_000);
+      // No token: the era could not run; the authorization scenarios judged what the server showed.
+      expect(report.checks.filter((c) => c.status === 'error' && c.id !== 'server.auth.resource-metadata').map((c) => c.id)).toEqual(['server.era/could-not-run']);
+      const metadata = report.checks.find((c) => c.id === 'server.auth.resource-metadata');
+      expect(metadata?.status, metadata?.message).toBe(status);
+      expect(metadata?.message).toMatch(said);
+      for (const c of report.checks) expect(c.message.length, c.id).toBeLessThan(4_000);
+    } finally {
+      target.close();
+    }
   });
 });

@@ -151,6 +151,8 @@ export interface MetadataLookup {
   found?: MetadataAttempt & { res: ProbeResponse; document: Record<string, unknown> };
   /** Why the document could not be looked for: the challenge names it on a host mcpcheck does not contact. */
   notContacted?: string;
+  /** A 200 whose body was longer than mcpcheck reads: whether it held the document cannot be told (mcpcheck's limit). */
+  tooLong?: MetadataAttempt & { res: ProbeResponse };
 }
 
 /**
@@ -199,6 +201,7 @@ async function findResourceMetadata(channel: HttpChannel, challenge: Challenge |
     const res = await probe(channel, { method: 'GET', url, headers: { Accept: 'application/json' }, timeoutMs: HEADERS_MS });
     const attempt: MetadataAttempt = { url: shown, via, res };
     attempts.push(attempt);
+    if (res.status === 200 && res.truncated) return { attempts, tooLong: { ...attempt, res } };
     const document = res.status === 200 ? parseObject(res.body) : undefined;
     if (document) return { attempts, found: { ...attempt, res, document } };
   }

@@ -249,6 +249,7 @@ export const metadataFound = onProtected(
   async (ctx, found) => {
     const lookup = await resourceMetadataOf(ctx.target, found.channel, found.challenge);
     if (lookup.notContacted !== undefined) return ctx.check.skip(`not judged: ${lookup.notContacted}`);
+    if (lookup.tooLong) return ctx.check.error(`could not judge: ${lookup.tooLong.via} ${lookup.tooLong.url} answered HTTP 200 with a body longer than mcpcheck reads (${lookup.tooLong.res.body.length.toLocaleString('en')} characters read), so whether it is the metadata document cannot be told`);
     ctx.check.expect(lookup.found !== undefined, {
       expected: 'a JSON metadata document (HTTP 200) at the challenge\'s resource_metadata URL when it names one, else at /.well-known/oauth-protected-resource<endpoint path> or /.well-known/oauth-protected-resource',
       actual: describeAttempts(lookup.attempts),
@@ -259,7 +260,7 @@ export const metadataFound = onProtected(
 /** The metadata document, for the rules about what it holds; none is a skip (server.auth.resource-metadata judges where it should be). */
 async function metadataDocument(ctx: ScenarioContext, found: ProtectedResource): Promise<MetadataLookup['found']> {
   const lookup = await resourceMetadataOf(ctx.target, found.channel, found.challenge);
-  if (!lookup.found) ctx.check.skip(`not judged: no metadata document was found (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata judges where it should be`);
+  if (!lookup.found) ctx.check.skip(`not judged: no metadata document was ${lookup.tooLong ? 'read whole' : 'found'} (${describeAttempts(lookup.attempts)}); server.auth.resource-metadata says why`);
   return lookup.found;
 }
 
