@@ -72,6 +72,13 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
     expect(authVerdicts(report), describeFailures(report)).toEqual(ALL_PASS_2026);
   });
 
+  it('a client that takes authorization servers on https: only is judged all the same: once it asked a plain-http one nothing, the authorization server moves to https', async () => {
+    const report = await run(`node ${OAUTH_CLIENT}`, { env: { ...process.env, MCPCHECK_OAUTH_HTTPS_AS: '1' } });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(authVerdicts(report), describeFailures(report)).toEqual(ALL_PASS);
+    expect(report.notes.join('\n')).toMatch(/asked an authorization server on plain http nothing, but went on with one on https \(https:\/\/127\.0\.0\.1:\d+\)/);
+  });
+
   // Each run takes its scenarios one at a time (oneAtATime), two runs at once per family.
   const families = [
     ['the SDK v1 reference OAuth client', OAUTH_CLIENT, OAUTH_CLIENT_BREAKS],

@@ -226,22 +226,28 @@ export class LoopbackOAuthHost {
   /** The 'shellProbe' variant's markers and path segment (undefined: no such variant, or the temporary directory's path cannot go into a URL). */
   readonly shell: { markers: string[]; segment: string } | undefined;
 
+  /** Where the authorization server and its metadata are served: the endpoint's origin, or an https: one of their own. */
+  readonly authorizationOrigin: string;
+
+  /** `authorizationOrigin`: an origin serving this host's guard beside the endpoint's (https:, for a client that takes no plain-http authorization server). */
   constructor(
     endpoint: string,
     readonly variant: OAuthHostVariant = {},
+    authorizationOrigin?: string,
   ) {
     const url = new URL(endpoint);
     this.origin = url.origin;
+    this.authorizationOrigin = authorizationOrigin ?? url.origin;
     this.resource = `${url.origin}${url.pathname}`;
     const discovery = variant.discovery ?? 'oauth';
-    this.issuer = discovery === 'issuer-path' ? `${this.origin}${ISSUER_PATH}` : this.origin;
+    this.issuer = discovery === 'issuer-path' ? `${this.authorizationOrigin}${ISSUER_PATH}` : this.authorizationOrigin;
     // Where the authorization server's endpoints live (a path prefix).
     const base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
     const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
     this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
     if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { issuer: this.issuer, secret: PRE_REGISTERED.client_secret });
     this.first = { issuer: this.issuer, base };
-    this.second = variant.migration ? { issuer: `${this.origin}${SECOND_AS_PATH}`, base: SECOND_AS_PATH } : undefined;
+    this.second = variant.migration ? { issuer: `${this.authorizationOrigin}${SECOND_AS_PATH}`, base: SECOND_AS_PATH } : undefined;
     this.shell = variant.shellProbe ? shellProbe() : undefined;
   }
 
@@ -334,11 +340,11 @@ export class LoopbackOAuthHost {
   }
 
   private metadata(authority: Authority): Record<string, unknown> {
-    const at = `${this.origin}${authority.base}`;
+    const at = `${this.authorizationOrigin}${authority.base}`;
     const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: [...DISJOINT_METADATA_SCOPES, ...words(DISJOINT_CHALLENGE_SCOPE)] }[this.scopes];
     return {
       issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : authority.issuer,
-      authorization_endpoint: `${this.origin}${this.authorizePath(authority)}`,
+      authorization_endpoint: `${this.authorizationOrigin}${this.authorizePath(authority)}`,
       token_endpoint: `${at}/token`,
       ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
       ...(this.takesDocuments ? { client_id_metadata_document_supported: true } : {}),

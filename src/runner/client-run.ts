@@ -138,7 +138,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         // A well-behaved stdio server exits when its stdin closes; the client need not signal it then.
         if (e.kind === 'stdin-closed') void channel.die?.(0);
       });
-      await s.serve?.(session, attempts.length - 1);
+      await s.serve?.(session, attempts.length - 1, learnt);
       const start = pace.starting();
       const launchedAt = performance.now();
       const client = target.launch(channel.address, scenarioEnv(s));

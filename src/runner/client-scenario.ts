@@ -87,8 +87,11 @@ export interface ClientScenario extends ScenarioIdentity {
    * learnt of it (`learn`); undefined: it runs. The skip it makes says so.
    */
   skipIf?(learnt: ReadonlyMap<string, string>): string | undefined;
-  /** Shapes what mcpcheck serves, before the client starts; `attempt` counts the clients of the scenario from 0 (relaunch starts more). */
-  serve?(session: ServerSession, attempt: number): void | Promise<void>;
+  /**
+   * Shapes what mcpcheck serves, before the client starts; `attempt` counts the clients of the
+   * scenario from 0 (relaunch starts more), `learnt` is what earlier scenarios learnt of the client.
+   */
+  serve?(session: ServerSession, attempt: number, learnt: ReadonlyMap<string, string>): void | Promise<void>;
   run(ctx: ClientScenarioContext): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import { WAIT_MS } from './helpers.js';
-import { clientScenario, show, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
+import { clientScenario, loopbackCertificate, serveGuard, show, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
 
 // What the client authorization scenarios share (basic/authorization.mdx): mcpcheck's endpoint
 // protected by its own loopback authorization server, a wait for the client's flow, and the
@@ -18,8 +18,23 @@ const IDLE_MS = WAIT_MS;
 /** What a client that started no OAuth against the plain protected endpoint is known by (ClientScenarioContext.learn). */
 const NO_OAUTH = 'client.auth: no OAuth';
 
+/**
+ * Whether the client's authorization server is served on an https: origin of its own: learnt once
+ * a client that read the Protected Resource Metadata, then went no further with an authorization
+ * server on plain http, went on with one on https (a client may take https: ones only); from then
+ * on every scenario serves it so. Learnt as settled (either way) after the first such trial.
+ */
+const HTTPS_AUTHORIZATION = 'client.auth: https authorization server';
+const PLAIN_AUTHORIZATION = 'client.auth: plain-http authorization server settled';
+
 /** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
 const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
+/** Sessions of a plain scenario's first client that may try the https: authorization server next. */
+const mayTryHttps = new WeakSet<ServerSession>();
+
+/** A client that read the metadata naming a plain-http authorization server and asked that server nothing. */
+const stoppedAtPlainHttp = (flow: Flow): boolean =>
+  flow.host.authorizationOrigin.startsWith('http:') && flow.of('resource-metadata').length > 0 && flow.of('authorization-server-metadata').length === 0 && flow.of('register').length === 0 && flow.of('authorize').length === 0;
 
 /** What the client did: the recorded requests, found by kind. */
 export interface Flow {
@@ -109,15 +124,37 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
     waitsMs: FLOW_MS,
     // An OAuth client keeps what it registered and the tokens it got on disk, one store for all its processes.
     oneAtATime: true,
-    serve(session, attempt) {
-      const host = new LoopbackOAuthHost(session.channel.address, attempt === 0 ? spec.variant : (spec.controlVariant ?? {}));
+    async serve(session, attempt, learnt) {
+      const variant = attempt === 0 ? spec.variant : (spec.controlVariant ?? {});
+      const settled = learnt.has(HTTPS_AUTHORIZATION) || learnt.has(PLAIN_AUTHORIZATION);
+      // A plain scenario's second client is its https: trial (a plain scenario starts no control client).
+      const https = learnt.has(HTTPS_AUTHORIZATION) || (!spec.variant && attempt === 1 && !settled);
+      let host: LoopbackOAuthHost | undefined;
+      const origin = https ? await serveGuard((r) => host!.guard(r), loopbackCertificate()) : undefined;
+      if (origin) session.channel.onClose(() => origin.close());
+      host = new LoopbackOAuthHost(session.channel.address, variant, origin?.origin);
       session.channel.guardWith?.(host.guard);
       hosts.set(session, host);
+      if (!spec.variant && attempt === 0 && !settled) mayTryHttps.add(session);
     },
     // A client that met the plain server and started no OAuth starts none with a variant of it either: not started again.
     skipIf: (learnt) => learnt.get(NO_OAUTH) ?? spec.skipIf?.(learnt),
-    async run(ctx) {
-      const flow = await flowOf(ctx, !spec.judgesSilence);
+    async run(first) {
+      let ctx = first;
+      let flow = await flowOf(ctx, !spec.judgesSilence);
+      if (flow && mayTryHttps.has(ctx.session)) {
+        if (!stoppedAtPlainHttp(flow)) ctx.learn(PLAIN_AUTHORIZATION, 'the client went on with an authorization server on plain http');
+        else {
+          // It may take https: authorization servers only: once more, with the authorization server on an https: origin.
+          const next = await ctx.relaunch();
+          const secured = next ? await flowOf(next, false) : undefined;
+          if (next && secured && !stoppedAtPlainHttp(secured) && (secured.of('authorization-server-metadata').length > 0 || secured.of('authorize').length > 0)) {
+            ctx.learn(HTTPS_AUTHORIZATION, 'the client went on only with an authorization server on https');
+            ctx.note(`the client read the Protected Resource Metadata and asked an authorization server on plain http nothing, but went on with one on https (${secured.host.authorizationOrigin}): from ${spec.id} on, the authorization server is served on https (the run's loopback certificate)`);
+            [ctx, flow] = [next, secured];
+          } else ctx.learn(PLAIN_AUTHORIZATION, 'the client went no further with an authorization server on https either');
+        }
+      }
       if (!spec.variant && (!flow || !startedOAuth(flow))) ctx.learn(NO_OAUTH, `not exercised: the client did not start OAuth (authorization is optional in MCP) in ${spec.id}, which served the plain protected endpoint; not started again`);
       if (!flow) return;
       const control = async () => {
