@@ -8,7 +8,7 @@ import { PACE_CEILING_MS, STARTUP_MS } from '../harness/pace.js';
 import { STALLS_CEILING_MS } from '../runner/guard.js';
 import { LATEST_REVISION, LATEST_STATEFUL_REVISION } from '../spec/revisions.js';
 import type { RunControl } from '../runner/observer.js';
-import type { ProbeTokens } from '../runner/scenario.js';
+import { PROBE_TOKEN_FLAGS, type ProbeTokens } from '../runner/scenario.js';
 import { EXIT_CODES_HELP, EXIT_INTERRUPTED, FUZZ_EXIT_CODES_HELP, PROXY_EXIT_CODES_HELP, useRedactor, write } from './exit.js';
 import { redactorFor, type Redactor, targetEnv } from '../redact.js';
 import { invocation } from './invocation.js';
@@ -104,8 +104,6 @@ function tokenHeader(args: Pick<ServerTargetArgs, 'header' | 'token-env'>): stri
   return [`Authorization: Bearer ${value.trim()}`];
 }
 
-/** The flag of each kind of probe token: it names the environment variable holding the token. */
-const PROBE_TOKEN_FLAGS = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env', otherUser: 'other-user-token-env', broad: 'broad-token-env' } as const;
 type ProbeTokenFlag = (typeof PROBE_TOKEN_FLAGS)[keyof ProbeTokens];
 type ProbeTokenArgs = { url?: string | undefined } & { [flag in ProbeTokenFlag]?: string | undefined };
 

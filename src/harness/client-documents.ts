@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type GuardOrigin, serveGuard } from '../transport/guard-origin.js';
+import type { GuardAnswer, GuardRequest } from '../transport/server-channel.js';
 import { loopbackCertificate } from './loopback-trust.js';
 
 /**
@@ -12,14 +12,15 @@ import { loopbackCertificate } from './loopback-trust.js';
  */
 export class ClientDocumentHost {
   private readonly documents = new Map<string, { body: string; headers: Record<string, string>; fetches: number }>();
-  private listening: Promise<{ server: Server; origin: string }> | undefined;
+  private listening: Promise<GuardOrigin> | undefined;
 
   /**
    * Publishes the document `make` builds from its own URL (the client_id a client would use),
    * served with `headers`; the URL, which no other document has.
    */
   async publish(make: (url: string) => Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
-    const { origin } = await this.start();
+    this.listening ??= serveGuard((r) => this.answer(r), loopbackCertificate());
+    const { origin } = await this.listening;
     const path = `/clients/${randomBytes(9).toString('hex')}.json`;
     const url = `${origin}${path}`;
     this.documents.set(path, { body: JSON.stringify(make(url)), headers, fetches: 0 });
@@ -32,28 +33,14 @@ export class ClientDocumentHost {
   }
 
   async close(): Promise<void> {
-    const started = await this.listening?.catch(() => undefined);
-    if (!started) return;
-    started.server.closeAllConnections();
-    await new Promise<void>((resolve) => started.server.close(() => resolve()));
+    (await this.listening?.catch(() => undefined))?.close();
   }
 
-  private start(): Promise<{ server: Server; origin: string }> {
-    this.listening ??= new Promise((resolve, reject) => {
-      const { key, cert } = loopbackCertificate();
-      const server = createServer({ key, cert }, (req, res) => {
-        const doc = req.method === 'GET' ? this.documents.get(new URL(req.url ?? '/', 'https://127.0.0.1').pathname) : undefined;
-        req.resume();
-        if (!doc) {
-          res.writeHead(404).end();
-          return;
-        }
-        doc.fetches++;
-        res.writeHead(200, { 'Content-Type': 'application/json', ...doc.headers }).end(doc.body);
-      });
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve({ server, origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-    });
-    return this.listening;
+  /** A GET of a published document; anything else is the origin's 404. */
+  private answer(r: GuardRequest): GuardAnswer | undefined {
+    const doc = r.method === 'GET' ? this.documents.get(r.path) : undefined;
+    if (!doc) return undefined;
+    doc.fetches++;
+    return { status: 200, headers: { 'content-type': 'application/json', ...doc.headers }, body: doc.body };
   }
 }

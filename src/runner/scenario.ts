@@ -44,6 +44,14 @@ export interface RunOptions {
   probeTokens?: ProbeTokens;
 }
 
+/** The flag of each kind of probe token (without its dashes): it names the environment variable holding the token. */
+export const PROBE_TOKEN_FLAGS = { expired: 'expired-token-env', otherAudience: 'other-audience-token-env', narrow: 'narrow-token-env', otherUser: 'other-user-token-env', broad: 'broad-token-env' } as const satisfies Record<keyof ProbeTokens, string>;
+
+/** The flag that gives a kind of probe token, as a user types it. */
+export function probeTokenFlag(kind: keyof ProbeTokens): string {
+  return `--${PROBE_TOKEN_FLAGS[kind]}`;
+}
+
 /** Bearer tokens a protected server must refuse, or honour only in part (--expired-token-env and the like). */
 export interface ProbeTokens {
   /** One the server issued, expired since. */

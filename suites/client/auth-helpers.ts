@@ -32,9 +32,11 @@ const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
 /** Sessions of a plain scenario's first client that may try the https: authorization server next. */
 const mayTryHttps = new WeakSet<ServerSession>();
 
+/** Whether the client asked the authorization server anything: its metadata, a registration, an authorization. */
+const askedAuthorizationServer = (flow: Flow): boolean => flow.of('authorization-server-metadata').length > 0 || flow.of('register').length > 0 || flow.of('authorize').length > 0;
+
 /** A client that read the metadata naming a plain-http authorization server and asked that server nothing. */
-const stoppedAtPlainHttp = (flow: Flow): boolean =>
-  flow.host.authorizationOrigin.startsWith('http:') && flow.of('resource-metadata').length > 0 && flow.of('authorization-server-metadata').length === 0 && flow.of('register').length === 0 && flow.of('authorize').length === 0;
+const stoppedAtPlainHttp = (flow: Flow): boolean => flow.host.authorizationOrigin.startsWith('http:') && flow.of('resource-metadata').length > 0 && !askedAuthorizationServer(flow);
 
 /** What the client did: the recorded requests, found by kind. */
 export interface Flow {
@@ -148,7 +150,7 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
           // It may take https: authorization servers only: once more, with the authorization server on an https: origin.
           const next = await ctx.relaunch();
           const secured = next ? await flowOf(next, false) : undefined;
-          if (next && secured && !stoppedAtPlainHttp(secured) && (secured.of('authorization-server-metadata').length > 0 || secured.of('authorize').length > 0)) {
+          if (next && secured && askedAuthorizationServer(secured)) {
             ctx.learn(HTTPS_AUTHORIZATION, 'the client went on only with an authorization server on https');
             ctx.note(`the client read the Protected Resource Metadata and asked an authorization server on plain http nothing, but went on with one on https (${secured.host.authorizationOrigin}): from ${spec.id} on, the authorization server is served on https (the run's loopback certificate)`);
             [ctx, flow] = [next, secured];

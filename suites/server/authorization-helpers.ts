@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, parseObject, modernRequestHeaders, type ProbeResponse, type ProbeTokens, type ScenarioContext, show, type Target } from '../kit.js';
+import { bearerChallenge, type Challenge, parseChallenges, wellKnownMetadataUrls, type ClientSession, type HttpChannel, isLoopbackHost, isObject, LATEST_REVISION, parseObject, modernRequestHeaders, probeTokenFlag, type ProbeResponse, type ProbeTokens, type ScenarioContext, show, type Target } from '../kit.js';
 import { describeProbe, HEADERS_MS, is2xx, probe, responseIn, rpc } from './http.js';
 
 // What the authorization scenarios share (basic/authorization.mdx): the request that opens the
@@ -129,9 +129,9 @@ export async function protectedResource(ctx: ScenarioContext): Promise<(Protecti
 }
 
 /** A token the user gave for a probe, or a skip saying which flag gives it. */
-export function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens, flag: string): string | undefined {
+export function probeToken(ctx: ScenarioContext, kind: keyof ProbeTokens): string | undefined {
   const token = ctx.options.probeTokens?.[kind];
-  if (token === undefined) ctx.check.skip(`not judged: needs ${flag} NAME (NAME an environment variable holding such a token)`);
+  if (token === undefined) ctx.check.skip(`not judged: needs ${probeTokenFlag(kind)} NAME (NAME an environment variable holding such a token)`);
   return token;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerChallenge, describeReply, hasCapability, MODERN, type ProbeResponse, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { bearerChallenge, describeReply, hasCapability, MODERN, probeTokenFlag, type ProbeResponse, type ProbeTokens, type RequirementId, resourceMatch, ruling, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
 import { conversationWith, describeAttempts, type MetadataLookup, modernProbe, openingProbe, openWith, probeToken, protectedResource, resourceMetadataOf } from './authorization-helpers.js';
 import { declaring, getTask, taskTools, withTasks } from './modern-task-helpers.js';
 import { callablePlans } from './helpers.js';
@@ -113,24 +113,23 @@ export const queryToken = onProtected(
   },
 );
 
-/** A token the user gave (`flag`), which the server must refuse with 401 at the opening request. */
-function refusedProbeToken(o: { id: string; title: string; requirement: RequirementId; kind: keyof ProbeTokens; flag: string; what: string }): Scenario {
+/** A token the user gave (the flag of its `kind`), which the server must refuse with 401 at the opening request. */
+function refusedProbeToken(o: { id: string; title: string; requirement: RequirementId; kind: keyof ProbeTokens; what: string }): Scenario {
   return onProtected({ id: o.id, title: o.title, requirements: [o.requirement], revisions: { introduced: '2025-06-18' }, carriedOver: true }, async (ctx, found) => {
-    const token = probeToken(ctx, o.kind, o.flag);
+    const token = probeToken(ctx, o.kind);
     if (token === undefined) return;
     const res = await openWith(found.channel, ctx.session, `Bearer ${token}`);
-    ctx.check.expect(res.status === 401, { expected: `the opening request bearing ${o.what} (${o.flag}) → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
+    ctx.check.expect(res.status === 401, { expected: `the opening request bearing ${o.what} (${probeTokenFlag(o.kind)}) → HTTP 401 (invalid_token)`, actual: describeProbe(res) });
   });
 }
 
-export const expiredToken = refusedProbeToken({ id: 'server.auth.expired-token', title: 'An expired token is refused with 401', requirement: 'AUTH-TOKEN-03', kind: 'expired', flag: '--expired-token-env', what: 'an expired token' });
+export const expiredToken = refusedProbeToken({ id: 'server.auth.expired-token', title: 'An expired token is refused with 401', requirement: 'AUTH-TOKEN-03', kind: 'expired', what: 'an expired token' });
 
 export const otherAudienceToken = refusedProbeToken({
   id: 'server.auth.other-audience-token',
   title: 'A token issued for another resource is refused with 401: a server accepts only tokens issued for it',
   requirement: 'AUTH-TOKEN-05',
   kind: 'otherAudience',
-  flag: '--other-audience-token-env',
   what: 'a token issued for another resource',
 });
 
@@ -162,7 +161,7 @@ async function triedWith(ctx: ScenarioContext, found: ProtectedResource, token: 
 }
 
 async function judgeNarrowToken(ctx: ScenarioContext, found: ProtectedResource, challengeRule: 'AUTH-ERR-02' | 'AUTH-ERR-03'): Promise<void> {
-  const token = probeToken(ctx, 'narrow', '--narrow-token-env');
+  const token = probeToken(ctx, 'narrow');
   if (token === undefined) return;
   const { tried, refused } = await triedWith(ctx, found, token);
   if (refused === undefined) return ctx.check.skip(`not judged: the narrow token was served for everything mcpcheck tried (${tried.join(', ')}; --call-tools decides which tools it may call), so no request showed a scope it lacks`);
@@ -211,11 +210,18 @@ export const scopeHierarchy = onProtected(
     needsDiscovery: true,
   },
   async (ctx, found) => {
-    const token = probeToken(ctx, 'broad', '--broad-token-env');
+    const token = probeToken(ctx, 'broad');
     if (token === undefined) return;
+    // A hierarchy matters only to a server that checks scopes at all: a token lacking one must be refused something for it.
+    const narrow = probeToken(ctx, 'narrow');
+    if (narrow === undefined) return;
+    const lacking = await triedWith(ctx, found, narrow);
+    if (lacking.refused?.status !== 403) {
+      return ctx.check.skip(`not exercised: the token of ${probeTokenFlag('narrow')} was refused nothing for want of scope (${lacking.tried.join(', ')}${lacking.refused ? `: ${describeProbe(lacking.refused)}` : ''}), so no request showed the server checking a scope a hierarchy could matter to`);
+    }
     const { tried, refused } = await triedWith(ctx, found, token);
-    const what = `${tried.join(', ')} with a token holding only a scope that covers the ones they need by the server's scope hierarchy (--broad-token-env)`;
-    if (refused?.status === 401) return ctx.check.skip(`not exercised: ${tried.at(-1)} with the token of --broad-token-env got 401, which refuses the token itself, not its scope (${describeProbe(refused)})`);
+    const what = `${tried.join(', ')} with a token holding only a scope that covers the ones they need by the server's scope hierarchy (${probeTokenFlag('broad')}), where the token of ${probeTokenFlag('narrow')} was refused ${lacking.tried.at(-1)} for want of scope`;
+    if (refused?.status === 401) return ctx.check.skip(`not exercised: ${tried.at(-1)} with the token of ${probeTokenFlag('broad')} got 401, which refuses the token itself, not its scope (${describeProbe(refused)})`);
     ctx.check.expect(refused === undefined, { expected: `${what}: each served`, actual: refused ? `${tried.at(-1)} refused: ${describeProbe(refused)}` : 'each served' });
   },
 );
@@ -330,6 +336,14 @@ export const noOfflineAccess = onProtected(
   },
 );
 
+/** What a request carries instead of the run's token: no Authorization header, and a token no authorization server issued (a fresh one each call). */
+function withoutValidToken(): Array<{ key: 'no-token' | 'invalid-token'; authorization: string | null; what: string }> {
+  return [
+    { key: 'no-token', authorization: null, what: 'no Authorization header' },
+    { key: 'invalid-token', authorization: `Bearer mcpcheck-unknown-${randomUUID()}`, what: 'a token no authorization server issued' },
+  ];
+}
+
 export const sessionNotCredential = onProtected(
   {
     id: 'server.auth.session-not-credential',
@@ -342,10 +356,7 @@ export const sessionNotCredential = onProtected(
     const outcome = await ctx.connect(ctx.session);
     if (!outcome.ok) return ctx.check.error(`the session with the run's token could not start: ${outcome.why}`);
     if (found.channel.sessionId === undefined) return ctx.check.skip('not judged: the server issued no MCP-Session-Id, so there is no session to present without a token');
-    for (const [key, authorization, what] of [
-      ['no-token', null, 'no Authorization header'],
-      ['invalid-token', `Bearer mcpcheck-unknown-${randomUUID()}`, 'a token no authorization server issued'],
-    ] as const) {
+    for (const { key, authorization, what } of withoutValidToken()) {
       const res = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: { Authorization: authorization } });
       const served = is2xx(res.status);
       // A token served with no session as well was not let in by the session: that is server.auth.invalid-token's defect.
@@ -357,12 +368,6 @@ export const sessionNotCredential = onProtected(
     }
   },
 );
-
-/** A request without the run's token: none, and one no authorization server issued. */
-const WITHOUT_VALID_TOKEN = [
-  { key: 'no-token', authorization: null, what: 'no Authorization header' },
-  { key: 'invalid-token', authorization: () => `Bearer mcpcheck-unknown-${randomUUID()}`, what: 'a token no authorization server issued' },
-] as const;
 
 export const handleNotCredential = onProtected(
   {
@@ -381,10 +386,9 @@ export const handleNotCredential = onProtected(
     if (!tools) return;
     const { taskId } = tools[0]!;
     const own = await getTask(ctx.session, taskId);
-    if (own.kind !== 'result') return ctx.check.skipEach(`not exercised: tasks/get of task ${show(taskId)} with the run's own token got no task (${describeReply(own)}), so a refusal without it would show nothing`, WITHOUT_VALID_TOKEN);
-    for (const w of WITHOUT_VALID_TOKEN) {
-      const authorization = typeof w.authorization === 'function' ? w.authorization() : w.authorization;
-      const { res } = await modernProbe(found.channel, ctx.session, authorization, 'tasks/get', { taskId, _meta: declaring(withTasks()) });
+    if (own.kind !== 'result') return ctx.check.skipEach(`not exercised: tasks/get of task ${show(taskId)} with the run's own token got no task (${describeReply(own)}), so a refusal without it would show nothing`, withoutValidToken().map(({ key }) => ({ key })));
+    for (const w of withoutValidToken()) {
+      const { res } = await modernProbe(found.channel, ctx.session, w.authorization, 'tasks/get', { taskId, _meta: declaring(withTasks()) });
       ctx.check.expect(res.status === 401, {
         key: w.key,
         expected: `tasks/get of task ${show(taskId)} (a handle the run's token got) with ${w.what} → 401: possession of the handle authenticates nobody`,
@@ -394,7 +398,6 @@ export const handleNotCredential = onProtected(
   },
 );
 
-const OTHER_USER_FLAG = '--other-user-token-env';
 const SESSION_USER_CHECKS = [{ key: 'request' }, { key: 'delete' }];
 
 export const sessionBoundToUser = onProtected(
@@ -406,7 +409,7 @@ export const sessionBoundToUser = onProtected(
   },
   async (ctx, found) => {
     if (found.channel.bearerToken === undefined) return ctx.check.skip(`not judged: ${WITHOUT_TOKEN}`);
-    const other = probeToken(ctx, 'otherUser', OTHER_USER_FLAG);
+    const other = probeToken(ctx, 'otherUser');
     if (other === undefined) return;
     const outcome = await ctx.connect(ctx.session);
     if (!outcome.ok) return ctx.check.error(`the session with the run's token could not start: ${outcome.why}`);
@@ -417,8 +420,8 @@ export const sessionBoundToUser = onProtected(
     const own = await conversationWith(found.channel, ctx.session, asOther.Authorization);
     const ownSession = own.opened.headers['mcp-session-id'];
     if (ownSession !== undefined) await probe(found.channel, { method: 'DELETE', sessionIdOverride: ownSession, headers: asOther, omitProtocolVersion: true });
-    if (own.send === undefined) return ctx.check.skipEach(`not exercised: the other user's token (${OTHER_USER_FLAG}) was refused at an opening request of its own (${describeProbe(own.opened)}), so a refusal in this user's session would show nothing`, SESSION_USER_CHECKS);
-    const what = `with the other user's token (${OTHER_USER_FLAG}) and the MCP-Session-Id the run's token opened`;
+    if (own.send === undefined) return ctx.check.skipEach(`not exercised: the other user's token (${probeTokenFlag('otherUser')}) was refused at an opening request of its own (${describeProbe(own.opened)}), so a refusal in this user's session would show nothing`, SESSION_USER_CHECKS);
+    const what = `with the other user's token (${probeTokenFlag('otherUser')}) and the MCP-Session-Id the run's token opened`;
 
     // Served in the session the id names, unless the server serves ids it never issued as well: then the id named none.
     const inSession = await probe(found.channel, { method: 'POST', body: rpc('ping').body, headers: asOther });

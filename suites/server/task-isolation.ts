@@ -1,4 +1,4 @@
-import { hasCapability, isObject, MODERN, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { hasCapability, isObject, MODERN, probeTokenFlag, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
 import { type ConversationReply, conversationWith, type ProbeConversation, probeToken, protectedResource } from './authorization-helpers.js';
 import { describeProbe } from './http.js';
 import { callAsTask, createdTaskId, firstTaskPlan, TOOL_TASKS } from './task-helpers.js';
@@ -11,7 +11,7 @@ import { declaring, getTask, taskTools, withTasks } from './modern-task-helpers.
 // conversation of its own; a refusal is any JSON-RPC error or HTTP error status, since the spec
 // names none (an unknown task's −32602 gives nothing away).
 
-const FLAG = '--other-user-token-env';
+const FLAG = probeTokenFlag('otherUser');
 const TASK_TTL_MS = 60_000;
 
 /** How the other user sends a request. */
@@ -38,7 +38,7 @@ function outcomeOf(reply: ConversationReply): 'served' | 'refused' | undefined {
 async function otherUser(ctx: ScenarioContext): Promise<Send | undefined> {
   const found = await protectedResource(ctx);
   if (!found) return undefined;
-  const token = probeToken(ctx, 'otherUser', FLAG);
+  const token = probeToken(ctx, 'otherUser');
   if (token === undefined) return undefined;
   const conversation = await conversationWith(found.channel, ctx.session, `Bearer ${token}`);
   if (conversation.send === undefined) ctx.check.skip(`not exercised: the other user's token (${FLAG}) was refused at the opening request (${describeProbe(conversation.opened)})`);
