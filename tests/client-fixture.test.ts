@@ -259,7 +259,9 @@ describe.each([
     const r = await run(script, [closed]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/lost the server/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // On its own, well before the run's 45 s limit: a loaded machine once took 6.5 s over the
+    // start and exit of a process that takes 0.3 s idle, so the bound leaves room for that.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 
