@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
 import { testServer } from '../src/commands/server.js';
 import { authorization } from '../suites/server/authorization.js';
-import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROBE_TOKENS, PROTECTED_RUN, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, withProtectedToken } from './server-helpers.js';
+import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROBE_TOKENS, PROTECTED_RUN, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -47,7 +47,7 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     // Protected and correct but for a challenge without scope (a warning): a check that has a reproduce line.
     const start = withProtectedToken(`node ${REFERENCE} --http --port ${port} --break auth-challenge-without-scope`);
     const run = await mcpcheckAsync(
-      ['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--expired-token-env', 'OLD_TOKEN', '--other-audience-token-env', 'OTHER_TOKEN', '--narrow-token-env', 'NARROW_TOKEN', '--other-user-token-env', 'SECOND_USER_TOKEN', '--broad-token-env', 'BROAD_TOKEN', '--json', json, '--verbose'],
+      ['server', '--url', url, '--start', start, '--token-env', 'MCPCHECK_TEST_TOKEN', '--expired-token-env', 'OLD_TOKEN', '--other-audience-token-env', 'OTHER_TOKEN', '--narrow-token-env', 'NARROW_TOKEN', '--other-user-token-env', 'SECOND_USER_TOKEN', '--broad-token-env', 'BROAD_TOKEN', '--local', '--json', json, '--verbose'],
       { MCPCHECK_TEST_TOKEN: PROTECTED_TOKEN, OLD_TOKEN: PROBE_TOKENS.expired!, OTHER_TOKEN: PROBE_TOKENS.otherAudience!, NARROW_TOKEN: PROBE_TOKENS.narrow!, SECOND_USER_TOKEN: PROBE_TOKENS.otherUser!, BROAD_TOKEN: PROBE_TOKENS.broad! },
     );
     const text = readFileSync(json, 'utf8');
@@ -63,6 +63,9 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     // A reproduce line runs as pasted: it names the variable, not the token.
     const reproduce = report.checks.find((c) => c.id === 'server.auth.challenge-scope')?.reproduce ?? '';
     expect(reproduce).toContain('--token-env MCPCHECK_TEST_TOKEN --expired-token-env OLD_TOKEN --other-audience-token-env OTHER_TOKEN --narrow-token-env NARROW_TOKEN --other-user-token-env SECOND_USER_TOKEN --broad-token-env BROAD_TOKEN');
+    // Meant to run locally (--local), it refuses whoever brings no token.
+    expect(statuses(report, 'server.security.')).toEqual({ 'server.security.local-access-restricted': 'pass' });
+    expect(reproduce).toMatch(/ --local( |$)/);
     // Another user's token reaches none of the run's tasks (the server's sessions keep them apart).
     expect(statuses(report, 'server.tasks.isolation')).toEqual({ 'server.tasks.isolation/get': 'pass', 'server.tasks.isolation/cancel': 'pass', 'server.tasks.isolation/result': 'pass', 'server.tasks.isolation/list': 'skip' });
   });
@@ -162,6 +165,22 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     const run = await mcpcheckAsync(['server', '--url', 'http://127.0.0.1:9/mcp', '--token-env', 'MCPCHECK_NO_SUCH_VARIABLE']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe('mcpcheck: --token-env MCPCHECK_NO_SUCH_VARIABLE: the environment variable MCPCHECK_NO_SUCH_VARIABLE is not set');
+  });
+});
+
+describe.concurrent('a server meant to run locally (--local): SEC-LOCAL-02', () => {
+  const LOCAL_ONLY = { only: ['server.security.local-access-restricted'], local: true };
+  const verdict = (report: RunReport) => report.checks.filter((c) => c.id === 'server.security.local-access-restricted').map((c) => `${c.status} ${c.requirements.join(',')}`);
+
+  it('the reference server over HTTP without --auth serves anyone on the machine: a warning of SEC-LOCAL-02 alone', async ({ expect }) => {
+    const report = await runHttp((port) => `node ${REFERENCE} --http --port ${port}`, LOCAL_ONLY);
+    expect(verdict(report)).toEqual(['warn SEC-LOCAL-02']);
+    expect(describeFailures(report)).toMatch(/^warn server\.security\.local-access-restricted \[SEC-LOCAL-02\][^\n]*served/);
+  });
+
+  it('over stdio it passes; without --local the rule is not judged', async ({ expect }) => {
+    expect(verdict(await runStdio(`node ${REFERENCE}`, LOCAL_ONLY))).toEqual(['pass SEC-LOCAL-02']);
+    expect(verdict(await runStdio(`node ${REFERENCE}`, { only: LOCAL_ONLY.only }))).toEqual(['skip SEC-LOCAL-02']);
   });
 });
 

@@ -184,6 +184,7 @@ const serverOptions = {
   'narrow-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token lacking a scope some request needs, in environment variable NAME: server.auth.insufficient-scope expects 403 insufficient_scope naming the scope' },
   'other-user-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token of another user (another authorization context), in environment variable NAME: the task isolation and session scenarios expect that user refused the tasks and the session the run\'s token made' },
   'broad-token-env': { type: 'string', arg: 'NAME', describe: 'with --url: a valid token holding only a scope that, by the server\'s scope hierarchy, covers every scope its requests need (a parent scope), in environment variable NAME: server.modern.auth.scope-hierarchy expects it served (2026-07-28)' },
+  local: { type: 'boolean', describe: 'the server is meant to run on its user\'s machine: judged on the security best practices\' rule for local servers (stdio, or HTTP refusing requests without credentials: SEC-LOCAL-02)' },
   'client-id': {
     type: 'string',
     describe: "with --url and --client-secret-env: get the run's token by the client credentials grant, from the authorization server the server's Protected Resource Metadata names (the secret goes over https or to loopback only)",
@@ -366,7 +367,7 @@ const gradedServer = graded<ParsedFlags<typeof serverFlags>>(async (args, baseli
   // The probe tokens' flags name variables, not tokens: a reproduce line keeps them and runs as pasted.
   const probeFlags = Object.values(PROBE_TOKEN_FLAGS).flatMap((flag) => (args[flag] !== undefined ? [` --${flag} ${args[flag]}`] : [])).join('');
   const credentialFlags = args['client-id'] !== undefined ? ` --client-id ${JSON.stringify(args['client-id'])} --client-secret-env ${args['client-secret-env']}` : '';
-  const targetFlags = serverTargetFlags(args) + probeFlags + credentialFlags;
+  const targetFlags = serverTargetFlags(args) + probeFlags + credentialFlags + (args.local ? ' --local' : '');
   return watched(args, redactor, (control) => testServer({
     control,
     ...serverTarget(args),
@@ -376,6 +377,7 @@ const gradedServer = graded<ParsedFlags<typeof serverFlags>>(async (args, baseli
     ...(args['spec-version'] !== undefined ? { specVersion: args['spec-version'] } : {}),
     ...probeTokensOption(args),
     ...clientCredentialsOption(args),
+    ...(args.local ? { local: true } : {}),
     targetFlags,
   }));
 });

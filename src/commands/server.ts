@@ -59,6 +59,8 @@ export interface ServerCommandOptions {
   probeTokens?: ProbeTokens;
   /** Get the run's token by the client credentials grant (--client-id, --client-secret-env). */
   clientCredentials?: ClientCredentials;
+  /** The server is meant to run on its user's machine (--local). */
+  local?: boolean;
 }
 
 export function parseHeaders(lines: string[]): Record<string, string> {
@@ -135,6 +137,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     seed: o.seed ?? freshSeed(),
     cases: o.properties ?? PROPERTY_CASES,
     ...(o.probeTokens ? { probeTokens: o.probeTokens } : {}),
+    ...(o.local ? { local: true as const } : {}),
   };
   const notes: string[] = [];
   // A protected server shows its eras to no request without a token: its run speaks the mission's revision.

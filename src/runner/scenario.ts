@@ -42,6 +42,8 @@ export interface RunOptions {
   cases: number;
   /** Tokens the user gave for the authorization scenarios to present instead of the run's own. */
   probeTokens?: ProbeTokens;
+  /** The user said the server is meant to run on its user's machine (--local): the rules for local servers bind it. */
+  local?: true;
 }
 
 /** The flag of each kind of probe token (without its dashes): it names the environment variable holding the token. */

@@ -20,6 +20,7 @@ import { olderRevisions } from './older-revisions.js';
 import { prompts } from './prompts.js';
 import { properties } from './properties.js';
 import { resources } from './resources.js';
+import { security } from './security.js';
 import { stdio } from './stdio.js';
 import { tasks } from './tasks.js';
 import { taskIsolationScenarios } from './task-isolation.js';
@@ -27,4 +28,4 @@ import { tools } from './tools.js';
 import { utilities } from './utilities.js';
 
 /** Every server scenario, one spec area per file. */
-export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...tasks, ...taskIsolationScenarios, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernTasks, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization];
+export const serverScenarios: Scenario[] = [...lifecycle, olderRevisions, ...baseProtocol, ...utilities, ...tools, ...resources, ...notifications, ...clientFeatures, ...prompts, ...tasks, ...taskIsolationScenarios, ...stdio, ...http, ...httpStreams, ...properties, ...modernDiscover, ...modernMeta, ...modernLegacy, ...modernHttp, ...modernSubscriptions, ...modernMrtr, ...modernTasks, ...modernLogging, ...modernCancellation, ...httpStateless, ...authorization, ...security];
