@@ -12,7 +12,10 @@
  * with {a: 2, b: 3}); with neither, it connects, lists the tools and exits.
  * A protected server (HTTP 401) is authorized with OAuth as the conformance contract has it: the
  * SDK discovers and registers, this client GETs the authorization URL and takes the code off the
- * redirect back (see ContractAuthProvider).
+ * redirect back (see ContractAuthProvider). Handed the client credentials scenarios' context
+ * (auth/client-credentials-basic, auth/client-credentials-jwt), it is a machine-to-machine client of
+ * the client credentials extension instead (the SDK's ClientCredentialsProvider or
+ * PrivateKeyJwtProvider: see machineProvider).
  * Exit status: 0 done, 1 the server was lost or the run failed, 2 bad arguments or steps.
  *
  * Copy it and change what you need: it needs nothing but the SDK (npm i @modelcontextprotocol/sdk).
@@ -22,6 +25,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -185,16 +189,37 @@ class ContractAuthProvider {
   }
 }
 
+/** What the conformance contract hands over in MCP_CONFORMANCE_CONTEXT (the scenario's name, credentials). */
+function contractContext() {
+  try {
+    const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+    return typeof context === 'object' && context !== null ? context : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The client the conformance contract hands over in MCP_CONFORMANCE_CONTEXT ({client_id, client_secret}), if it hands one. */
 function contractClient() {
-  let context;
-  try {
-    context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-  } catch {
-    return undefined;
-  }
-  if (typeof context?.client_id !== 'string') return undefined;
+  const context = contractContext();
+  if (typeof context.client_id !== 'string') return undefined;
   return { client_id: context.client_id, ...(typeof context.client_secret === 'string' ? { client_secret: context.client_secret } : {}) };
+}
+
+/**
+ * The client credentials extension (io.modelcontextprotocol/oauth-client-credentials): a client
+ * without a user gets its token by the client_credentials grant, authenticating by its secret or by
+ * a JWT assertion signed with its key. The contract names the scenario and hands over the credentials.
+ */
+function machineProvider() {
+  const context = contractContext();
+  const clientId = context.client_id;
+  if (typeof clientId !== 'string') return undefined;
+  if (context.name === 'auth/client-credentials-basic' && typeof context.client_secret === 'string') return new ClientCredentialsProvider({ clientId, clientSecret: context.client_secret });
+  if (context.name === 'auth/client-credentials-jwt' && typeof context.private_key_pem === 'string') {
+    return new PrivateKeyJwtProvider({ clientId, privateKey: context.private_key_pem, algorithm: typeof context.signing_algorithm === 'string' ? context.signing_algorithm : 'ES256' });
+  }
+  return undefined;
 }
 
 /** The server ended the session (HTTP 404 to a request that carried its id): a new one is due. */
@@ -261,8 +286,10 @@ async function main() {
   if (!last) fail(2, 'usage: sdk-client.js SERVER-URL-OR-COMMAND');
   const steps = readSteps();
   const overHttp = /^https?:\/\//i.test(last);
-  const auth = overHttp ? new ContractAuthProvider() : undefined;
+  const machine = overHttp ? machineProvider() : undefined;
+  const auth = overHttp && !machine ? new ContractAuthProvider() : undefined;
   const makeTransport = () => {
+    if (machine) return new StreamableHTTPClientTransport(new URL(last), { authProvider: machine });
     if (overHttp) return new StreamableHTTPClientTransport(new URL(last), { authProvider: auth, fetch: auth.fetch });
     const [command, ...args] = words.join(' ').trim().split(/\s+/);
     return new StdioClientTransport({ command, args });

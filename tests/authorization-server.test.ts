@@ -41,6 +41,7 @@ const REFERENCE_VERDICTS = {
   'as.metadata.required-fields': 'pass',
   'as.metadata.pkce': 'pass',
   'as.metadata.https': 'skip',
+  'as.metadata.client-credentials': 'pass',
   'as.registration.dynamic': 'pass',
   'as.registration.redirect-scheme': 'pass',
   'as.cimd.supported': 'pass',
@@ -133,6 +134,8 @@ describe.concurrent('mcpcheck authorization: real authorization servers', () => 
       // No RFC 9207 iss in its redirects (a SHOULD of 2026-07-28), so nothing to compare or for the metadata to advertise.
       'as.authorize.iss/present': 'warn',
       'as.authorize.iss/advertised': 'skip',
+      // Its metadata offers the authorization code grant alone (no client credentials extension).
+      'as.metadata.client-credentials': 'skip',
       // The demo provider issues no refresh tokens.
       'as.refresh.rotation': 'skip',
       // Nor does it take Client ID Metadata Documents (a SHOULD).

@@ -1,4 +1,6 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { assertionProblem, JWT_BEARER_ASSERTION } from '../src/validate/client-assertion.js';
 import { resourceMatch } from '../src/validate/resource-uri.js';
 import { bearerChallenge, parseChallenges } from '../src/validate/www-authenticate.js';
 import { wellKnownMetadataUrls } from '../src/validate/resource-uri.js';
@@ -60,5 +62,38 @@ describe('the well-known URIs of Protected Resource Metadata (RFC 9728 §3.1)', 
       'http://127.0.0.1:1/.well-known/oauth-protected-resource',
     ]);
     expect(wellKnownMetadataUrls(new URL('http://127.0.0.1:1/')).map((u) => u.href)).toEqual(['http://127.0.0.1:1/.well-known/oauth-protected-resource']);
+  });
+});
+
+describe('a client\'s JWT assertion at the token endpoint (RFC 7523 §2.2, §3)', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const now = 1_800_000_000;
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  /** A JWT over `claims`, its header `alg`, signed with `key` (ES256, raw r||s as JWS has it). */
+  function jwt(claims: Record<string, unknown>, alg = 'ES256', key = privateKey): string {
+    const signed = `${b64({ alg, typ: 'JWT' })}.${b64(claims)}`;
+    return `${signed}.${sign('sha256', Buffer.from(signed), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  }
+  const good = { iss: 'c1', sub: 'c1', aud: 'http://127.0.0.1:9/', exp: now + 60, jti: 'x' };
+  const expect_ = { publicKey, algorithms: ['ES256'], clientId: 'c1', audiences: ['http://127.0.0.1:9', 'http://127.0.0.1:9/token'], nowSeconds: now };
+  const problem = (assertion: string | undefined, type: string | undefined = JWT_BEARER_ASSERTION) => assertionProblem(assertion, type, expect_);
+
+  it('takes one signed by the key given, for the client, to the authorization server, unexpired', () => {
+    expect(problem(jwt(good))).toBeUndefined();
+    expect(problem(jwt({ ...good, aud: ['elsewhere', 'http://127.0.0.1:9/token'] }))).toBeUndefined();
+  });
+
+  it('names what is wrong with any other', () => {
+    expect(problem(jwt(good), 'urn:other')).toMatch(/^client_assertion_type "urn:other"/);
+    expect(problem(undefined)).toBe('no client_assertion');
+    expect(problem('a.b')).toMatch(/2 dot-separated parts/);
+    expect(problem(`${b64({ alg: 'none' })}.${b64(good)}.`)).toMatch(/alg "none", which the metadata does not list/);
+    expect(problem(jwt(good, 'ES256', other.privateKey))).toMatch(/does not verify/);
+    expect(problem(jwt({ ...good, iss: 'c2' }))).toMatch(/^iss "c2"/);
+    expect(problem(jwt({ ...good, sub: undefined }))).toMatch(/^sub undefined/);
+    expect(problem(jwt({ ...good, aud: 'https://as.invalid' }))).toMatch(/names neither the issuer nor the token endpoint/);
+    expect(problem(jwt({ ...good, exp: undefined }))).toBe('no exp claim');
+    expect(problem(jwt({ ...good, exp: now - 120 }))).toMatch(/120 s in the past/);
   });
 });

@@ -40,6 +40,11 @@ export const ALL_PASS = {
   'client.auth.registration-order': 'pass',
   'client.auth.resource-mismatch': 'pass',
   'client.auth.token-per-server': 'pass',
+  // The client credentials extension: the reference clients and the SDK example take its context.
+  'client.auth.client-credentials-secret/authentication': 'pass',
+  'client.auth.client-credentials-secret/resource': 'pass',
+  'client.auth.client-credentials-jwt/authentication': 'pass',
+  'client.auth.client-credentials-jwt/resource': 'pass',
 };
 /** A 2026-07-28 client is judged on these too (rules of that revision alone). */
 export const ALL_PASS_2026 = {

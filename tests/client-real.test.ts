@@ -59,8 +59,9 @@ const SDK_V1_OAUTH = [
   ...['bearer', 'complex-challenge', 'dcr-fallback', 'expired-token', 'metadata-order', 'metadata-order-root', 'oidc-discovery', 'pkce', 'redirect-registered', 'redirect-safe', 'resource', 'resource-canonical', 'resource-metadata', 'resource-mismatch', 'scope', 'scope-challenge-authoritative', 'scope-from-metadata', 'scope-omitted', 'state', 'step-up-bounded', 'token-auth-basic', 'token-auth-none', 'token-auth-post', 'token-not-in-query', 'token-per-server'].map(
     (k) => `pass client.auth.${k}`,
   ),
-  // Neither names a metadata document nor reads MCP_CONFORMANCE_CONTEXT.
-  ...['cimd-url', 'pre-registration', 'registration-order'].map((k) => `skip client.auth.${k}`),
+  // Neither names a metadata document nor reads MCP_CONFORMANCE_CONTEXT; nor has a client
+  // credentials flow (the extension is optional: the first of its scenarios tells, the second is not started).
+  ...['cimd-url', 'pre-registration', 'registration-order', 'client-credentials-secret/authentication', 'client-credentials-secret/resource', 'client-credentials-jwt'].map((k) => `skip client.auth.${k}`),
 ].sort();
 
 /**

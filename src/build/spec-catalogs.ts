@@ -39,7 +39,12 @@ export interface CatalogSource {
    * extension's identifier, and where its pages are published (a row's source is a page of it).
    * Its rules join the revision's when the extension is in play.
    */
-  extension?: { id: string; urlBase: string };
+  extension?: {
+    id: string;
+    urlBase: string;
+    /** Its pages are files of a repository, whose URLs keep their names' `.mdx`. */
+    files?: true;
+  };
 }
 
 export const CATALOG_SOURCES: readonly CatalogSource[] = [
@@ -58,6 +63,17 @@ export const CATALOG_SOURCES: readonly CatalogSource[] = [
     shared: 'catalogs/ext-tasks-2026-07-28.json',
     file: 'src/spec/requirements-ext-tasks-2026-07-28.json',
     extension: { id: 'io.modelcontextprotocol/tasks', urlBase: 'https://modelcontextprotocol.github.io/ext-tasks/specification/2026-07-28' },
+  },
+  {
+    // Authorization's official extension for machine-to-machine clients: it binds in both eras (the flow happens before either's first message).
+    spec: '2025-11-25',
+    shared: 'catalogs/ext-oauth-client-credentials.json',
+    file: 'src/spec/requirements-ext-oauth-client-credentials.json',
+    titles: {
+      'AUTH-CC-01': 'A client in the client credentials flow authenticates at the token endpoint with a JWT assertion (RFC 7523 §2.2) or with its client secret',
+      'AUTH-CC-02': 'A client that can authenticate either way uses a JWT assertion (the RECOMMENDED method) where the authorization server supports it',
+    },
+    extension: { id: 'io.modelcontextprotocol/oauth-client-credentials', urlBase: 'https://github.com/modelcontextprotocol/ext-auth/blob/32375543bcedef7018c86de4fab9d1e7226cb25f/specification/draft', files: true },
   },
 ];
 
@@ -132,7 +148,7 @@ export function deriveRow(row: SharedRow, source: CatalogSource): DerivedRow {
     binds: row.binds,
     area: row.area,
     source: row.source,
-    url: urlOf(row.source, source.spec, source.extension?.urlBase),
+    url: source.extension?.files ? `${source.extension.urlBase}/${row.source.split(';')[0]!.trim()}` : urlOf(row.source, source.spec, source.extension?.urlBase),
     title: source.titles?.[row.id] ?? titleOf(requirement),
     requirement,
     blackbox: row.blackbox,

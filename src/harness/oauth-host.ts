@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseObject } from '../json.js';
 import type { GuardAnswer, GuardRequest, RequestGuard } from '../transport/server-channel.js';
 import { metadataLocations } from '../validate/as-metadata.js';
+import { assertionProblem } from '../validate/client-assertion.js';
 import { isLoopbackHost } from '../validate/loopback.js';
 
 /**
@@ -87,10 +88,35 @@ export interface OAuthHostVariant {
    * (SEC-AUTHURL-02): a URL pasted into a command line unquoted, in double quotes or in single quotes.
    */
   shellProbe?: true;
+  /**
+   * The client credentials extension (io.modelcontextprotocol/oauth-client-credentials): the
+   * authorization server has no registration endpoint and grants client_credentials alone, to
+   * CLIENT_CREDENTIALS authenticating by its secret (client_secret_basic or client_secret_post:
+   * 'secret') or by a JWT assertion signed with clientCredentialsKey() (private_key_jwt, ES256: 'jwt').
+   */
+  clientCredentials?: 'secret' | 'jwt';
 }
 
 /** How a client authenticates at the token endpoint (RFC 8414 token_endpoint_auth_methods_supported). */
 export type TokenAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+/** How a client authenticated at the token endpoint: a TokenAuthMethod, or a JWT assertion. */
+export type ClientAuthMethod = TokenAuthMethod | 'private_key_jwt';
+
+/** The client of the client credentials variants, as the official contract hands it to a client (with its key for 'jwt'). */
+export const CLIENT_CREDENTIALS = { client_id: 'mcpcheck-client-credentials', client_secret: 'mcpcheck-client-credentials-secret' };
+/** The JWS algorithm the 'jwt' variant lists and its key is for. */
+export const ASSERTION_ALGORITHM = 'ES256';
+
+let assertionKey: { privatePem: string; publicKey: KeyObject } | undefined;
+/** The key pair of the 'jwt' variant's client, made once per process: the private half goes to the client in MCP_CONFORMANCE_CONTEXT. */
+export function clientCredentialsKey(): { privatePem: string; publicKey: KeyObject } {
+  if (!assertionKey) {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    assertionKey = { privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKey };
+  }
+  return assertionKey;
+}
+
 /** The client the 'pre-registered' variant knows, as the official contract hands it to a client. */
 export const PRE_REGISTERED = { client_id: 'mcpcheck-pre-registered-client', client_secret: 'mcpcheck-pre-registered-secret' };
 
@@ -102,7 +128,8 @@ export function isMetadataDocumentId(clientId: string): boolean {
 }
 
 /** How a token request authenticated its client (RFC 6749 §2.3.1): Basic credentials, a secret in the body, or neither. */
-function tokenAuthOf(authorization: string | undefined, params: Record<string, string>): { method: TokenAuthMethod; clientId?: string; secret?: string } {
+function tokenAuthOf(authorization: string | undefined, params: Record<string, string>): { method: ClientAuthMethod; clientId?: string; secret?: string } {
+  if (params.client_assertion !== undefined || params.client_assertion_type !== undefined) return { method: 'private_key_jwt', ...(params.client_id !== undefined ? { clientId: params.client_id } : {}) };
   const basic = /^Basic +(\S+)$/i.exec(authorization ?? '')?.[1];
   if (basic !== undefined) {
     const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
@@ -154,7 +181,18 @@ export type OAuthEvent =
   | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number }
   | { kind: 'register'; body: unknown; status: number; issuer: string; issuedId?: string }
   | { kind: 'authorize'; method: string; path: string; params: Record<string, string>; status: number; issuer: string }
-  | { kind: 'token'; params: Record<string, string>; authorization?: string; status: number; issued?: string; clientAuth: TokenAuthMethod; clientId?: string; issuer: string };
+  | {
+      kind: 'token';
+      params: Record<string, string>;
+      authorization?: string;
+      status: number;
+      issued?: string;
+      clientAuth: ClientAuthMethod;
+      clientId?: string;
+      issuer: string;
+      /** Why its client authentication did not authenticate the client (the client credentials variants; undefined: it did). */
+      clientAuthProblem?: string;
+    };
 
 /** An authorization server the host plays: its issuer identifier and where its endpoints are. */
 interface Authority {
@@ -279,7 +317,9 @@ export class LoopbackOAuthHost {
   }
 
   /** The token-endpoint authentication methods the metadata lists. */
-  private get tokenAuthMethods(): TokenAuthMethod[] {
+  private get tokenAuthMethods(): ClientAuthMethod[] {
+    if (this.variant.clientCredentials === 'secret') return ['client_secret_basic', 'client_secret_post'];
+    if (this.variant.clientCredentials === 'jwt') return ['private_key_jwt'];
     if (this.variant.registration === 'pre-registered') return ['client_secret_basic'];
     return this.variant.tokenAuth ? [this.variant.tokenAuth] : ['none', 'client_secret_basic', 'client_secret_post'];
   }
@@ -324,7 +364,7 @@ export class LoopbackOAuthHost {
       return served ? json(200, this.metadata(second ?? this.first)) : { status: 404 };
     }
     for (const at of this.second ? [this.second, this.first] : [this.first]) {
-      if (route === `POST ${at.base}/register` && this.variant.registration !== 'pre-registered') return this.register(r, at);
+      if (route === `POST ${at.base}/register` && this.variant.registration !== 'pre-registered' && !this.variant.clientCredentials) return this.register(r, at);
       // The shell probe's path as the client sent it: encoded or not, it is the authorization endpoint.
       if (route === `GET ${at.base}/authorize` || (this.shell && r.method === 'GET' && r.path.startsWith(`${at.base}/authorize/`))) return this.authorize(r, at);
       if (route === `POST ${at.base}/token`) return this.token(r, at);
@@ -346,11 +386,12 @@ export class LoopbackOAuthHost {
       issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : authority.issuer,
       authorization_endpoint: `${this.authorizationOrigin}${this.authorizePath(authority)}`,
       token_endpoint: `${at}/token`,
-      ...(this.variant.registration === 'pre-registered' ? {} : { registration_endpoint: `${at}/register` }),
+      ...(this.variant.registration === 'pre-registered' || this.variant.clientCredentials ? {} : { registration_endpoint: `${at}/register` }),
       ...(this.takesDocuments ? { client_id_metadata_document_supported: true } : {}),
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: this.variant.clientCredentials ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: this.tokenAuthMethods,
+      ...(this.variant.clientCredentials === 'jwt' ? { token_endpoint_auth_signing_alg_values_supported: [ASSERTION_ALGORITHM] } : {}),
       ...(scopes ? { scopes_supported: this.variant.stepUp ? [...scopes, STEP_UP_SCOPE] : scopes } : {}),
       authorization_response_iss_parameter_supported: true,
       ...(this.variant.withoutPkce ? {} : { code_challenge_methods_supported: ['S256'] }),
@@ -468,11 +509,28 @@ export class LoopbackOAuthHost {
     const params = Object.fromEntries(new URLSearchParams(r.body ?? ''));
     const { issuer } = at;
     const auth = tokenAuthOf(r.headers.authorization, params);
+    const problem = this.variant.clientCredentials ? this.clientCredentialsProblem(auth, params, at) : undefined;
     const done = (status: number, body: Record<string, unknown>, issued?: string) => {
       const { clientId } = auth;
-      this.record({ kind: 'token', params, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), status, ...(issued !== undefined ? { issued } : {}), clientAuth: auth.method, ...(clientId !== undefined ? { clientId } : {}), issuer });
+      this.record({
+        kind: 'token',
+        params,
+        ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}),
+        status,
+        ...(issued !== undefined ? { issued } : {}),
+        clientAuth: auth.method,
+        ...(clientId !== undefined ? { clientId } : {}),
+        issuer,
+        ...(problem !== undefined ? { clientAuthProblem: problem } : {}),
+      });
       return json(status, body);
     };
+    if (this.variant.clientCredentials) {
+      if (params.grant_type !== 'client_credentials') return done(400, { error: 'unsupported_grant_type', error_description: 'this authorization server grants client_credentials alone' });
+      if (problem !== undefined) return done(401, { error: 'invalid_client', error_description: problem });
+      // OAuth 2.1 §4.2.3: no refresh token for this grant.
+      return this.issue(words(params.scope), issuer, done, undefined, false);
+    }
     // Where one method is set, a client authenticating otherwise, or with a secret it was not given, is refused (RFC 6749 §5.2).
     const methods = this.tokenAuthMethods;
     if (methods.length === 1) {
@@ -506,11 +564,24 @@ export class LoopbackOAuthHost {
     return done(400, { error: 'unsupported_grant_type' });
   }
 
-  private issue(scope: string[], issuer: string, done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer, uses?: number): GuardAnswer {
+  /** Why a client credentials token request does not authenticate CLIENT_CREDENTIALS by a method the metadata lists (undefined: it does). */
+  private clientCredentialsProblem(auth: ReturnType<typeof tokenAuthOf>, params: Record<string, string>, at: Authority): string | undefined {
+    const listed = this.tokenAuthMethods;
+    if (!listed.includes(auth.method)) return `it authenticated by ${auth.method}, which the metadata does not list (${listed.join(', ')})`;
+    if (auth.method === 'private_key_jwt') {
+      if (auth.clientId !== undefined && auth.clientId !== CLIENT_CREDENTIALS.client_id) return `client_id ${JSON.stringify(auth.clientId)} beside the assertion, not ${CLIENT_CREDENTIALS.client_id}`;
+      const audiences = [at.issuer, `${this.authorizationOrigin}${at.base}/token`];
+      return assertionProblem(params.client_assertion, params.client_assertion_type, { publicKey: clientCredentialsKey().publicKey, algorithms: [ASSERTION_ALGORITHM], clientId: CLIENT_CREDENTIALS.client_id, audiences, nowSeconds: Math.floor(Date.now() / 1000) });
+    }
+    if (auth.clientId !== CLIENT_CREDENTIALS.client_id || auth.secret !== CLIENT_CREDENTIALS.client_secret) return `client ${JSON.stringify(auth.clientId)} with a secret other than the one it was given`;
+    return undefined;
+  }
+
+  private issue(scope: string[], issuer: string, done: (status: number, body: Record<string, unknown>, issued?: string) => GuardAnswer, uses?: number, refreshable = true): GuardAnswer {
     const access = fresh('mcpcheck-access');
     this.accessTokens.set(access, { scope, issuer });
     if (uses !== undefined) this.usesLeft.set(access, uses);
-    const refresh = this.variant.noRefreshToken ? undefined : fresh('mcpcheck-refresh');
+    const refresh = this.variant.noRefreshToken || !refreshable ? undefined : fresh('mcpcheck-refresh');
     if (refresh !== undefined) this.refreshTokens.set(refresh, { scope, issuer });
     return done(200, { access_token: access, token_type: 'Bearer', expires_in: 3600, ...(refresh !== undefined ? { refresh_token: refresh } : {}), ...(scope.length > 0 ? { scope: scope.join(' ') } : {}) }, access);
   }

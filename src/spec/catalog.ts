@@ -72,7 +72,13 @@ interface CatalogFile {
  * judges. An extension may reuse an id the revision dropped, with the same meaning (TASK-ST-02:
  * §18 of the revision's catalog), never one the revision has.
  */
-const STATELESS_CATALOGS = ['requirements-2026-07-28.json', 'requirements-ext-tasks-2026-07-28.json'] as const;
+const STATELESS_CATALOGS = ['requirements-2026-07-28.json', 'requirements-ext-tasks-2026-07-28.json', 'requirements-ext-oauth-client-credentials.json'] as const;
+
+/**
+ * The catalogs of extensions that bind in the stateful era too (from their `spec` on): the
+ * authorization extensions, whose flows happen before either era's first message.
+ */
+const STATEFUL_EXTENSION_CATALOGS = ['requirements-ext-oauth-client-credentials.json'] as const;
 
 interface RevisionsFile {
   rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string>; levels?: Record<string, string> }>;
@@ -103,6 +109,14 @@ function load(): Map<string, StatefulRequirement> {
     for (const [clause, since] of Object.entries(rev.clauses ?? {})) {
       if (!isStatefulRevision(since)) throw new Error(`src/spec/revisions.json: clause ${JSON.stringify(clause)} of ${r.id} names no revision`);
       clauses.set(`${r.id} ${clause}`, since);
+    }
+  }
+  for (const name of STATEFUL_EXTENSION_CATALOGS) {
+    const ext = readJson<CatalogFile>(name);
+    if (!isStatefulRevision(ext.spec)) throw new Error(`src/spec/${name}: spec ${JSON.stringify(ext.spec)} is no stateful revision`);
+    for (const r of ext.requirements) {
+      if (map.has(r.id)) throw new Error(`src/spec/${name}: ${r.id} is a rule of the 2025-11-25 catalog already`);
+      map.set(r.id, { ...r, since: ext.spec, ...(ext.extension ? { extension: ext.extension } : {}) });
     }
   }
   byId = map;

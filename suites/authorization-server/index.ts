@@ -1,5 +1,5 @@
 import type { AsScenario } from '../kit.js';
-import { https, issuer, pkce, published, requiredFields } from './metadata.js';
+import { clientCredentials, https, issuer, pkce, published, requiredFields } from './metadata.js';
 import { dynamic, redirectScheme } from './registration.js';
 import { cached, supported, validated } from './cimd.js';
 import { codeGrant, codeReuse, invalidGrant, noStore, unknownClient, wrongSecret } from './token.js';
@@ -14,6 +14,7 @@ export const authorizationServerScenarios: AsScenario[] = [
   requiredFields,
   pkce,
   https,
+  clientCredentials,
   dynamic,
   redirectScheme,
   supported,

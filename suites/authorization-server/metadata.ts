@@ -89,3 +89,29 @@ export const https = asScenario({
     });
   },
 });
+
+/** The token endpoint authentication methods of the client credentials extension, one of which its authorization server lists. */
+const MACHINE_METHODS = ['private_key_jwt', 'client_secret_basic'];
+
+export const clientCredentials = asScenario({
+  id: 'as.metadata.client-credentials',
+  title: 'Granting client_credentials, the metadata lists private_key_jwt or client_secret_basic, and the signing algorithms where it lists private_key_jwt',
+  requirements: ['AUTH-CC-03'],
+  async run(ctx) {
+    const found = await metadataOf(ctx);
+    if (!found) return;
+    const grants = found.document.grant_types_supported;
+    if (!Array.isArray(grants) || !grants.includes('client_credentials')) return ctx.check.skip(`not exercised: grant_types_supported ${show(grants)} does not list client_credentials (the client credentials extension is optional)`);
+    const methods = found.document.token_endpoint_auth_methods_supported;
+    const algorithms = found.document.token_endpoint_auth_signing_alg_values_supported;
+    const listed = Array.isArray(methods) ? methods : [];
+    const problems = [
+      ...(!listed.some((m) => MACHINE_METHODS.includes(m as string)) ? [`token_endpoint_auth_methods_supported ${show(methods)} lists neither (the extension asks for the member, whatever RFC 8414's default)`] : []),
+      ...(listed.includes('private_key_jwt') && (!Array.isArray(algorithms) || algorithms.length === 0) ? [`private_key_jwt listed with token_endpoint_auth_signing_alg_values_supported ${show(algorithms)}`] : []),
+    ];
+    ctx.check.expect(problems.length === 0, {
+      expected: `grant_types_supported lists client_credentials: token_endpoint_auth_methods_supported lists ${MACHINE_METHODS.join(' or ')}, and token_endpoint_auth_signing_alg_values_supported (non-empty) where private_key_jwt is listed`,
+      actual: list(problems),
+    });
+  },
+});

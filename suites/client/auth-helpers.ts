@@ -1,5 +1,5 @@
 import { WAIT_MS } from './helpers.js';
-import { clientScenario, loopbackCertificate, serveGuard, show, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
+import { clientScenario, loopbackCertificate, resourceMatch, serveGuard, show, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
 
 // What the client authorization scenarios share (basic/authorization.mdx): mcpcheck's endpoint
 // protected by its own loopback authorization server, a wait for the client's flow, and the
@@ -167,6 +167,12 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
     },
   });
 }
+
+/**
+ * Whether a request's `resource` names the MCP server (AUTH-RES-01): the endpoint's canonical URI,
+ * or a path enclosing it (the most specific one is AUTH-RES-02's SHOULD).
+ */
+export const namesServer = (resource: string | undefined, flow: Flow): boolean => resource !== undefined && resourceMatch(resource, new URL(flow.host.resource)) !== 'other';
 
 /** The skip of a rule about the authorization request, when the client sent none. */
 export const NO_AUTHORIZE = 'not exercised: the client sent no authorization request';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CHALLENGE_SCOPE, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, isLoopbackHost, METADATA_SCOPES, PRM_PATH, resourceMatch, ruling, show, type ClientScenario } from '../kit.js';
-import { eventsOf, expectRefusal, type Flow, NO_AUTHORIZE, protectedScenario, scopeJudge } from './auth-helpers.js';
+import { eventsOf, expectRefusal, type Flow, namesServer, NO_AUTHORIZE, protectedScenario, scopeJudge } from './auth-helpers.js';
 
 // A client meets a protected MCP server (basic/authorization.mdx): a 401 challenge naming the
 // Protected Resource Metadata, an authorization server on the same origin offering dynamic
@@ -60,15 +60,12 @@ export const resourceParameter = protectedScenario(
   (ctx, flow) => {
     const sent = resourcesSent(flow);
     if (!sent) return ctx.check.skip(NO_AUTHORIZE);
-    const endpoint = new URL(flow.host.resource);
-    // The canonical URI may be the origin or a path enclosing the endpoint; the most specific one is AUTH-RES-02's SHOULD.
-    const names = (r: string | undefined) => r !== undefined && resourceMatch(r, endpoint) !== 'other';
     const problems = [
-      ...(!names(sent.authorize) ? [`the authorization request's resource is ${show(sent.authorize)}`] : []),
-      ...('token' in sent && !names(sent.token) ? [`the token request's resource is ${show(sent.token)}`] : []),
+      ...(!namesServer(sent.authorize, flow) ? [`the authorization request's resource is ${show(sent.authorize)}`] : []),
+      ...('token' in sent && !namesServer(sent.token, flow) ? [`the token request's resource is ${show(sent.token)}`] : []),
     ];
     if (problems.length === 0 && !('token' in sent)) return ctx.check.skip('not exercised: the client sent no token request for a code (the authorization request named the resource)');
-    ctx.check.expect(problems.length === 0, { expected: `in both requests a resource naming ${endpoint.href} (${ruling('resource-identifies-server').cite})`, actual: problems.join('; ') });
+    ctx.check.expect(problems.length === 0, { expected: `in both requests a resource naming ${flow.host.resource} (${ruling('resource-identifies-server').cite})`, actual: problems.join('; ') });
   },
 );
 
