@@ -96,7 +96,7 @@ export { bearerChallenge, type Challenge, parseChallenges } from '../src/validat
 export { resourceMatch, wellKnownMetadataUrls } from '../src/validate/resource-uri.js';
 
 // A protected endpoint and its authorization server, for a client under test.
-export { ASSERTION_ALGORITHM, CHALLENGE_SCOPE, CLIENT_CREDENTIALS, clientCredentialsKey, COMPLEX_PRM_PATH, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, ERROR_MARKER, EXPIRING_USES, FOREIGN_ISSUER, FOREIGN_RESOURCE, isMetadataDocumentId, LoopbackOAuthHost, METADATA_SCOPES, type OAuthEvent, type OAuthHostVariant, PRE_REGISTERED, PRM_PATH, SHELL_PROBE_COMMAND, STEP_UP_SCOPE, type TokenAuthMethod } from '../src/harness/oauth-host.js';
+export { ASSERTION_ALGORITHM, CHALLENGE_SCOPE, CLIENT_CREDENTIALS, clientCredentialsKey, COMPLEX_PRM_PATH, LEGACY_PREFIX, DISJOINT_CHALLENGE_SCOPE, DISJOINT_METADATA_SCOPES, ERROR_MARKER, EXPIRING_USES, FOREIGN_ISSUER, FOREIGN_RESOURCE, isMetadataDocumentId, LoopbackOAuthHost, METADATA_SCOPES, type OAuthEvent, type OAuthHostVariant, PRE_REGISTERED, PRM_PATH, SHELL_PROBE_COMMAND, STEP_UP_SCOPE, type TokenAuthMethod } from '../src/harness/oauth-host.js';
 
 // Authorization servers (`mcpcheck authorization`): mcpcheck as their OAuth client and user agent,
 // and what their metadata and error responses must hold.

@@ -23,11 +23,12 @@ function sources(dir: string): string[] {
 describe('the requirement catalog and the checks agree', () => {
   it('holds every row of the spec catalog with its level', () => {
     const ids = allRequirements().map((r) => r.id);
-    expect(ids.length).toBe(344 + 3);
+    expect(ids.length).toBe(344 + 3 + 3);
     expect(new Set(ids).size).toBe(ids.length);
-    // The client credentials extension's rows (catalogs/) bind the stateful revisions too.
+    // mcpcheck's own catalogs (catalogs/): the client credentials extension's rows, and 2025-03-26's alone.
     expect(allRequirements().filter((r) => r.extension !== undefined).map((r) => r.id)).toEqual(['AUTH-CC-01', 'AUTH-CC-02', 'AUTH-CC-03']);
-    for (const r of allRequirements().filter((r) => r.extension === undefined)) {
+    expect(allRequirements().filter((r) => r.writtenBy !== undefined && r.extension === undefined).map((r) => `${r.id} ${r.since} ${r.notIn?.join()}`)).toEqual(['AUTH-LEGACY-01 2025-03-26 2025-06-18,2025-11-25', 'AUTH-LEGACY-02 2025-03-26 2025-06-18,2025-11-25', 'AUTH-LEGACY-03 2025-03-26 2025-06-18,2025-11-25']);
+    for (const r of allRequirements().filter((r) => r.writtenBy === undefined)) {
       expect(['MUST', 'SHOULD', 'MAY']).toContain(r.level);
       expect(r.url).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25(\/|#|$)/);
       expect(r.title.length).toBeGreaterThan(10);
@@ -75,8 +76,8 @@ describe('the revisions each rule exists in (src/spec/revisions.json)', () => {
   const revisionsOf = (id: RequirementId) => REVISIONS.filter((rev) => appliesIn(id, rev));
 
   it('has exactly the catalog ids, each with a known first revision', () => {
-    expect(Object.keys(data.rules)).toEqual(allRequirements().filter((r) => r.extension === undefined).map((r) => r.id));
-    for (const r of allRequirements()) {
+    expect(Object.keys(data.rules)).toEqual(allRequirements().filter((r) => r.writtenBy === undefined).map((r) => r.id));
+    for (const r of allRequirements().filter((r) => r.writtenBy === undefined)) {
       expect(REVISIONS, r.id).toContain(r.since);
       expect(appliesIn(r.id, '2025-11-25'), `${r.id}: the catalog is written for 2025-11-25`).toBe(true);
       for (const rev of r.notIn ?? []) expect(REVISIONS.indexOf(rev), r.id).toBeGreaterThan(REVISIONS.indexOf(r.since));
@@ -188,7 +189,7 @@ describe('one catalog per revision, derived from ../shared/spec', () => {
     const text = readFileSync(md, 'utf8');
     const dropped = new Set([...text.slice(text.indexOf('## 18.'), text.indexOf('## 19.')).matchAll(/^\| `([A-Z]+(?:-[A-Z]+)*-\d{2})`/gm)].map((m) => m[1]!));
     expect(dropped.size).toBe(132);
-    for (const r of allRequirements().filter((r) => r.extension === undefined)) expect(ids.has(r.id) !== dropped.has(r.id), r.id).toBe(true);
+    for (const r of allRequirements().filter((r) => r.writtenBy === undefined)) expect(ids.has(r.id) !== dropped.has(r.id), r.id).toBe(true);
   });
 
   it('answers per revision: the 2026-07-28 row with its own binds and URL, carried ids keeping their id and first revision', () => {

@@ -45,6 +45,10 @@ export const ALL_PASS = {
   'client.auth.client-credentials-secret/resource': 'pass',
   'client.auth.client-credentials-jwt/authentication': 'pass',
   'client.auth.client-credentials-jwt/resource': 'pass',
+  // A 2025-03-26 server without Protected Resource Metadata: the SDK finds its authorization server at the origin.
+  'client.auth.legacy-metadata/discovery': 'pass',
+  'client.auth.legacy-metadata/version-header': 'pass',
+  'client.auth.legacy-fallback': 'pass',
 };
 /** A 2026-07-28 client is judged on these too (rules of that revision alone). */
 export const ALL_PASS_2026 = {
@@ -62,4 +66,8 @@ export const ALL_PASS_2026 = {
   'client.auth.as-migration': 'pass',
   'client.auth.pre-registered-elsewhere': 'pass',
   'client.auth.no-shell': 'pass',
+  // It speaks 2026-07-28 to mcpcheck: no initialize for a 2025-03-26 answer, so 2025-03-26's rules are not its.
+  'client.auth.legacy-metadata/discovery': 'skip',
+  'client.auth.legacy-metadata/version-header': 'skip',
+  'client.auth.legacy-fallback': 'skip',
 };

@@ -41,6 +41,8 @@ const ALSO: Record<string, string[]> = {
   'auth-client-secret-post': ['client.auth.pre-registration'],
   // Its token request for either credential leaves out resource.
   'auth-cc-resource-dropped': ['client.auth.client-credentials-jwt/resource'],
+  // No Protected Resource Metadata, no authorization: the metadata variant's as well.
+  'auth-no-legacy-fallback': ['client.auth.legacy-metadata/discovery'],
 };
 
 /**
@@ -78,7 +80,9 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
   it('a client that takes authorization servers on https: only is judged all the same: once it asked a plain-http one nothing, the authorization server moves to https', async () => {
     const report = await run(`node ${OAUTH_CLIENT}`, { env: { ...process.env, MCPCHECK_OAUTH_HTTPS_AS: '1' } });
     expect(harnessErrors(report)).toEqual([]);
-    expect(authVerdicts(report), describeFailures(report)).toEqual(ALL_PASS);
+    // A 2025-03-26 server's authorization server is its own plain-http origin: not started for it.
+    const plainOnly = Object.entries(ALL_PASS).filter(([id]) => !id.startsWith('client.auth.legacy-'));
+    expect(authVerdicts(report), describeFailures(report)).toEqual({ ...Object.fromEntries(plainOnly), 'client.auth.legacy-metadata': 'skip', 'client.auth.legacy-fallback': 'skip' });
     expect(report.notes.join('\n')).toMatch(/asked an authorization server on plain http nothing, but went on with one on https \(https:\/\/127\.0\.0\.1:\d+\)/);
   });
 

@@ -39,6 +39,8 @@ export interface CatalogSource {
    * extension's identifier, and where its pages are published (a row's source is a page of it).
    * Its rules join the revision's when the extension is in play.
    */
+  /** A catalog of rules an older revision had (its `spec`): the first revision without them. */
+  until?: string;
   extension?: {
     id: string;
     urlBase: string;
@@ -74,6 +76,17 @@ export const CATALOG_SOURCES: readonly CatalogSource[] = [
       'AUTH-CC-02': 'A client that can authenticate either way uses a JWT assertion (the RECOMMENDED method) where the authorization server supports it',
     },
     extension: { id: 'io.modelcontextprotocol/oauth-client-credentials', urlBase: 'https://github.com/modelcontextprotocol/ext-auth/blob/32375543bcedef7018c86de4fab9d1e7226cb25f/specification/draft', files: true },
+  },
+  {
+    // What 2025-03-26's authorization asked of clients and 2025-06-18 replaced by Protected Resource Metadata (the official suite's back-compat scenarios).
+    spec: '2025-03-26',
+    until: '2025-06-18',
+    shared: 'catalogs/legacy-auth-2025-03-26.json',
+    file: 'src/spec/requirements-legacy-auth-2025-03-26.json',
+    titles: {
+      'AUTH-LEGACY-01': 'A client finds the authorization server by RFC 8414 metadata at the MCP server\'s origin (its path discarded) and uses the endpoints named there',
+      'AUTH-LEGACY-02': 'For a server without authorization server metadata, a client uses the default endpoints /authorize, /token and /register at its origin',
+    },
   },
 ];
 
@@ -157,7 +170,7 @@ export function deriveRow(row: SharedRow, source: CatalogSource): DerivedRow {
 
 /** The derived file's text, as committed. */
 export function deriveCatalog(rows: readonly SharedRow[], source: CatalogSource): string {
-  const file = { spec: source.spec, ...(source.extension ? { extension: source.extension.id } : {}), derivedFrom: source.shared, requirements: rows.map((r) => deriveRow(r, source)) };
+  const file = { spec: source.spec, ...(source.until ? { until: source.until } : {}), ...(source.extension ? { extension: source.extension.id } : {}), derivedFrom: source.shared, requirements: rows.map((r) => deriveRow(r, source)) };
   return JSON.stringify(file, null, 1);
 }
 

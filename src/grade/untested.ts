@@ -28,7 +28,7 @@ export const UNTESTED_AREAS: readonly KnownGap[] = [
   },
   {
     area: 'Authorization, in part',
-    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01/02, AUTH-TOKEN-04), the fallbacks of 2025-03-26 servers, and (2026-07-28) whether the client refuses authorization URLs of other schemes (SEC-AUTHURL-01: refusing one looks the same as failing to open it) or OAuth URLs on private addresses (SEC-SSRF-*: mcpcheck serves loopback only)',
+    why: 'of an HTTP client\'s OAuth flow, the Client ID Metadata Document it names is never fetched (its members are not judged, only its URL), and these are not judged: a move to another authorization server between two runs of the client (only one within a run is: AUTH-BIND-01/02, AUTH-TOKEN-04), and (2026-07-28) whether the client refuses authorization URLs of other schemes (SEC-AUTHURL-01: refusing one looks the same as failing to open it) or OAuth URLs on private addresses (SEC-SSRF-*: mcpcheck serves loopback only)',
     runs: ['client'],
   },
   {

@@ -95,6 +95,17 @@ export interface OAuthHostVariant {
    * 'secret') or by a JWT assertion signed with clientCredentialsKey() (private_key_jwt, ES256: 'jwt').
    */
   clientCredentials?: 'secret' | 'jwt';
+  /**
+   * A server of 2025-03-26's authorization (AUTH-LEGACY-*): no Protected Resource Metadata (404)
+   * and a 401 challenge that names none; the MCP server's origin is the authorization server.
+   * 'metadata': its RFC 8414 metadata at the origin names endpoints under LEGACY_PREFIX;
+   * 'fallback': no metadata, the default endpoints /authorize, /token and /register at the origin.
+   */
+  legacy?: 'metadata' | 'fallback';
+  /** The endpoint admits every request: no authorization (a control run that shows how the client takes the revision served). */
+  open?: true;
+  /** The revision mcpcheck answers initialize with, whatever the client asked (default: the one it asked, if mcpcheck knows it). */
+  serves?: '2025-03-26';
 }
 
 /** How a client authenticates at the token endpoint (RFC 8414 token_endpoint_auth_methods_supported). */
@@ -160,6 +171,8 @@ export const DISJOINT_METADATA_SCOPES = ['mcp:read'];
 export const STEP_UP_SCOPE = 'mcp:admin';
 /** The requests a token of the code grant serves in the 'expiring' variant. */
 export const EXPIRING_USES = 1;
+/** Where the 'legacy' variant's metadata puts the endpoints (not the default paths, so a client that uses them read the metadata). */
+export const LEGACY_PREFIX = '/oauth';
 /** The issuer's path in the 'issuer-path' variant. */
 export const ISSUER_PATH = '/tenant1';
 export const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
@@ -178,7 +191,7 @@ export type OAuthEvent =
   | { kind: 'endpoint'; method: string; authorization?: string; query: string; admitted: boolean; rpc?: string; status?: number }
   | { kind: 'resource-metadata'; method: string; path: string; query: string; names: string }
   | { kind: 'other'; method: string; path: string; query: string }
-  | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number }
+  | { kind: 'authorization-server-metadata'; method: string; path: string; query: string; status: number; protocolVersion?: string }
   | { kind: 'register'; body: unknown; status: number; issuer: string; issuedId?: string }
   | { kind: 'authorize'; method: string; path: string; params: Record<string, string>; status: number; issuer: string }
   | {
@@ -280,7 +293,7 @@ export class LoopbackOAuthHost {
     const discovery = variant.discovery ?? 'oauth';
     this.issuer = discovery === 'issuer-path' ? `${this.authorizationOrigin}${ISSUER_PATH}` : this.authorizationOrigin;
     // Where the authorization server's endpoints live (a path prefix).
-    const base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : '';
+    const base = discovery === 'issuer-path' ? ISSUER_PATH : discovery === 'oidc' ? '/oidc' : variant.legacy === 'metadata' ? LEGACY_PREFIX : '';
     const paths = metadataLocations(new URL(this.issuer)).map((l) => l.url.pathname);
     this.metadataCandidates = { paths, served: discovery === 'oauth' ? paths[0]! : paths[paths.length - 1]! };
     if (variant.registration === 'pre-registered' || variant.registration === 'any') this.clients.set(PRE_REGISTERED.client_id, { issuer: this.issuer, secret: PRE_REGISTERED.client_secret });
@@ -352,15 +365,16 @@ export class LoopbackOAuthHost {
 
   private answer(r: GuardRequest): GuardAnswer | undefined {
     const route = `${r.method} ${r.path}`;
-    if (r.path === '/mcp') return this.gate(r);
-    if (route === `GET ${new URL(this.resourceMetadataUrl).pathname}`) {
+    if (r.path === '/mcp') return this.variant.open ? this.admit(r) : this.gate(r);
+    if (route === `GET ${new URL(this.resourceMetadataUrl).pathname}` && !this.variant.legacy) {
       this.record({ kind: 'resource-metadata', method: r.method, path: r.path, query: r.query.toString(), names: this.current.issuer });
       return json(200, this.resourceMetadata());
     }
     if (r.method === 'GET' && /\/\.well-known\/(oauth-authorization-server|openid-configuration)/.test(r.path)) {
       const second = this.second && r.path === `/.well-known/oauth-authorization-server${this.second.base}` ? this.second : undefined;
-      const served = second !== undefined || r.path === this.metadataCandidates.served;
-      this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: served ? 200 : 404 });
+      const served = second !== undefined || (r.path === this.metadataCandidates.served && this.variant.legacy !== 'fallback');
+      const version = r.headers['mcp-protocol-version'];
+      this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: served ? 200 : 404, ...(typeof version === 'string' ? { protocolVersion: version } : {}) });
       return served ? json(200, this.metadata(second ?? this.first)) : { status: 404 };
     }
     for (const at of this.second ? [this.second, this.first] : [this.first]) {
@@ -402,11 +416,20 @@ export class LoopbackOAuthHost {
 
   /** The 401 challenge: the metadata's URL, and the scope where this variant names one there. */
   private challengeHeader(error?: string): string {
+    // 2025-03-26 had no Protected Resource Metadata to name: RFC 6750's plain challenge.
+    if (this.variant.legacy) return `Bearer realm="mcpcheck"${error ? `, error="${error}"` : ''}`;
     const scope = this.scopes === 'challenge' ? CHALLENGE_SCOPE : this.scopes === 'disjoint' ? DISJOINT_CHALLENGE_SCOPE : undefined;
     const params = [`resource_metadata="${this.resourceMetadataUrl}"`, ...(scope ? [`scope="${scope}"`] : []), ...(error ? [`error="${error}"`] : [])];
     if (this.variant.challenge !== 'complex') return `Bearer ${params.join(', ')}`;
     // RFC 9110 §11.6.1: one header, several challenges; quoted strings with commas, and parameters a client must pass over.
     return `Bearer realm="mcpcheck, protected", charset="UTF-8", ${params.join(', ')}, error_uri="${this.origin}/errors?a=1,b=2", Basic realm="legacy, unused"`;
+  }
+
+  /** The 'open' variant's endpoint: every request admitted, recorded as the gate records one. */
+  private admit(r: GuardRequest): undefined {
+    const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
+    this.record({ kind: 'endpoint', method: r.method, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), query: r.query.toString(), admitted: true, ...(rpc !== undefined ? { rpc } : {}) });
+    return undefined;
   }
 
   /** The endpoint admits the tokens it issued, in the Authorization header; anything else gets the 401 challenge. */

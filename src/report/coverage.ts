@@ -19,7 +19,9 @@ function revisionsText(row: CoverageRow): string {
   if (row.revisions.length === STATEFUL_REVISIONS.length) return 'all revisions';
   const from = REVISIONS.indexOf(row.revisions[0]!);
   const contiguous = row.revisions.every((rev, i) => REVISIONS[from + i] === rev);
-  return contiguous ? `since ${row.revisions[0]}` : row.revisions.join(', ');
+  // Contiguous up to the latest stateful revision: a rule a later revision dropped (2025-03-26's alone) is listed by name.
+  if (contiguous && row.revisions.at(-1) === STATEFUL_REVISIONS.at(-1)) return `since ${row.revisions[0]}`;
+  return row.revisions.length === 1 ? `${row.revisions[0]} only` : row.revisions.join(', ');
 }
 
 /** Scenario and oracle ids by name (a few), validator checks by kind. */

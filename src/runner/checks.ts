@@ -16,6 +16,11 @@ export interface CheckOptions {
   key?: string;
   /** Defaults to the scenario's requirements. */
   requirements?: RequirementId[];
+  /**
+   * The revision the check is judged in when the scenario, not a negotiation, decides it: a client
+   * meeting a server that plays 2025-03-26 before any initialize was sent. Default: its session's.
+   */
+  revision?: Revision;
   /** Defaults to the first requirement's level in the session's revision; a SHOULD-level failure is a warn. */
   level?: Level;
   /** Indices of frames (in `session`, default the scenario's session) that show what happened. */
@@ -95,7 +100,7 @@ export class CheckRecorder {
       return false;
     }
     const first = (e.requirements ?? this.defaults)[0]!;
-    const revision = this.judgedIn(e.session ?? this.sessionOf()) ?? LATEST_REVISION;
+    const revision = e.revision ?? this.judgedIn(e.session ?? this.sessionOf()) ?? LATEST_REVISION;
     // A rule the revision lacks is not judged (add() makes the check a skip): its level there is moot.
     const level = e.level ?? (appliesIn(first, revision) ? levelIn(first, revision) : catalogRow(first).level);
     const status: Status = ok ? 'pass' : level === 'MUST' ? 'fail' : 'warn';
@@ -214,7 +219,7 @@ export class CheckRecorder {
     const cited = o.requirements ?? this.defaults;
     const id = fixedId ?? this.idFor(o.key);
     const session = o.session ?? this.sessionOf();
-    const judgedIn = this.judgedIn(session);
+    const judgedIn = o.revision ?? this.judgedIn(session);
     // The session is judged by its negotiated revision's rules: a rule it lacks is not judged at all.
     const absent = judgedIn ? cited.map((r) => absentIn(r, judgedIn)) : [];
     const judged = cited.filter((_, i) => absent[i] === undefined);

@@ -52,18 +52,26 @@ export interface Requirement {
    * the extension is in play, beside the rules of the revision it extends.
    */
   extension?: string;
+  /**
+   * The catalog mcpcheck wrote the row in (catalogs/), for a rule the revisions' catalogs of
+   * ../shared/spec leave out: an extension's, or one of an older revision only.
+   */
+  writtenBy?: string;
 }
 
 /** A row of the 2025-11-25 catalog, which judges the stateful revisions: it begins in one of them. */
 export type StatefulRequirement = Requirement & { since: StatefulRevision };
 
 /** A row as a derived catalog file (src/spec/requirements*.json) holds it. */
-export type CatalogRow = Omit<Requirement, 'since' | 'notIn' | 'levels' | 'extension'>;
+export type CatalogRow = Omit<Requirement, 'since' | 'notIn' | 'levels' | 'extension' | 'writtenBy'>;
 
 interface CatalogFile {
   spec: string;
   /** An extension's catalog names the extension. */
   extension?: string;
+  /** A catalog of rules an older revision had and a later one dropped: the first revision without them. */
+  until?: string;
+  derivedFrom?: string;
   requirements: CatalogRow[];
 }
 
@@ -75,10 +83,11 @@ interface CatalogFile {
 const STATELESS_CATALOGS = ['requirements-2026-07-28.json', 'requirements-ext-tasks-2026-07-28.json', 'requirements-ext-oauth-client-credentials.json'] as const;
 
 /**
- * The catalogs of extensions that bind in the stateful era too (from their `spec` on): the
- * authorization extensions, whose flows happen before either era's first message.
+ * mcpcheck's own catalogs of the stateful era (catalogs/), each binding from its `spec` on (and
+ * before its `until`): the authorization extensions, whose flows happen before either era's first
+ * message, and the rules of 2025-03-26's authorization that 2025-06-18 dropped.
  */
-const STATEFUL_EXTENSION_CATALOGS = ['requirements-ext-oauth-client-credentials.json'] as const;
+const STATEFUL_WRITTEN_CATALOGS = ['requirements-ext-oauth-client-credentials.json', 'requirements-legacy-auth-2025-03-26.json'] as const;
 
 interface RevisionsFile {
   rules: Record<string, { since: string; notIn?: string[]; clauses?: Record<string, string>; levels?: Record<string, string> }>;
@@ -111,12 +120,14 @@ function load(): Map<string, StatefulRequirement> {
       clauses.set(`${r.id} ${clause}`, since);
     }
   }
-  for (const name of STATEFUL_EXTENSION_CATALOGS) {
-    const ext = readJson<CatalogFile>(name);
-    if (!isStatefulRevision(ext.spec)) throw new Error(`src/spec/${name}: spec ${JSON.stringify(ext.spec)} is no stateful revision`);
-    for (const r of ext.requirements) {
+  for (const name of STATEFUL_WRITTEN_CATALOGS) {
+    const written = readJson<CatalogFile>(name);
+    const { spec, until } = written;
+    if (!isStatefulRevision(spec) || (until !== undefined && !isStatefulRevision(until))) throw new Error(`src/spec/${name}: spec ${JSON.stringify(spec)} or until ${JSON.stringify(until)} is no stateful revision`);
+    const notIn = until !== undefined ? STATEFUL_REVISIONS.filter((r) => revisionAtLeast(r, until)) : undefined;
+    for (const r of written.requirements) {
       if (map.has(r.id)) throw new Error(`src/spec/${name}: ${r.id} is a rule of the 2025-11-25 catalog already`);
-      map.set(r.id, { ...r, since: ext.spec, ...(ext.extension ? { extension: ext.extension } : {}) });
+      map.set(r.id, { ...r, since: spec, ...(notIn ? { notIn } : {}), ...(written.extension ? { extension: written.extension } : {}), writtenBy: written.derivedFrom ?? name });
     }
   }
   byId = map;
@@ -188,7 +199,7 @@ function loadStateless(): Map<string, Requirement> {
     const file = readJson<CatalogFile>(name);
     for (const r of file.requirements) {
       if (map.has(r.id)) throw new Error(`src/spec/${name}: ${r.id} is a rule of another 2026-07-28 catalog already`);
-      map.set(r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28', ...(file.extension ? { extension: file.extension } : {}) });
+      map.set(r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28', ...(file.extension ? { extension: file.extension } : {}), ...(file.derivedFrom?.startsWith('catalogs/') ? { writtenBy: file.derivedFrom } : {}) });
     }
   }
   statelessById = map;

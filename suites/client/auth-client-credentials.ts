@@ -43,19 +43,6 @@ function grantJudge(how: string): AuthJudge {
   };
 }
 
-export const clientCredentialsSecret = protectedScenario(
-  {
-    id: 'client.auth.client-credentials-secret',
-    title: 'A client credentials client authenticates at the token endpoint with the client secret it was given',
-    requirements: ['AUTH-CC-01', 'AUTH-RES-01'],
-    variant: { clientCredentials: 'secret' },
-    alias: 'auth/client-credentials-basic',
-    context: CLIENT_CREDENTIALS,
-    skipIf: (learnt) => learnt.get(NO_CLIENT_CREDENTIALS),
-  },
-  grantJudge('by its client secret (client_secret_basic or client_secret_post, the methods the metadata lists)'),
-);
-
 /** The contract's context of the JWT scenario: the key is made when a client is first started with it. */
 const JWT_CONTEXT = {
   client_id: CLIENT_CREDENTIALS.client_id,
@@ -65,17 +52,35 @@ const JWT_CONTEXT = {
   signing_algorithm: ASSERTION_ALGORITHM,
 };
 
-export const clientCredentialsJwt = protectedScenario(
-  {
-    id: 'client.auth.client-credentials-jwt',
-    title: 'A client credentials client authenticates at the token endpoint with a JWT assertion signed by the key it was given',
-    requirements: ['AUTH-CC-01', 'AUTH-RES-01'],
-    variant: { clientCredentials: 'jwt' },
+/** How each credential is handed over and presented: the scenario's id, its official twin, the contract's context, and the method said in messages. */
+const CREDENTIALS = {
+  secret: { title: 'the client secret it was given', alias: 'auth/client-credentials-basic', context: CLIENT_CREDENTIALS, how: 'by its client secret (client_secret_basic or client_secret_post, the methods the metadata lists)' },
+  jwt: {
+    title: 'a JWT assertion signed by the key it was given',
     alias: 'auth/client-credentials-jwt',
     context: JWT_CONTEXT,
-    skipIf: (learnt) => learnt.get(NO_CLIENT_CREDENTIALS),
+    how: `by a JWT assertion (private_key_jwt, ${ASSERTION_ALGORITHM}): iss and sub the client_id, aud the authorization server, not expired, signed by the key given`,
   },
-  grantJudge(`by a JWT assertion (private_key_jwt, ${ASSERTION_ALGORITHM}): iss and sub the client_id, aud the authorization server, not expired, signed by the key given`),
-);
+} as const;
+
+/** The scenario of one credential: the authorization server lists its method alone. */
+function grantScenario(kind: keyof typeof CREDENTIALS): ClientScenario {
+  const c = CREDENTIALS[kind];
+  return protectedScenario(
+    {
+      id: `client.auth.client-credentials-${kind}`,
+      title: `A client credentials client authenticates at the token endpoint with ${c.title}`,
+      requirements: ['AUTH-CC-01', 'AUTH-RES-01'],
+      variant: { clientCredentials: kind },
+      alias: c.alias,
+      context: c.context,
+      skipIf: (learnt) => learnt.get(NO_CLIENT_CREDENTIALS),
+    },
+    grantJudge(c.how),
+  );
+}
+
+export const clientCredentialsSecret = grantScenario('secret');
+export const clientCredentialsJwt = grantScenario('jwt');
 
 export const clientAuthorizationClientCredentials: ClientScenario[] = [clientCredentialsSecret, clientCredentialsJwt];

@@ -27,6 +27,13 @@ const NO_OAUTH = 'client.auth: no OAuth';
 const HTTPS_AUTHORIZATION = 'client.auth: https authorization server';
 const PLAIN_AUTHORIZATION = 'client.auth: plain-http authorization server settled';
 
+/**
+ * Why a scenario whose authorization server must be the endpoint's own plain-http origin (a
+ * 2025-03-26 server's) shows nothing of a client that takes https: authorization servers only (a skipIf).
+ */
+export const unlessPlainAuthorization = (learnt: ReadonlyMap<string, string>): string | undefined =>
+  learnt.has(HTTPS_AUTHORIZATION) ? 'not started: the client takes authorization servers on https: only, and this one is the MCP endpoint\'s own plain-http origin (its revision asks for https endpoints too)' : undefined;
+
 /** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
 const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
 /** Sessions of a plain scenario's first client that may try the https: authorization server next. */
@@ -41,6 +48,8 @@ const stoppedAtPlainHttp = (flow: Flow): boolean => flow.host.authorizationOrigi
 /** What the client did: the recorded requests, found by kind. */
 export interface Flow {
   host: LoopbackOAuthHost;
+  /** The session mcpcheck served the client in (what it negotiated, what it sent past the flow). */
+  session: ServerSession;
   events: readonly OAuthEvent[];
   of<K extends OAuthEvent['kind']>(kind: K): Array<Extract<OAuthEvent, { kind: K }>>;
   /** What the client process wrote to its stdout and stderr (their ends, as kept): what it showed its user. */
@@ -73,7 +82,7 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
     return undefined;
   }
-  return { host, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}` };
+  return { host, session: ctx.session, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}` };
 }
 
 export interface AuthScenarioSpec {
@@ -135,6 +144,8 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       const origin = https ? await serveGuard((r) => host!.guard(r), loopbackCertificate()) : undefined;
       if (origin) session.channel.onClose(() => origin.close());
       host = new LoopbackOAuthHost(session.channel.address, variant, origin?.origin);
+      const served = variant?.serves;
+      if (served) session.chooseVersion = () => served;
       session.channel.guardWith?.(host.guard);
       hosts.set(session, host);
       if (!spec.variant && attempt === 0 && !settled) mayTryHttps.add(session);

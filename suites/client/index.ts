@@ -4,6 +4,7 @@ import { clientAuthorizationBinding } from './auth-binding.js';
 import { clientAuthorizationDiscovery } from './auth-discovery.js';
 import { clientAuthorizationIss } from './auth-iss.js';
 import { clientAuthorizationClientCredentials } from './auth-client-credentials.js';
+import { clientAuthorizationLegacy } from './auth-legacy.js';
 import { clientAuthorizationOpening } from './auth-opening.js';
 import { clientAuthorizationRefresh } from './auth-refresh.js';
 import { clientAuthorizationRegistration } from './auth-registration.js';
@@ -40,4 +41,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 const statefulTasks: ClientScenario[] = clientTasks.map((s) => ({ ...s, revisions: { introduced: '2025-11-25', removed: '2026-07-28' } }));
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientModernTasks, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationOpening, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding, ...clientAuthorizationClientCredentials];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientModernTasks, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationOpening, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding, ...clientAuthorizationClientCredentials, ...clientAuthorizationLegacy];
