@@ -341,7 +341,7 @@ describe('the command line', () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { untested: Array<{ area: string; why: string }>; notes: string[] };
     // No validator judges HTTP headers or OAuth; a transcript holds neither.
-    expect(report.untested.map((u) => u.area)).toEqual(['Streamable HTTP', 'Authorization', 'Security best practices', 'General principles', 'Tasks — experimental, in part']);
+    expect(report.untested.map((u) => u.area)).toEqual(['Streamable HTTP', 'Authorization', 'Security best practices', 'General principles', 'Authorization — client credentials extension', 'Tasks — experimental, in part']);
     expect(report.untested[0]!.why).toBe('mcpcheck validate has no check for it');
     expect(report.notes.join('\n')).not.toContain('not tested');
     // The console wraps a long item, its continuation lines indented under it.

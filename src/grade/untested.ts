@@ -15,12 +15,16 @@ interface KnownGap extends UntestedArea {
   runs?: RunKind[];
 }
 
+/** Why a command that judges no OAuth flow lists authorization's areas. */
+const NOT_BY_THIS_COMMAND = 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server, `mcpcheck client` an HTTP client\'s OAuth flow and `mcpcheck authorization --url` an authorization server';
+
 /**
  * What mcpcheck does not test yet. An `area` that is a catalog area is listed (with this reason)
  * only by a run with no check in it; the others cut across areas and are always listed.
  */
 export const UNTESTED_AREAS: readonly KnownGap[] = [
-  { area: 'Authorization', why: 'not judged by this command (AUTH-*): `mcpcheck server --url` judges a protected server, `mcpcheck client` an HTTP client\'s OAuth flow and `mcpcheck authorization --url` an authorization server', runs: ['validate', 'proxy', 'fuzz'] },
+  { area: 'Authorization', why: NOT_BY_THIS_COMMAND, runs: ['validate', 'proxy', 'fuzz'] },
+  { area: 'Authorization — client credentials extension', why: NOT_BY_THIS_COMMAND, runs: ['validate', 'proxy', 'fuzz'] },
   {
     area: 'Authorization, in part',
     why: 'of a protected server, the metadata of the authorization servers it names is not judged, nor, unless the run is given them (--expired-token-env, --other-audience-token-env, --narrow-token-env, --other-user-token-env, --broad-token-env), an expired or another audience\'s token (AUTH-TOKEN-03/05), one with too little scope (AUTH-ERR-02/03), another user\'s (sessions and state handles bound to their user: SEC-SESS-03, SEC-HANDLE-03) or one holding a parent scope (scope hierarchies: AUTH-ERR-04); a metadata URL on another host than the server\'s is never fetched',
