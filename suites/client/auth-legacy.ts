@@ -39,7 +39,7 @@ function describeFlow(flow: Flow): string {
 /**
  * Whether the client takes servers of 2025-03-26, whose rules these are: it went on once mcpcheck
  * answered its initialize with that revision, here or (when it got no token here) in the control
- * run against the same server without authorization. Undefined: the reason it cannot be told.
+ * run against the same server without authorization. Else why that cannot be told.
  */
 async function takesLegacy(flow: Flow, control: () => Promise<Flow | undefined>): Promise<true | string> {
   if (authorized(flow)) return wentOn(flow) || `the client authorized, but ${notOn(flow)}: it may not support that revision, whose rules these are`;
