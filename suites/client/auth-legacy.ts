@@ -1,4 +1,4 @@
-import { type CheckOptions, LEGACY_PREFIX, show, type ClientScenario, type OAuthHostVariant } from '../kit.js';
+import { type CheckOptions, type ClientScenario, type ClientScenarioContext, LEGACY_PREFIX, type OAuthHostVariant, type RequirementId, show } from '../kit.js';
 import { type Flow, protectedScenario, unlessPlainAuthorization } from './auth-helpers.js';
 import { methodOf, requestsSince } from './helpers.js';
 
@@ -52,22 +52,37 @@ async function takesLegacy(flow: Flow, control: () => Promise<Flow | undefined>)
 const metadataUsed = (flow: Flow): boolean =>
   flow.of('authorization-server-metadata').some((m) => m.path === '/.well-known/oauth-authorization-server' && m.status === 200) && authorized(flow);
 
+/**
+ * A scenario of a 2025-03-26 server (`legacy` its kind): `judge` runs only for a client shown to take
+ * such servers; for any other each of `checks` (none: the scenario's one check) is a skip saying why.
+ */
+function legacyScenario(
+  o: { id: string; title: string; requirements: RequirementId[]; legacy: NonNullable<OAuthHostVariant['legacy']>; alias: string; checks?: CheckOptions[] },
+  judge: (ctx: ClientScenarioContext, flow: Flow) => void,
+): ClientScenario {
+  return protectedScenario(
+    { id: o.id, title: o.title, requirements: o.requirements, variant: { legacy: o.legacy, serves: LEGACY_REVISION }, controlVariant: OPEN_LEGACY, alias: o.alias, skipIf: unlessPlainAuthorization },
+    async (ctx, flow, control) => {
+      const takes = await takesLegacy(flow, control);
+      if (takes === true) return judge(ctx, flow);
+      ctx.check.skipEach(`not exercised: ${takes}`, o.checks ?? [{}], { revision: LEGACY_REVISION });
+    },
+  );
+}
+
 const DISCOVERY: CheckOptions = { key: 'discovery', requirements: ['AUTH-LEGACY-01'] };
 const VERSION_HEADER: CheckOptions = { key: 'version-header', requirements: ['AUTH-LEGACY-03'] };
 
-export const legacyMetadata = protectedScenario(
+export const legacyMetadata = legacyScenario(
   {
     id: 'client.auth.legacy-metadata',
     title: `A ${LEGACY_REVISION} server without Protected Resource Metadata: the client reads the authorization server metadata at the server's origin and uses the endpoints it names`,
     requirements: ['AUTH-LEGACY-01', 'AUTH-LEGACY-03'],
-    variant: { legacy: 'metadata', serves: LEGACY_REVISION },
-    controlVariant: OPEN_LEGACY,
+    legacy: 'metadata',
     alias: 'auth/2025-03-26-oauth-metadata-backcompat',
-    skipIf: unlessPlainAuthorization,
+    checks: [DISCOVERY, VERSION_HEADER],
   },
-  async (ctx, flow, control) => {
-    const takes = await takesLegacy(flow, control);
-    if (takes !== true) return ctx.check.skipEach(`not exercised: ${takes}`, [DISCOVERY, VERSION_HEADER], { revision: LEGACY_REVISION });
+  (ctx, flow) => {
     const revision = LEGACY_REVISION;
     ctx.check.expect(metadataUsed(flow), {
       ...DISCOVERY,
@@ -94,19 +109,15 @@ function fellBack(flow: Flow): boolean {
   return looked >= 0 && firstStep > looked && authorized(flow);
 }
 
-export const legacyFallback = protectedScenario(
+export const legacyFallback = legacyScenario(
   {
     id: 'client.auth.legacy-fallback',
     title: `A ${LEGACY_REVISION} server without authorization server metadata: the client tries it, then uses the default endpoints /authorize, /token and /register at the server's origin`,
     requirements: ['AUTH-LEGACY-02'],
-    variant: { legacy: 'fallback', serves: LEGACY_REVISION },
-    controlVariant: OPEN_LEGACY,
+    legacy: 'fallback',
     alias: 'auth/2025-03-26-oauth-endpoint-fallback',
-    skipIf: unlessPlainAuthorization,
   },
-  async (ctx, flow, control) => {
-    const takes = await takesLegacy(flow, control);
-    if (takes !== true) return ctx.check.skip(`not exercised: ${takes}`, { revision: LEGACY_REVISION });
+  (ctx, flow) => {
     ctx.check.expect(fellBack(flow), {
       revision: LEGACY_REVISION,
       expected: 'a GET of /.well-known/oauth-authorization-server at the origin (404), then registration at /register, authorization at /authorize and a token from /token of the origin',
