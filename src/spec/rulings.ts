@@ -181,6 +181,12 @@ const RULING_LIST = [
     requirements: ['TASK-ERR-04'],
   },
   {
+    id: 'client-credentials-secret-method',
+    ruling:
+      'The client credentials extension sends a client secret "in the request content as defined in OAuth 2.1 §2.4.1" and shows it in the body, while its metadata rule names client_secret_basic; OAuth 2.1 §2.4.1 makes HTTP Basic the method every authorization server takes and the body an option. mcpcheck\'s authorization server lists and takes both (client_secret_basic and client_secret_post), so a client that authenticates by either with the secret it was given passes AUTH-CC-01.',
+    requirements: ['AUTH-CC-01'],
+  },
+  {
     id: 'task-timestamps-typed',
     ruling:
       'The extension states the format of a Task\'s createdAt and lastUpdatedAt only in its definition\'s comments ("ISO 8601 timestamp"), without a BCP 14 keyword. mcpcheck grades them as it grades the schema\'s types (TASK-TIME-01, MUST): ISO 8601 date-times, a zone optional; unlike 2025-11-25 (TASK-TTL-01) it does not require RFC 3339 or lastUpdatedAt not before createdAt, which the extension does not say.',

@@ -54,7 +54,7 @@ const JWT_CONTEXT = {
 
 /** How each credential is handed over and presented: the scenario's id, its official twin, the contract's context, and the method said in messages. */
 const CREDENTIALS = {
-  secret: { title: 'the client secret it was given', alias: 'auth/client-credentials-basic', context: CLIENT_CREDENTIALS, how: 'by its client secret (client_secret_basic or client_secret_post, the methods the metadata lists)' },
+  secret: { title: 'the client secret it was given', alias: 'auth/client-credentials-basic', context: CLIENT_CREDENTIALS, how: `by its client secret (client_secret_basic or client_secret_post, the methods the metadata lists: ${ruling('client-credentials-secret-method').cite})` },
   jwt: {
     title: 'a JWT assertion signed by the key it was given',
     alias: 'auth/client-credentials-jwt',
