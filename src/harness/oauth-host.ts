@@ -251,6 +251,13 @@ function rpcMethod(body: string | undefined): string | undefined {
   return typeof message?.method === 'string' ? message.method : undefined;
 }
 
+/** A request to the MCP endpoint as recorded: its method, credential, query and JSON-RPC method, and whether it was let in. */
+function endpointEvent(r: GuardRequest, admitted: boolean): Extract<OAuthEvent, { kind: 'endpoint' }> {
+  const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
+  const { authorization } = r.headers;
+  return { kind: 'endpoint', method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted, ...(rpc !== undefined ? { rpc } : {}) };
+}
+
 export class LoopbackOAuthHost {
   readonly events: OAuthEvent[] = [];
   readonly origin: string;
@@ -427,8 +434,7 @@ export class LoopbackOAuthHost {
 
   /** The 'open' variant's endpoint: every request admitted, recorded as the gate records one. */
   private admit(r: GuardRequest): undefined {
-    const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
-    this.record({ kind: 'endpoint', method: r.method, ...(r.headers.authorization !== undefined ? { authorization: r.headers.authorization } : {}), query: r.query.toString(), admitted: true, ...(rpc !== undefined ? { rpc } : {}) });
+    this.record(endpointEvent(r, true));
     return undefined;
   }
 
@@ -442,14 +448,13 @@ export class LoopbackOAuthHost {
     if (left !== undefined && left <= 0 && this.second) this.moved = true;
     const token = bearer !== undefined && (left === undefined || left > 0) ? this.accessTokens.get(bearer) : undefined;
     const granted = token && token.issuer === this.current.issuer ? token.scope : undefined;
-    const rpc = r.method === 'POST' ? rpcMethod(r.body) : undefined;
-    const event = { kind: 'endpoint' as const, method: r.method, ...(authorization !== undefined ? { authorization } : {}), query: r.query.toString(), admitted: granted !== undefined, ...(rpc !== undefined ? { rpc } : {}) };
+    const event = endpointEvent(r, granted !== undefined);
     if (granted === undefined) {
       this.record({ ...event, status: 401 });
       return json(401, { error: bearer !== undefined ? 'invalid_token' : 'unauthorized' }, { 'www-authenticate': this.challengeHeader(bearer !== undefined ? 'invalid_token' : undefined) });
     }
     const stepUp = this.variant.stepUp;
-    if (rpc === 'tools/list' && (stepUp === 'always' || (stepUp === 'once' && !granted.includes(STEP_UP_SCOPE)))) {
+    if (event.rpc === 'tools/list' && (stepUp === 'always' || (stepUp === 'once' && !granted.includes(STEP_UP_SCOPE)))) {
       this.record({ ...event, status: 403 });
       // RFC 6750 §3.1: the scope the request needs (basic/authorization.mdx, runtime insufficient scope errors).
       const challenge = `Bearer error="insufficient_scope", scope="${STEP_UP_SCOPE}", resource_metadata="${this.resourceMetadataUrl}", error_description="tools/list needs ${STEP_UP_SCOPE}"`;

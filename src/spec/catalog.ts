@@ -99,6 +99,11 @@ let statelessById: Map<string, Requirement> | undefined;
 /** `<id> <clause>` → the first revision that has a clause a rule gained after its `since`. */
 let clauseRevisions: Map<string, StatefulRevision> | undefined;
 
+/** What a derived file says of its rows' origin: the extension they belong to, and the catalog of mcpcheck's (catalogs/) they were written in. */
+function originOf(file: CatalogFile): Pick<Requirement, 'extension' | 'writtenBy'> {
+  return { ...(file.extension ? { extension: file.extension } : {}), ...(file.derivedFrom?.startsWith('catalogs/') ? { writtenBy: file.derivedFrom } : {}) };
+}
+
 function readJson<T>(name: string): T {
   return JSON.parse(readFileSync(join(packageRoot(), 'src/spec', name), 'utf8')) as T;
 }
@@ -127,7 +132,7 @@ function load(): Map<string, StatefulRequirement> {
     const notIn = until !== undefined ? STATEFUL_REVISIONS.filter((r) => revisionAtLeast(r, until)) : undefined;
     for (const r of written.requirements) {
       if (map.has(r.id)) throw new Error(`src/spec/${name}: ${r.id} is a rule of the 2025-11-25 catalog already`);
-      map.set(r.id, { ...r, since: spec, ...(notIn ? { notIn } : {}), ...(written.extension ? { extension: written.extension } : {}), writtenBy: written.derivedFrom ?? name });
+      map.set(r.id, { ...r, since: spec, ...(notIn ? { notIn } : {}), ...originOf(written) });
     }
   }
   byId = map;
@@ -199,7 +204,7 @@ function loadStateless(): Map<string, Requirement> {
     const file = readJson<CatalogFile>(name);
     for (const r of file.requirements) {
       if (map.has(r.id)) throw new Error(`src/spec/${name}: ${r.id} is a rule of another 2026-07-28 catalog already`);
-      map.set(r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28', ...(file.extension ? { extension: file.extension } : {}), ...(file.derivedFrom?.startsWith('catalogs/') ? { writtenBy: file.derivedFrom } : {}) });
+      map.set(r.id, { ...r, since: carried.get(r.id)?.since ?? '2026-07-28', ...originOf(file) });
     }
   }
   statelessById = map;
