@@ -68,14 +68,28 @@ function run(program: string, args: string[], o: { cwd?: string; env?: NodeJS.Pr
 }
 
 /**
+ * The proxy's log so far, '' before it exists: mcpcheck checks that it can write the log by making
+ * the file and removing it before it opens it for good, so the file can vanish between an
+ * existsSync and a read.
+ */
+function logSoFar(log: string): string {
+  try {
+    return readFileSync(log, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw e;
+  }
+}
+
+/**
  * The proxy's report, once written: a client may exit before the proxy it started has written it
  * (it stops its server and goes), so this waits for the console report's last line in the log,
  * which comes after every report file.
  */
 async function finished(log: string, report: string): Promise<RunReport> {
   const deadline = Date.now() + 45_000;
-  while (!(existsSync(log) && /^requirements: /m.test(readFileSync(log, 'utf8')))) {
-    if (Date.now() > deadline) throw new Error(`the proxy wrote no report within 45 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+  while (!/^requirements: /m.test(logSoFar(log))) {
+    if (Date.now() > deadline) throw new Error(`the proxy wrote no report within 45 s; its log: ${logSoFar(log) || '(none)'}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return JSON.parse(readFileSync(report, 'utf8')) as RunReport;
@@ -388,8 +402,8 @@ async function httpProxied(upstream: string): Promise<HttpProxied> {
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const deadline = Date.now() + 45_000;
   let url: string | undefined;
-  while ((url = existsSync(log) ? /listening on (\S+),/.exec(readFileSync(log, 'utf8'))?.[1] : undefined) === undefined) {
-    if (Date.now() > deadline) throw new Error(`the proxy did not listen within 45 s; its log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+  while ((url = /listening on (\S+),/.exec(logSoFar(log))?.[1]) === undefined) {
+    if (Date.now() > deadline) throw new Error(`the proxy did not listen within 45 s; its log: ${logSoFar(log) || '(none)'}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
