@@ -66,6 +66,10 @@ export const ALL_PASS_2026 = {
   'client.auth.as-migration': 'pass',
   'client.auth.pre-registered-elsewhere': 'pass',
   'client.auth.no-shell': 'pass',
+  // It loads the authorization URL itself, as the official contract has it: which schemes it would open in a browser is not seen.
+  'client.auth.authorization-url-javascript': 'skip',
+  'client.auth.authorization-url-data': 'skip',
+  'client.auth.authorization-url-file': 'skip',
   // It speaks 2026-07-28 to mcpcheck: no initialize for a 2025-03-26 answer, so 2025-03-26's rules are not its.
   'client.auth.legacy-metadata/discovery': 'skip',
   'client.auth.legacy-metadata/version-header': 'skip',

@@ -77,6 +77,20 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
     expect(authVerdicts(report), describeFailures(report)).toEqual(ALL_PASS_2026);
   });
 
+  it('the 2026-07-28 reference OAuth client opening a browser (--browser): mcpcheck\'s browser takes it through the flow, and it refuses every dangerous authorization endpoint', async () => {
+    const report = await run(`node ${OAUTH_CLIENT_2026} --browser`, { only: ['client.auth.pkce', 'client.auth.redirect-registered', 'SEC-AUTHURL-01'] });
+    expect(harnessErrors(report)).toEqual([]);
+    expect(authVerdicts(report), describeFailures(report)).toEqual({
+      'client.auth.pkce': 'pass',
+      'client.auth.redirect-registered': 'pass',
+      'client.auth.authorization-url-javascript': 'pass',
+      'client.auth.authorization-url-data': 'pass',
+      'client.auth.authorization-url-file': 'pass',
+    });
+    // Each refusal is told from a client that opens nothing by a control client that opened the plain endpoint in the browser.
+    for (const scheme of ['javascript', 'data', 'file']) expect(report.checks.find((c) => c.id === `client.auth.authorization-url-${scheme}`)!.message).toMatch(/a control client, served the plain metadata, opened "http:\/\/127\.0\.0\.1:\d+\/\S*authorize\?/);
+  });
+
   it('a client that takes authorization servers on https: only is judged all the same: once it asked a plain-http one nothing, the authorization server moves to https', async () => {
     const report = await run(`node ${OAUTH_CLIENT}`, { env: { ...process.env, MCPCHECK_OAUTH_HTTPS_AS: '1' } });
     expect(harnessErrors(report)).toEqual([]);

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
 import type { RunReport } from '../src/model.js';
 import { CLIENT_FIXTURE as FIXTURE, INSPECTOR_BUILD, MCP_REMOTE, MCPORTER, SDK_EXAMPLE as EXAMPLE, SDK_V2_CLIENT as SDK_V2 } from './real-clients.js';
-import { harnessErrors, requireBuild, ROOT } from './server-helpers.js';
+import { harnessErrors, requireBuild } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
-// A client that opens a browser for OAuth (mcp-remote, mcporter) gets one that approves at once:
-// it GETs the authorization URL and follows the redirects to the client's callback. What they
+// A client that opens a browser for OAuth (mcp-remote, mcporter) gets mcpcheck's, which approves at
+// once: it GETs the authorization URL and follows the redirects to the client's callback. What they
 // register and the tokens they get go to a home of this file's own (mcporter's
 // ~/.mcporter/credentials.json, mcp-remote's config dir), not to one a previous run filled; and
 // each process to a fresh one (freshStore): both key what they keep by the server's URL, and a
@@ -23,7 +23,6 @@ beforeAll(requireBuild);
 const oauthState = mkdtempSync(join(tmpdir(), 'mcpcheck-oauth-clients-'));
 process.env.HOME = oauthState;
 process.env.MCP_REMOTE_CONFIG_DIR = join(oauthState, '.mcp-auth');
-process.env.BROWSER = join(ROOT, 'tests/fixtures/client/browser.mjs');
 afterAll(() => rmSync(oauthState, { recursive: true, force: true }));
 
 

@@ -1,6 +1,7 @@
 import { SetupError } from '../errors.js';
 import { TargetProcess } from '../transport/process.js';
 import type { ServerChannel } from '../transport/server-channel.js';
+import { type BrowserOfClient, LoopbackBrowser } from './loopback-browser.js';
 import { TrustFile } from './loopback-trust.js';
 import { splitWords } from './words.js';
 
@@ -31,6 +32,7 @@ export class ClientTarget {
   private readonly words: string[] | undefined;
   private readonly running = new Set<TargetProcess>();
   private trust: TrustFile | undefined;
+  private browser: LoopbackBrowser | undefined;
 
   constructor(
     private readonly options: ClientTargetOptions,
@@ -48,13 +50,16 @@ export class ClientTarget {
     }
   }
 
-  /** Starts the client for one scenario, pointed at `address`. */
-  launch(address: string, env: Record<string, string>): TargetProcess {
+  /**
+   * Starts the client for one scenario, pointed at `address`, with mcpcheck's browser as its
+   * BROWSER (`browser`: what it opens there).
+   */
+  launch(address: string, env: Record<string, string>, browser: BrowserOfClient = this.browserForClient()): TargetProcess {
     const placeholder = this.transport === 'stdio' ? STDIO_PLACEHOLDER : URL_PLACEHOLDER;
     const present = this.options.command.includes(placeholder);
     // The client trusts mcpcheck's loopback certificate, so that its https: icons can be watched.
     this.trust ??= new TrustFile();
-    const fullEnv = { ...(this.options.env ?? process.env), ...this.trust.env(), ...env };
+    const fullEnv = { ...(this.options.env ?? process.env), ...this.trust.env(), ...browser.env, ...env };
     let child: TargetProcess;
     if (this.words) {
       // The address is one argument (a command line, for {stdio}, that the client splits on spaces).
@@ -75,10 +80,18 @@ export class ClientTarget {
     this.running.delete(child);
   }
 
-  /** Stops every client process group still running, and removes the trust file they were given. */
+  /** The browser the next client process is given, with a log of what it opens of its own. */
+  browserForClient(): BrowserOfClient {
+    this.browser ??= new LoopbackBrowser();
+    return this.browser.forClient();
+  }
+
+  /** Stops every client process group still running, and removes the trust file and browser they were given. */
   async close(): Promise<void> {
     await Promise.all([...this.running].map((c) => c.stop(0)));
     this.trust?.remove();
     this.trust = undefined;
+    this.browser?.remove();
+    this.browser = undefined;
   }
 }

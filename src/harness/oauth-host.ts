@@ -88,6 +88,8 @@ export interface OAuthHostVariant {
    * (SEC-AUTHURL-02): a URL pasted into a command line unquoted, in double quotes or in single quotes.
    */
   shellProbe?: true;
+  /** The metadata names this URL as the authorization endpoint: one of a scheme no client may open (SEC-AUTHURL-01). */
+  authorizationEndpoint?: string;
   /**
    * The client credentials extension (io.modelcontextprotocol/oauth-client-credentials): the
    * authorization server has no registration endpoint and grants client_credentials alone, to
@@ -405,7 +407,7 @@ export class LoopbackOAuthHost {
     const scopes = { challenge: [CHALLENGE_SCOPE], metadata: METADATA_SCOPES, none: undefined, disjoint: [...DISJOINT_METADATA_SCOPES, ...words(DISJOINT_CHALLENGE_SCOPE)] }[this.scopes];
     return {
       issuer: this.variant.issuerMismatch ? FOREIGN_ISSUER : authority.issuer,
-      authorization_endpoint: `${this.authorizationOrigin}${this.authorizePath(authority)}`,
+      authorization_endpoint: this.variant.authorizationEndpoint ?? `${this.authorizationOrigin}${this.authorizePath(authority)}`,
       token_endpoint: `${at}/token`,
       ...(this.variant.registration === 'pre-registered' || this.variant.clientCredentials ? {} : { registration_endpoint: `${at}/register` }),
       ...(this.takesDocuments ? { client_id_metadata_document_supported: true } : {}),

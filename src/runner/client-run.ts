@@ -141,7 +141,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       await s.serve?.(session, attempts.length - 1, learnt);
       const start = pace.starting();
       const launchedAt = performance.now();
-      const client = target.launch(channel.address, scenarioEnv(s));
+      const browser = target.browserForClient();
+      const client = target.launch(channel.address, scenarioEnv(s), browser);
       attempt.client = client;
       const contact = await firstContact(session, client, start, launchedAt, posted).finally(() => start.done());
       if (contact !== undefined) return contact;
@@ -157,6 +158,7 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         exchanges,
         stdioEvents,
         exited: (ms) => client.waitForExit(ms),
+        opened: () => browser.opened(),
         note: (text) => recorder.note(text),
         seed: input.seed,
         cases: input.cases,

@@ -34,6 +34,8 @@ export interface ClientScenarioContext {
   stdioEvents: readonly StdioClientEvent[];
   /** Waits for the client to exit by itself. */
   exited(timeoutMs: number): Promise<ExitInfo | undefined>;
+  /** The URLs the client handed the browser mcpcheck gave it (its BROWSER), in order. */
+  opened(): string[];
   note(text: string): void;
   /** The run's seed, for what a property scenario generates. */
   seed: number;

@@ -34,10 +34,20 @@ const PLAIN_AUTHORIZATION = 'client.auth: plain-http authorization server settle
 export const unlessPlainAuthorization = (learnt: ReadonlyMap<string, string>): string | undefined =>
   learnt.has(HTTPS_AUTHORIZATION) ? 'not started: the client takes authorization servers on https: only, and this one is the MCP endpoint\'s own plain-http origin (its revision asks for https endpoints too)' : undefined;
 
+/**
+ * Whether the client opens the authorization URL in the browser mcpcheck gives it (its BROWSER),
+ * 'yes' or 'no': learnt from the first flow that reached the authorization endpoint. A client that
+ * loads the URL itself (as the official contract has it) shows nothing of which URLs it would open.
+ */
+export const OPENS_BROWSER = 'client.auth: opens the authorization URL in its browser';
+
 /** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
 const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
 /** Sessions of a plain scenario's first client that may try the https: authorization server next. */
 const mayTryHttps = new WeakSet<ServerSession>();
+
+/** Whether the client handed its browser a URL of mcpcheck's authorization server. */
+export const opensInBrowser = (flow: Flow): boolean => flow.opened().some((url) => url.startsWith(`${flow.host.authorizationOrigin}/`));
 
 /** Whether the client asked the authorization server anything: its metadata, a registration, an authorization. */
 const askedAuthorizationServer = (flow: Flow): boolean => flow.of('authorization-server-metadata').length > 0 || flow.of('register').length > 0 || flow.of('authorize').length > 0;
@@ -54,6 +64,8 @@ export interface Flow {
   of<K extends OAuthEvent['kind']>(kind: K): Array<Extract<OAuthEvent, { kind: K }>>;
   /** What the client process wrote to its stdout and stderr (their ends, as kept): what it showed its user. */
   output(): string;
+  /** The URLs the client handed the browser mcpcheck gave it (its BROWSER). */
+  opened(): string[];
 }
 
 /**
@@ -82,7 +94,7 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
     return undefined;
   }
-  return { host, session: ctx.session, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}` };
+  return { host, session: ctx.session, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}`, opened: () => ctx.opened() };
 }
 
 export interface AuthScenarioSpec {
@@ -170,6 +182,7 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       }
       if (!spec.variant && (!flow || !startedOAuth(flow))) ctx.learn(NO_OAUTH, `not exercised: the client did not start OAuth (authorization is optional in MCP) in ${spec.id}, which served the plain protected endpoint; not started again`);
       if (!flow) return;
+      if (flow.of('authorize').length > 0) ctx.learn(OPENS_BROWSER, opensInBrowser(flow) ? 'yes' : 'no');
       const control = async () => {
         const next = await ctx.relaunch();
         return next ? flowOf(next, false) : undefined;
