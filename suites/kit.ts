@@ -54,7 +54,7 @@ export { ruling } from '../src/spec/rulings.js';
 // Validators the suites reuse as predicates, so a rule is judged by one predicate, in a scenario
 // as on live traffic and in a transcript.
 export { isStrictBase64 } from '../src/validate/base64.js';
-export { taskIdEntropy } from '../src/validate/task-ids.js';
+export { idEntropy } from '../src/validate/id-entropy.js';
 export { checkContentList, contentBlockProblem, isAbsoluteUri } from '../src/validate/content.js';
 export { checkSchema, validateWithSchema } from '../src/validate/dialects.js';
 export { excuseEchoedUris, suppliedArguments } from '../src/validate/echo.js';
@@ -101,7 +101,10 @@ export { ASSERTION_ALGORITHM, CHALLENGE_SCOPE, CLIENT_CREDENTIALS, clientCredent
 // Authorization servers (`mcpcheck authorization`): mcpcheck as their OAuth client and user agent,
 // and what their metadata and error responses must hold.
 export { asScenario, type AsScenario, type AsScenarioContext } from '../src/runner/as-scenario.js';
-export { describeResponse, type Grant, noCodeBecause, type OAuthClient } from '../src/harness/authorization-server.js';
+export { describeResponse, type Grant, noCodeBecause, type OAuthClient, pkceChallenge } from '../src/harness/authorization-server.js';
+export type { UserAgent, Visited } from '../src/harness/user-agent.js';
+export { approvalOf, formsOf, pageText, submission } from '../src/validate/html-form.js';
+export { cookieName, cookieProblems, framingAllowed } from '../src/validate/consent-security.js';
 export type { PlainResponse } from '../src/transport/http-request.js';
 export { advertisesS256, endpointSchemes, forbidsStoring, metadataLocations, missingMetadataFields, oauthErrorCode } from '../src/validate/as-metadata.js';
 

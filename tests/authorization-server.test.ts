@@ -66,6 +66,25 @@ const REFERENCE_VERDICTS = {
   'as.authorize.iss/advertised': 'pass',
   'as.refresh.rotation/rotated': 'pass',
   'as.refresh.rotation/reuse-refused': 'pass',
+  // It answers a new client's authorization itself: no MCP proxy, whose rules these are.
+  'as.proxy.consent': 'skip',
+  'as.proxy.cookies': 'skip',
+  'as.proxy.state': 'skip',
+};
+
+/** The proxy's checks, each passing, for the reference server started as an MCP proxy (--proxy). */
+const PROXY_VERDICTS = {
+  'as.proxy.consent/new-client': 'pass',
+  'as.proxy.consent/other-client': 'pass',
+  'as.proxy.consent/csrf': 'pass',
+  'as.proxy.consent/framing': 'pass',
+  'as.proxy.consent/shows-client': 'pass',
+  'as.proxy.cookies': 'pass',
+  'as.proxy.state/own-state': 'pass',
+  // Random states: what varies carries enough bits, and whether they are cryptographic cannot be seen.
+  'as.proxy.state/unguessable': 'skip',
+  'as.proxy.state/checked': 'pass',
+  'as.proxy.state/single-use': 'pass',
 };
 
 describe.concurrent('mcpcheck authorization: the reference authorization server', () => {
@@ -93,6 +112,18 @@ describe.concurrent('mcpcheck authorization: the reference authorization server'
     expect(run.code, findings(run.report).join('\n')).toBe(0);
     expect(verdicts(run.report)).toMatchObject({ 'as.token.wrong-secret': 'pass', 'as.token.code-grant/token': 'pass', 'as.refresh.rotation': 'skip' });
     for (const out of [run.stdout, run.stderr, run.text]) expect(out).not.toContain(secret);
+  });
+
+  it('as an MCP proxy in front of a third-party authorization server (--proxy): consent per client, its page, its cookie and the proxy\'s own state all pass; the checks that need a code without a user skip', async () => {
+    const run = await authorization((port) => `node ${REFERENCE_AS} --port ${port} --proxy`);
+    expect(run.code, findings(run.report).join('\n')).toBe(0);
+    const proxy = Object.fromEntries(Object.entries(verdicts(run.report)).filter(([id]) => id.startsWith('as.proxy.')));
+    expect(proxy).toEqual(PROXY_VERDICTS);
+    // A consent page is a user's step: the code grant's checks say so instead of judging.
+    expect(run.report.checks.find((c) => c.id === 'as.token.code-grant')?.message).toMatch(/asks for a user \(a login or consent page\)/);
+    // Each proxy verdict is one of SEC-PROXY-01/02, graded for the authorization server role.
+    expect(new Set(run.report.checks.filter((c) => c.id.startsWith('as.proxy.')).flatMap((c) => c.requirements))).toEqual(new Set(['SEC-PROXY-01', 'SEC-PROXY-02']));
+    expect(run.report.requirements.filter((r) => r.id.startsWith('SEC-PROXY-')).map((r) => `${r.id} ${r.status}`)).toEqual(['SEC-PROXY-01 pass', 'SEC-PROXY-02 pass']);
   });
 
   it('--spec-version 2025-11-25: the RFC 9207 iss checks are not part of that revision', async () => {
@@ -145,6 +176,21 @@ describe.concurrent('mcpcheck authorization: real authorization servers', () => 
       'as.cimd.validated/redirect-unlisted': 'skip',
       'as.cimd.cached': 'skip',
     });
+    // It issues the code itself: no MCP proxy.
+    expect(run.report.checks.find((c) => c.id === 'as.proxy.consent')?.message).toMatch(/answered a new client's authorization itself/);
+    expect(run.code).toBe(1);
+  });
+
+  it('the SDK v1 ProxyOAuthServerProvider in front of the reference server: no proxy of a static client id (each client\'s own client_id goes on), and a code it does not know is a server error', async () => {
+    const run = await authorization((port) => `node ${SDK_AS} --port ${port} --proxy`, [], {}, '/');
+    const v = verdicts(run.report);
+    expect(Object.fromEntries(Object.entries(v).filter(([id]) => id.startsWith('as.proxy.')))).toEqual({ 'as.proxy.consent': 'skip', 'as.proxy.cookies': 'skip', 'as.proxy.state': 'skip' });
+    expect(run.report.checks.find((c) => c.id === 'as.proxy.consent')?.message).toMatch(/sends the client's own client_id on/);
+    // The upstream answers 400 invalid_grant; the provider turns it into 500 server_error.
+    expect(run.report.checks.find((c) => c.id === 'as.token.invalid-grant')?.message).toMatch(/got HTTP 500 .*Token exchange failed: 400/);
+    // It sends the authorization on, so the checks that need a code say where to.
+    expect(run.report.checks.find((c) => c.id === 'as.token.code-grant')?.message).toMatch(/sent on to another server \("http:\/\/127\.0\.0\.1:\d+\/authorize"\)/);
+    expect(findings(run.report).map((f) => f.split(':')[0])).toEqual(['warn as.cimd.supported', 'fail as.token.invalid-grant']);
     expect(run.code).toBe(1);
   });
 

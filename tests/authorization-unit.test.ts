@@ -4,6 +4,8 @@ import { assertionProblem, JWT_BEARER_ASSERTION } from '../src/validate/client-a
 import { resourceMatch } from '../src/validate/resource-uri.js';
 import { bearerChallenge, parseChallenges } from '../src/validate/www-authenticate.js';
 import { wellKnownMetadataUrls } from '../src/validate/resource-uri.js';
+import { approvalOf, formsOf, pageText, submission } from '../src/validate/html-form.js';
+import { cookieProblems, framingAllowed } from '../src/validate/consent-security.js';
 
 describe('WWW-Authenticate challenges (RFC 9110 §11.6.1)', () => {
   it('reads a Bearer challenge with quoted and token parameters', () => {
@@ -95,5 +97,49 @@ describe('a client\'s JWT assertion at the token endpoint (RFC 7523 §2.2, §3)'
     expect(problem(jwt({ ...good, aud: 'https://as.invalid' }))).toMatch(/names neither the issuer nor the token endpoint/);
     expect(problem(jwt({ ...good, exp: undefined }))).toBe('no exp claim');
     expect(problem(jwt({ ...good, exp: now - 120 }))).toMatch(/120 s in the past/);
+  });
+});
+
+describe('an MCP proxy\'s consent page as a browser reads it (html-form.ts, consent-security.ts)', () => {
+  const page = `<html><body><p>Client &quot;A&amp;B&quot; wants <code>http://127.0.0.1/cb</code></p>
+<form method=POST action='/consent'>
+  <input type="hidden" name="client_id" value="c-1">
+  <input type=hidden name=csrf value="t&amp;k">
+  <input type="checkbox" name="remember">
+  <input type="checkbox" name="scopes" value="read" checked>
+  <input type="text" name="note" disabled value="x">
+  <button type="submit" name="decision" value="deny">Deny</button>
+  <button type="submit" name="decision" value="approve"><b>Allow</b> access</button>
+</form>
+<form action="/logout"><button>Sign out</button></form></body></html>`;
+
+  it('reads a form\'s fields as a submission sends them, and picks the button that approves', () => {
+    const forms = formsOf(page);
+    expect(forms).toHaveLength(2);
+    expect(forms[0]!.method).toBe('post');
+    expect(forms[0]!.action).toBe('/consent');
+    const approval = approvalOf(forms)!;
+    expect(approval.button?.value).toBe('approve');
+    expect(submission(approval.form, approval.button).toString()).toBe('client_id=c-1&csrf=t%26k&scopes=read&decision=approve');
+    expect(pageText(page)).toContain('Client "A&B" wants http://127.0.0.1/cb');
+  });
+
+  it('finds no approval where every button refuses', () => {
+    expect(approvalOf(formsOf('<form method="post"><button name="d" value="deny">Cancel</button></form>'))).toBeUndefined();
+  });
+
+  it('framing is forbidden by X-Frame-Options DENY or SAMEORIGIN, or frame-ancestors \'none\' or \'self\' alone', () => {
+    expect(framingAllowed({ 'x-frame-options': 'DENY' })).toBeUndefined();
+    expect(framingAllowed({ 'content-security-policy': "default-src 'self'; frame-ancestors 'none'" })).toBeUndefined();
+    expect(framingAllowed({ 'content-security-policy': 'frame-ancestors *' })).toBe('frame-ancestors *');
+    expect(framingAllowed({ 'x-frame-options': 'ALLOW-FROM https://x' })).toBe('X-Frame-Options: ALLOW-FROM https://x');
+    expect(framingAllowed({})).toMatch(/^neither/);
+  });
+
+  it('a consent cookie needs __Host-, Secure, HttpOnly and SameSite=Lax (or Strict); one being deleted is not judged', () => {
+    expect(cookieProblems('__Host-c=v; Path=/; Secure; HttpOnly; SameSite=Lax')).toEqual([]);
+    expect(cookieProblems('__Host-c=v; Path=/; Secure; HttpOnly; SameSite=Strict')).toEqual([]);
+    expect(cookieProblems('c=v; Path=/; SameSite=None')).toEqual(['no __Host- prefix', 'no Secure', 'no HttpOnly', 'SameSite=None']);
+    expect(cookieProblems('c=; Max-Age=0')).toEqual([]);
   });
 });

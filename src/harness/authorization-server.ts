@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ClientDocumentHost } from './client-documents.js';
 import { plainRequest, type PlainResponse } from '../transport/http-request.js';
+import { UserAgent } from './user-agent.js';
 import { isLoopbackHost } from '../validate/loopback.js';
 import { metadataLocations, type MetadataKind } from '../validate/as-metadata.js';
 import { parseObject } from '../json.js';
@@ -38,8 +39,6 @@ export interface AuthorizationServerOptions {
 }
 
 const MAX_BYTES = 256 * 1024;
-/** Redirects within the authorization server an authorization may take (login, consent, resume) before its answer is taken as it is. */
-const MAX_HOPS = 10;
 
 export interface MetadataAttempt {
   url: string;
@@ -74,8 +73,8 @@ export interface NoClient {
 
 /** What an authorization request got: a redirect (its Location and query), or anything else. */
 export type AuthorizationAnswer =
-  | { kind: 'redirect'; res: PlainResponse; location: URL; params: URLSearchParams; fragment: URLSearchParams }
-  | { kind: 'other'; res: PlainResponse };
+  | { kind: 'redirect'; res: PlainResponse; at: URL; location: URL; params: URLSearchParams; fragment: URLSearchParams }
+  | { kind: 'other'; res: PlainResponse; at: URL };
 
 export interface Grant {
   /** The authorization request's answer. */
@@ -90,9 +89,14 @@ interface PkcePair {
   challenge: string;
 }
 
+/** The S256 code_challenge of a code_verifier (RFC 7636 §4.2). */
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
 function pkcePair(): PkcePair {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: pkceChallenge(verifier) };
 }
 
 export class AuthorizationServerDriver {
@@ -178,9 +182,19 @@ export class AuthorizationServerDriver {
       const basic = !Array.isArray(methods) || methods.includes('client_secret_basic');
       return { clientId, ...(clientSecret !== undefined ? { secret: clientSecret } : {}), method: clientSecret === undefined ? 'none' : basic ? 'client_secret_basic' : 'client_secret_post', redirectUri, origin: 'pre-registered' };
     }
+    return this.registerClient('mcpcheck', 'no client: none was given (--client-id) and ');
+  }
+
+  /**
+   * A public client registered dynamically under `name` (its client_name), with the run's redirect
+   * URI; or why there is none (`lacking` starts the reason when the server offers no registration).
+   */
+  async registerClient(name: string, lacking = ''): Promise<OAuthClient | NoClient> {
+    const { redirectUri } = this.options;
+    if (this.passiveBecause) return { why: this.passiveBecause };
     const endpoint = await this.endpoint('registration_endpoint');
-    if (typeof endpoint === 'string') return { why: `no client: none was given (--client-id) and ${endpoint.replace(/^its /, 'the server\'s ')}` };
-    const registration = await this.register(endpoint, { redirect_uris: [redirectUri] });
+    if (typeof endpoint === 'string') return { why: `${lacking}${lacking ? endpoint.replace(/^its /, 'the server\'s ') : endpoint}` };
+    const registration = await this.register(endpoint, { redirect_uris: [redirectUri], client_name: name });
     const body = parseObject(registration.body);
     if (registration.status !== 201 && registration.status !== 200) return { why: `dynamic registration at ${endpoint.href} was refused (${describeResponse(registration)})`, registration };
     if (!body || typeof body.client_id !== 'string') return { why: `dynamic registration at ${endpoint.href} gave no client_id (${describeResponse(registration)})`, registration };
@@ -200,7 +214,7 @@ export class AuthorizationServerDriver {
    * authorization endpoint with `params` over the code-flow defaults (PKCE S256, a fresh state),
    * and read the redirect instead of following it.
    */
-  async authorize(client: OAuthClient, params: Record<string, string | undefined> = {}): Promise<Grant | string> {
+  async authorize(client: OAuthClient, params: Record<string, string | undefined> = {}, agent = this.userAgent()): Promise<Grant | string> {
     const endpoint = await this.endpoint('authorization_endpoint');
     if (typeof endpoint === 'string') return endpoint;
     const { verifier, challenge } = pkcePair();
@@ -218,10 +232,16 @@ export class AuthorizationServerDriver {
     };
     const url = new URL(endpoint.href);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
-    const { res, at } = await this.browse(url, query.redirect_uri ?? client.redirectUri);
+    const back = query.redirect_uri ?? client.redirectUri;
+    const { res, at } = await agent.visit(url, (next) => next.href.startsWith(back));
     const authorization = answerOf(res, at);
     const code = authorization.kind === 'redirect' ? authorization.params.get('code') ?? undefined : undefined;
     return { authorization, verifier, state, ...(code !== undefined ? { code } : {}) };
+  }
+
+  /** A browser of its own (its cookies, the redirects it follows), for steps that span several requests. */
+  userAgent(): UserAgent {
+    return new UserAgent((url, req) => this.send(url, req));
   }
 
   /** A token request (`grant_type` and the rest in `params`), the client authenticating by its method; `credentials: false` sends none. */
@@ -267,25 +287,6 @@ export class AuthorizationServerDriver {
    * elsewhere (the redirect URI) or answers with anything but a redirect. What it was sent to last
    * is `at`, so a relative Location reads right.
    */
-  private async browse(url: URL, redirectUri: string): Promise<{ res: PlainResponse; at: URL }> {
-    const jar = new Map<string, string>();
-    let at = url;
-    for (let hops = 0; ; hops++) {
-      const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-      const res = await this.send(at, { method: 'GET', headers: { Accept: 'text/html, application/json', ...(cookie ? { Cookie: cookie } : {}) } });
-      for (const set of res.setCookies) {
-        const pair = set.split(';')[0]!;
-        const eq = pair.indexOf('=');
-        if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-      }
-      const location = res.headers.location;
-      if (hops >= MAX_HOPS || res.status < 300 || res.status >= 400 || location === undefined || !URL.canParse(location, at.href)) return { res, at };
-      const next = new URL(location, at);
-      if (next.origin !== url.origin || next.href.startsWith(redirectUri)) return { res, at };
-      at = next;
-    }
-  }
-
   private send(url: URL, req: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<PlainResponse> {
     return plainRequest(url, { ...req, timeoutMs: this.options.requestTimeoutMs, maxBytes: MAX_BYTES });
   }
@@ -300,6 +301,8 @@ export function noCodeBecause(grant: Grant): string {
       ? `the authorization request did not come back to the client (${describeResponse(a.res)}, after following the server's own redirects): it asks for a user (a login or consent page), and mcpcheck plays none; run the server in a mode that approves test clients at once`
       : `the authorization request was refused (${describeResponse(a.res)})`;
   }
+  // An authorization request of its own to another server (an MCP proxy's, on to the authorization server behind it) is not followed.
+  if (a.location.origin !== a.at.origin && a.params.has('response_type') && !a.params.has('code') && !a.params.has('error')) return `the authorization request was sent on to another server (${show(a.location.origin + a.location.pathname, 160)}), which mcpcheck does not follow as the user: it asks someone else for the code`;
   const error = a.params.get('error');
   return error !== null
     ? `the authorization request was refused: error=${show(error, 80)}${a.params.get('error_description') ? ` (${show(a.params.get('error_description'), 160)})` : ''}; --scope sets the scope it asks for`
@@ -311,9 +314,9 @@ function answerOf(res: PlainResponse, base: URL): AuthorizationAnswer {
   const location = res.headers.location;
   if (res.status >= 300 && res.status < 400 && location !== undefined && URL.canParse(location, base.href)) {
     const url = new URL(location, base);
-    return { kind: 'redirect', res, location: url, params: url.searchParams, fragment: new URLSearchParams(url.hash.replace(/^#/, '')) };
+    return { kind: 'redirect', res, at: base, location: url, params: url.searchParams, fragment: new URLSearchParams(url.hash.replace(/^#/, '')) };
   }
-  return { kind: 'other', res };
+  return { kind: 'other', res, at: base };
 }
 
 /** A client's credentials as HTTP Basic (RFC 6749 §2.3.1: each form-encoded first). */

@@ -288,10 +288,13 @@ export type Role = 'server' | 'client' | 'AS';
 /**
  * Whether a rule binds a target in this role. `both` (and the task forms `both (receiver)` /
  * `both (requestor)`) bind either side of MCP, and an authorization server where the rule is one
- * of authorization's; AS and proxy rules bind neither a plain server nor a client.
+ * of authorization's; AS and proxy rules bind neither a plain server nor a client. Proxy rules (an
+ * MCP proxy's consent before it sends a client on to a third-party authorization server) bind the
+ * authorization server such a proxy is to its clients: `mcpcheck authorization` judges them of a
+ * server it saw send authorizations on, and skips them for any other.
  */
 export function bindsRole(r: Requirement, role: Role): boolean {
-  if (r.binds === role) return true;
+  if (r.binds === role || (role === 'AS' && r.binds === 'proxy')) return true;
   const both = r.binds === 'both' || r.binds.startsWith('both (');
   // An authorization server speaks no MCP: of the rules binding both sides, only authorization's reach it (AUTH-DCR-01: "clients and authorization servers").
   return both && (role !== 'AS' || r.id.startsWith('AUTH-'));

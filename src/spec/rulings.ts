@@ -325,6 +325,12 @@ const RULING_LIST = [
       'A tasks/list walked to a page without nextCursor while a task tasks/get reads was never listed broke TASK-LIST-01 ("MUST include a nextCursor in the response if more tasks are available") as well as TASK-LIST-03: from outside the two are one defect (a list that drops its cursor and one that leaves tasks out look the same), reported once. TASK-LIST-01 passes only on a walk of more than one page that listed every readable task; a single page holding them all never had tasks after it, and is a skip. Its SHOULD (pagination at all) is not judged: a few tasks fit one page.',
     requirements: ['TASK-LIST-01', 'TASK-LIST-03'],
   },
+  {
+    id: 'proxy-consent',
+    ruling:
+      'The confused deputy\'s defences (security best practices) bind an MCP proxy that sends its clients\' authorization on to a third-party authorization server under a static client id. mcpcheck judges them of a server it sees do that: one that sends a newly registered client\'s authorization to another origin under a client_id that is not the client\'s, at once or once its consent page is approved; a server that answers the authorization itself, or sends the client\'s own client_id on, is no such proxy, and the checks are skips that say so. Those rules (binding "proxy") are graded in `mcpcheck authorization`, for the authorization server such a proxy is to its clients. Framing counts as forbidden with X-Frame-Options DENY or SAMEORIGIN, or a frame-ancestors of \'none\' or \'self\' alone (the page names DENY and frame-ancestors; framing by the same origin gives another site nothing). The consent cookies are those the approval\'s response sets; SameSite=Strict, stricter than the Lax the page names, is taken. CSRF protection is probed as a form posted from another site arrives: the consent form\'s fields without those whose values the authorization request did not carry, only SameSite=None cookies, and that site\'s Origin; whatever refuses it (a token, the Origin, the cookies) passes. The state sent to the third party must not be the client\'s and must change with each authorization; whether it is "cryptographically random" is measured as task ids are (ruling task-id-entropy): under 64 bits in what varies fails, more is a skip saying what was seen.',
+    requirements: ['SEC-PROXY-01', 'SEC-PROXY-02'],
+  },
 ] as const satisfies readonly Ruling[];
 
 export type RulingId = (typeof RULING_LIST)[number]['id'];

@@ -6,6 +6,7 @@ import { codeGrant, codeReuse, invalidGrant, noStore, unknownClient, wrongSecret
 import { verifierChecked, verifierRequired } from './pkce.js';
 import { implicitRefused, issuerParameter, redirectExact } from './authorize.js';
 import { rotation } from './refresh.js';
+import { consent, cookies, state } from './proxy.js';
 
 /** The `mcpcheck authorization` suite, in report order: metadata first, then what needs a client and a code. */
 export const authorizationServerScenarios: AsScenario[] = [
@@ -32,4 +33,7 @@ export const authorizationServerScenarios: AsScenario[] = [
   redirectExact,
   issuerParameter,
   rotation,
+  consent,
+  cookies,
+  state,
 ];

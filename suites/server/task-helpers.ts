@@ -1,4 +1,4 @@
-import { type CheckRecorder, describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, ruling, show, taskIdEntropy, timedArguments, type ClientSession, type Discovery, type PeerSession, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
+import { type CheckRecorder, describeReply, hasCapability, isObject, isTerminal, planToolCall, type RecordedFrame, replyFrame, ruling, show, idEntropy, timedArguments, type ClientSession, type Discovery, type PeerSession, type Reply, type ScenarioContext, type ToolPlan, type ToolPolicy } from '../kit.js';
 import { argumentContext, budget, quickArguments } from './helpers.js';
 
 // What the task scenarios (basic/utilities/tasks.mdx, 2025-11-25) share: the tools they may call
@@ -95,7 +95,7 @@ export function tasksAtOnce(session: ClientSession, plan: ToolPlan, timeoutMs: n
  */
 export function judgeIdEntropy(check: CheckRecorder, ids: readonly string[], replies: Reply[], expected: string): void {
   const cite = ruling('task-id-entropy').cite;
-  const entropy = taskIdEntropy(ids);
+  const entropy = idEntropy(ids);
   if (!entropy.guessable) return check.skip(`not judged: ids ${show(ids)}: ${entropy.seen}, and whether they come from a cryptographic source cannot be seen from outside (${cite})`);
   check.expect(false, { expected: `${expected} (${cite})`, actual: `ids ${show(ids)}: ${entropy.why}`, frames: replies.map(replyFrame), replies });
 }

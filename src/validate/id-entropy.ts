@@ -1,7 +1,9 @@
-// Whether the task ids a receiver issued can be guessed from one another (TASK-SEC-02 of
-// 2025-11-25, TASK-SEC-05 of the tasks extension; ruling task-id-entropy). Pure: it reads ids.
+// Whether identifiers a party issued can be guessed from one another: the task ids of a receiver
+// (TASK-SEC-02 of 2025-11-25, TASK-SEC-05 of the tasks extension; ruling task-id-entropy), the
+// OAuth state an MCP proxy sends a third-party authorization server (SEC-PROXY-02; ruling
+// proxy-consent). Pure: it reads ids.
 
-/** The fewest bits the varying characters of a task id must carry (OWASP's floor for session identifiers). */
+/** The fewest bits the varying characters of an id must carry (OWASP's floor for session identifiers). */
 export const ENTROPY_FLOOR_BITS = 64;
 
 /** What the ids showed: why they can be guessed, or what was seen of their randomness. */
@@ -55,12 +57,12 @@ function counted(parts: readonly string[]): boolean {
 }
 
 /**
- * Judges the ids of several tasks issued together, in the order issued (at least two distinct
+ * Judges several ids issued together (tasks', states'), in the order issued (at least two distinct
  * ones): fewer than ENTROPY_FLOOR_BITS in the characters that vary between them can be guessed (a
  * counter's or a clock's digits vary in a few places only). Not guessable says only that nothing
  * of the kind was seen.
  */
-export function taskIdEntropy(ids: readonly string[]): IdEntropy {
+export function idEntropy(ids: readonly string[]): IdEntropy {
   const parts = varying([...new Set(ids)]);
   const size = alphabet(parts.join(''));
   const bits = Math.floor(Math.min(...parts.map((p) => p.length)) * Math.log2(size));
