@@ -259,7 +259,7 @@ describe('the command line', () => {
 
   it('a temporary directory mcpcheck cannot write to is a setup error: one line, exit 2, over either transport', () => {
     const client = join(ROOT, 'dist/tests/fixtures/client/client.js');
-    for (const [command, what] of [[`node ${client}`, 'the certificate a client is to trust'], [`node ${client} {stdio}`, "the stdio relay's socket"]] as const) {
+    for (const [command, what] of [[`node ${client}`, 'the browser a client is given'], [`node ${client} {stdio}`, "the stdio relay's socket"]] as const) {
       const r = mcpcheck(['client', '--command', command, '--only', 'client.lifecycle.handshake'], { TMPDIR: join(ROOT, 'no-such-directory') });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/\(set TMPDIR to a writable directory\)$/), '']);
