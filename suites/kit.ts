@@ -36,6 +36,7 @@ export { sleep, waitUntil } from '../src/transport/common.js';
 // for icons served over HTTPS.
 export { groupListeners, isLoopback, isLoopbackHost, showSocket } from '../src/harness/listening.js';
 export { loopbackCertificate } from '../src/harness/loopback-trust.js';
+export { inNetworkSandbox, SANDBOX_ADDRESSES } from '../src/harness/network-sandbox.js';
 export { serveGuard } from '../src/transport/guard-origin.js';
 
 // Discovery: what the server under test offers, walked once per run, and how its tools are called.

@@ -267,6 +267,12 @@ describe('the command line', () => {
     }
   });
 
+  it('--network-sandbox on a machine that cannot make the namespace (here: no unshare on the PATH) is a setup error: one line, exit 2', () => {
+    const r = mcpcheck(['client', '--network-sandbox', '--command', `node ${join(ROOT, 'dist/tests/fixtures/client/client.js')}`], { PATH: join(ROOT, 'no-such-directory') });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe("mcpcheck: --network-sandbox: this machine cannot make an isolated network namespace (util-linux's unshare is not installed); run without it (the scenarios that need it are then skipped)\n");
+  });
+
   it('an internal error is one line and exit 4; MCPCHECK_DEBUG=1 adds the stack', () => {
     // A bug stand-in: writing to stdout throws inside the list command.
     const broken = ['--import', 'data:text/javascript,process.stdout.write = () => { throw new TypeError("boom") };'];

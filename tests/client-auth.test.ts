@@ -4,7 +4,9 @@
  * fails exactly its rule, the SDK example client passes, and a client that stops at the 401 gets
  * skips that say so.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type ClientCommandOptions } from '../src/commands/client.js';
@@ -14,7 +16,7 @@ import { clientScenarios } from '../suites/client/index.js';
 import { OAUTH_CLIENT_BREAKS } from './fixtures/client/oauth-breaks.js';
 import { OAUTH_CLIENT_2026_BREAKS } from './fixtures/client-2026/oauth-breaks.js';
 import { ALL_PASS, ALL_PASS_2026, authVerdicts } from './client-auth-verdicts.js';
-import { describeFailures, harnessErrors, requireBuild, ROOT } from './server-helpers.js';
+import { describeFailures, harnessErrors, mcpcheckAsync, requireBuild, ROOT } from './server-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -22,6 +24,12 @@ const OAUTH_CLIENT = join(ROOT, 'dist/tests/fixtures/client/oauth-client.js');
 const OAUTH_CLIENT_2026 = join(ROOT, 'dist/tests/fixtures/client-2026/oauth-client.js');
 const FIXTURE = join(ROOT, 'dist/tests/fixtures/client/client.js');
 const AUTH_ONLY = { only: ['client.auth'] };
+
+/** Whether this machine can make the network sandbox (as mcpcheck does: unshare, then ip on the new loopback). */
+function canIsolateNetwork(): boolean {
+  const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return spawnSync('unshare', [...user, '--net', '--', 'ip', 'link', 'set', 'lo', 'up'], { timeout: 10_000 }).status === 0;
+}
 
 function run(command: string, extra: Partial<ClientCommandOptions> = {}): Promise<RunReport> {
   return testClient({ command, targetFlags: `--command ${JSON.stringify(command)}`, concurrency: 4, ...AUTH_ONLY, ...extra });
@@ -91,6 +99,37 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
     for (const scheme of ['javascript', 'data', 'file']) expect(report.checks.find((c) => c.id === `client.auth.authorization-url-${scheme}`)!.message).toMatch(/a control client, served the plain metadata, opened "http:\/\/127\.0\.0\.1:\d+\/\S*authorize\?/);
   });
 
+  it('in the network sandbox (--network-sandbox): the 2026-07-28 reference OAuth client asks no authorization server at a private address or over plain http off loopback, and each of its two breaks is warned of its own rule', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-sandbox-'));
+    try {
+      const sandboxed = async (extra: string) => {
+        const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+        const run = await mcpcheckAsync(['client', '--network-sandbox', '--command', `node ${OAUTH_CLIENT_2026}${extra}`, '--only', 'SEC-SSRF-02,SEC-SSRF-03,client.auth.pkce', '--json', json, '--quiet']);
+        return { run, report: existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as RunReport) : undefined };
+      };
+      const correct = await sandboxed('');
+      if (!canIsolateNetwork()) {
+        // A machine that cannot make the namespace says so in one line, exit 2.
+        expect(correct.run.code).toBe(2);
+        expect(correct.run.stderr).toMatch(/^mcpcheck: --network-sandbox: this machine cannot make an isolated network namespace \(.*\); run without it/);
+        return;
+      }
+      expect(correct.run.code, correct.run.stderr).toBe(0);
+      expect(authVerdicts(correct.report!)).toEqual({ 'client.auth.pkce': 'pass', 'client.auth.ssrf-private-address': 'pass', 'client.auth.ssrf-plain-http': 'pass' });
+      const sandboxBreaks = Object.entries(OAUTH_CLIENT_2026_BREAKS).filter(([, b]) => 'sandbox' in b);
+      expect(sandboxBreaks.length).toBe(2);
+      for (const [name, b] of sandboxBreaks) {
+        const { report } = await sandboxed(` --break ${name}`);
+        const bad = report!.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id} ${c.requirements[0]}`);
+        expect(bad, name).toEqual([`${b.verdict} ${b.check} ${b.requirement}`]);
+        // Its reproduce line runs as pasted: in the sandbox again.
+        expect(report!.checks.find((c) => c.id === b.check)?.reproduce).toContain('--network-sandbox');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a client that takes authorization servers on https: only is judged all the same: once it asked a plain-http one nothing, the authorization server moves to https', async () => {
     const report = await run(`node ${OAUTH_CLIENT}`, { env: { ...process.env, MCPCHECK_OAUTH_HTTPS_AS: '1' } });
     expect(harnessErrors(report)).toEqual([]);
@@ -108,7 +147,9 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
   for (const [family, client, breaks] of families) {
     it(`each break of ${family} fails exactly its check`, { timeout: 600_000 }, async () => {
       const problems: string[] = [];
-      await inLanes(Object.entries(breaks), 2, async ([name, b]: [string, { requirement: string; check: string; verdict?: 'warn' }]) => {
+      // Those that need the network sandbox run there, below.
+      const here = Object.entries(breaks).filter(([, b]) => !('sandbox' in b));
+      await inLanes(here, 2, async ([name, b]: [string, { requirement: string; check: string; verdict?: 'warn' }]) => {
         const report = await run(`node ${client} --break ${name}`, authBreakScope(b.requirement, name));
         const bad = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
         const expected = b.verdict ?? 'fail';

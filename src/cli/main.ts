@@ -18,6 +18,8 @@ import { readBaseline, readSavedChecks, writeUpdatedBaseline } from './baseline-
 import { checkReportPaths, emitReport, REPORTERS, STDOUT, type ReportFlags, writableFile } from './report-output.js';
 import { startReads } from '../transcript/read-file.js';
 import { CATALOG_REVISIONS } from '../spec/revisions.js';
+import { inNetworkSandbox } from '../harness/network-sandbox.js';
+import { runInNetworkSandbox } from './network-sandbox.js';
 
 // Each command imports what it runs when it runs: `mcpcheck --help` or `list` must not pay for
 // ajv, the schemas and every suite.
@@ -228,6 +230,7 @@ const clientOptions = {
   properties: serverOptions.properties,
   quiet: serverOptions.quiet,
   'target-env': serverOptions['target-env'],
+  'network-sandbox': { type: 'boolean', describe: 'run in a network namespace of its own (Linux: unshare and ip), whose loopback carries a private and a non-loopback address too: the client\'s OAuth discovery is judged there (SEC-SSRF-*), and nothing can leave the machine; the client must not need the network' },
 } as const;
 
 const fuzzOptions = {
@@ -397,16 +400,22 @@ const clientCommand = command({
   flags: { ...clientOptions, ...reportOptions },
   check: runNumbers,
   epilogue: EXIT_CODES_HELP,
-  run: graded(async (args, baseline, _files, redactor) => {
-    const { testClient } = await import('../commands/client.js');
-    return watched(args, redactor, (control) => testClient({
-      control,
-      command: args.command,
-      ...(args.shell ? { shell: true } : {}),
-      ...runOptions(args, baseline, redactor),
-      targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}`,
-    }));
-  }),
+  run: async (args, positionals) => {
+    // The whole run moves into the sandbox: mcpcheck's endpoints and the client it starts.
+    if (args['network-sandbox'] && !inNetworkSandbox()) return void (process.exitCode = await runInNetworkSandbox(process.argv.slice(2)));
+    await clientRun(args, positionals);
+  },
+});
+
+const clientRun = graded<ParsedFlags<typeof clientOptions & typeof reportOptions>>(async (args, baseline, _files, redactor) => {
+  const { testClient } = await import('../commands/client.js');
+  return watched(args, redactor, (control) => testClient({
+    control,
+    command: args.command,
+    ...(args.shell ? { shell: true } : {}),
+    ...runOptions(args, baseline, redactor),
+    targetFlags: `--command ${JSON.stringify(args.command)}${args.shell ? ' --shell' : ''}${args['network-sandbox'] ? ' --network-sandbox' : ''}`,
+  }));
 });
 
 const fuzzCommand = command({

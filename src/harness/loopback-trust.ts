@@ -2,12 +2,13 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateTempDir } from '../paths.js';
 import { loopbackTls, type LoopbackTls } from '../transport/loopback-tls.js';
+import { inNetworkSandbox, SANDBOX_ADDRESSES } from './network-sandbox.js';
 
 let certificate: LoopbackTls | undefined;
 
-/** The certificate mcpcheck's https: listeners present to a client under test: one per process, its key never written. */
+/** The certificate mcpcheck's https: listeners present to a client under test: one per process, its key never written (in the network sandbox, for its addresses too). */
 export function loopbackCertificate(): LoopbackTls {
-  certificate ??= loopbackTls();
+  certificate ??= loopbackTls(inNetworkSandbox() ? Object.values(SANDBOX_ADDRESSES) : []);
   return certificate;
 }
 

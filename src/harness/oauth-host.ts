@@ -88,6 +88,11 @@ export interface OAuthHostVariant {
    * (SEC-AUTHURL-02): a URL pasted into a command line unquoted, in double quotes or in single quotes.
    */
   shellProbe?: true;
+  /**
+   * The authorization server is served at this address of the network sandbox's (network-sandbox.ts),
+   * over https or plain http: one a client's OAuth discovery should not contact (SEC-SSRF-02/03).
+   */
+  authorizationServerAt?: { address: string; tls: boolean };
   /** The metadata names this URL as the authorization endpoint: one of a scheme no client may open (SEC-AUTHURL-01). */
   authorizationEndpoint?: string;
   /**

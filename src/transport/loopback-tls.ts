@@ -10,8 +10,12 @@ export interface LoopbackTls {
   cert: string;
 }
 
-/** A fresh self-signed certificate for 127.0.0.1 (and localhost), made per run and never written anywhere but where the caller puts it. */
-export function loopbackTls(): LoopbackTls {
+/**
+ * A fresh self-signed certificate for 127.0.0.1 (and localhost, and the IPv4 `addresses` given: the
+ * network sandbox's, which are this machine's own there), made per run and never written anywhere
+ * but where the caller puts it.
+ */
+export function loopbackTls(addresses: readonly string[] = []): LoopbackTls {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   // The key identifier hashes the subjectPublicKey bits alone (RFC 5280 4.2.1.2, method 1), i.e. the
@@ -45,7 +49,7 @@ export function loopbackTls(): LoopbackTls {
         extension('2.5.29.15', true, bitString(Buffer.of(0x84), 2)),
         extension('2.5.29.37', false, sequence(oid('1.3.6.1.5.5.7.3.1'))),
         // Host name checks read only the SAN, never the CN; [7] is iPAddress, [2] dNSName.
-        extension('2.5.29.17', false, sequence(tlv(0x87, Buffer.of(127, 0, 0, 1)), tlv(0x82, Buffer.from('localhost', 'ascii')))),
+        extension('2.5.29.17', false, sequence(tlv(0x87, Buffer.of(127, 0, 0, 1)), tlv(0x82, Buffer.from('localhost', 'ascii')), ...addresses.map((a) => tlv(0x87, Buffer.from(a.split('.').map(Number)))))),
         extension('2.5.29.14', false, tlv(0x04, createHash('sha1').update(point).digest())),
       ),
     ),

@@ -43,6 +43,8 @@ export const OPENS_BROWSER = 'client.auth: opens the authorization URL in its br
 
 /** The host of each scenario's session: a scenario's serve() makes it, its run() judges what it recorded. */
 const hosts = new WeakMap<ServerSession, LoopbackOAuthHost>();
+/** What reached a scenario's authorization server served at another address (authorizationServerAt), by session: the paths asked. */
+const elsewhere = new WeakMap<ServerSession, string[]>();
 /** Sessions of a plain scenario's first client that may try the https: authorization server next. */
 const mayTryHttps = new WeakSet<ServerSession>();
 
@@ -66,6 +68,8 @@ export interface Flow {
   output(): string;
   /** The URLs the client handed the browser mcpcheck gave it (its BROWSER). */
   opened(): string[];
+  /** The paths the client asked of an authorization server served at another address (authorizationServerAt). */
+  reachedElsewhere(): string[];
 }
 
 /**
@@ -94,7 +98,7 @@ async function flowOf(ctx: ClientScenarioContext, judged = true): Promise<Flow |
     ctx.check.skip(`not exercised: the client ${refused > 0 ? `got the 401 challenge (${refused} request(s) refused) and` : 'sent the endpoint nothing and'} did not start OAuth (authorization is optional in MCP)`);
     return undefined;
   }
-  return { host, session: ctx.session, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}`, opened: () => ctx.opened() };
+  return { host, session: ctx.session, events, of, output: () => `${ctx.client.stdoutTail.text()}\n${ctx.client.stderr.text()}`, opened: () => ctx.opened(), reachedElsewhere: () => [...(elsewhere.get(ctx.session) ?? [])] };
 }
 
 export interface AuthScenarioSpec {
@@ -153,7 +157,22 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       // A plain scenario's second client is its https: trial (a plain scenario starts no control client).
       const https = learnt.has(HTTPS_AUTHORIZATION) || (!spec.variant && attempt === 1 && !settled);
       let host: LoopbackOAuthHost | undefined;
-      const origin = https ? await serveGuard((r) => host!.guard(r), loopbackCertificate()) : undefined;
+      const at = variant?.authorizationServerAt;
+      const reached: string[] = [];
+      // An authorization server elsewhere records what reached it there: the evidence of a request the client should not have made.
+      const origin = at
+        ? await serveGuard(
+            (r) => {
+              if (reached.length < 100) reached.push(r.path);
+              return host!.guard(r);
+            },
+            at.tls ? loopbackCertificate() : undefined,
+            at.address,
+          )
+        : https
+          ? await serveGuard((r) => host!.guard(r), loopbackCertificate())
+          : undefined;
+      elsewhere.set(session, reached);
       if (origin) session.channel.onClose(() => origin.close());
       host = new LoopbackOAuthHost(session.channel.address, variant, origin?.origin);
       const served = variant?.serves;

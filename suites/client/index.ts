@@ -6,6 +6,7 @@ import { clientAuthorizationIss } from './auth-iss.js';
 import { clientAuthorizationClientCredentials } from './auth-client-credentials.js';
 import { clientAuthorizationLegacy } from './auth-legacy.js';
 import { clientAuthorizationOpening } from './auth-opening.js';
+import { clientAuthorizationSsrf } from './auth-ssrf.js';
 import { clientAuthorizationRefresh } from './auth-refresh.js';
 import { clientAuthorizationRegistration } from './auth-registration.js';
 import { clientAuthorizationStepUp } from './auth-step-up.js';
@@ -41,4 +42,4 @@ const statefulEra: ClientScenario[] = [...clientLifecycle, ...clientUtilities, .
 const statefulTasks: ClientScenario[] = clientTasks.map((s) => ({ ...s, revisions: { introduced: '2025-11-25', removed: '2026-07-28' } }));
 
 /** Every client scenario, one spec area per file; the handshake first (it runs alone, tells a client that never connects, and which era it speaks); authorization, of both eras, last. */
-export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientModernTasks, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationOpening, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding, ...clientAuthorizationClientCredentials, ...clientAuthorizationLegacy];
+export const clientScenarios: ClientScenario[] = [...statefulEra, ...statefulTasks, ...clientModern, ...clientModernPagination, ...clientModernEra, ...clientModernHeaders, ...clientModernNegotiation, ...clientMrtr, ...clientMrtrMethods, ...clientModernTasks, ...clientAuthorization, ...clientAuthorizationDiscovery, ...clientAuthorizationStepUp, ...clientAuthorizationIss, ...clientAuthorizationOpening, ...clientAuthorizationSsrf, ...clientAuthorizationRefresh, ...clientAuthorizationRegistration, ...clientAuthorizationBinding, ...clientAuthorizationClientCredentials, ...clientAuthorizationLegacy];
