@@ -21,8 +21,6 @@ export interface ProxyFlow {
   client: NamedClient;
   /** The consent page the new client's authorization met (undefined: it was sent on at once). */
   page?: Visited;
-  /** The authorization request (its state and verifier) of that page. */
-  pageGrant?: Grant;
   /** What the consent form got when posted from another site, without what only the page knew. */
   forged?: Outcome;
   /** The approval's answer (its response keeps the consent). */
@@ -132,10 +130,10 @@ async function findProxyFlow(ctx: AsScenarioContext): Promise<ProxyFlow | string
   const pageGrant = again.outcome.kind === 'page' ? again.grant : first.grant;
   if (typeof forged !== 'string' && staticForward(forged, client) && again.outcome.kind === 'forward') {
     // The forged approval went through and is remembered: it is the one approval there was.
-    return { agent, client, page: outcome.visited, pageGrant: first.grant, forged, approval: forged.visited, forward: forged.location, atOnce: false, clientStates };
+    return { agent, client, page: outcome.visited, forged, approval: forged.visited, forward: forged.location, atOnce: false, clientStates };
   }
   const approved = await submitConsent(agent, page, pageGrant, client, false);
   if (typeof approved === 'string') return `not exercised: ${approved}; ${NOT_A_PROXY}`;
   if (!staticForward(approved, client)) return `not exercised: approving its page led to ${describeOutcome(approved)}, not on to another authorization server; ${NOT_A_PROXY}`;
-  return { agent, client, page, pageGrant, ...(typeof forged !== 'string' ? { forged } : {}), approval: approved.visited, forward: approved.location, atOnce: false, clientStates };
+  return { agent, client, page, ...(typeof forged !== 'string' ? { forged } : {}), approval: approved.visited, forward: approved.location, atOnce: false, clientStates };
 }
