@@ -54,7 +54,7 @@ export class ClientTarget {
    * Starts the client for one scenario, pointed at `address`, with mcpcheck's browser as its
    * BROWSER (`browser`: what it opens there).
    */
-  launch(address: string, env: Record<string, string>, browser: BrowserOfClient = this.browserForClient()): TargetProcess {
+  launch(address: string, env: Record<string, string>, browser: BrowserOfClient): TargetProcess {
     const placeholder = this.transport === 'stdio' ? STDIO_PLACEHOLDER : URL_PLACEHOLDER;
     const present = this.options.command.includes(placeholder);
     // The client trusts mcpcheck's loopback certificate, so that its https: icons can be watched.

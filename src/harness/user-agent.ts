@@ -9,6 +9,17 @@ const MAX_COOKIES = 50;
 /** How a user agent sends one request (mcpcheck's bounded plainRequest, with its limits). */
 export type SendRequest = (url: URL, req: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }) => Promise<PlainResponse>;
 
+/** One request of the user's browser. */
+export interface PageRequest {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The origin of the page the request comes from (its Origin header). */
+  origin?: string;
+  /** Made by a page of another site (a form posted from there): only SameSite=None cookies go with it. */
+  crossSite?: true;
+}
+
 /** Where a visit ended: the last response, at the URL that gave it. */
 export interface Visited {
   res: PlainResponse;
@@ -34,15 +45,12 @@ export class UserAgent {
 
   constructor(private readonly send: SendRequest) {}
 
-  /**
-   * One request with this user's cookies for its host. `crossSite`: as a page of another site
-   * would make it (a form posted from there): only SameSite=None cookies, and that site as Origin.
-   */
-  async request(url: URL, req: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; crossSite?: { origin: string } }): Promise<PlainResponse> {
-    const kept = [...(this.jar.get(url.hostname) ?? new Map<string, Cookie>())].filter(([, c]) => req.crossSite === undefined || c.crossSite);
+  /** One request with this user's cookies for its host (those a cross-site request carries, for one). */
+  async request(url: URL, req: PageRequest): Promise<PlainResponse> {
+    const kept = [...(this.jar.get(url.hostname) ?? new Map<string, Cookie>())].filter(([, c]) => !req.crossSite || c.crossSite);
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
     if (kept.length > 0) headers.Cookie = kept.map(([name, c]) => `${name}=${c.value}`).join('; ');
-    if (req.crossSite) headers.Origin = req.crossSite.origin;
+    if (req.origin !== undefined) headers.Origin = req.origin;
     const res = await this.send(url, { method: req.method, headers, ...(req.body !== undefined ? { body: req.body } : {}) });
     for (const header of res.setCookies) this.keep(url, header);
     return res;
@@ -66,7 +74,7 @@ export class UserAgent {
    * server's own steps; it stops at a redirect that leaves the origin or that `stopAt` names (the
    * client's redirect URI, read rather than followed), answering with that redirect.
    */
-  async visit(url: URL, stopAt: (next: URL) => boolean, first: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; crossSite?: { origin: string } } = { method: 'GET' }): Promise<Visited> {
+  async visit(url: URL, stopAt: (next: URL) => boolean, first: PageRequest = { method: 'GET' }): Promise<Visited> {
     let at = url;
     let req = first;
     for (let hops = 0; ; hops++) {

@@ -70,6 +70,9 @@ export async function authorizeIn(ctx: AsScenarioContext, client: OAuthClient, a
   return { grant, outcome: outcomeOf({ res: grant.authorization.res, at: grant.authorization.at }, client) };
 }
 
+/** The site a forged consent is posted from (never contacted: only its name goes in the Origin header). */
+const OTHER_SITE = 'https://mcpcheck-other-site.invalid';
+
 /**
  * The consent form, submitted by the user who was shown it (`forged` false), or posted from a
  * page of another site (`forged` true): without the values only the page knew (every field whose
@@ -86,12 +89,12 @@ export async function submitConsent(agent: UserAgent, page: Visited, grant: Gran
     const known = new Set([client.clientId, client.redirectUri, grant.state, pkceChallenge(grant.verifier), 'code', 'S256', ...(approval.button ? [approval.button.value] : [])]);
     for (const [name, value] of [...body]) if (!known.has(value) && value !== '') body.delete(name, value);
   }
-  const crossSite = forged ? { crossSite: { origin: 'https://mcpcheck-other-site.invalid' } } : { headers: { Origin: page.at.origin } };
+  const from = forged ? { origin: OTHER_SITE, crossSite: true as const } : { origin: page.at.origin };
   const stop = (next: URL) => next.href.startsWith(client.redirectUri);
   const visited =
     approval.form.method === 'post'
-      ? await agent.visit(action, stop, { method: 'POST', ...crossSite, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...('headers' in crossSite ? crossSite.headers : {}) }, body: body.toString() })
-      : await agent.visit(new URL(`${action.origin}${action.pathname}?${body}`), stop, { method: 'GET', ...crossSite });
+      ? await agent.visit(action, stop, { method: 'POST', ...from, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: body.toString() })
+      : await agent.visit(new URL(`${action.origin}${action.pathname}?${body}`), stop, { method: 'GET', ...from });
   if (visited.res.status === 0) return `the consent form's submission gave ${describeResponse(visited.res)}`;
   return outcomeOf(visited, client);
 }

@@ -52,7 +52,7 @@ const mayTryHttps = new WeakSet<ServerSession>();
 export const opensInBrowser = (flow: Flow): boolean => flow.opened().some((url) => url.startsWith(`${flow.host.authorizationOrigin}/`));
 
 /** Whether the client asked the authorization server anything: its metadata, a registration, an authorization. */
-const askedAuthorizationServer = (flow: Flow): boolean => flow.of('authorization-server-metadata').length > 0 || flow.of('register').length > 0 || flow.of('authorize').length > 0;
+export const askedAuthorizationServer = (flow: Flow): boolean => flow.of('authorization-server-metadata').length > 0 || flow.of('register').length > 0 || flow.of('authorize').length > 0;
 
 /** A client that read the metadata naming a plain-http authorization server and asked that server nothing. */
 const stoppedAtPlainHttp = (flow: Flow): boolean => flow.host.authorizationOrigin.startsWith('http:') && flow.of('resource-metadata').length > 0 && !askedAuthorizationServer(flow);
@@ -172,7 +172,7 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
         : https
           ? await serveGuard((r) => host!.guard(r), loopbackCertificate())
           : undefined;
-      elsewhere.set(session, reached);
+      if (at) elsewhere.set(session, reached);
       if (origin) session.channel.onClose(() => origin.close());
       host = new LoopbackOAuthHost(session.channel.address, variant, origin?.origin);
       const served = variant?.serves;
