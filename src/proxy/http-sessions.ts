@@ -48,6 +48,9 @@ class ProxiedSession {
   readonly eventIds = new Set<string>();
   /** GET streams open that resume nothing: a response the server sends meanwhile must not go there (HTTP-GET-04). */
   freshGetStreams = 0;
+  /** The client showed it read the answer issuing the id; later, the server answered 404 to it or the client ended it by DELETE. */
+  private idShown = false;
+  private idReleased = false;
 
   constructor(
     readonly label: string,
@@ -57,6 +60,23 @@ class ProxiedSession {
   ) {
     this.transcript = file !== undefined ? new TranscriptStream(file, 'http', o.redact) : undefined;
     this.judge = new TrafficJudge({ transport: 'http', ...(this.transcript ? { transcript: this.transcript } : {}), onLine: (line) => o.onLine(`${label}: ${line}`), tellNotes: o.tellNotes, ...(o.clock ? { clock: o.clock } : {}) });
+  }
+
+  /**
+   * Whether the client owes the id on this request (ruling session-id-while-held): one carrying it
+   * or its notifications/initialized shows it read the answer issuing it; one sent before may have
+   * left before that answer arrived.
+   */
+  owesId(x: Exchange, carried: Carried | undefined): boolean {
+    if (this.id === undefined) return false;
+    if (x.requestHeaders['mcp-session-id'] === this.id || carried?.initialized === true) this.idShown = true;
+    return this.idShown && !this.idReleased;
+  }
+
+  /** The answer to a request carrying the id ended the session: a 404 to it, or the client's DELETE. */
+  answered(x: Exchange): void {
+    if (this.id === undefined || x.requestHeaders['mcp-session-id'] !== this.id) return;
+    if (x.status === 404 || (x.method === 'DELETE' && x.status !== undefined && x.status < 300)) this.idReleased = true;
   }
 }
 
@@ -211,6 +231,7 @@ export class HttpSessions implements ExchangeTap {
     });
     session.judge.outside('server', applied, findings);
     if (p.carried?.initialized && x.status < 300) session.initializedAt ??= x.number;
+    if (this.toEndpoint(x)) session.answered(x);
   }
 
   /**
@@ -304,7 +325,7 @@ export class HttpSessions implements ExchangeTap {
     }
     const { applied, findings } = judgeClientExchange(
       { exchange: x.number, method: x.method, headers: x.requestHeaders, toEndpoint: true, ...(carried?.initialize ? { initialize: true as const } : {}), ...(carried?.parsed.ok ? { messages: carried.messages.length } : {}) },
-      { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionHeld: session.id !== undefined },
+      { afterInitialize: session.initializedAt !== undefined && x.number > session.initializedAt, ...(session.negotiated !== undefined ? { negotiated: session.negotiated } : {}), sessionHeld: session.owesId(x, carried) },
     );
     session.judge.outside('client', applied, findings);
   }

@@ -195,7 +195,7 @@ const RULING_LIST = [
   {
     id: 'session-id-while-held',
     ruling:
-      'HTTP-SESS-04 binds a client while it holds the MCP-Session-Id the server issued: from the answer that issued it until the server answers 404 to it, or the client ends the session with DELETE. A request sent after that and before the next initialize is answered has no live id to carry (HTTP-SESS-07 has the client start anew without one), so it is not judged by HTTP-SESS-04; the spec says nothing of that window.',
+      'HTTP-SESS-04 binds a client while it holds the MCP-Session-Id the server issued: from the first request that shows it read the answer issuing the id (one carrying the id, or its notifications/initialized, which only follows that answer) until the server answers 404 to it, or the client ends the session with DELETE. A request that reaches the server before that may have left the client before the answer reached it (a stream reconnecting while the client re-initializes), and a request sent after a 404 or DELETE and before the next initialize is answered has no live id to carry (HTTP-SESS-07 has the client start anew without one): neither is judged by HTTP-SESS-04; the spec says nothing of those windows.',
     requirements: ['HTTP-SESS-04'],
   },
   {

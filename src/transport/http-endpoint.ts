@@ -143,10 +143,12 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   private session: string | undefined;
   private sessionIssued = false;
   /**
-   * The client holds an id mcpcheck issued: not yet answered 404 for it, nor ended by its DELETE.
-   * Requests it makes in between (after a 404, before the new initialize is answered) owe no id.
+   * Where the client stands with the id mcpcheck issued last: `issued` until a request shows it
+   * read the answer that carried it (one naming the id, or its notifications/initialized: a request
+   * arriving before that may have left before the answer arrived); `held` from then until a 404 to
+   * it or its DELETE. Requests made while it holds none owe no id (ruling session-id-while-held).
    */
-  private sessionHeld = false;
+  private sessionState: 'none' | 'issued' | 'held' = 'none';
   /** An InitializeResult went out: from now on MCP-Protocol-Version may be required. */
   private initialized = false;
   private closing: Promise<void> | undefined;
@@ -212,7 +214,8 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false, ...(this.sessionHeld ? { sessionHeld: true as const } : {}) };
+    if (this.sessionState === 'issued' && header(req, 'mcp-session-id') === this.session) this.sessionState = 'held';
+    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false, ...(this.sessionState === 'held' ? { sessionHeld: true as const } : {}) };
     if (this.closing) return this.answer(res, record, 503);
     if (this.guard) return void this.guarded(this.guard, req, res, record);
     this.serve(req, res, record);
@@ -282,7 +285,13 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     const requests = envelopes.filter((e): e is Envelope & { id: string | number } => e.kind === 'request' && e.id !== undefined);
     const initialize = requests.some((e) => e.method === 'initialize');
     if (initialize) record.initialize = true;
-    if (envelopes.some((e) => e.kind === 'notification' && e.method === 'notifications/initialized')) record.initialized = true;
+    if (envelopes.some((e) => e.kind === 'notification' && e.method === 'notifications/initialized')) {
+      record.initialized = true;
+      if (this.sessionState === 'issued') {
+        this.sessionState = 'held';
+        record.sessionHeld = true;
+      }
+    }
     // A modern-only endpoint takes every POST as modern: an initialize too is refused with a status (VER-BC-06).
     const modern = this.policy.eras === 'stateless' || (!initialize && isModernPost(req, envelopes));
     if (modern) record.modern = true;
@@ -305,7 +314,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
       this.endSession();
       this.session = randomUUID();
       this.sessionIssued = true;
-      this.sessionHeld = true;
+      this.sessionState = 'issued';
     }
     const headers: Record<string, string> = initialize && this.session !== undefined ? { 'mcp-session-id': this.session } : {};
     if (initialize && this.policy.cookie !== undefined) headers['set-cookie'] = this.policy.cookie;
@@ -364,7 +373,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (refused !== undefined) return this.answer(res, record, refused);
     // The session ends, not the channel: the client may initialize a new one.
     this.endSession();
-    this.sessionHeld = false;
+    this.sessionState = 'none';
     this.answer(res, record, 200);
   }
 
@@ -375,7 +384,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
       const id = header(req, 'mcp-session-id');
       if (id === '') return 400;
       if (id !== this.session) {
-        this.sessionHeld = false;
+        this.sessionState = 'none';
         return 404;
       }
     }

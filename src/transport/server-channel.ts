@@ -20,7 +20,7 @@ export interface ClientExchange {
   headers: Record<string, string>;
   /** Whether it went to the MCP endpoint (not, say, to a well-known metadata URL a client probes first). */
   toEndpoint: boolean;
-  /** The client held a session id mcpcheck issued (not yet answered 404 for it, nor ended by its DELETE) when it made the request. */
+  /** The client held a session id mcpcheck issued when it made the request: it had shown it read the answer issuing it (this request may be what shows it), and was not yet answered 404 for it, nor ended it by its DELETE. */
   sessionHeld?: true;
   /** POST: the body carried an initialize request (which starts a session, so carries no session id yet). */
   initialize?: true;

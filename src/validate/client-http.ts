@@ -28,9 +28,10 @@ export interface ExchangeContext {
   /** The version that answer negotiated. */
   negotiated?: string;
   /**
-   * The client held an MCP-Session-Id the server issued when it made the request: one it was not
-   * yet told had ended (a 404 to it, its own DELETE). Between a 404 and the new initialize's
-   * answer it has no id to send (ruling session-id-while-held).
+   * The client held an MCP-Session-Id the server issued when it made the request: it had shown it
+   * read the answer issuing it (the request itself may show that), and was not yet told the
+   * session ended (a 404 to it, its own DELETE). Outside that it may have no id to send (ruling
+   * session-id-while-held).
    */
   sessionHeld: boolean;
 }
@@ -63,11 +64,12 @@ export function judgeClientExchange(e: ExchangeSeen, ctx: ExchangeContext): Exch
     if (e.messages !== undefined) rule('HTTP-POST-01', e.messages === 1, () => `expected one JSON-RPC message in the POST body; got ${e.messages}`);
   }
   if (e.method === 'GET') rule('HTTP-GET-01', accept.includes('text/event-stream'), () => `expected Accept naming text/event-stream; got ${show(e.headers.accept ?? '(none)')}`);
-  if (!ctx.afterInitialize || e.initialize) return out;
+  if (e.initialize) return out;
+  // The value may be an earlier session's (one at a time here): presence is what the rule asks.
+  if (ctx.sessionHeld) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => `expected the issued MCP-Session-Id (owed from the first request showing the client read the answer that issued it until a 404 or the client's DELETE ends the session, ${ruling('session-id-while-held').cite}); none was sent`);
+  if (!ctx.afterInitialize) return out;
   const version = e.headers['mcp-protocol-version'];
   rule('HTTP-VER-01', version !== undefined, () => 'expected MCP-Protocol-Version after initialization; none was sent');
   if (version !== undefined && ctx.negotiated !== undefined) rule('HTTP-VER-02', version === ctx.negotiated, () => `expected MCP-Protocol-Version: ${ctx.negotiated}, the negotiated version; got ${show(version)}`);
-  // The value may be an earlier session's (one at a time here): presence is what the rule asks.
-  if (ctx.sessionHeld) rule('HTTP-SESS-04', e.headers['mcp-session-id'] !== undefined, () => `expected the issued MCP-Session-Id (owed until a 404 or the client's DELETE ends the session, ${ruling('session-id-while-held').cite}); none was sent`);
   return out;
 }
