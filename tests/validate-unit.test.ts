@@ -14,6 +14,7 @@ import { schemaFor } from '../src/validate/schemas.js';
 import { SessionValidator } from '../src/validate/session.js';
 import { checkCallToolResult, checkToolList } from '../src/validate/tools.js';
 import { checkContentBlock, checkResourceUri } from '../src/validate/content.js';
+import { judgeClientExchange } from '../src/validate/client-http.js';
 
 // ---- helpers ----------------------------------------------------------------------------------
 
@@ -1201,5 +1202,26 @@ describe('SessionValidator: tasks (2025-11-25)', () => {
     expect(tags(undeclared.client(call(3, 'opt', {})))).toEqual(['TASK-CAP-02:warn']);
     // Without the capability, a "required" tool cannot be called as the server asks: no finding for the plain call.
     expect(tags(undeclared.client(call(4, 'req')))).toEqual([]);
+  });
+});
+
+describe('judgeClientExchange: a client\'s Streamable HTTP requests', () => {
+  const accept = { accept: 'application/json, text/event-stream' };
+  const post = (headers: Record<string, string>, extra: { initialize?: true } = {}) => ({ exchange: 3, method: 'POST', headers: { ...accept, ...headers }, toEndpoint: true, messages: 1, ...extra });
+
+  it('owes the session id only while held: notifications/initialized too, before initialization is over', () => {
+    const verdict = judgeClientExchange(post({}), { afterInitialize: false, sessionHeld: true });
+    expect(tags(verdict.findings)).toEqual(['HTTP-SESS-04:fail']);
+    expect(verdict.findings[0]!.message).toContain('POST #3');
+    expect(judgeClientExchange(post({}), { afterInitialize: false, sessionHeld: false }).applied).not.toContain('HTTP-SESS-04');
+    expect(judgeClientExchange(post({}), { afterInitialize: true, sessionHeld: true }).applied).toContain('HTTP-SESS-04');
+  });
+
+  it('judges neither header on an initialize, and the version header only after initialization', () => {
+    expect(judgeClientExchange(post({}, { initialize: true }), { afterInitialize: true, sessionHeld: true }).applied).toEqual(['HTTP-POST-02', 'HTTP-POST-01']);
+    const early = judgeClientExchange(post({ 'mcp-session-id': 's' }), { afterInitialize: false, negotiated: '2025-11-25', sessionHeld: true });
+    expect(early.applied).not.toContain('HTTP-VER-01');
+    const late = judgeClientExchange(post({ 'mcp-session-id': 's', 'mcp-protocol-version': '2025-06-18' }), { afterInitialize: true, negotiated: '2025-11-25', sessionHeld: true });
+    expect(tags(late.findings)).toEqual(['HTTP-VER-02:warn']);
   });
 });
