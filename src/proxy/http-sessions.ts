@@ -50,7 +50,9 @@ class ProxiedSession {
   freshGetStreams = 0;
   /** The client showed it read the answer issuing the id; later, the server answered 404 to it or the client ended it by DELETE. */
   private idShown = false;
-  private idReleased = false;
+  idReleased = false;
+  /** Initialized on a connection whose session had ended: a client starting again (ruling session-id-while-held). */
+  reestablished = false;
 
   constructor(
     readonly label: string,
@@ -65,12 +67,12 @@ class ProxiedSession {
   /**
    * Whether the client owes the id on this request (ruling session-id-while-held): one carrying it
    * or its notifications/initialized shows it read the answer issuing it; one sent before may have
-   * left before that answer arrived.
+   * left before that answer arrived. A session a client re-established is not judged.
    */
   owesId(x: Exchange, carried: Carried | undefined): boolean {
     if (this.id === undefined) return false;
     if (x.requestHeaders['mcp-session-id'] === this.id || carried?.initialized === true) this.idShown = true;
-    return this.idShown && !this.idReleased;
+    return this.idShown && !this.idReleased && !this.reestablished;
   }
 
   /** The answer to a request carrying the id ended the session: a 404 to it, or the client's DELETE. */
@@ -290,6 +292,7 @@ export class HttpSessions implements ExchangeTap {
     // client's (which then owed the id, HTTP-SESS-04); a modern one belongs to no session.
     const known = asked === undefined && issued === undefined && !p.carried?.initialize && !p.carried?.modern ? this.sessionOnConnection.get(x.connection) : undefined;
     const session = asked !== undefined ? this.named(asked) : issued !== undefined ? this.named(issued) : (known ?? this.withoutId());
+    if (issued !== undefined && this.sessionOnConnection.get(x.connection)?.idReleased === true) session.reestablished = true;
     if (session.id !== undefined) {
       this.sessionOnConnection.delete(x.connection);
       this.sessionOnConnection.set(x.connection, session);

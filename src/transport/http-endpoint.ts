@@ -149,6 +149,12 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
    * it or its DELETE. Requests made while it holds none owe no id (ruling session-id-while-held).
    */
   private sessionState: 'none' | 'issued' | 'held' = 'none';
+  /**
+   * The current session followed one the client was told had ended (a 404, its DELETE): what it
+   * composed while initializing again (a stream reconnecting on its own timer) may reach the server
+   * after it showed the new id, so HTTP-SESS-04 is not judged there (ruling session-id-while-held).
+   */
+  private reestablished = false;
   /** An InitializeResult went out: from now on MCP-Protocol-Version may be required. */
   private initialized = false;
   private closing: Promise<void> | undefined;
@@ -215,7 +221,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     if (this.sessionState === 'issued' && header(req, 'mcp-session-id') === this.session) this.sessionState = 'held';
-    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false, ...(this.sessionState === 'held' ? { sessionHeld: true as const } : {}) };
+    const record: ExchangeStart = { exchange: ++this.exchanges, method: req.method ?? '', path: recordPath(req.url), headers: recordHeaders(req.headers), started: this.clock(), toEndpoint: false, ...(this.owesId() ? { sessionHeld: true as const } : {}) };
     if (this.closing) return this.answer(res, record, 503);
     if (this.guard) return void this.guarded(this.guard, req, res, record);
     this.serve(req, res, record);
@@ -289,7 +295,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
       record.initialized = true;
       if (this.sessionState === 'issued') {
         this.sessionState = 'held';
-        record.sessionHeld = true;
+        if (this.owesId()) record.sessionHeld = true;
       }
     }
     // A modern-only endpoint takes every POST as modern: an initialize too is refused with a status (VER-BC-06).
@@ -313,6 +319,7 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (initialize && this.policy.sessions) {
       this.endSession();
       this.session = randomUUID();
+      this.reestablished = this.sessionIssued && this.sessionState === 'none';
       this.sessionIssued = true;
       this.sessionState = 'issued';
     }
@@ -504,6 +511,10 @@ export class HttpEndpoint extends ChannelEvents implements ServerChannel {
     if (!victim) return;
     this.streams.delete(victim.no);
     this.forget((c) => c.kind === 'sse' && c.stream === victim);
+  }
+
+  private owesId(): boolean {
+    return this.sessionState === 'held' && !this.reestablished;
   }
 
   /** The current session ends: its streams close and are forgotten, its id is answered 404 from now on. */
