@@ -162,6 +162,22 @@ export interface RunReport {
   eras?: EraSection[];
   /** Proxy runs: each session that passed, with what it was and which failing checks its traffic gave evidence to. */
   sessions?: SessionSection[];
+  /**
+   * Server runs against a protected resource: each authorization server its metadata names, graded
+   * as one (by rules binding an authorization server, which are no part of the server's grade).
+   */
+  authorizationServers?: AuthorizationServerSection[];
+}
+
+/** An authorization server a protected resource names, and what became of its metadata. */
+export interface AuthorizationServerSection {
+  /** The issuer identifier as the Protected Resource Metadata lists it. */
+  issuer: string;
+  status: 'graded' | 'not contacted' | 'could not run';
+  /** Why it was not contacted or could not run; where its metadata was, when graded. */
+  detail: string;
+  /** When graded: its own report, as `mcpcheck authorization` gives it for the metadata scenarios. */
+  report?: RunReport;
 }
 
 /** One session mcpcheck proxy carried: a stdio connection, an MCP-Session-Id, or the HTTP traffic that named none. */

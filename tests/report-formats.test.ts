@@ -15,7 +15,7 @@ import { grade } from '../src/grade/index.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../src/report/index.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { firstLine } from '../src/report/line.js';
-import { REFERENCE, requireBuild, ROOT } from './server-helpers.js';
+import { freePort, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, withProtectedToken } from './server-helpers.js';
 import { all, child, parseXml } from './xml.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -201,6 +201,57 @@ describe('a server run (reference server, initialize without serverInfo)', () =>
     expect(commands).toHaveLength(failing.length);
     for (const c of failing) expect(commands).toContainEqual(expect.stringMatching(new RegExp(`^::error title=mcpcheck MUST%3A ${c.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}::`)));
     expect(run.stdout.indexOf(report.summary.headline)).toBeLessThan(run.stdout.indexOf('::error'));
+  });
+});
+
+describe('a protected server whose authorization server lists no S256: the server clean, its authorization server graded apart in every format', () => {
+  let run: ReturnType<typeof mcpcheck>;
+  let report: RunReport;
+  let theirs: RunReport;
+  let issuer: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    issuer = `http://127.0.0.1:${port}`;
+    const start = withProtectedToken(`node ${REFERENCE} --http --port ${port} --break auth-as-without-s256`);
+    run = mcpcheck(
+      ['server', '--url', `${issuer}/mcp`, '--start', start, '--token-env', 'AS_TEST_TOKEN', '--spec-version', '2025-11-25', '--only', 'server.auth.resource-metadata-servers', '--junit', join(dir, 'as.xml'), '--markdown', join(dir, 'as.md'), '--json', join(dir, 'as.json'), '--html', join(dir, 'as.html')],
+      { GITHUB_ACTIONS: 'true', AS_TEST_TOKEN: PROTECTED_TOKEN },
+    );
+    report = readReport(join(dir, 'as.json'));
+    theirs = report.authorizationServers![0]!.report!;
+  }, 120_000);
+
+  it('exits 1 for the authorization server\'s MUST failure, the server\'s own grade clean', () => {
+    expect(run.code, run.stderr).toBe(1);
+    expect(report.summary.mustFailures).toBe(0);
+    expect(theirs.checks.find((c) => c.id === 'as.metadata.pkce')).toMatchObject({ status: 'fail', requirements: ['AUTH-AS-01'] });
+    expect(run.stdout).toContain(`Authorization servers the protected resource names`);
+    expect(run.stdout).toMatch(/FAIL {2}as\.metadata\.pkce/);
+    // Its reproduce line starts what served it, as the server's did.
+    expect(theirs.checks.find((c) => c.id === 'as.metadata.pkce')?.reproduce).toMatch(/ authorization --url "http:\/\/127\.0\.0\.1:\d+" --start ".*--break auth-as-without-s256" --spec-version 2025-11-25 --only as\.metadata\.pkce$/);
+  });
+
+  it('writes JUnit that junit-4.xsd accepts, its checks in suites named for it, the times adding up to the run', async () => {
+    const xml = readFileSync(join(dir, 'as.xml'), 'utf8');
+    await expectXsdValid(xml);
+    const root = parseXml(xml);
+    const pkce = all(root, 'testcase').find((tc) => tc.attrs.name === 'as.metadata.pkce')!;
+    expect(child(pkce, 'failure')).toBeDefined();
+    expect(pkce.attrs.classname).toMatch(/^mcpcheck\.authorization-server-http-127-0-0-1-\d+-/);
+    expect(root.attrs).toMatchObject({ tests: String(report.checks.length + theirs.checks.length), failures: '1' });
+    expect(all(root, 'testsuite').reduce((sum, suite) => sum + ms(suite.attrs.time), 0)).toBe(report.summary.durationMs);
+  });
+
+  it('says it in Markdown, the HTML report and an annotation naming whose check it is', () => {
+    const md = readFileSync(join(dir, 'as.md'), 'utf8');
+    expect(md).toMatch(/^## mcpcheck .*: ❌ failed\n/);
+    expect(md).toContain('### Authorization server the protected resource names');
+    expect(md).toContain(`| FAIL | ${escapeMarkdown('as.metadata.pkce')} |`);
+    const html = readFileSync(join(dir, 'as.html'), 'utf8');
+    expect(html).toContain('Authorization servers the protected resource names');
+    expect(html).toContain('<code class="id">as.metadata.pkce</code>');
+    const annotations = run.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations).toEqual([expect.stringMatching(new RegExp(`^::error title=mcpcheck MUST%3A as\\.metadata\\.pkce \\(authorization server ${escapeProperty(issuer).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)::`))]);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../src/model.js';
 import { testServer } from '../src/commands/server.js';
+import { exitCode } from '../src/grade/grade.js';
 import { authorization } from '../suites/server/authorization.js';
 import { describeFailures, freePort, harnessErrors, mcpcheckAsync, PROBE_TOKENS, PROTECTED_RUN, PROTECTED_TOKEN, REFERENCE, requireBuild, ROOT, runHttp, runStdio, withProtectedToken } from './server-helpers.js';
 
@@ -68,6 +69,11 @@ describe.concurrent('a protected server: the reference server with --auth', () =
     expect(reproduce).toMatch(/ --local( |$)/);
     // Another user's token reaches none of the run's tasks (the server's sessions keep them apart).
     expect(statuses(report, 'server.tasks.isolation')).toEqual({ 'server.tasks.isolation/get': 'pass', 'server.tasks.isolation/cancel': 'pass', 'server.tasks.isolation/result': 'pass', 'server.tasks.isolation/list': 'skip' });
+    // The authorization server its metadata names (itself, on loopback) is graded apart, on its metadata.
+    expect(report.authorizationServers?.map((a) => [a.issuer, a.status, a.report && Object.fromEntries(a.report.checks.map((c) => [c.id, c.status]))])).toEqual([
+      [`http://127.0.0.1:${port}`, 'graded', { 'as.metadata.published': 'pass', 'as.metadata.issuer': 'pass', 'as.metadata.required-fields': 'pass', 'as.metadata.pkce': 'pass', 'as.metadata.https': 'skip', 'as.metadata.client-credentials': 'skip' }],
+    ]);
+    expect(report.authorizationServers?.[0]?.report?.target.role).toBe('AS');
   });
 
   it('without a token: the authorization scenarios run on what a request without one shows; the era could not run (exit 3)', async ({ expect }) => {
@@ -223,12 +229,16 @@ describe('the SDK v1 server behind its own bearer-token middleware (requireBeare
  * A protected resource of the test's own that answers every POST with 401 and a challenge naming
  * its metadata at /prm, served as `prm` says: what mcpcheck must bound (issue 22, bad input).
  */
-async function hostileResource(challenge: (origin: string) => string, prm: (res: import('node:http').ServerResponse) => void): Promise<{ url: string; close: () => void }> {
+/** A challenge naming the resource's metadata at /prm. */
+const named = (origin: string) => `Bearer resource_metadata="${origin}/prm", scope="mcp:tools"`;
+
+async function hostileResource(challenge: (origin: string) => string, prm: (res: import('node:http').ServerResponse) => void, onWellKnown?: () => void): Promise<{ url: string; close: () => void }> {
   const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     req.resume();
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     if (req.method === 'GET' && req.url === '/prm') return prm(res);
+    if (req.url?.startsWith('/.well-known/')) onWellKnown?.();
     res.writeHead(401, { 'WWW-Authenticate': challenge(origin), 'Content-Type': 'application/json' }).end('{"error":"unauthorized"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -242,8 +252,32 @@ async function hostileResource(challenge: (origin: string) => string, prm: (res:
   };
 }
 
+describe('the authorization servers a protected resource names', () => {
+  it('one elsewhere is not contacted; one on loopback that serves no metadata is graded so (the run fails for it); one that is no web URL is passed over', async () => {
+    let metadataAsked = 0;
+    const issuers = (origin: string) => ['https://login.mcpcheck-remote.invalid/tenant', `${origin}/as`, 'urn:not-a-web-issuer'];
+    const target = await hostileResource(named, (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ resource: 'x', authorization_servers: issuers(new URL(target.url).origin) })), () => metadataAsked++);
+    try {
+      const report = await testServer({ url: target.url, targetFlags: `--url ${target.url}`, only: ['server.auth.resource-metadata-servers'], requestTimeoutMs: 3_000 });
+      const origin = new URL(target.url).origin;
+      expect(report.authorizationServers?.map((a) => [a.issuer, a.status])).toEqual([
+        ['https://login.mcpcheck-remote.invalid/tenant', 'not contacted'],
+        [`${origin}/as`, 'graded'],
+      ]);
+      expect(report.authorizationServers?.[0]?.detail).toMatch(/--allow-remote-metadata/);
+      const graded = report.authorizationServers![1]!.report!;
+      expect(graded.checks.find((c) => c.id === 'as.metadata.published')).toMatchObject({ status: 'fail', reproduce: expect.stringMatching(/ authorization --url "http:\/\/127\.0\.0\.1:\d+\/as" --spec-version 2025-11-25 --only as\.metadata\.published$/) });
+      // Its well-known URLs were asked (the resource answers them 401), and the run fails for its MUST.
+      expect(metadataAsked).toBeGreaterThan(0);
+      expect(exitCode(report)).toBe(1);
+      expect(report.summary.mustFailures).toBe(0);
+    } finally {
+      target.close();
+    }
+  });
+});
+
 describe.concurrent('a hostile protected resource: a finding or a bounded could-not-run, never a hang or a crash', () => {
-  const named = (origin: string) => `Bearer resource_metadata="${origin}/prm", scope="mcp:tools"`;
   type Serve = (res: import('node:http').ServerResponse) => void;
   // The verdict of server.auth.resource-metadata (AUTH-PRM-02), and what its message says.
   it.each([

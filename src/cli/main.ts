@@ -38,8 +38,8 @@ async function finish(report: RunReport, flags: ReportFlags & BaselineFlags, bas
   const update = flags['update-baseline'];
   const interrupted = report.summary.interrupted === true;
   if (update !== undefined && interrupted) await write(process.stderr, `mcpcheck: --update-baseline ${update}: not written, the run was interrupted\n`);
-  else if (update !== undefined) await writeUpdatedBaseline(`--update-baseline ${update}`, update, report.checks, baseline);
-  const { exitCode } = await import('../grade/index.js');
+  const { allChecks, exitCode } = await import('../grade/index.js');
+  if (update !== undefined && !interrupted) await writeUpdatedBaseline(`--update-baseline ${update}`, update, allChecks(report), baseline);
   process.exit(interrupted ? EXIT_INTERRUPTED : exitCode(report));
 }
 
@@ -362,6 +362,10 @@ const serverFlags = {
     arg: 'revision',
     describe: `test this protocol revision alone: ${LATEST_STATEFUL_REVISION} (initialize, sessions) or ${LATEST_REVISION} (server/discover, per-request _meta). Default: find out which eras the server serves and test each, one report with a section per era, the exit code covering both`,
   },
+  'allow-remote-metadata': {
+    type: 'boolean',
+    describe: "with --url, of a protected server: the authorization servers its metadata names are graded on their metadata, each in a section of its own (the exit code covers them); one on neither loopback nor the server's host is contacted only with this flag, and then only sent GETs of its public metadata documents",
+  },
   ...reportOptions,
 } as const;
 
@@ -381,6 +385,7 @@ const gradedServer = graded<ParsedFlags<typeof serverFlags>>(async (args, baseli
     ...probeTokensOption(args),
     ...clientCredentialsOption(args),
     ...(args.local ? { local: true } : {}),
+    ...(args['allow-remote-metadata'] ? { allowRemoteMetadata: true } : {}),
     targetFlags,
   }));
 });

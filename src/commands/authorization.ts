@@ -4,7 +4,7 @@ import { AuthorizationServerDriver, DEFAULT_REDIRECT_URI, describeResponse } fro
 import { isLoopbackHost } from '../harness/listening.js';
 import { TrustFile } from '../harness/loopback-trust.js';
 import { asSetupError, HttpTarget } from '../harness/target.js';
-import type { RunReport } from '../model.js';
+import type { AuthorizationServerSection, RunReport } from '../model.js';
 import { runAsScenarios } from '../runner/as-run.js';
 import type { AsScenario } from '../runner/as-scenario.js';
 import type { RunControl } from '../runner/observer.js';
@@ -111,8 +111,11 @@ async function gradeAuthorizationServer(o: AuthorizationCommandOptions, issuer: 
 }
 
 async function gradeWith(o: AuthorizationCommandOptions, as: AuthorizationServerDriver, revision: Revision, selection: Selection<AsScenario>, started: number, notes: string[]): Promise<RunReport> {
-  const client = await as.client();
-  notes.push('clientId' in client ? `client: ${client.origin === 'registered' ? 'registered dynamically' : 'the one given (--client-id)'}, ${client.method === 'none' ? 'public' : `authenticating with ${client.method}`}, redirect URI ${client.redirectUri}` : `client: none (${client.why})`);
+  // A client is registered only for scenarios that need one: the metadata alone asks for none.
+  if (selection.scenarios.some((s) => s.active)) {
+    const client = await as.client();
+    notes.push('clientId' in client ? `client: ${client.origin === 'registered' ? 'registered dynamically' : 'the one given (--client-id)'}, ${client.method === 'none' ? 'public' : `authenticating with ${client.method}`}, redirect URI ${client.redirectUri}` : `client: none (${client.why})`);
+  }
   const run = await runAsScenarios({
     ...o.control,
     as,
@@ -132,4 +135,56 @@ async function gradeWith(o: AuthorizationCommandOptions, as: AuthorizationServer
     ...(o.baseline ? { baseline: o.baseline } : {}),
     ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
   });
+}
+
+/** What a server run grades of each authorization server its protected resource names: the metadata alone (nothing registered, no code asked for). */
+const NAMED_ISSUER_SCENARIOS = ['as.metadata'];
+
+export interface NamedIssuerOptions {
+  /** The MCP endpoint whose metadata names the issuer: an issuer on its origin is a host the user named. */
+  endpoint: URL;
+  /** --allow-remote-metadata: an issuer elsewhere may be sent GETs of its metadata documents. */
+  allowRemoteMetadata: boolean;
+  /** The command that served the endpoint (--start): a reproduce line starts it too, for an issuer on loopback it may serve. */
+  start?: string;
+  revision: Revision;
+  requestTimeoutMs: number;
+  scenarioTimeoutMs: number;
+  baseline?: Baseline;
+  control?: RunControl;
+  invokedAs?: string;
+}
+
+/**
+ * An authorization server a protected resource names, graded on its metadata as `mcpcheck
+ * authorization --only as.metadata` grades it: an issuer on neither loopback nor the endpoint's
+ * origin is not contacted unless remote metadata is allowed; one that serves no metadata is graded
+ * (its metadata is missing), not a setup error, since the server run is what the user asked for.
+ */
+export async function gradeNamedIssuer(issuerText: string, o: NamedIssuerOptions): Promise<AuthorizationServerSection> {
+  const issuer = new URL(issuerText);
+  const named = isLoopbackHost(issuer.hostname) || issuer.origin === o.endpoint.origin;
+  if (!named && !o.allowRemoteMetadata) {
+    return { issuer: issuerText, status: 'not contacted', detail: `${issuer.host} is neither on loopback nor the server's own host, and mcpcheck contacts no other host unasked: --allow-remote-metadata lets it GET the issuer's public metadata documents (and send nothing else)` };
+  }
+  if (o.control?.signal?.aborted) return { issuer: issuerText, status: 'could not run', detail: 'interrupted (Ctrl-C) before it was graded' };
+  const started = Date.now();
+  const selection = planSelection(authorizationServerScenarios, NAMED_ISSUER_SCENARIOS, []);
+  const options: AuthorizationCommandOptions = {
+    url: issuerText,
+    targetFlags: `--url ${JSON.stringify(issuerText)}${o.start !== undefined && isLoopbackHost(issuer.hostname) ? ` --start ${JSON.stringify(o.start)}` : ''}${named ? '' : ' --allow-remote-metadata'}`,
+    scenarioTimeoutMs: o.scenarioTimeoutMs,
+    ...(o.baseline ? { baseline: o.baseline } : {}),
+    ...(o.control ? { control: o.control } : {}),
+    ...(o.invokedAs !== undefined ? { invokedAs: o.invokedAs } : {}),
+  };
+  const as = new AuthorizationServerDriver({ issuerText, issuer, requestTimeoutMs: o.requestTimeoutMs, allowRemoteMetadata: true, redirectUri: DEFAULT_REDIRECT_URI });
+  try {
+    const metadata = await as.metadata();
+    const where = metadata.found ? `metadata: ${metadata.found.url} (${metadata.found.kind === 'oidc' ? 'OpenID Connect Discovery' : 'RFC 8414'})` : `no metadata document: ${metadata.attempts.map((a) => `${a.url} ${describeResponse(a.res)}`).join('; ')}`;
+    const report = await gradeWith(options, as, o.revision, selection, started, [`judged by the ${o.revision} catalog, as the authorization server the protected resource names`, where]);
+    return { issuer: issuerText, status: 'graded', detail: where, report };
+  } finally {
+    await as.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { SetupError, TokenWanted } from '../errors.js';
-import { grade, type Baseline } from '../grade/index.js';
+import { grade, withAuthorizationServers, type Baseline } from '../grade/index.js';
 import { HttpTarget, StdioTarget, asSetupError, type Target } from '../harness/target.js';
 import type { ClientCredentials } from '../harness/client-credentials.js';
 import { isLoopbackHost } from '../harness/listening.js';
@@ -10,6 +10,8 @@ import { runScenarios } from '../runner/run.js';
 import type { ProbeTokens, RunOptions, Scenario, ToolPolicy } from '../runner/scenario.js';
 import { serverScenarios } from '../../suites/server/index.js';
 import { authorization } from '../../suites/server/authorization.js';
+import { namedAuthorizationServers } from '../../suites/server/authorization-helpers.js';
+import { gradeNamedIssuer } from './authorization.js';
 import { scenarioRef, untestedContext } from '../grade/coverage.js';
 import type { RunControl } from '../runner/observer.js';
 import { toolInfo } from '../version.js';
@@ -20,7 +22,7 @@ import { LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revision
 import { join } from 'node:path';
 import { inEra } from '../runner/scenario.js';
 import { describeEras, detectEras, type EraProbe, toTest } from '../runner/eras.js';
-import type { CheckResult, EraSection, RunReport, TargetInfo } from '../model.js';
+import type { AuthorizationServerSection, CheckResult, EraSection, RunReport, TargetInfo } from '../model.js';
 import { eraCheck, inEraSection } from '../runner/era-checks.js';
 import type { Redactor } from '../redact.js';
 
@@ -61,7 +63,12 @@ export interface ServerCommandOptions {
   clientCredentials?: ClientCredentials;
   /** The server is meant to run on its user's machine (--local). */
   local?: boolean;
+  /** --allow-remote-metadata: the authorization servers the server names may be sent GETs of their metadata wherever they are. */
+  allowRemoteMetadata?: boolean;
 }
+
+/** At most this many of the authorization servers a protected resource names are graded (the metadata is the target's to write). */
+const MAX_NAMED_ISSUERS = 4;
 
 export function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -156,6 +163,29 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   const runs: EraRun[] = [];
   const sections: EraSection[] = [];
   const checks: CheckResult[] = [];
+  // The authorization servers the protected resource names, graded once, by the first era's run that found its metadata.
+  let issuers: AuthorizationServerSection[] | undefined;
+  const gradeIssuers = (revision: Revision) => async (target: Target) => {
+    if (issuers !== undefined || !(target instanceof HttpTarget)) return;
+    const named = await namedAuthorizationServers(target, MAX_NAMED_ISSUERS);
+    if (named === undefined) return;
+    issuers = [];
+    for (const issuer of named) {
+      issuers.push(
+        await gradeNamedIssuer(issuer, {
+          endpoint: target.address,
+          allowRemoteMetadata: o.allowRemoteMetadata === true,
+          ...(o.start !== undefined ? { start: o.start } : {}),
+          revision,
+          requestTimeoutMs: options.requestTimeoutMs,
+          scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
+          ...(o.baseline ? { baseline: o.baseline } : {}),
+          ...(o.control ? { control: o.control } : {}),
+          ...(o.invokedAs !== undefined ? { invokedAs: o.invokedAs } : {}),
+        }),
+      );
+    }
+  };
   for (const revision of revisions) {
     if (o.control?.signal?.aborted) {
       sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'interrupted (Ctrl-C) before this era ran' });
@@ -163,11 +193,11 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     }
     const inThisEra = selection.scenarios.filter((s) => inEra(s, revision));
     const namesRevision = dual || eraOf(revision) === 'stateless';
-    let run = await runEra(o, revision, inThisEra, options, namesRevision, o.control?.signal);
+    let run = await runEra(o, revision, inThisEra, options, namesRevision, o.control?.signal, discoverServer, gradeIssuers(revision));
     if ('locked' in run) {
       // No token: what a request without one can show is all there is to judge.
       const why = run.locked;
-      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation);
+      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation, gradeIssuers(revision));
       if (!('unreachable' in run) && !('locked' in run)) {
         checks.push(eraCheck(revision, `${why}. Without one, only the authorization scenarios ran (what a request without a token shows)`));
         runs.push(run);
@@ -193,7 +223,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   if (locked) notes.unshift(`era detection: every probe got HTTP 401 (a protected resource), so which eras the server serves is unknown: the run spoke ${LATEST_STATEFUL_REVISION}`);
   sections.sort((a, b) => (a.revision < b.revision ? -1 : 1));
   const primary = runs[0];
-  return grade({
+  const report = grade({
     role: 'server',
     tool: toolInfo(),
     target: serverTargetInfo(makeTarget(o), primary?.discovery ?? {}),
@@ -208,6 +238,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     ...(o.baseline ? { baseline: o.baseline } : {}),
     ...(o.control?.signal?.aborted ? { interrupted: true } : {}),
   });
+  return withAuthorizationServers(report, issuers ?? []);
 }
 
 /**
@@ -241,7 +272,7 @@ export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 
  * One era's run, on a target of its own (the previous era's run stopped what it started). A run
  * whose first conversation cannot start in an era the probes found is that era's "could not run".
  */
-async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Scenario[], options: RunOptions, namesRevision: boolean, signal?: AbortSignal, discover: DiscoveryStep = discoverServer): Promise<EraRun | { unreachable: string } | { locked: string }> {
+async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Scenario[], options: RunOptions, namesRevision: boolean, signal: AbortSignal | undefined, discover: DiscoveryStep, whileServing: (target: Target) => Promise<void>): Promise<EraRun | { unreachable: string } | { locked: string }> {
   const target = makeTarget(o);
   try {
     if (target instanceof HttpTarget) await target.prepare(signal);
@@ -258,6 +289,7 @@ async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Sc
       ...(o.transcriptDir ? { transcriptDir: join(o.transcriptDir, namesRevision ? revision : '') } : {}),
       ...(o.redactor ? { redactor: o.redactor } : {}),
       reproduce: `${o.invokedAs ?? 'mcpcheck'} server ${o.targetFlags}${namesRevision ? ` --spec-version ${revision}` : ''} --only {scenario} --seed ${options.seed}`,
+      whileServing: () => whileServing(target),
     });
     return { ...out, revision };
   } catch (e) {

@@ -1,4 +1,4 @@
-import type { CheckResult, EraSection, RequirementVerdict, RunReport, Status, TargetInfo, WireLog } from '../model.js';
+import type { AuthorizationServerSection, CheckResult, EraSection, RequirementVerdict, RunReport, Status, TargetInfo, WireLog } from '../model.js';
 import { eraOf, isRevision } from '../spec/revisions.js';
 import { bindsRole, findRequirement, type Role } from '../spec/catalog.js';
 import { untestedAreas, type UntestedContext } from './untested.js';
@@ -129,6 +129,29 @@ export const EXIT = { graded: 0, failed: 1, incomplete: 3 } as const;
  * pass); else 0.
  */
 export function exitCode(report: RunReport): 0 | 1 | 3 {
-  if (report.summary.mustFailures > 0 || report.summary.staleBaseline.length > 0) return EXIT.failed;
-  return report.summary.incomplete > 0 ? EXIT.incomplete : EXIT.graded;
+  // The authorization servers a protected resource names are graded apart, and the run covers them too.
+  const graded = [report, ...(report.authorizationServers ?? []).flatMap((s) => (s.report ? [s.report] : []))];
+  if (graded.some((r) => r.summary.mustFailures > 0) || report.summary.staleBaseline.length > 0) return EXIT.failed;
+  return graded.some((r) => r.summary.incomplete > 0) ? EXIT.incomplete : EXIT.graded;
+}
+
+/**
+ * A server's report with the authorization servers its metadata names, each graded apart. One
+ * baseline served all of them: an entry is stale only when none of the reports matched it, and it
+ * is told once, in the server's summary.
+ */
+export function withAuthorizationServers(report: RunReport, sections: AuthorizationServerSection[]): RunReport {
+  if (sections.length === 0) return report;
+  const nested = sections.flatMap((s) => (s.report ? [s.report] : []));
+  const stale = report.summary.staleBaseline.filter((entry) => nested.every((r) => r.summary.staleBaseline.includes(entry)));
+  return {
+    ...report,
+    summary: { ...report.summary, staleBaseline: stale },
+    authorizationServers: sections.map((s) => (s.report ? { ...s, report: { ...s.report, summary: { ...s.report.summary, staleBaseline: [] } } } : s)),
+  };
+}
+
+/** Every check of a report, those of the authorization servers it graded too (what a baseline update keeps). */
+export function allChecks(report: RunReport): CheckResult[] {
+  return [...report.checks, ...(report.authorizationServers ?? []).flatMap((s) => s.report?.checks ?? [])];
 }

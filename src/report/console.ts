@@ -4,6 +4,7 @@ import { groupByArea, skipReasons } from './areas.js';
 import { escapeTerminal, truncateAtBoundary, wrap } from './escape.js';
 import { evidenceWhere, STATUS_LABEL as LABEL } from './describe.js';
 import { gradedLevel } from '../grade/verdicts.js';
+import { exitCode } from '../grade/grade.js';
 
 export interface ConsoleOptions {
   color: boolean;
@@ -74,7 +75,18 @@ export function renderConsole(report: RunReport, options: ConsoleOptions): strin
     out.push('', paint('1', 'Protocol eras (each graded over its own checks; the exit code covers all):'));
     for (const e of report.eras) out.push(`  ${esc(e.revision)} (${e.era}): ${e.status === 'tested' ? esc(e.headline ?? '') : `${e.status}: ${esc(e.detail)}`}`);
   }
-  const ok = report.summary.mustFailures === 0 && report.summary.staleBaseline.length === 0 && !report.summary.interrupted;
+  if (report.authorizationServers && report.authorizationServers.length > 0) {
+    out.push('', paint('1', 'Authorization servers the protected resource names (each graded as one, on its metadata; the exit code covers them):'));
+    for (const s of report.authorizationServers) {
+      out.push(...item('  - ', `${esc(s.issuer)}: ${s.report ? esc(s.report.summary.headline) : `${s.status}: ${esc(s.detail)}`}`));
+      if (!s.report) continue;
+      const theirs = new Map(s.report.requirements.map((r) => [r.id, r]));
+      for (const check of s.report.checks) {
+        if (options.verbose || check.status === 'fail' || check.status === 'error' || check.status === 'warn') out.push(...renderCheck(check, paint, { ...options, width: width - 2 }, theirs).map((l) => `  ${l}`));
+      }
+    }
+  }
+  const ok = exitCode(report) !== 1 && !report.summary.interrupted;
   out.push('', paint(ok ? '1;32' : '1;31', esc(report.summary.headline)));
   return out.join('\n') + '\n';
 }

@@ -15,13 +15,17 @@ import { firstLine } from './line.js';
  * visible first, as on a terminal, so the annotation shows what the target sent.
  */
 export function renderGithub(report: RunReport): string {
-  const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
   const lines: string[] = [];
-  for (const check of report.checks) {
-    // One annotation per defect: the check that reports it names the others.
-    if (check.defectOf !== undefined) continue;
-    if (isUnexpectedFailure(check)) lines.push(annotation('error', check, verdicts));
-    else if (check.status === 'warn' && !check.expected) lines.push(annotation('warning', check, verdicts));
+  // The authorization servers a protected resource names are graded apart: their checks say whose they are.
+  const graded = [{ whose: '', report }, ...(report.authorizationServers ?? []).flatMap((s) => (s.report ? [{ whose: ` (authorization server ${s.issuer})`, report: s.report }] : []))];
+  for (const { whose, report: r } of graded) {
+    const verdicts = new Map(r.requirements.map((v) => [v.id, v]));
+    for (const check of r.checks) {
+      // One annotation per defect: the check that reports it names the others.
+      if (check.defectOf !== undefined) continue;
+      if (isUnexpectedFailure(check)) lines.push(annotation('error', check, verdicts, whose));
+      else if (check.status === 'warn' && !check.expected) lines.push(annotation('warning', check, verdicts, whose));
+    }
   }
   for (const entry of report.summary.staleBaseline) {
     lines.push(command('error', { title: `mcpcheck: stale baseline entry ${entry}` }, [`${entry} no longer fails: remove it from the baseline`]));
@@ -29,14 +33,14 @@ export function renderGithub(report: RunReport): string {
   return lines.map((l) => `${l}\n`).join('');
 }
 
-function annotation(kind: 'error' | 'warning', check: CheckResult, verdicts: Map<string, RequirementVerdict>): string {
+function annotation(kind: 'error' | 'warning', check: CheckResult, verdicts: Map<string, RequirementVerdict>, whose: string): string {
   const what = check.status === 'error' ? 'could not run' : check.level;
   const cited = check.requirements.map((id) => {
     const url = verdicts.get(id)?.url;
     return url ? `${id} ${url}` : id;
   });
   const also = check.also !== undefined ? [`also (the same defect): ${check.also.join(', ')}`] : [];
-  return command(kind, { title: `mcpcheck ${what}: ${check.id}` }, [firstLine(check.message), ...cited, ...also]);
+  return command(kind, { title: `mcpcheck ${what}: ${check.id}${whose}` }, [firstLine(check.message), ...cited, ...also]);
 }
 
 /**

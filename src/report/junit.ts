@@ -35,23 +35,37 @@ import { xmlSafe } from './xml-safe.js';
  * Every string passes through `xmlSafe`, since target text may hold characters XML 1.0 cannot carry.
  */
 export function renderJunit(report: RunReport): string {
-  const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
-  const groups = groupByArea(report.checks);
-  const suiteMs = apportion(report.summary.durationMs, groups.map((g) => g.checks));
-  const suites = groups.map(({ area, checks }, i) => {
-    const cases = checks.map((c) => testCase(c, area, verdicts));
-    return element('testsuite', { name: area, ...counts(checks), skipped: checks.filter((c) => c.status === 'skip' || c.expected || told(c)).length, time: seconds(suiteMs[i]!), timestamp: report.startedAt }, cases);
-  });
+  // The authorization servers a protected resource names come after its own suites, each area a
+  // suite named for the issuer; their time was part of the run's, so the run's own suites share the rest.
+  const graded = (report.authorizationServers ?? []).flatMap((s) => (s.report ? [{ prefix: `authorization server ${s.issuer}: `, report: s.report }] : []));
+  const nestedMs = graded.reduce((sum, g) => sum + g.report.summary.durationMs, 0);
+  const suites = [
+    ...areaSuites(report, '', Math.max(0, report.summary.durationMs - nestedMs)),
+    ...graded.flatMap((g) => areaSuites(g.report, g.prefix, g.report.summary.durationMs)),
+  ];
   const properties: Array<[string, string]> = [];
   if (report.seed !== undefined) properties.push(['seed', String(report.seed)]);
   for (const note of report.notes) properties.push(['note', note]);
   for (const u of report.untested) properties.push(['note', `not tested: ${u.area}: ${u.why}`]);
+  for (const s of report.authorizationServers ?? []) if (!s.report) properties.push(['note', `authorization server ${s.issuer}: ${s.status}: ${s.detail}`]);
   if (properties.length > 0) {
     const props = element('properties', {}, properties.map(([name, value]) => element('property', { name, value })));
     suites.push(element('testsuite', { name: 'notes', tests: 0, time: seconds(0), timestamp: report.startedAt }, [props]));
   }
-  const root = element('testsuites', { name: `${report.tool.name} ${report.target.description}`, ...counts(report.checks), time: seconds(report.summary.durationMs) }, suites);
+  const all = [...report.checks, ...graded.flatMap((g) => g.report.checks)];
+  const root = element('testsuites', { name: `${report.tool.name} ${report.target.description}`, ...counts(all), time: seconds(report.summary.durationMs) }, suites);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root.xml}\n`;
+}
+
+/** One testsuite per area of a report's checks (`prefix` names whose they are), sharing `totalMs`. */
+function areaSuites(report: RunReport, prefix: string, totalMs: number): Markup[] {
+  const verdicts = new Map(report.requirements.map((r) => [r.id, r]));
+  const groups = groupByArea(report.checks);
+  const suiteMs = apportion(totalMs, groups.map((g) => g.checks));
+  return groups.map(({ area, checks }, i) => {
+    const cases = checks.map((c) => testCase(c, `${prefix}${area}`, verdicts));
+    return element('testsuite', { name: `${prefix}${area}`, ...counts(checks), skipped: checks.filter((c) => c.status === 'skip' || c.expected || told(c)).length, time: seconds(suiteMs[i]!), timestamp: report.startedAt }, cases);
+  });
 }
 
 /** A failure told by the check that reports its defect. */

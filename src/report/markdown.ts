@@ -52,6 +52,14 @@ export function renderMarkdown(report: RunReport): string {
       ...bounded(report.sessions.map(sessionWords).map((s) => `| ${escapeMarkdown(s.label)} | ${s.frames} | ${escapeMarkdown(s.who)} | ${escapeMarkdown(s.violations)}${s.stopped !== undefined ? ` (judging stopped, ${escapeMarkdown(firstLine(s.stopped))})` : ''} | ${s.transcript !== undefined ? escapeMarkdown(s.transcript) : ''} |`)),
     ]);
   }
+  for (const s of report.authorizationServers ?? []) {
+    const theirs = s.report;
+    const failing = theirs ? theirs.checks.filter((c) => !c.expected && c.defectOf === undefined && (isUnexpectedFailure(c) || c.status === 'warn')) : [];
+    section(out, 'Authorization server the protected resource names (graded apart; the exit code covers it)', [
+      `**${escapeMarkdown(s.issuer)}**: ${escapeMarkdown(theirs ? theirs.summary.headline : `${s.status}: ${s.detail}`)}`,
+      ...(theirs && failing.length > 0 ? ['', ...checkTable(failing, new Map(theirs.requirements.map((r) => [r.id, r])))] : []),
+    ]);
+  }
   if (report.notes.length > 0) section(out, 'Notes', bounded(report.notes.map((n) => `- ${escapeMarkdown(n)}`)));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -33,6 +33,8 @@ export interface RunInput extends RunControl {
   redactor?: Redactor;
   /** The command line that reruns one scenario: `{scenario}` is replaced by its id. */
   reproduce: string;
+  /** Runs once the scenarios are done, while the target still serves (what it names is graded then: its authorization servers). */
+  whileServing?: () => Promise<void>;
 }
 
 export interface RunOutput {
@@ -279,6 +281,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     checks.push(...underRefusedToken(tokenRefused, ledger.checks('server', input.reproduce, DISCOVERY, (scenario, session) => wireIn(scenario, session), eras)));
     if (tokenRefused) checks.push(tokenRefusedCheck(input.speaks ?? LATEST_STATEFUL_REVISION));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.kind, input.redactor);
+    if (input.whileServing && !interrupted()) await input.whileServing();
     return { checks, discovery, notes, sessions: ledger.tracked.length, wire: wire.build(checks) };
   } finally {
     restOfRunDone();

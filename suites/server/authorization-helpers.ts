@@ -166,6 +166,19 @@ function contactable(url: URL, endpoint: URL): boolean {
 /** The metadata lookup of each target (a run of one era), made once for the scenarios that read it. */
 const lookups = new WeakMap<Target, Promise<MetadataLookup>>();
 
+/**
+ * The issuers the Protected Resource Metadata the run found names (authorization_servers, its
+ * strings that are http(s) URLs, in order, at most `max`); undefined when no scenario looked for the
+ * metadata or none was found. The server command grades each as an authorization server.
+ */
+export async function namedAuthorizationServers(target: Target, max: number): Promise<string[] | undefined> {
+  const found = (await lookups.get(target))?.found;
+  const servers = found?.document.authorization_servers;
+  if (!Array.isArray(servers)) return undefined;
+  const issuers = servers.filter((s): s is string => typeof s === 'string' && URL.canParse(s) && ['http:', 'https:'].includes(new URL(s).protocol));
+  return [...new Set(issuers)].slice(0, max);
+}
+
 /** findResourceMetadata, once per target. */
 export function resourceMetadataOf(target: Target, channel: HttpChannel, challenge: Challenge | undefined): Promise<MetadataLookup> {
   let pending = lookups.get(target);

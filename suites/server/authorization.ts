@@ -287,8 +287,6 @@ export const metadataServers = onProtected(
       expected: `authorization_servers in the metadata at ${metadata.url}: a non-empty array of issuer URLs`,
       actual: servers === undefined ? 'no authorization_servers member' : `authorization_servers: ${show(JSON.stringify(servers), 200)}`,
     });
-    // The authorization servers are graded as what they are, by a command of their own (rules that bind an AS are no part of a server's grade).
-    if (ok) ctx.note(`the protected resource names ${servers.length === 1 ? 'its authorization server' : 'its authorization servers'} ${servers.map((s) => show(s, 120)).join(', ')}: \`mcpcheck authorization --url <issuer>\` grades ${servers.length === 1 ? 'it' : 'each'} (on loopback; --allow-remote-metadata for a remote one's metadata)`);
   },
 );
 

@@ -61,10 +61,10 @@ export function counts(checks: readonly CheckResult[]): string {
 }
 
 /** An area's table of checks, in the order groupByArea gives. */
-export function areaSection(group: AreaGroup, verdicts: Map<string, RequirementVerdict>, frames: (id: string) => number): string {
+export function areaSection(group: AreaGroup, verdicts: Map<string, RequirementVerdict>, frames: (id: string) => number, whose = ''): string {
   // Closed until opened: the failures are above already, and a pass is one click away.
   return (
-    `<section class="area" data-area="${esc(group.area)}" id="${areaAnchor(group.area)}"><details class="area"><summary><h2>${esc(group.area)} ${counts(group.checks)}</h2></summary>` +
+    `<section class="area" data-area="${esc(group.area)}" id="${areaAnchor(`${whose}${group.area}`)}"><details class="area"><summary><h2>${esc(group.area)} ${counts(group.checks)}</h2></summary>` +
     `<table><thead><tr><th>status</th><th>level</th><th>check</th></tr></thead>${group.checks.map((c) => checkBody(c, verdicts, frames)).join('')}</table></details></section>`
   );
 }

@@ -61,6 +61,23 @@ function eras(report: RunReport): string {
   return list('Protocol eras (each graded over its own checks; the exit code covers all)', items);
 }
 
+/** The authorization servers a protected resource names: each one's grade, then its checks by area (closed until opened). */
+function authorizationServers(report: RunReport): string {
+  const sections = report.authorizationServers ?? [];
+  if (sections.length === 0) return '';
+  return (
+    `<h2>Authorization servers the protected resource names (each graded as one, on its metadata; the exit code covers them)</h2>` +
+    sections
+      .map((s, i) => {
+        if (!s.report) return `<p class="note">${esc(s.issuer)}: ${esc(`${s.status}: ${s.detail}`)}</p>`;
+        const verdicts = new Map(s.report.requirements.map((r) => [r.id, r]));
+        const areas = groupByArea(s.report.checks).map((g) => areaSection(g, verdicts, () => 0, `as-${i}-`));
+        return `<section class="as"><p class="note"><b>${esc(s.issuer)}</b>: ${esc(s.report.summary.headline)} (${esc(s.detail)})</p>${areas.join('\n')}</section>`;
+      })
+      .join('\n')
+  );
+}
+
 /**
  * The report as one self-contained HTML file: a view of the result model. The verdict comes
  * first, then where the target stands per area, then every failure and warning (one card a
@@ -83,6 +100,7 @@ export function renderHtml(report: RunReport): string {
     verdictHeader(report) +
     list('Stale baseline entries (nothing they match fails any more; remove them from the baseline)', report.summary.staleBaseline) +
     eras(report) +
+    authorizationServers(report) +
     sessions(report) +
     areaPicture(groups) +
     defectCards(report, verdicts) +
