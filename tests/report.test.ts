@@ -193,6 +193,11 @@ describe('renderConsole', () => {
     );
     r.notes.push(`note ${evil}`);
     r.sessions = [{ label: 'session 1', frames: 1, protocol: evil, clientInfo: { name: evil, version: evil }, serverInfo: { name: evil }, violations: [{ check: `check ${evil}`, status: 'fail', findings: 1 }], transcript: evil, stopped: evil }];
+    // What a protected resource's metadata names, and what its authorization server says, is the target's text too.
+    r.authorizationServers = [
+      { issuer: `http://127.0.0.1:1/${evil}`, status: 'graded', detail: evil, report: report([check('as.metadata.issuer', 'fail', ['AUTH-ASMD-01'], { message: `got ${evil}` })]) },
+      { issuer: `https://${evil}`, status: 'not contacted', detail: evil },
+    ];
     for (const options of [{ color: false }, { color: true, verbose: true }, { color: true }]) {
       const text = renderConsole(r, options);
       const withoutOurCodes = text.replace(/\x1b\[[0-9;]*m/g, '');
@@ -210,6 +215,10 @@ describe('renderJson', () => {
 
   it('round-trips the report and validates against schemas/report.schema.json', () => {
     const r = fullReport();
+    r.authorizationServers = [
+      { issuer: 'http://127.0.0.1:9000', status: 'graded', detail: 'metadata: http://127.0.0.1:9000/.well-known/oauth-authorization-server (RFC 8414)', report: report([check('as.metadata.pkce', 'fail', ['AUTH-AS-01'], { message: 'no S256' })]) },
+      { issuer: 'https://login.example.invalid', status: 'not contacted', detail: 'not on loopback' },
+    ];
     const text = renderJson(r);
     expect(text.endsWith('\n')).toBe(true);
     const parsed: unknown = JSON.parse(text);

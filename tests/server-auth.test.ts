@@ -222,16 +222,20 @@ describe('the SDK v1 server behind its own bearer-token middleware (requireBeare
     // in them (SEC-SESS-03, a SHOULD of the security best practices: a warning).
     expect(statuses(report)).toEqual({ ...ALL_PASS, 'server.auth.session-bound-to-user/request': 'warn', 'server.auth.session-bound-to-user/delete': 'warn' });
     expect(report.checks.find((c) => c.id === 'server.auth.insufficient-scope/status')?.message).toContain('initialize with a valid token lacking a scope it needs');
+    // The authorization server its metadata router describes (itself): its metadata graded apart, and sound.
+    const as = report.authorizationServers?.[0];
+    expect(as?.status, JSON.stringify(as)).toBe('graded');
+    expect(as?.report && statuses(as.report, 'as.')).toEqual({ 'as.metadata.published': 'pass', 'as.metadata.issuer': 'pass', 'as.metadata.required-fields': 'pass', 'as.metadata.pkce': 'pass', 'as.metadata.https': 'skip', 'as.metadata.client-credentials': 'skip' });
   });
 });
+
+/** A challenge naming the resource's metadata at /prm. */
+const named = (origin: string) => `Bearer resource_metadata="${origin}/prm", scope="mcp:tools"`;
 
 /**
  * A protected resource of the test's own that answers every POST with 401 and a challenge naming
  * its metadata at /prm, served as `prm` says: what mcpcheck must bound (issue 22, bad input).
  */
-/** A challenge naming the resource's metadata at /prm. */
-const named = (origin: string) => `Bearer resource_metadata="${origin}/prm", scope="mcp:tools"`;
-
 async function hostileResource(challenge: (origin: string) => string, prm: (res: import('node:http').ServerResponse) => void, onWellKnown?: () => void): Promise<{ url: string; close: () => void }> {
   const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
