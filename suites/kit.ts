@@ -7,7 +7,7 @@
 
 // Defining a scenario: the object a suite exports, what it needs, and the context its run() gets.
 export { MODERN, probeTokenFlag, type ProbeTokens, type RevisionSpan, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, type ToolPolicy } from '../src/runner/scenario.js';
-export { clientScenario, type ClientScenario, type ClientScenarioContext } from '../src/runner/client-scenario.js';
+export { clientScenario, type ClientScenario, type ClientScenarioContext, type SharedJudgeContext } from '../src/runner/client-scenario.js';
 
 // Recording checks, and how a reply or a value reads in a check's message.
 export { replyFrame, type CheckOptions, type CheckRecorder } from '../src/runner/checks.js';

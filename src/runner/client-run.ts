@@ -91,12 +91,30 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
 
   /** What scenarios learnt of the client, for the later ones' skipIf. */
   const learnt = new Map<string, string>();
+  /** By sharesClient key: the client run a scenario shared, for the others of its key to judge. */
+  const shared = new Map<string, { outcome: unknown; from: string; session: ServerSession; logs: string[]; judgedBy: string[] }>();
+
+  /** A scenario judged on another's client run (sharesClient): no client of its own, that run's wire log. */
+  const judgeShared = async (s: ClientScenario, run: NonNullable<ReturnType<typeof shared.get>>): Promise<void> => {
+    observer?.started(s.id);
+    const spoke = () => (isRevision(out.protocolVersion) ? out.protocolVersion : undefined);
+    const recorder = new CheckRecorder(s.id, s.title, s.requirements, () => run.session, input.reproduce.replace('{scenario}', s.id), (text) => notes.push(text), spoke);
+    const ctx = { check: recorder, note: (text: string) => recorder.note(text), learn: (key: string, what: string) => void (learnt.has(key) || learnt.set(key, what)) };
+    await runGuarded(recorder, input.scenarioTimeoutMs, async () => s.sharesClient!.judge(run.outcome, ctx), signal);
+    run.judgedBy.push(s.id);
+    for (const r of recorder.results) r.wire = run.logs;
+    wireOf.set(s.id, run.logs);
+    settle(s, recorder.results);
+  };
 
   const runOne = async (s: ClientScenario, first: boolean): Promise<void> => {
     if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
     const needless = s.skipIf?.(learnt);
     if (needless !== undefined) return settle(s, [scenarioSkipped(s, needless)]);
+    const sharedRun = s.sharesClient ? shared.get(s.sharesClient.key) : undefined;
+    if (sharedRun) return judgeShared(s, sharedRun);
     observer?.started(s.id);
+    let outcome: unknown;
     const attempts: Attempt[] = [];
     // Its budget runs from its client's first contact, as the guard's does: that start is not its work.
     let started = performance.now();
@@ -181,7 +199,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
         else if (first) throw new SetupError(`the client \`${target.description}\` ${ctx}`);
         else recorder.couldNotRun(`could not run: the client ${ctx}`);
       } else {
-        await runGuarded(recorder, input.scenarioTimeoutMs, () => s.run(ctx), signal);
+        const { cutShort } = await runGuarded(recorder, input.scenarioTimeoutMs, async () => void (outcome = await s.run(ctx)), signal);
+        if (cutShort) outcome = undefined;
         if (first) {
           const conversation = ctx.session.conversation;
           if (conversation?.clientInfo) out.clientInfo = conversation.clientInfo;
@@ -202,6 +221,8 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       const logs = attempts.map(({ session }, i) => wire.mark(i === 0 ? s.id : `${s.id} (client ${i + 1})`, session.frames));
       wireOf.set(s.id, logs);
       for (const r of recorder.results) r.wire = logs;
+      const last = current();
+      if (s.sharesClient && outcome !== undefined && last && !shared.has(s.sharesClient.key)) shared.set(s.sharesClient.key, { outcome, from: s.id, session: last, logs, judgedBy: [] });
       // The first scenario learns the era the client speaks; if it is not one for that era, it did not apply.
       settle(s, first && outside(s) ? [] : recorder.results);
     }
@@ -226,6 +247,9 @@ export async function runClientScenarios(input: ClientRunInput): Promise<ClientR
       inLanes(together, alone.length > 0 ? Math.max(1, input.concurrency - 1) : input.concurrency, (s) => runOne(s, false)),
       inLanes(alone, 1, (s) => runOne(s, false)),
     ]);
+    for (const run of shared.values()) {
+      if (run.judgedBy.length > 0) notes.push(`${run.judgedBy.join(', ')} judged the client run of ${run.from}, which set it the same task on the same setup (one client process for them all; alone, with --only, each starts its own)`);
+    }
     checks.push(...ledger.checks('client', input.reproduce, '', (scenario) => wireOf.get(scenario)));
     if (input.transcriptDir) await ledger.writeTranscripts(input.transcriptDir, target.transport, input.redactor);
     out.wire = wire.build(checks);

@@ -59,6 +59,9 @@ export interface ClientScenarioContext {
   relaunch(): Promise<ClientScenarioContext | undefined>;
 }
 
+/** What a scenario judging another's client run is given: that run's outcome is judged, with a recorder of its own. */
+export type SharedJudgeContext = Pick<ClientScenarioContext, 'check' | 'note' | 'learn'>;
+
 /** A scenario against a client under test (mcpcheck plays the server). */
 export interface ClientScenario extends ScenarioIdentity {
   /** What the client is asked to do after connecting, before it ends the session and exits. */
@@ -94,7 +97,15 @@ export interface ClientScenario extends ScenarioIdentity {
    * scenario from 0 (relaunch starts more), `learnt` is what earlier scenarios learnt of the client.
    */
   serve?(session: ServerSession, attempt: number, learnt: ReadonlyMap<string, string>): void | Promise<void>;
-  run(ctx: ClientScenarioContext): Promise<void>;
+  /**
+   * Scenarios of one key set the client the same task with the same setup, and differ only in what
+   * they judge of it: the first of them to run starts the client, and the outcome its run returns
+   * is judged by the others (`judge`), which start none. A client started twice on the same setup
+   * does the same; each of its starts costs a process. Alone (--only), each starts its own.
+   */
+  sharesClient?: { key: string; judge(outcome: unknown, ctx: SharedJudgeContext): void | Promise<void> };
+  /** Judges the client; a scenario that sharesClient returns what the others of its key judge (undefined: nothing to share, they start their own). */
+  run(ctx: ClientScenarioContext): Promise<unknown>;
 }
 
 export function clientScenario(s: ClientScenario): ClientScenario {

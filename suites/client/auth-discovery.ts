@@ -1,4 +1,4 @@
-import { COMPLEX_PRM_PATH, FOREIGN_ISSUER, FOREIGN_RESOURCE, ruling, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
+import { COMPLEX_PRM_PATH, FOREIGN_ISSUER, FOREIGN_RESOURCE, ruling, show, type ClientScenario, type SharedJudgeContext } from '../kit.js';
 import { expectRefusal, type Flow, plainActs, protectedScenario, startedOAuth } from './auth-helpers.js';
 
 // How a client finds its authorization server (basic/authorization.mdx, Protected Resource
@@ -47,7 +47,7 @@ export const complexChallenge = protectedScenario(
 );
 
 /** AUTH-ASMD-03: the candidates the client probed are the issuer's, all of them up to the one that answers, in their order. */
-function judgeOrder(ctx: ClientScenarioContext, flow: Flow): void {
+function judgeOrder(ctx: SharedJudgeContext, flow: Flow): void {
   const { paths, served } = flow.host.metadataCandidates;
   const probed = probes(flow);
   const wanted = paths.slice(0, paths.indexOf(served) + 1);

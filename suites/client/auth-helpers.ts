@@ -1,5 +1,5 @@
 import { WAIT_MS } from './helpers.js';
-import { clientScenario, loopbackCertificate, resourceMatch, serveGuard, show, type ClientScenario, type ClientScenarioContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
+import { clientScenario, loopbackCertificate, resourceMatch, serveGuard, show, type ClientScenario, type ClientScenarioContext, type SharedJudgeContext, type Level, LoopbackOAuthHost, type OAuthEvent, type OAuthHostVariant, type RequirementId, type RevisionSpan, type ServerSession } from '../kit.js';
 
 // What the client authorization scenarios share (basic/authorization.mdx): mcpcheck's endpoint
 // protected by its own loopback authorization server, a wait for the client's flow, and the
@@ -134,18 +134,28 @@ export function eventsOf<K extends OAuthEvent['kind']>(events: readonly OAuthEve
 export const startedOAuth = (flow: Pick<Flow, 'events'>): boolean => flow.events.some((e) => e.kind !== 'endpoint');
 
 /** Judges the flow; `control` starts the client again against the plain server and gives its flow (undefined: it made no contact). */
-export type AuthJudge = (ctx: ClientScenarioContext, flow: Flow, control: () => Promise<Flow | undefined>) => void | Promise<void>;
+export type AuthJudge = (ctx: SharedJudgeContext, flow: Flow, control: () => Promise<Flow | undefined>) => void | Promise<void>;
 
 /**
  * A scenario whose endpoint admits only tokens of mcpcheck's authorization server: the client is
  * asked to list tools, and `judge` reads the flow it ran (HTTP only; both eras).
  */
 export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): ClientScenario {
+  // Scenarios that serve the plain protected endpoint and differ only in what they judge share one
+  // client run (as long as the client is told the same: the contract's scenario and context).
+  const plain = !spec.variant && !spec.controlVariant && !spec.judgesSilence;
+  const sharesClient = plain
+    ? {
+        key: `plain protected endpoint, contract ${spec.alias ?? PROTECTED_CONTRACT} ${JSON.stringify(spec.context ?? {})}`,
+        judge: (outcome: unknown, ctx: SharedJudgeContext) => (isPlainFlow(outcome) ? judge(ctx, outcome, () => Promise.resolve(outcome)) : undefined),
+      }
+    : undefined;
   return clientScenario({
     ...spec,
     steps: [{ do: 'list-tools' }],
     // A client written for the official contract runs its OAuth flow for any auth/ scenario: without a twin, its basic one.
-    contract: 'auth/metadata-default',
+    contract: PROTECTED_CONTRACT,
+    ...(sharesClient ? { sharesClient } : {}),
     needs: { transport: 'http' },
     carriedOver: true,
     waitsMs: FLOW_MS,
@@ -207,9 +217,22 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
         return next ? flowOf(next, false) : undefined;
       };
       await judge(ctx, flow, control);
+      // Only a flow that started OAuth is worth sharing: after one that did not, the others are skipped (NO_OAUTH).
+      if (plain && startedOAuth(flow)) {
+        plainFlows.add(flow);
+        return flow;
+      }
+      return undefined;
     },
   });
 }
+
+/** The contract's scenario a client is told for a protected endpoint without an official twin. */
+const PROTECTED_CONTRACT = 'auth/metadata-default';
+
+/** The plain flows protected scenarios shared (ClientScenario.sharesClient): what the others of their key judge. */
+const plainFlows = new WeakSet<object>();
+const isPlainFlow = (outcome: unknown): outcome is Flow => typeof outcome === 'object' && outcome !== null && plainFlows.has(outcome);
 
 /**
  * Whether a request's `resource` names the MCP server (AUTH-RES-01): the endpoint's canonical URI,
@@ -245,7 +268,7 @@ export interface Refusal {
  * takes that step with the same server without the fault (the control run), else nothing is
  * shown (it gets no further without a person, say) and the check is skipped.
  */
-export async function expectRefusal(ctx: ClientScenarioContext, control: () => Promise<Flow | undefined>, r: Refusal): Promise<void> {
+export async function expectRefusal(ctx: SharedJudgeContext, control: () => Promise<Flow | undefined>, r: Refusal): Promise<void> {
   if (r.acted !== undefined) return void ctx.check.expect(false, { expected: r.expected, actual: r.acted });
   if (await plainActs(ctx, control, r.actsOn, `the client sent no ${r.step} here`, 'its refusal cannot be told')) ctx.check.expect(true, { expected: r.expected, actual: 'none' });
 }
@@ -255,7 +278,7 @@ export async function expectRefusal(ctx: ClientScenarioContext, control: () => P
  * `actsOn` looks for; if it does not, a skip is recorded (`here`: what it did not do in the
  * scenario; `so`: what that leaves untold), for then nothing tells the scenario's fault apart.
  */
-export async function plainActs(ctx: ClientScenarioContext, control: () => Promise<Flow | undefined>, actsOn: (plain: Flow) => boolean, here: string, so: string): Promise<boolean> {
+export async function plainActs(ctx: SharedJudgeContext, control: () => Promise<Flow | undefined>, actsOn: (plain: Flow) => boolean, here: string, so: string): Promise<boolean> {
   const plain = await control();
   if (plain && actsOn(plain)) return true;
   const other = plain ? 'nor with the same server without the fault' : 'and started again, it made no contact';

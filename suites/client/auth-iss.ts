@@ -1,11 +1,11 @@
-import { ERROR_MARKER, FOREIGN_ISSUER, show, type ClientScenario, type ClientScenarioContext } from '../kit.js';
+import { ERROR_MARKER, FOREIGN_ISSUER, show, type ClientScenario, type SharedJudgeContext } from '../kit.js';
 import { expectRefusal, type Flow, plainActs, protectedScenario } from './auth-helpers.js';
 
 // The authorization response's issuer (RFC 9207; basic/authorization/index.mdx, authorization
 // response validation, 2026-07-28): mcpcheck's authorization server says in its metadata that it
 // sends `iss`, then sends a response the client must not redeem.
 
-function judgeIss(ctx: ClientScenarioContext, flow: Flow, control: () => Promise<Flow | undefined>, what: string): Promise<void> | void {
+function judgeIss(ctx: SharedJudgeContext, flow: Flow, control: () => Promise<Flow | undefined>, what: string): Promise<void> | void {
   if (!flow.of('authorize').some((a) => a.status === 302)) return ctx.check.skip('not exercised: the client sent no authorization request that was answered with a code');
   const redeemed = flow.of('token').filter((t) => t.params.grant_type === 'authorization_code');
   return expectRefusal(ctx, control, {

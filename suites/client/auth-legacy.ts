@@ -1,4 +1,4 @@
-import { type CheckOptions, type ClientScenario, type ClientScenarioContext, LEGACY_PREFIX, type OAuthHostVariant, type RequirementId, show } from '../kit.js';
+import { type CheckOptions, type ClientScenario, type SharedJudgeContext, LEGACY_PREFIX, type OAuthHostVariant, type RequirementId, show } from '../kit.js';
 import { type Flow, protectedScenario, unlessPlainAuthorization } from './auth-helpers.js';
 import { methodOf, requestsSince } from './helpers.js';
 
@@ -58,7 +58,7 @@ const metadataUsed = (flow: Flow): boolean =>
  */
 function legacyScenario(
   o: { id: string; title: string; requirements: RequirementId[]; legacy: NonNullable<OAuthHostVariant['legacy']>; alias: string; checks?: CheckOptions[] },
-  judge: (ctx: ClientScenarioContext, flow: Flow) => void,
+  judge: (ctx: SharedJudgeContext, flow: Flow) => void,
 ): ClientScenario {
   return protectedScenario(
     { id: o.id, title: o.title, requirements: o.requirements, variant: { legacy: o.legacy, serves: LEGACY_REVISION }, controlVariant: OPEN_LEGACY, alias: o.alias, skipIf: unlessPlainAuthorization },
