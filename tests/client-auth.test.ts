@@ -99,7 +99,7 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
     for (const scheme of ['javascript', 'data', 'file']) expect(report.checks.find((c) => c.id === `client.auth.authorization-url-${scheme}`)!.message).toMatch(/a control client, served the plain metadata, opened "http:\/\/127\.0\.0\.1:\d+\/\S*authorize\?/);
   });
 
-  it('in the network sandbox (--network-sandbox): the 2026-07-28 reference OAuth client asks no authorization server at a private address or over plain http off loopback, and each of its two breaks is warned of its own rule', async () => {
+  it('in the network sandbox (--network-sandbox): the 2026-07-28 reference OAuth client asks no authorization server at a private address or over plain http off loopback, follows no redirect there, and each of its three breaks is warned of its own rule', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpcheck-sandbox-'));
     try {
       const sandboxed = async (extra: string) => {
@@ -115,9 +115,9 @@ describe.concurrent('a client meeting a protected server', { timeout: 180_000 },
         return;
       }
       expect(correct.run.code, correct.run.stderr).toBe(0);
-      expect(authVerdicts(correct.report!)).toEqual({ 'client.auth.pkce': 'pass', 'client.auth.ssrf-private-address': 'pass', 'client.auth.ssrf-plain-http': 'pass' });
+      expect(authVerdicts(correct.report!)).toEqual({ 'client.auth.pkce': 'pass', 'client.auth.ssrf-private-address': 'pass', 'client.auth.ssrf-plain-http': 'pass', 'client.auth.ssrf-redirect': 'pass' });
       const sandboxBreaks: Array<[string, { requirement: string; check: string; verdict?: 'warn' }]> = Object.entries(OAUTH_CLIENT_2026_BREAKS).filter(([, b]) => 'sandbox' in b);
-      expect(sandboxBreaks.length).toBe(2);
+      expect(sandboxBreaks.length).toBe(3);
       for (const [name, b] of sandboxBreaks) {
         const { report } = await sandboxed(` --break ${name}`);
         const bad = report!.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id} ${c.requirements[0]}`);

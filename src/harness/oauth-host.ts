@@ -93,6 +93,12 @@ export interface OAuthHostVariant {
    * over https or plain http: one a client's OAuth discovery should not contact (SEC-SSRF-02/03).
    */
   authorizationServerAt?: { address: string; tls: boolean };
+  /**
+   * The authorization server metadata is answered 302 to the same path at this address of the
+   * network sandbox's (https or plain http), where the host's guard is served too: a redirect hop a
+   * client's discovery should check as it checks the first URL (SEC-SSRF-03).
+   */
+  metadataRedirectAt?: { address: string; tls: boolean };
   /** The metadata names this URL as the authorization endpoint: one of a scheme no client may open (SEC-AUTHURL-01). */
   authorizationEndpoint?: string;
   /**
@@ -294,11 +300,16 @@ export class LoopbackOAuthHost {
   /** Where the authorization server and its metadata are served: the endpoint's origin, or an https: one of their own. */
   readonly authorizationOrigin: string;
 
-  /** `authorizationOrigin`: an origin serving this host's guard beside the endpoint's (https:, for a client that takes no plain-http authorization server). */
+  /**
+   * `authorizationOrigin`: an origin serving this host's guard beside the endpoint's (https:, for a
+   * client that takes no plain-http authorization server); `redirectOrigin`: the origin serving it
+   * at the metadataRedirectAt address.
+   */
   constructor(
     endpoint: string,
     readonly variant: OAuthHostVariant = {},
     authorizationOrigin?: string,
+    private readonly redirectOrigin?: string,
   ) {
     const url = new URL(endpoint);
     this.origin = url.origin;
@@ -388,6 +399,12 @@ export class LoopbackOAuthHost {
       const second = this.second && r.path === `/.well-known/oauth-authorization-server${this.second.base}` ? this.second : undefined;
       const served = second !== undefined || (r.path === this.metadataCandidates.served && this.variant.legacy !== 'fallback');
       const version = r.headers['mcp-protocol-version'];
+      // Asked on the authorization origin, the metadata redirects to the other address; asked there, it is served.
+      const away = this.redirectOrigin !== undefined && r.headers.host !== new URL(this.redirectOrigin).host;
+      if (served && away) {
+        this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: 302, ...(typeof version === 'string' ? { protocolVersion: version } : {}) });
+        return { status: 302, headers: { location: `${this.redirectOrigin}${r.path}` } };
+      }
       this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: served ? 200 : 404, ...(typeof version === 'string' ? { protocolVersion: version } : {}) });
       return served ? json(200, this.metadata(second ?? this.first)) : { status: 404 };
     }

@@ -168,23 +168,25 @@ export function protectedScenario(spec: AuthScenarioSpec, judge: AuthJudge): Cli
       const https = learnt.has(HTTPS_AUTHORIZATION) || (!spec.variant && attempt === 1 && !settled);
       let host: LoopbackOAuthHost | undefined;
       const at = variant?.authorizationServerAt;
+      const hop = variant?.metadataRedirectAt;
+      const away = at ?? hop;
       const reached: string[] = [];
-      // An authorization server elsewhere records what reached it there: the evidence of a request the client should not have made.
-      const origin = at
+      // Served at an address elsewhere (the authorization server, or where its metadata redirects), the
+      // guard records what reached it there: the evidence of a request the client should not have made.
+      const awayOrigin = away
         ? await serveGuard(
             (r) => {
               if (reached.length < 100) reached.push(r.path);
               return host!.guard(r);
             },
-            at.tls ? loopbackCertificate() : undefined,
-            at.address,
+            away.tls ? loopbackCertificate() : undefined,
+            away.address,
           )
-        : https
-          ? await serveGuard((r) => host!.guard(r), loopbackCertificate())
-          : undefined;
-      if (at) elsewhere.set(session, reached);
-      if (origin) session.channel.onClose(() => origin.close());
-      host = new LoopbackOAuthHost(session.channel.address, variant, origin?.origin);
+        : undefined;
+      const httpsOrigin = !at && https ? await serveGuard((r) => host!.guard(r), loopbackCertificate()) : undefined;
+      if (away) elsewhere.set(session, reached);
+      for (const extra of [awayOrigin, httpsOrigin]) if (extra) session.channel.onClose(() => extra.close());
+      host = new LoopbackOAuthHost(session.channel.address, variant, at ? awayOrigin?.origin : httpsOrigin?.origin, hop ? awayOrigin?.origin : undefined);
       const served = variant?.serves;
       if (served) session.chooseVersion = () => served;
       session.channel.guardWith?.(host.guard);

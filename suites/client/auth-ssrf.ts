@@ -35,7 +35,33 @@ function notContacted(key: string, address: string, tls: boolean, requirements: 
   );
 }
 
+/**
+ * The authorization server on loopback answers its metadata with a redirect to a private address:
+ * "apply the same checks to every redirect hop" (SEC-SSRF-03). A client that does not follow the
+ * redirect at all is as safe as one that checks the hop: either passes, once it was shown the hop.
+ */
+const redirectHop = protectedScenario(
+  {
+    id: 'client.auth.ssrf-redirect',
+    title: 'The client does not follow a redirect of its OAuth discovery to a private address',
+    requirements: ['SEC-SSRF-03'],
+    level: 'SHOULD',
+    variant: { metadataRedirectAt: { address: SANDBOX_ADDRESSES.private, tls: true } },
+    revisions: { introduced: '2026-07-28' },
+    skipIf: () => (inNetworkSandbox() ? undefined : NOT_IN_SANDBOX),
+  },
+  (ctx, flow) => {
+    const redirected = flow.of('authorization-server-metadata').find((e) => e.status === 302);
+    if (!redirected) return ctx.check.skip('not exercised: the client did not ask for the authorization server metadata that redirects');
+    const target = `https://${SANDBOX_ADDRESSES.private}`;
+    const expected = `no request to ${target}, a private address (10/8) the authorization server metadata at ${flow.host.authorizationOrigin}${redirected.path} redirected to (${ruling('ssrf-sandbox').cite})`;
+    const reached = flow.reachedElsewhere();
+    ctx.check.expect(reached.length === 0, { expected, actual: reached.length === 0 ? '' : `the client followed it: ${show(`${target}${reached[0]}`, 200)}${reached.length > 1 ? ` and ${reached.length - 1} more` : ''}` });
+  },
+);
+
 export const clientAuthorizationSsrf: ClientScenario[] = [
   notContacted('private-address', SANDBOX_ADDRESSES.private, true, ['SEC-SSRF-03', 'SEC-SSRF-01'], `a private address (https://${SANDBOX_ADDRESSES.private}, in 10/8)`),
   notContacted('plain-http', SANDBOX_ADDRESSES.remote, false, ['SEC-SSRF-02'], `an http: URL off loopback (http://${SANDBOX_ADDRESSES.remote})`),
+  redirectHop,
 ];
