@@ -163,9 +163,11 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   const runs: EraRun[] = [];
   const sections: EraSection[] = [];
   const checks: CheckResult[] = [];
-  // The authorization servers the protected resource names, graded once, by the first era's run that found its metadata.
+  // The authorization servers the protected resource names, graded once, by the first era's run that
+  // found its metadata, in the newest revision the run tests (an authorization server speaks no era).
   let issuers: AuthorizationServerSection[] | undefined;
-  const gradeIssuers = (revision: Revision) => async (target: Target) => {
+  const newest = [...revisions].sort().at(-1)!;
+  const gradeIssuers = async (target: Target) => {
     if (issuers !== undefined || !(target instanceof HttpTarget)) return;
     const named = await namedAuthorizationServers(target, MAX_NAMED_ISSUERS);
     if (named === undefined) return;
@@ -176,7 +178,7 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
           endpoint: target.address,
           allowRemoteMetadata: o.allowRemoteMetadata === true,
           ...(o.start !== undefined ? { start: o.start } : {}),
-          revision,
+          revision: newest,
           requestTimeoutMs: options.requestTimeoutMs,
           scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
           ...(o.baseline ? { baseline: o.baseline } : {}),
@@ -193,11 +195,11 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     }
     const inThisEra = selection.scenarios.filter((s) => inEra(s, revision));
     const namesRevision = dual || eraOf(revision) === 'stateless';
-    let run = await runEra(o, revision, inThisEra, options, namesRevision, o.control?.signal, discoverServer, gradeIssuers(revision));
+    let run = await runEra(o, revision, inThisEra, options, namesRevision, o.control?.signal, discoverServer, gradeIssuers);
     if ('locked' in run) {
       // No token: what a request without one can show is all there is to judge.
       const why = run.locked;
-      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation, gradeIssuers(revision));
+      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation, gradeIssuers);
       if (!('unreachable' in run) && !('locked' in run)) {
         checks.push(eraCheck(revision, `${why}. Without one, only the authorization scenarios ran (what a request without a token shows)`));
         runs.push(run);
