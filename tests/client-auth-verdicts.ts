@@ -72,6 +72,7 @@ export const ALL_PASS_2026 = {
   'client.auth.authorization-url-file': 'skip',
   // Outside the network sandbox the SSRF scenarios are not started.
   'client.auth.ssrf-private-address': 'skip',
+  'client.auth.ssrf-redirect': 'skip',
   'client.auth.ssrf-plain-http': 'skip',
   // It speaks 2026-07-28 to mcpcheck: no initialize for a 2025-03-26 answer, so 2025-03-26's rules are not its.
   'client.auth.legacy-metadata/discovery': 'skip',

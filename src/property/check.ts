@@ -60,11 +60,17 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
   let unjudgedShrinks = 0;
   const inconclusive = new Set<string>();
   let lastFailure: { value: T; reason: string } | undefined;
+  // Past the budget (or interrupted), a skip (fc.pre) would leave fast-check generating and skipping
+  // every case left, at the cost of each (seconds for a large run): one failing case ends its run at
+  // once, and each shrinking candidate after it, like those of a real failure, holds.
+  let stopped = false;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (judged >= budget.maxEvaluations || budgetOver(budget)) {
       cutShort = true;
       if (budgetOver(budget)) outOfTime = true;
-      fc.pre(false);
+      if (lastFailure !== undefined || stopped) return true;
+      stopped = true;
+      return false;
     }
     const verdict = await judge(value);
     if ('inconclusive' in verdict) {
@@ -87,7 +93,7 @@ export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number,
   // fast-check's own clock may stop it a moment before the deadline by ours: it stopped for the time all the same.
   if (details.interrupted) cutShort = outOfTime = true;
   // A judge that threw is a bug in mcpcheck, not a failure of the target: it is not passed off as an ended run.
-  if (details.failed && !lastFailure && details.errorInstance instanceof Error) throw details.errorInstance;
+  if (details.failed && !lastFailure && !stopped && details.errorInstance instanceof Error) throw details.errorInstance;
   const outcome: PropertyOutcome<T> = { seed, judged, inconclusive: [...inconclusive], cutShort, outOfTime, unjudgedShrinks };
   if (details.failed && details.counterexample && lastFailure) {
     // Shrinking ends on the last case that failed; that is the counterexample fast-check reports.
