@@ -128,9 +128,14 @@ export const EXIT = { graded: 0, failed: 1, incomplete: 3 } as const;
  * else 3 when some check could not run (the grade is incomplete, which CI must not take for a
  * pass); else 0.
  */
+/** The authorization servers a server run graded apart, each with its issuer and report. */
+export function gradedAuthorizationServers(report: RunReport): Array<{ issuer: string; report: RunReport }> {
+  return (report.authorizationServers ?? []).flatMap((s) => (s.report ? [{ issuer: s.issuer, report: s.report }] : []));
+}
+
 export function exitCode(report: RunReport): 0 | 1 | 3 {
   // The authorization servers a protected resource names are graded apart, and the run covers them too.
-  const graded = [report, ...(report.authorizationServers ?? []).flatMap((s) => (s.report ? [s.report] : []))];
+  const graded = [report, ...gradedAuthorizationServers(report).map((s) => s.report)];
   if (graded.some((r) => r.summary.mustFailures > 0) || report.summary.staleBaseline.length > 0) return EXIT.failed;
   return graded.some((r) => r.summary.incomplete > 0) ? EXIT.incomplete : EXIT.graded;
 }
@@ -153,5 +158,5 @@ export function withAuthorizationServers(report: RunReport, sections: Authorizat
 
 /** Every check of a report, those of the authorization servers it graded too (what a baseline update keeps). */
 export function allChecks(report: RunReport): CheckResult[] {
-  return [...report.checks, ...(report.authorizationServers ?? []).flatMap((s) => s.report?.checks ?? [])];
+  return [...report.checks, ...gradedAuthorizationServers(report).flatMap((s) => s.report.checks)];
 }

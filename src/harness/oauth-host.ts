@@ -400,8 +400,7 @@ export class LoopbackOAuthHost {
       const served = second !== undefined || (r.path === this.metadataCandidates.served && this.variant.legacy !== 'fallback');
       const version = r.headers['mcp-protocol-version'];
       // Asked on the authorization origin, the metadata redirects to the other address; asked there, it is served.
-      const away = this.redirectOrigin !== undefined && r.headers.host !== new URL(this.redirectOrigin).host;
-      if (served && away) {
+      if (served && this.redirectOrigin !== undefined && r.headers.host !== new URL(this.redirectOrigin).host) {
         this.record({ kind: 'authorization-server-metadata', method: r.method, path: r.path, query: r.query.toString(), status: 302, ...(typeof version === 'string' ? { protocolVersion: version } : {}) });
         return { status: 302, headers: { location: `${this.redirectOrigin}${r.path}` } };
       }

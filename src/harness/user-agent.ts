@@ -1,4 +1,4 @@
-import { crossSiteCookie } from '../validate/consent-security.js';
+import { cookieName, cookieSet, crossSiteCookie } from '../validate/consent-security.js';
 import type { PlainResponse } from '../transport/http-request.js';
 
 /** Redirects within one origin a visit may take (login, consent, resume) before its answer is taken as it is. */
@@ -58,15 +58,13 @@ export class UserAgent {
 
   private keep(url: URL, header: string): void {
     this.cookiesSet.push({ url: url.href, header });
-    const pair = header.split(';')[0]!;
-    const eq = pair.indexOf('=');
-    if (eq <= 0) return;
+    const name = cookieName(header);
+    if (name === '') return;
     const host = this.jar.get(url.hostname) ?? new Map<string, Cookie>();
     this.jar.set(url.hostname, host);
-    const name = pair.slice(0, eq).trim();
-    const value = pair.slice(eq + 1).trim();
-    if (value === '' || /;\s*max-age=0\b/i.test(header)) host.delete(name);
-    else if (host.has(name) || host.size < MAX_COOKIES) host.set(name, { value, crossSite: crossSiteCookie(header) });
+    const set = cookieSet(header);
+    if (!set) host.delete(name);
+    else if (host.has(name) || host.size < MAX_COOKIES) host.set(name, { value: set.value, crossSite: crossSiteCookie(header) });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { CheckResult, RequirementVerdict, RunReport } from '../model.js';
 import { isUnexpectedFailure } from './areas.js';
+import { gradedAuthorizationServers } from '../grade/grade.js';
 import { escapeTerminal } from './escape.js';
 import { firstLine } from './line.js';
 
@@ -17,7 +18,7 @@ import { firstLine } from './line.js';
 export function renderGithub(report: RunReport): string {
   const lines: string[] = [];
   // The authorization servers a protected resource names are graded apart: their checks say whose they are.
-  const graded = [{ whose: '', report }, ...(report.authorizationServers ?? []).flatMap((s) => (s.report ? [{ whose: ` (authorization server ${s.issuer})`, report: s.report }] : []))];
+  const graded = [{ whose: '', report }, ...gradedAuthorizationServers(report).map((s) => ({ whose: ` (authorization server ${s.issuer})`, report: s.report }))];
   for (const { whose, report: r } of graded) {
     const verdicts = new Map(r.requirements.map((v) => [v.id, v]));
     for (const check of r.checks) {

@@ -1,5 +1,6 @@
 import type { CheckResult, Evidence, RequirementVerdict, RunReport } from '../model.js';
 import { groupByArea } from './areas.js';
+import { gradedAuthorizationServers } from '../grade/grade.js';
 import { firstLine } from './line.js';
 import { xmlSafe } from './xml-safe.js';
 
@@ -37,7 +38,7 @@ import { xmlSafe } from './xml-safe.js';
 export function renderJunit(report: RunReport): string {
   // The authorization servers a protected resource names come after its own suites, each area a
   // suite named for the issuer; their time was part of the run's, so the run's own suites share the rest.
-  const graded = (report.authorizationServers ?? []).flatMap((s) => (s.report ? [{ prefix: `authorization server ${s.issuer}: `, report: s.report }] : []));
+  const graded = gradedAuthorizationServers(report).map((s) => ({ prefix: `authorization server ${s.issuer}: `, report: s.report }));
   const nestedMs = graded.reduce((sum, g) => sum + g.report.summary.durationMs, 0);
   const suites = [
     ...areaSuites(report, '', Math.max(0, report.summary.durationMs - nestedMs)),

@@ -34,9 +34,21 @@ export function framingAllowed(headers: Headers): string | undefined {
   return said.length > 0 ? said.join(', ') : 'neither X-Frame-Options nor a Content-Security-Policy frame-ancestors';
 }
 
+/** A Set-Cookie header's cookie name and value (the value may hold `=`); a pair without `=` is none (RFC 6265 §5.2: ignored). */
+function cookiePair(header: string): { name: string; value: string } {
+  const [name = '', ...value] = header.split(';')[0]!.split('=');
+  return value.length === 0 ? { name: '', value: '' } : { name: name.trim(), value: value.join('=').trim() };
+}
+
 /** A Set-Cookie header's cookie name. */
 export function cookieName(header: string): string {
-  return header.split(';')[0]!.split('=')[0]!.trim();
+  return cookiePair(header).name;
+}
+
+/** The cookie a Set-Cookie header sets, or undefined when it has no name or deletes it (no value, or Max-Age=0). */
+export function cookieSet(header: string): { name: string; value: string } | undefined {
+  const pair = cookiePair(header);
+  return pair.name === '' || pair.value === '' || cookieAttributes(header).get('max-age') === '0' ? undefined : pair;
 }
 
 /** A Set-Cookie header's attributes, names lower-cased, values as given ('' for a flag). */
@@ -61,9 +73,8 @@ export function crossSiteCookie(header: string): boolean {
  * deleted (Max-Age=0 or no value) is not judged.
  */
 export function cookieProblems(header: string): string[] {
+  if (!cookieSet(header)) return [];
   const attrs = cookieAttributes(header);
-  const value = header.split(';')[0]!.split('=').slice(1).join('=').trim();
-  if (attrs.get('max-age') === '0' || value === '') return [];
   const problems: string[] = [];
   if (!cookieName(header).startsWith('__Host-')) problems.push('no __Host- prefix');
   if (!attrs.has('secure')) problems.push('no Secure');
