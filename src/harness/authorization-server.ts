@@ -281,12 +281,7 @@ export class AuthorizationServerDriver {
     return typeof token === 'string' ? { why: token } : { grant, token };
   }
 
-  /**
-   * GETs `url` as a user agent would, following the server's redirects within its own origin (a
-   * login or consent step that approves at once), with the cookies it sets, until it is sent
-   * elsewhere (the redirect URI) or answers with anything but a redirect. What it was sent to last
-   * is `at`, so a relative Location reads right.
-   */
+  /** One request to the server, within the run's request timeout and byte bound. */
   private send(url: URL, req: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<PlainResponse> {
     return plainRequest(url, { ...req, timeoutMs: this.options.requestTimeoutMs, maxBytes: MAX_BYTES });
   }
