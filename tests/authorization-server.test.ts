@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,10 +250,14 @@ describe.concurrent('mcpcheck authorization: bad input and hostile servers', () 
     });
     try {
       const json = join(dir, 'hostile.json');
-      const run = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${port}`, '--request-timeout', '500', '--json', json, '--quiet']);
+      // The request timeout is the user's ceiling for every request, the metadata's too: at 500 ms a
+      // loaded machine once answered the metadata later than that, and the run rightly found no
+      // authorization server it could reach (exit 2, no report). Two seconds leave the answers room.
+      const run = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${port}`, '--request-timeout', '2000', '--json', json, '--quiet']);
+      expect(existsSync(json), run.stderr).toBe(true);
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
       expect(verdicts(report)['as.token.code-grant/could-not-run'] ?? verdicts(report)['as.token.code-grant']).toBe('error');
-      expect(report.checks.find((c) => c.id === 'as.token.invalid-grant')?.message).toMatch(/could not judge: the token endpoint gave no answer: no answer within 500 ms/);
+      expect(report.checks.find((c) => c.id === 'as.token.invalid-grant')?.message).toMatch(/could not judge: the token endpoint gave no answer: no answer within 2000 ms/);
       expect(run.code).toBe(3);
       const huge = await mcpcheckAsync(['authorization', '--url', `http://127.0.0.1:${big.port}`, '--quiet', '--only', 'as.metadata']);
       expect(huge.code).toBe(1);
