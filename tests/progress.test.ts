@@ -76,6 +76,18 @@ describe('ProgressLine', () => {
     expect(writes).toHaveLength(count);
   });
 
+  it('counts every run a command plans: a dual-era server run\'s eras (at once) add up', () => {
+    const { line, writes, tick } = terminal(80);
+    line.planned(2);
+    line.planned(3);
+    line.started('server.tools.call');
+    line.started('server.tools.call');
+    tick(200);
+    line.finished('server.tools.call', [check('x', 'pass')]);
+    expect(writes.at(-1)!.slice(ERASE.length)).toMatch(/^mcpcheck: 1\/5 scenarios · 0\.2 s · running: server\.tools\.call$/);
+    line.clear();
+  });
+
   it('is wanted on a terminal only, without --quiet, outside CI', () => {
     expect(wantProgress({ isTTY: true }, false, {})).toBe(true);
     expect(wantProgress({ isTTY: false }, false, {})).toBe(false);

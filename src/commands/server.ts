@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { SetupError, TokenWanted } from '../errors.js';
 import { grade, withAuthorizationServers, type Baseline } from '../grade/index.js';
@@ -22,6 +23,7 @@ import { LATEST_STATEFUL_REVISION, eraOf, type Revision } from '../spec/revision
 import { join } from 'node:path';
 import { inEra } from '../runner/scenario.js';
 import { describeEras, detectEras, type EraProbe, toTest } from '../runner/eras.js';
+import { atOnce, inTurn } from '../runner/at-once.js';
 import type { AuthorizationServerSection, CheckResult, EraSection, RunReport, TargetInfo } from '../model.js';
 import { eraCheck, inEraSection } from '../runner/era-checks.js';
 import type { Redactor } from '../redact.js';
@@ -125,6 +127,13 @@ export function serverTargetInfo(target: Target, seen: { protocolVersion?: strin
 /** What one era's run gave: its checks, what discovery found, notes and wire logs. */
 type EraRun = Awaited<ReturnType<typeof runScenarios>> & { revision: Revision };
 
+/** One era's part of the report: its section, its checks, and its run when one started. */
+interface EraOutcome {
+  section: EraSection;
+  checks: CheckResult[];
+  run?: EraRun;
+}
+
 /**
  * `mcpcheck server`: runs the server suite against one target and grades it. With --spec-version
  * it speaks that revision alone; without, it finds out which eras the server serves and tests each
@@ -146,13 +155,13 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
     ...(o.probeTokens ? { probeTokens: o.probeTokens } : {}),
     ...(o.local ? { local: true as const } : {}),
   };
-  const notes: string[] = [];
+  const probeNotes: string[] = [];
   // A protected server shows its eras to no request without a token: its run speaks the mission's revision.
   let locked = false;
   let probes: EraProbe[] | undefined;
   if (asked === undefined) {
     try {
-      probes = await probeEras(o, options.requestTimeoutMs, notes);
+      probes = await probeEras(o, options.requestTimeoutMs, probeNotes);
     } catch (e) {
       if (!(e instanceof TokenWanted) || e.tokenGiven) throw e;
       locked = true;
@@ -160,14 +169,18 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
   }
   const revisions: Revision[] = asked !== undefined ? [asked] : locked ? [LATEST_STATEFUL_REVISION] : probes!.filter(toTest).map((p) => p.revision);
   const dual = revisions.length > 1;
-  const runs: EraRun[] = [];
-  const sections: EraSection[] = [];
-  const checks: CheckResult[] = [];
+  // Ctrl-C stops every era's run; so does another era's failure (atOnce).
+  const stop = new AbortController();
+  const signal = o.control?.signal ? AbortSignal.any([o.control.signal, stop.signal]) : stop.signal;
+  // Every running scenario listens for the stop, and --concurrency may run more than ten at once.
+  setMaxListeners(0, signal);
   // The authorization servers the protected resource names, graded once, by the first era's run that
   // found its metadata, in the newest revision the run tests (an authorization server speaks no era).
+  // Eras run at once call this in turn (a chain), so the first to find the metadata grades it.
   let issuers: AuthorizationServerSection[] | undefined;
+  let grading: Promise<void> = Promise.resolve();
   const newest = [...revisions].sort().at(-1)!;
-  const gradeIssuers = async (target: Target) => {
+  const gradeOnce = async (target: Target) => {
     if (issuers !== undefined || !(target instanceof HttpTarget)) return;
     const named = await namedAuthorizationServers(target, MAX_NAMED_ISSUERS);
     if (named === undefined) return;
@@ -182,44 +195,43 @@ export async function testServer(o: ServerCommandOptions, scenarios: Scenario[] 
           requestTimeoutMs: options.requestTimeoutMs,
           scenarioTimeoutMs: o.scenarioTimeoutMs ?? 30_000,
           ...(o.baseline ? { baseline: o.baseline } : {}),
-          ...(o.control ? { control: o.control } : {}),
+          control: { ...o.control, signal },
           ...(o.invokedAs !== undefined ? { invokedAs: o.invokedAs } : {}),
         }),
       );
     }
   };
-  for (const revision of revisions) {
-    if (o.control?.signal?.aborted) {
-      sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'interrupted (Ctrl-C) before this era ran' });
-      continue;
-    }
+  const gradeIssuers = (target: Target) => (grading = grading.catch(() => undefined).then(() => gradeOnce(target)));
+  const runIn = async (revision: Revision): Promise<EraOutcome> => {
+    if (o.control?.signal?.aborted) return { section: { revision, era: eraOf(revision), status: 'could not run', detail: 'interrupted (Ctrl-C) before this era ran' }, checks: [] };
     const inThisEra = selection.scenarios.filter((s) => inEra(s, revision));
     const namesRevision = dual || eraOf(revision) === 'stateless';
-    let run = await runEra(o, revision, inThisEra, options, namesRevision, o.control?.signal, discoverServer, gradeIssuers);
+    let run = await runEra(o, revision, inThisEra, options, namesRevision, signal, discoverServer, gradeIssuers);
     if ('locked' in run) {
       // No token: what a request without one can show is all there is to judge.
       const why = run.locked;
-      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, o.control?.signal, noConversation, gradeIssuers);
+      run = await runEra(o, revision, inThisEra.filter((s) => authorization.includes(s)), options, namesRevision, signal, noConversation, gradeIssuers);
       if (!('unreachable' in run) && !('locked' in run)) {
-        checks.push(eraCheck(revision, `${why}. Without one, only the authorization scenarios ran (what a request without a token shows)`));
-        runs.push(run);
-        checks.push(...inEraSection(run.checks.filter(selection.keep), revision));
-        sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: 'the server requires a token and mcpcheck was given none: only the authorization scenarios ran' });
-        notes.push(...run.notes);
-        continue;
+        return {
+          run,
+          checks: [eraCheck(revision, `${why}. Without one, only the authorization scenarios ran (what a request without a token shows)`), ...inEraSection(run.checks.filter(selection.keep), revision)],
+          section: { revision, era: eraOf(revision), status: 'could not run', detail: 'the server requires a token and mcpcheck was given none: only the authorization scenarios ran' },
+        };
       }
     }
     if ('locked' in run) throw new SetupError(run.locked);
     if ('unreachable' in run) {
-      checks.push(eraCheck(revision, `the probes found the ${revision} era, but its run could not start a conversation: ${run.unreachable}`));
-      sections.push({ revision, era: eraOf(revision), status: 'could not run', detail: run.unreachable });
-      continue;
+      return { checks: [eraCheck(revision, `the probes found the ${revision} era, but its run could not start a conversation: ${run.unreachable}`)], section: { revision, era: eraOf(revision), status: 'could not run', detail: run.unreachable } };
     }
-    runs.push(run);
-    checks.push(...inEraSection(run.checks.filter(selection.keep), revision));
-    sections.push({ revision, era: eraOf(revision), status: 'tested', detail: `${run.sessions} session(s)` });
-    notes.push(...run.notes);
-  }
+    return { run, checks: inEraSection(run.checks.filter(selection.keep), revision), section: { revision, era: eraOf(revision), status: 'tested', detail: `${run.sessions} session(s)` } };
+  };
+  // The eras of one server run at once, each on a target of its own, unless mcpcheck starts the
+  // server (--start): one serving command on one URL, so one era after the other.
+  const outcomes = o.start === undefined ? await atOnce(revisions, runIn, stop) : await inTurn(revisions, runIn);
+  const runs = outcomes.flatMap((x) => (x.run ? [x.run] : []));
+  const checks = outcomes.flatMap((x) => x.checks);
+  const sections = outcomes.map((x) => x.section);
+  const notes = [...probeNotes, ...runs.flatMap((r) => r.notes)];
   for (const p of probes ?? []) if (!revisions.includes(p.revision)) sections.push({ revision: p.revision, era: p.era, status: 'not served', detail: p.detail });
   if (probes) notes.unshift(describeEras(probes));
   if (locked) notes.unshift(`era detection: every probe got HTTP 401 (a protected resource), so which eras the server serves is unknown: the run spoke ${LATEST_STATEFUL_REVISION}`);
@@ -280,6 +292,7 @@ async function runEra(o: ServerCommandOptions, revision: Revision, scenarios: Sc
     if (target instanceof HttpTarget) await target.prepare(signal);
     const out = await runScenarios({
       ...o.control,
+      ...(signal ? { signal } : {}),
       target,
       scenarios,
       discover,

@@ -62,7 +62,8 @@ export class ProgressLine implements RunObserver {
   }
 
   planned(total: number): void {
-    this.total = total;
+    // A command may plan several runs (a server's eras, the authorization servers it names): their scenarios add up.
+    this.total += total;
     this.ticker ??= setInterval(() => this.draw(), TICK_MS).unref();
     this.request();
   }

@@ -5,6 +5,7 @@ import type { CheckResult } from '../model.js';
  * and finished, with the checks each recorded. Watching changes nothing about the run.
  */
 export interface RunObserver {
+  /** `total` more scenarios are planned (each run a command makes plans its own). */
   planned(total: number): void;
   started(scenario: string): void;
   finished(scenario: string, checks: readonly CheckResult[]): void;
