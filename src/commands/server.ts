@@ -263,7 +263,8 @@ export async function probeEras(o: Pick<ServerCommandOptions, 'stdio' | 'url' | 
   const target = makeTarget(o);
   try {
     if (target instanceof HttpTarget) await target.prepare(o.control?.signal);
-    const probes = await detectEras(target, requestTimeoutMs, notes);
+    // A URL already served has no start for the first probe to measure: both probe at once.
+    const probes = await detectEras(target, requestTimeoutMs, notes, target instanceof HttpTarget && o.start === undefined);
     // A protected server refuses every probe without a valid token.
     if (probes.every((p) => p.unauthorized)) throw tokenWanted(target, 'initialize');
     if (!probes.some(toTest)) {

@@ -84,16 +84,21 @@ async function probeEra(target: Target, revision: Revision, era: Era, requestTim
 
 /**
  * The eras `target` serves: the stateless probe (server/discover with 2026-07-28) and the stateful
- * one (initialize with 2025-11-25), one after the other, each on a fresh connection (a fresh
- * process over stdio).
+ * one (initialize with 2025-11-25), each on a fresh connection (a fresh process over stdio). One
+ * after the other where the first measures a start the second waits for (a process: stdio, or a
+ * server mcpcheck starts); at once otherwise (`atOnce`: a URL that is already served).
  */
-export async function detectEras(target: Target, requestTimeoutMs: number, notes: string[]): Promise<EraProbe[]> {
+export async function detectEras(target: Target, requestTimeoutMs: number, notes: string[], atOnce = false): Promise<EraProbe[]> {
   const pace = new Pace();
+  const statefulNotes: string[] = [];
+  const statelessNotes: string[] = [];
+  const stateful = () => probeEra(target, LATEST_STATEFUL_REVISION, 'stateful', requestTimeoutMs, pace, statefulNotes);
+  const stateless = () => probeEra(target, LATEST_REVISION, 'stateless', requestTimeoutMs, pace, statelessNotes);
   // The stateful probe first: every server before 2026-07-28 answers it, so it measures the start
   // the stateless probe then waits for (a server silent to server/discover costs no fixed 30 s).
-  const stateful = await probeEra(target, LATEST_STATEFUL_REVISION, 'stateful', requestTimeoutMs, pace, notes);
-  const stateless = await probeEra(target, LATEST_REVISION, 'stateless', requestTimeoutMs, pace, notes);
-  return [stateful, stateless];
+  const probes = atOnce ? await Promise.all([stateful(), stateless()]) : [await stateful(), await stateless()];
+  notes.push(...statefulNotes, ...statelessNotes);
+  return probes;
 }
 
 /**
