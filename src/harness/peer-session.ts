@@ -486,17 +486,22 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** `value`: what `bytes` parse to, when the caller has it (parsing a 10 MB probe again cost tens of ms). */
   /** `headers` (HTTP): request headers set, or with null removed, over the ones the body calls for. */
   async sendRaw(bytes: string | Uint8Array, value?: { parsed: unknown }, headers?: Record<string, string | null>): Promise<SendResult | undefined> {
-    const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
+    // Bytes whose value the caller gave are decoded only when they are kept whole (a 10 MB probe's are not).
+    const text = typeof bytes === 'string' ? bytes : value && bytes.length > MAX_RAW_KEPT ? undefined : Buffer.from(bytes).toString('utf8');
     let parsed: unknown;
     try {
-      parsed = value ? value.parsed : JSON.parse(text);
+      parsed = value ? value.parsed : JSON.parse(text as string);
     } catch {
       parsed = undefined;
     }
     // A huge probe is kept as its structure with long strings cut, so its id stays readable;
     // anything else exactly as sent.
     const frame = this.record(
-      text.length <= MAX_RAW_KEPT ? { from: this.role, raw: text } : parsed !== undefined ? { from: this.role, message: elide(parsed, 0) } : { from: this.role, raw: text.slice(0, MAX_RAW_KEPT) + '…' },
+      text !== undefined && text.length <= MAX_RAW_KEPT
+        ? { from: this.role, raw: text }
+        : parsed !== undefined
+          ? { from: this.role, message: elide(parsed, 0) }
+          : { from: this.role, raw: (text ?? Buffer.from(bytes.slice(0, MAX_RAW_KEPT)).toString('utf8')).slice(0, MAX_RAW_KEPT) + '…' },
     );
     // Keep the ledger true to what the target saw, so its answers to our probes are judged fairly.
     if (parsed !== undefined) this.validatorFor(parsed, this.role).message(this.role, parsed, frame.index);
