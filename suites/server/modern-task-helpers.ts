@@ -41,8 +41,8 @@ export function handleId(reply: Reply): string | undefined {
 }
 
 /** A tools/call of `plan` with its quick arguments, declaring `capabilities`. */
-export function callTaskTool(session: ClientSession, plan: ToolPlan, capabilities: Record<string, unknown>): Promise<Reply> {
-  return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), _meta: declaring(capabilities) });
+export function callTaskTool(session: ClientSession, plan: ToolPlan, capabilities: Record<string, unknown>, workMs?: number): Promise<Reply> {
+  return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan, workMs), _meta: declaring(capabilities) });
 }
 
 /**

@@ -74,10 +74,10 @@ let progressTokens = 0;
 /**
  * A tools/call asking to run as a task (`task` params, a ttl when given), with a progress token of
  * its own: a task's progress goes on under it until the task is terminal, and stops then (PROG-05,
- * judged live).
+ * judged live). `workMs`: how long the task is asked to work, where the tool's arguments allow (300 ms by default).
  */
-export function callAsTask(session: ClientSession, plan: ToolPlan, timeoutMs: number, task: Record<string, unknown> = {}): Promise<Reply> {
-  return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan), task, _meta: { progressToken: `mcpcheck-task-progress-${++progressTokens}` } }, timeoutMs);
+export function callAsTask(session: ClientSession, plan: ToolPlan, timeoutMs: number, task: Record<string, unknown> = {}, workMs?: number): Promise<Reply> {
+  return session.request('tools/call', { name: plan.name, arguments: quickArguments(plan, workMs), task, _meta: { progressToken: `mcpcheck-task-progress-${++progressTokens}` } }, timeoutMs);
 }
 
 /** Tasks asked for at once to compare their ids (the catalog's "≥ 5"). */

@@ -1,8 +1,8 @@
-import { hasCapability, isObject, MODERN, probeTokenFlag, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { hasCapability, isObject, isTerminal, MODERN, timedArguments, probeTokenFlag, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
 import { type ConversationReply, conversationWith, type ProbeConversation, probeToken, protectedResource } from './authorization-helpers.js';
 import { describeProbe } from './http.js';
 import { callAsTask, createdTaskId, firstTaskPlan, TOOL_TASKS } from './task-helpers.js';
-import { declaring, getTask, taskTools, withTasks } from './modern-task-helpers.js';
+import { callTaskTool, declaring, getTask, handleId, taskTools, withTasks } from './modern-task-helpers.js';
 
 // Task isolation between authorization contexts: a task the run's token made is out of reach of
 // another user, whose valid token the run is given (--other-user-token-env). 2025-11-25,
@@ -13,6 +13,8 @@ import { declaring, getTask, taskTools, withTasks } from './modern-task-helpers.
 
 const FLAG = probeTokenFlag('otherUser');
 const TASK_TTL_MS = 60_000;
+/** How long the run's own task is asked to work: past the other user's get and cancel. */
+const WORKING_MS = 3_000;
 
 /** How the other user sends a request. */
 type Send = NonNullable<ProbeConversation['send']>;
@@ -62,9 +64,15 @@ async function judgeAttempts(ctx: ScenarioContext, send: Send, taskId: string, a
       ctx.check.skip(`not judged: ${cancelled}`, { key: a.key });
       continue;
     }
+    const what = `${a.method} of task ${show(taskId)}, which the run's token made, sent with another user's token (${FLAG})`;
+    // A task that has ended cannot be cancelled by anyone: refusing that shows nothing of whose task it is.
+    const before = a.method === 'tasks/cancel' ? await ownStatus() : undefined;
+    if (typeof before === 'string' && isTerminal(before)) {
+      ctx.check.skip(`not exercised: task ${show(taskId)} had ended (status ${show(before)}) before ${what}, so a refusal would show nothing`, { key: a.key });
+      continue;
+    }
     const reply = await send(a.method, a.params);
     const outcome = outcomeOf(reply);
-    const what = `${a.method} of task ${show(taskId)}, which the run's token made, sent with another user's token (${FLAG})`;
     if (outcome === undefined) {
       ctx.check.skip(`not exercised: ${what} got no answer to judge (${describeProbe(reply.res)})`, { key: a.key });
       continue;
@@ -96,7 +104,8 @@ export const taskIsolation = scenario({
     if (!send) return;
     const plan = firstTaskPlan(discovery, options.callTools);
     if ('skip' in plan) return check.skip(plan.skip);
-    const created = await callAsTask(session, plan, options.requestTimeoutMs, { ttl: TASK_TTL_MS });
+    // Long enough to be still working when the other user's cancel comes, at the run's pace.
+    const created = await callAsTask(session, plan, options.requestTimeoutMs, { ttl: TASK_TTL_MS }, session.answerMs(WORKING_MS));
     const taskId = createdTaskId(created);
     if (!taskId) return check.skip(`not exercised: the task-augmented call of ${show(plan.name)} created no task`);
     // The cancel while the task works, before the wait on its result: a cancel that got through leaves nothing to wait on.
@@ -135,7 +144,11 @@ export const modernTaskIsolation = scenario({
     if (!send) return;
     const tools = await taskTools(ctx);
     if (!tools) return;
-    const { taskId } = tools[0]!;
+    // Where a task tool's arguments set how long it works, a task of it started now, to be still
+    // working when the other user's cancel comes; else the first task found.
+    const workMs = ctx.session.answerMs(WORKING_MS);
+    const timed = tools.find((t) => timedArguments(t.plan.tool.inputSchema, t.plan.args, workMs) !== undefined);
+    const taskId = (timed && handleId(await callTaskTool(ctx.session, timed.plan, withTasks(), workMs))) ?? tools[0]!.taskId;
     // The other user declares the extension too: a −32021 would refuse it for want of that, not for whose task it is.
     const meta = { _meta: declaring(withTasks()) };
     const attempts: Attempt[] = [
