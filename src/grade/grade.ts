@@ -123,16 +123,16 @@ function tally(checks: readonly CheckResult[], requirements: readonly Requiremen
 /** The documented exit codes of a graded run (2 and 4, setup and internal errors, belong to the CLI). */
 export const EXIT = { graded: 0, failed: 1, incomplete: 3 } as const;
 
-/**
- * 1 on an unexpected MUST failure or a stale baseline entry (a baseline must be kept honest);
- * else 3 when some check could not run (the grade is incomplete, which CI must not take for a
- * pass); else 0.
- */
 /** The authorization servers a server run graded apart, each with its issuer and report. */
 export function gradedAuthorizationServers(report: RunReport): Array<{ issuer: string; report: RunReport }> {
   return (report.authorizationServers ?? []).flatMap((s) => (s.report ? [{ issuer: s.issuer, report: s.report }] : []));
 }
 
+/**
+ * 1 on an unexpected MUST failure or a stale baseline entry (a baseline must be kept honest);
+ * else 3 when some check could not run (the grade is incomplete, which CI must not take for a
+ * pass); else 0.
+ */
 export function exitCode(report: RunReport): 0 | 1 | 3 {
   // The authorization servers a protected resource names are graded apart, and the run covers them too.
   const graded = [report, ...gradedAuthorizationServers(report).map((s) => s.report)];

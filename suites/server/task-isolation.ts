@@ -49,7 +49,8 @@ async function otherUser(ctx: ScenarioContext): Promise<Send | undefined> {
 
 /**
  * Each attempt of the other user on task `taskId` must be refused; a cancel also must leave the
- * task as it was for its owner (`ownStatus`, read after it). Once a cancel got through, what
+ * task as it was for its owner (`ownStatus`, read after it), and is judged only while the task still
+ * works (an ended task refuses anyone's cancel, TASK-CANCEL-01). Once a cancel got through, what
  * follows is about a task the other user ended, and is not judged. A task its owner cannot read
  * either shows nothing by refusing another user: then every attempt is a skip (and false returned).
  */
@@ -65,7 +66,6 @@ async function judgeAttempts(ctx: ScenarioContext, send: Send, taskId: string, a
       continue;
     }
     const what = `${a.method} of task ${show(taskId)}, which the run's token made, sent with another user's token (${FLAG})`;
-    // A task that has ended cannot be cancelled by anyone: refusing that shows nothing of whose task it is.
     const before = a.method === 'tasks/cancel' ? await ownStatus() : undefined;
     if (typeof before === 'string' && isTerminal(before)) {
       ctx.check.skip(`not exercised: task ${show(taskId)} had ended (status ${show(before)}) before ${what}, so a refusal would show nothing`, { key: a.key });
