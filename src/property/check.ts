@@ -53,6 +53,11 @@ export interface PropertyOutcome<T> {
   unjudgedShrinks: number;
 }
 
+/** Cases drawn from any of `arbitraries` (a property over several tools' arguments). */
+export function anyOf<T>(arbitraries: ReadonlyArray<fc.Arbitrary<T>>): fc.Arbitrary<T> {
+  return fc.oneof(...arbitraries);
+}
+
 export async function checkProperty<T>(arbitrary: fc.Arbitrary<T>, seed: number, budget: PropertyBudget, judge: (value: T) => Promise<CaseVerdict>): Promise<PropertyOutcome<T>> {
   let judged = 0;
   let cutShort = false;
