@@ -45,8 +45,9 @@ if (!readFileSync(entry, 'utf8').includes(MARK)) {
     outfile: join(src, 'chunks/cli.cjs'),
     format: 'cjs',
     // A module that locates itself (the package root, its require) does so from the chunks' directory, as in the ES build.
+    // Strict, as the ES modules were: the directive has to come before the banner's statement.
     define: { 'import.meta.url': 'moduleUrl' },
-    banner: { js: `${banner}\nconst moduleUrl = require('node:url').pathToFileURL(__filename).href;` },
+    banner: { js: `${banner}\n'use strict';\nconst moduleUrl = require('node:url').pathToFileURL(__filename).href;` },
   });
   buildSync({
     ...common,
