@@ -39,8 +39,9 @@ const common = { bundle: true, platform: 'node', target: 'node20', packages: 'ex
 
 if (!readFileSync(entry, 'utf8').includes(MARK)) {
   rmSync(join(src, 'chunks'), { recursive: true, force: true });
-  buildSync({
+  const cjs = buildSync({
     ...common,
+    metafile: true,
     entryPoints: [entry],
     outfile: join(src, 'chunks/cli.cjs'),
     format: 'cjs',
@@ -49,6 +50,9 @@ if (!readFileSync(entry, 'utf8').includes(MARK)) {
     define: { 'import.meta.url': 'moduleUrl' },
     banner: { js: `${banner}\n'use strict';\nconst moduleUrl = require('node:url').pathToFileURL(__filename).href;` },
   });
+  // A package imported with import() would load as its ES copy beside the CommonJS one the bundle requires.
+  const dynamic = Object.values(cjs.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import' && i.external && !i.path.startsWith('node:')).map((i) => i.path));
+  if (dynamic.length > 0) throw new Error(`bundle-cli: import() of a package (${dynamic.join(', ')}): import it statically from a module that is itself imported lazily`);
   buildSync({
     ...common,
     entryPoints: { 'chunks/light': entry, 'commands/proxy-judging': join(src, 'commands/proxy-judging.js') },
