@@ -315,7 +315,9 @@ function livenessWith(session: ClientSession, key: string, bulk: string): { text
 function hugeStringProbe(session: ClientSession): { text: Uint8Array; value: { parsed: unknown } } {
   const size = 10 * 1024 * 1024;
   const { text, message } = livenessWith(session, 'dev.mcpcheck/padding', PLACEHOLDER_MARK);
-  const [before, after] = text.split(PLACEHOLDER_MARK).map((part, i) => Buffer.from(i === 0 ? `${part}"` : `"${part}`)) as [Buffer, Buffer];
+  const [head, tail] = text.split(PLACEHOLDER_MARK) as [string, string];
+  const before = Buffer.from(`${head}"`);
+  const after = Buffer.from(`"${tail}`);
   const bytes = Buffer.allocUnsafe(before.length + size + after.length);
   before.copy(bytes, 0);
   bytes.fill('x', before.length, before.length + size);

@@ -165,7 +165,8 @@ export const resume = httpScenario({
     // so the wait costs only a server that does not redeliver (a MAY), and 300 ms after an on-time B
     // was too short for a loaded machine's GET to bring A's.
     const grace = ctx.session.answerMs(STREAM_GRACE_MS);
-    const slackMs = answeredB.at !== undefined ? Math.max(grace, answerSlackMs(answeredB.at - sentB - b.estimateMs)) : grace;
+    const lateSlackMs = answeredB.at !== undefined ? answerSlackMs(answeredB.at - sentB - b.estimateMs) : undefined;
+    const slackMs = Math.max(grace, lateSlackMs ?? 0);
     const before = delivered(cut);
     const first = before.at(-1);
     const resumable = is2xx(cut.status) && cut.sseEvents !== undefined && cut.dropped === true && first?.event.id !== undefined;
@@ -173,7 +174,7 @@ export const resume = httpScenario({
     // stream (HTTP-RESUME-04 fails on them) and A's response is lost with it: it is waited for
     // only as long as B's measured lateness says, not the grace (which a correct stream's
     // response, coming late on a loaded machine, needs).
-    const foreignAfter = answeredB.at !== undefined ? { elsewhere: foreignTo(a, b, delivered(other)), end: sentA + a.estimateMs + answerSlackMs(answeredB.at - sentB - b.estimateMs) } : undefined;
+    const foreignAfter = lateSlackMs !== undefined ? { elsewhere: foreignTo(a, b, delivered(other)), end: sentA + a.estimateMs + lateSlackMs } : undefined;
     const polls = resumable ? await reconnect(channel, first.event.id!, a, { end: sentA + a.estimateMs + slackMs, slackMs, ...(foreignAfter ? { foreignAfter } : {}) }, cut.retry) : [];
     const get = await listening;
     judgeOneStream(check, { get, cut: before, other: delivered(other), b });
