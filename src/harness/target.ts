@@ -33,6 +33,11 @@ export interface Target {
   recycle?(): Promise<void>;
   /** The process group of the serving command mcpcheck started for this target, while it runs. */
   readonly startedGroup?: number | undefined;
+  /**
+   * HTTP: the session ids the server issued with its InitializeResults on this target's channels so
+   * far, in the order they came (bounded): a sample of its ids that costs the server no sessions more.
+   */
+  issuedSessionIds?(): readonly string[];
   /** Stops everything the target started. */
   close(): Promise<void>;
 }
@@ -114,6 +119,9 @@ export function targetUrl(text: string): URL {
 }
 
 /** The request that tells a refused token from a refused session: an initialize outside any session. */
+/** Session ids kept for `issuedSessionIds`: far more than a sample needs, few enough for a run of any length. */
+const MAX_ISSUED_KEPT = 1_000;
+
 const TOKEN_CHECK = JSON.stringify({ jsonrpc: '2.0', id: 'mcpcheck-token-check', method: 'initialize', params: { protocolVersion: LATEST_STATEFUL_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
 
 export class HttpTarget implements Target {
@@ -121,6 +129,7 @@ export class HttpTarget implements Target {
   readonly description: string;
   private server: TargetProcess | undefined;
   private readonly channels = new Set<HttpChannel>();
+  private readonly issued: string[] = [];
   /** How long the serving command's first start took to accept connections: its later starts are waited for by it. */
   private readonly pace = new Pace();
 
@@ -232,10 +241,17 @@ export class HttpTarget implements Target {
       headers: this.headers,
       ...(this.options.requestTimeoutMs ? { timeoutMs: this.options.requestTimeoutMs } : {}),
       onCredentialRefused: () => (this.suspect = true),
+      onSessionId: (id) => {
+        if (this.issued.length < MAX_ISSUED_KEPT) this.issued.push(id);
+      },
     });
     this.channels.add(channel);
     channel.onClose(() => this.channels.delete(channel));
     return channel;
+  }
+
+  issuedSessionIds(): readonly string[] {
+    return this.issued;
   }
 
   /** A channel for a new session; a started server (`--start`) that has exited is started again first. */

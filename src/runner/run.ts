@@ -219,12 +219,13 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
 
     // Scenarios that wait on purpose hold no lane. Those that need nothing discovery finds out
     // (neither what the server declares nor the revision it negotiates) start at once, beside
-    // discovery itself; the others once it is done.
+    // discovery itself; the others once it is done. Over HTTP a session of a scenario's own beside
+    // discovery's would be a second one before the run knows the server serves two at once.
     const waiting = (s: Scenario) => s.waits === true && s.isolation !== 'shared';
     // A URL target cannot be restarted: what may break it runs after everything else.
     const breaksTarget = (s: Scenario) => s.isolation === 'process' && target.kind === 'http';
     const lingering = (s: Scenario) => s.lingers === true && waiting(s);
-    const early = input.scenarios.filter((s) => waiting(s) && !breaksTarget(s) && !s.needs?.capabilities && !s.needs?.discovery && !s.revisions && unmet(s, discovery, target.kind) === undefined);
+    const early = input.scenarios.filter((s) => waiting(s) && target.kind !== 'http' && !s.needs?.capabilities && !s.needs?.discovery && !s.revisions && unmet(s, discovery, target.kind) === undefined);
     const earlyRuns = early.map((s) => ({ s, run: runOne(-1, s) }));
     earlyRun = Promise.all(earlyRuns.map((r) => r.run));
     earlyRun.catch(() => undefined);

@@ -157,8 +157,9 @@ export interface Scenario extends ScenarioIdentity {
    */
   waits?: boolean;
   /**
-   * Of a waiting scenario: it watches for something a server may do by itself, and may go on
-   * watching while the rest of the run lasts (ctx.restOfRun), so its window costs the run no time.
+   * Of a waiting scenario: it watches for something a server may do by itself, or gathers what the
+   * rest of the run shows, while the rest of the run lasts (ctx.restOfRun), so its window costs the
+   * run no time.
    */
   lingers?: boolean;
   needs?: ScenarioNeeds;

@@ -32,6 +32,8 @@ export interface HttpChannelOptions {
    * 401: the credential stopped working (an expired or revoked token).
    */
   onCredentialRefused?: () => void;
+  /** Told of every session id the server issues this channel with an InitializeResult (not one an initialize carried). */
+  onSessionId?: (id: string) => void;
 }
 
 /** The first request found nobody there: connection refused, DNS failure or no answer in time. */
@@ -166,6 +168,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
   /** Set by the first response of any kind: after that a network failure is the target's doing. */
   private reached = false;
   private readonly onCredentialRefused: (() => void) | undefined;
+  private readonly onSessionId: ((id: string) => void) | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
 
@@ -185,6 +188,7 @@ export class HttpChannel extends ChannelEvents implements Channel {
     this.deleteOnClose = options.deleteOnClose ?? true;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 1000;
     this.onCredentialRefused = options.onCredentialRefused;
+    this.onSessionId = options.onSessionId;
   }
 
   /** The session id the server assigned with its InitializeResult, if any. */
@@ -271,7 +275,11 @@ export class HttpChannel extends ChannelEvents implements Channel {
     // The response to initialize is the one that carries the InitializeResult (HTTP-SESS-01).
     if (initialize && res.ok) {
       const id = res.headers['mcp-session-id'];
-      if (id !== undefined) this.setSessionId(id);
+      if (id !== undefined) {
+        this.setSessionId(id);
+        // An initialize that carried the id it got back (a repeated one, in its session) was issued none.
+        if (headers.get('mcp-session-id') !== id) this.onSessionId?.(id);
+      }
     }
     return this.consume(opened, exchange, 'post', request);
   }

@@ -532,7 +532,8 @@ function sessionIdPattern(ids: string[]): string | undefined {
   if (new Set(ids).size !== ids.length) return 'the same id was issued twice';
   const numbers = ids.map((id) => id.match(/\d+/g)?.join('') ?? '');
   if (numbers.every((n) => n !== '' && n.length < 16)) {
-    const values = numbers.map(Number);
+    // In order of value: sessions opened at once may get their answers in another order than their ids.
+    const values = numbers.map(Number).sort((a, b) => a - b);
     const steps = values.slice(1).map((v, i) => v - values[i]!);
     if (steps.every((d) => d > 0 && d < 1_000_000)) return 'the ids count up (sequential or time-ordered)';
   }
@@ -556,29 +557,48 @@ const SESSION_ID_CHECKS = [
   { key: 'not-predictable', requirements: ['SEC-SESS-02'] },
 ] as const satisfies ReadonlyArray<{ key: string; requirements: RequirementId[] }>;
 
+/**
+ * Until the rest of the run is done, within half the scenario's budget: the sessions the run opens
+ * meanwhile are a sample of the server's ids that costs it no session more.
+ */
+async function whileTheRunLasts(ctx: ScenarioContext): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ctx.restOfRun, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ctx.timeLeft() / 2))))]);
+  clearTimeout(timer);
+}
+
 export const sessionIdsUnguessable = httpScenario({
   id: 'server.http.session-ids-unguessable',
   title: 'Session ids are unique, look cryptographically random, and cannot be predicted from earlier ones',
   requirements: ['HTTP-SESS-02', 'SEC-SESS-02'],
+  waits: true,
+  lingers: true,
   async run(ctx, channel) {
     if (channel.sessionId === undefined) return ctx.check.skipEach('the server issues no session ids', SESSION_ID_CHECKS);
-    const bodies = Array.from({ length: SESSION_SAMPLE }, () => JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-sess-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } }));
+    await whileTheRunLasts(ctx);
+    // The ids the run's sessions got (this one's among them), in the order they came.
+    const issued = [...(ctx.target.issuedSessionIds?.() ?? [channel.sessionId])];
+    // Whatever the sample still lacks comes from sessions opened for it alone, at once.
+    const bodies = Array.from({ length: Math.max(0, SESSION_SAMPLE + 1 - issued.length) }, () => JSON.stringify({ jsonrpc: '2.0', id: `mcpcheck-http-sess-${randomUUID()}`, method: 'initialize', params: { protocolVersion: LATEST_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } }));
     const answers = await Promise.all(bodies.map((body) => probe(channel, { method: 'POST', body, omitSessionId: true, omitProtocolVersion: true })));
-    const ids = [channel.sessionId, ...answers.map((a) => a.headers['mcp-session-id']).filter((v): v is string => v !== undefined)];
+    const opened = answers.map((a) => a.headers['mcp-session-id']).filter((v): v is string => v !== undefined);
     // Sessions opened only to sample their ids are ended again.
-    await Promise.all(ids.slice(1).map((id) => probe(channel, { method: 'DELETE', sessionIdOverride: id })));
-    if (ids.length < SESSION_SAMPLE) return ctx.check.skipEach(`only ${ids.length} of ${SESSION_SAMPLE + 1} initialize requests got a session id; too few to judge`, SESSION_ID_CHECKS);
+    await Promise.all(opened.map((id) => probe(channel, { method: 'DELETE', sessionIdOverride: id })));
+    const ids = [...issued, ...opened];
+    const asked = issued.length + bodies.length;
+    if (ids.length < SESSION_SAMPLE) return ctx.check.skipEach(`only ${ids.length} of ${asked} initialize requests got a session id; too few to judge`, SESSION_ID_CHECKS);
     const sample = `e.g. ${ids.slice(0, 3).map((id) => show(id, 60)).join(', ')}`;
+    const from = `${ids.length} session ids (${issued.length} the run's sessions got${opened.length > 0 ? `, ${opened.length} from initialize requests sent at once for the sample` : ''})`;
     const weakness = sessionIdWeakness(ids);
     ctx.check.expect(weakness === undefined, {
       ...SESSION_ID_CHECKS[0],
-      expected: `${ids.length} distinct session ids that look random (no shared structure, no counting, ≥ 122 bits' worth of characters)`,
+      expected: `${from}, distinct and random-looking (no shared structure, no counting, ≥ 122 bits' worth of characters)`,
       actual: `${weakness}; ${sample}`,
     });
     const pattern = sessionIdPattern(ids);
     ctx.check.expect(pattern === undefined, {
       ...SESSION_ID_CHECKS[1],
-      expected: `${ids.length} session ids none of which follows from the others (no repeat, no counting up): a session id is what a hijacker would guess`,
+      expected: `${from}, none of which follows from the others (no repeat, no counting up): a session id is what a hijacker would guess`,
       actual: `${pattern}; ${sample}`,
     });
   },
