@@ -74,6 +74,11 @@ export interface PeerSessionOptions<C extends Channel = Channel> {
   maxFrames?: number;
   /** Receives every live finding about the target, with the frame index set. */
   onFinding?: (finding: Finding) => void;
+  /**
+   * False: the session's frames are judged by nobody (an era probe), so no validator runs on them,
+   * and its requests go out before any revision's schemas are loaded. Default true.
+   */
+  judged?: boolean;
 }
 
 type Waiter = {
@@ -251,6 +256,11 @@ export abstract class PeerSession<C extends Channel = Channel> {
 
   /** Sees each message from the target before it is validated (a role may recognise a new session in it). */
   protected beforeValidating(_message: unknown): void {}
+
+  /** Whether the session's frames are validated (see PeerSessionOptions.judged). */
+  private get judged(): boolean {
+    return this.options.judged !== false;
+  }
 
   /** How long a request is waited for unless its caller says otherwise (--request-timeout). */
   get requestTimeoutMs(): number {
@@ -471,7 +481,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   /** Sends any JSON value as one frame (for malformed-message probes); it is recorded but not validated. */
   async send(message: unknown): Promise<SendResult | undefined> {
     this.record({ from: this.role, message });
-    this.validatorFor(message, this.role).message(this.role, message, this.frameCount - 1);
+    if (this.judged) this.validatorFor(message, this.role).message(this.role, message, this.frameCount - 1);
     if (this.closedDetail) return undefined;
     try {
       return await this.timedSend(() => this.channel.send(message));
@@ -504,8 +514,10 @@ export abstract class PeerSession<C extends Channel = Channel> {
           : { from: this.role, raw: (text ?? Buffer.from(bytes.slice(0, MAX_RAW_KEPT)).toString('utf8')).slice(0, MAX_RAW_KEPT) + '…' },
     );
     // Keep the ledger true to what the target saw, so its answers to our probes are judged fairly.
-    if (parsed !== undefined) this.validatorFor(parsed, this.role).message(this.role, parsed, frame.index);
-    else this.validator.unreadableFrame(this.role);
+    if (this.judged) {
+      if (parsed !== undefined) this.validatorFor(parsed, this.role).message(this.role, parsed, frame.index);
+      else this.validator.unreadableFrame(this.role);
+    }
     if (this.closedDetail) return undefined;
     try {
       return await this.timedSend(() => this.channel.sendRaw(bytes, headers));
@@ -623,17 +635,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
         ? { from: this.them, message: incoming.message, via: incoming.via, ...carrier }
         : { from: this.them, raw: incoming.raw.length > MAX_RAW_KEPT ? incoming.raw.slice(0, MAX_RAW_KEPT) + '…' : incoming.raw, via: incoming.via, ...carrier },
     );
-    // An HTTP error status may carry a JSON-RPC error without id (HTTP-POST-04): the refusal is of
-    // the POST as a whole, so the error answers it the way it would answer an unreadable request.
-    const m0 = incoming.message as Record<string, unknown> | undefined;
-    if (incoming.via === 'post-error' && m0 && typeof m0 === 'object' && 'error' in m0 && (!('id' in m0) || m0.id === null)) {
-      this.validator.unreadableFrame(this.role);
-    }
-    if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
-    else {
-      this.beforeValidating(incoming.message);
-      for (const f of this.validatorFor(incoming.message, this.them).message(this.them, incoming.message, frame.index, undefined, undefined, incoming.inResponseTo)) this.report(f);
-    }
+    if (this.judged) this.judge(incoming, frame);
     for (const w of this.frameWaiters) {
       if (w.match(frame)) {
         clearTimeout(w.timer);
@@ -665,6 +667,21 @@ export abstract class PeerSession<C extends Channel = Channel> {
       } else {
         waiter.resolve({ kind: 'malformed-result', value: m.result, frame: frame.index, message: m });
       }
+    }
+  }
+
+  /** Validates a frame from the target live, reporting what it finds. */
+  private judge(incoming: IncomingFrame, frame: RecordedFrame): void {
+    // An HTTP error status may carry a JSON-RPC error without id (HTTP-POST-04): the refusal is of
+    // the POST as a whole, so the error answers it the way it would answer an unreadable request.
+    const m0 = incoming.message as Record<string, unknown> | undefined;
+    if (incoming.via === 'post-error' && m0 && typeof m0 === 'object' && 'error' in m0 && (!('id' in m0) || m0.id === null)) {
+      this.validator.unreadableFrame(this.role);
+    }
+    if (frame.raw !== undefined) this.validator.unreadableFrame(this.them);
+    else {
+      this.beforeValidating(incoming.message);
+      for (const f of this.validatorFor(incoming.message, this.them).message(this.them, incoming.message, frame.index, undefined, undefined, incoming.inResponseTo)) this.report(f);
     }
   }
 

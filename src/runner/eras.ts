@@ -15,6 +15,7 @@ import type { Target } from '../harness/target.js';
 import { MODERN_ERRORS } from '../spec/modern.js';
 import { type Era, LATEST_REVISION, LATEST_STATEFUL_REVISION, type Revision } from '../spec/revisions.js';
 import { ruling } from '../spec/rulings.js';
+import { schemaFor } from '../validate/schemas.js';
 import { closeQuietly } from './close-quietly.js';
 
 /** What one era's probe showed. */
@@ -59,7 +60,7 @@ export function isModernError(reply: Reply, transport: 'stdio' | 'http'): boolea
 async function probeEra(target: Target, revision: Revision, era: Era, requestTimeoutMs: number, pace: Pace, notes: string[]): Promise<EraProbe> {
   const channel = await target.open();
   const stdio = target.kind === 'stdio';
-  const session = new ClientSession({ channel, transport: target.kind, requestTimeoutMs, speaks: revision, pace, startsProcess: stdio, startupMs: STARTUP_MS });
+  const session = new ClientSession({ channel, transport: target.kind, requestTimeoutMs, speaks: revision, pace, startsProcess: stdio, startupMs: STARTUP_MS, judged: false });
   try {
     const outcome = await connect(session, { timeoutMs: requestTimeoutMs });
     if (stdio && session.startedAfterMs !== undefined) pace.firstStart(session.startedAfterMs);
@@ -96,9 +97,29 @@ export async function detectEras(target: Target, requestTimeoutMs: number, notes
   const stateless = () => probeEra(target, LATEST_REVISION, 'stateless', requestTimeoutMs, pace, statelessNotes);
   // The stateful probe first: every server before 2026-07-28 answers it, so it measures the start
   // the stateless probe then waits for (a server silent to server/discover costs no fixed 30 s).
-  const probes = atOnce ? await Promise.all([stateful(), stateless()]) : [await stateful(), await stateless()];
+  const probing = atOnce ? Promise.all([stateful(), stateless()]) : stateful().then(async (first) => [first, await stateless()]);
+  loadSchemasMeanwhile();
+  const probes = await probing;
   notes.push(...statefulNotes, ...statelessNotes);
   return probes;
+}
+
+/**
+ * Loads the schemas of the revision most servers speak while the probes wait for the server, once
+ * their requests are out (nobody judges a probe's frames, so nothing loaded them before): the
+ * run's first session then sends at once instead of loading them first, the server idle meanwhile.
+ */
+function loadSchemasMeanwhile(): void {
+  const load = () => {
+    try {
+      schemaFor(LATEST_STATEFUL_REVISION);
+    } catch {
+      // The first frame validated will load them again and report what is wrong in its place.
+    }
+  };
+  // Over HTTP the requests go out once their connections are up, in the next poll phase of the
+  // event loop: the load waits past it (one immediate may come before it, two come after).
+  setImmediate(() => setImmediate(load));
 }
 
 /**
