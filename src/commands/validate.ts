@@ -3,7 +3,7 @@ import { SetupError } from '../errors.js';
 import { grade, type Baseline } from '../grade/index.js';
 import { nameAndVersion } from '../json.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
-import { type TranscriptFrame, type TranscriptText, TranscriptUnusable } from '../transcript/format.js';
+import { type TranscriptFrame, TranscriptUnusable } from '../transcript/format.js';
 import { startReads } from '../transcript/read-file.js';
 import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
@@ -21,7 +21,7 @@ export interface ValidateOptions {
   /** Judge only what this side sent (e.g. 'server' for transcripts of mcpcheck's own probing sessions). */
   judge?: 'client' | 'server';
   /** The files' reads, when the caller started them (the CLI does, before it loads the validator). */
-  reads?: ReadonlyArray<Promise<TranscriptText>>;
+  reads?: ReadonlyArray<Promise<string>>;
   /** How reproduce lines name mcpcheck (cli/invocation.ts: `npx mcpcheck`, `node dist/src/cli.js`…); default `mcpcheck`. */
   invokedAs?: string;
 }
@@ -31,7 +31,7 @@ function excerpt(value: unknown): string {
 }
 
 /** Parses and judges in one pass (each message judged as it is read, none kept). */
-function judgeTranscript(file: string, text: TranscriptText): { transcript: ReadTranscript; validation: TranscriptValidation } {
+function judgeTranscript(file: string, text: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
   try {
     return validateTranscriptText(text, file);
   } catch (e) {
@@ -127,7 +127,7 @@ interface Recorded extends Negotiation {
 export async function validateFiles(options: ValidateOptions): Promise<RunReport> {
   const started = Date.now();
   const reads = options.reads ?? startReads(options.files);
-  const texts: { file: string; text: TranscriptText }[] = [];
+  const texts: { file: string; text: string }[] = [];
   for (const [i, file] of options.files.entries()) texts.push({ file, text: await reads[i]! });
   const findings: Finding[] = [];
   const evidenceOf = new Map<Finding, Evidence>();

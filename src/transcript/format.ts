@@ -115,17 +115,8 @@ function readExchange(value: Record<string, unknown>): TranscriptExchange | stri
 }
 
 /**
- * A transcript's text: a string, or the file's UTF-8 bytes, of which each line is decoded as it is
- * read. A large file's text is then never one string: decoding it whole cost as much as a third of
- * parsing its every line (a string of that size is fresh memory), and JSON.parse reads a line of
- * its own faster than a slice of the whole. A line ends at a byte 0x0A, which no multi-byte UTF-8
- * sequence holds, so the lines decode as they would from the whole.
- */
-export type TranscriptText = string | Buffer;
-
-/**
  * One record of a transcript file, as read: the header, a frame (with its line's text, and where
- * the line starts in the transcript's text, for frameAt), or a line that is neither.
+ * the line starts in the file's text, for frameAt), or a line that is neither.
  */
 export type TranscriptRecord =
   | { kind: 'header'; header: TranscriptHeader }
@@ -133,32 +124,19 @@ export type TranscriptRecord =
   | { kind: 'exchange'; exchange: TranscriptExchange }
   | { kind: 'problem'; problem: TranscriptProblem };
 
-const LF = 10;
-const CR = 13;
-
-/** The character code (of a string) or byte (of bytes) at `i`; NaN past the end, as charCodeAt gives. */
-function codeAt(text: TranscriptText, i: number): number {
-  return typeof text === 'string' ? text.charCodeAt(i) : (text[i] ?? NaN);
-}
-
 /** Where the line that starts at `start` ends: at its LF, at the CR of a CR LF, or at the end of the text. */
-function lineEnd(text: TranscriptText, start: number): number {
-  const newline = typeof text === 'string' ? text.indexOf('\n', start) : text.indexOf(LF, start);
+function lineEnd(text: string, start: number): number {
+  const newline = text.indexOf('\n', start);
   const end = newline < 0 ? text.length : newline;
-  return end > start && codeAt(text, end - 1) === CR ? end - 1 : end;
-}
-
-/** The line's text between `start` and `end`. */
-function lineText(text: TranscriptText, start: number, end: number): string {
-  return typeof text === 'string' ? text.slice(start, end) : text.toString('utf8', start, end);
+  return end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
 }
 
 /**
  * The frame readRecords read from the line at offset `at` (its `at`), read again: a caller that
  * judged a long transcript as it was read keeps two numbers a frame, not the frame.
  */
-export function frameAt(text: TranscriptText, at: number, line: number): TranscriptFrame {
-  const frame = readFrame(JSON.parse(lineText(text, at, lineEnd(text, at))));
+export function frameAt(text: string, at: number, line: number): TranscriptFrame {
+  const frame = readFrame(JSON.parse(text.slice(at, lineEnd(text, at))));
   if (typeof frame === 'string') throw new Error(`mcpcheck: line ${line} is no longer the frame it was (${frame})`);
   frame.line = line;
   return frame;
@@ -169,7 +147,7 @@ export function frameAt(text: TranscriptText, at: number, line: number): Transcr
  * as it is read and keep none of them; `source` names the file in errors. Throws
  * TranscriptUnusable (at the end, when nothing in it was a frame) as parseTranscript does.
  */
-export function* readRecords(text: TranscriptText, source: string): Generator<TranscriptRecord> {
+export function* readRecords(text: string, source: string): Generator<TranscriptRecord> {
   let records = 0;
   let frames = 0;
   let firstBad: TranscriptProblem | undefined;
@@ -177,9 +155,9 @@ export function* readRecords(text: TranscriptText, source: string): Generator<Tr
   for (let n = 1; start <= text.length; n++) {
     const at = start;
     const end = lineEnd(text, at);
-    const line = lineText(text, at, end);
+    const line = text.slice(at, end);
     // Past the LF, or the CR LF, or (at the end of the text) past the end.
-    start = end + (codeAt(text, end) === CR ? 2 : 1);
+    start = end + (text.charCodeAt(end) === 13 ? 2 : 1);
     // A frame line starts with its brace; only other lines need the scan for blankness.
     if (line.charCodeAt(0) !== 123 && line.trim() === '') continue;
     let value: unknown;
@@ -232,7 +210,7 @@ export function* readRecords(text: TranscriptText, source: string): Generator<Tr
 }
 
 /** Pure parse of a transcript's text; `source` names it in errors. */
-export function parseTranscript(text: TranscriptText, source: string): ParsedTranscript {
+export function parseTranscript(text: string, source: string): ParsedTranscript {
   const out: ParsedTranscript = { frames: [], problems: [] };
   for (const record of readRecords(text, source)) {
     if (record.kind === 'header') out.header = record.header;

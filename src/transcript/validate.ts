@@ -2,7 +2,7 @@ import type { Finding } from '../validate/finding.js';
 import type { SessionValidator } from '../validate/session.js';
 import type { Era } from '../spec/revisions.js';
 import { EraJudge } from './eras.js';
-import { frameAt, type ParsedTranscript, readRecords, type TranscriptFrame, type TranscriptHeader, type TranscriptProblem, type TranscriptText } from './format.js';
+import { frameAt, type ParsedTranscript, readRecords, type TranscriptFrame, type TranscriptHeader, type TranscriptProblem } from './format.js';
 
 export interface TranscriptValidation {
   findings: Finding[];
@@ -63,7 +63,7 @@ class FramesOfText implements ReadTranscript {
   private readonly starts: number[] = [];
   private readonly lines: number[] = [];
 
-  constructor(private readonly text: TranscriptText) {}
+  constructor(private readonly text: string) {}
 
   get frameCount(): number {
     return this.starts.length;
@@ -84,7 +84,7 @@ class FramesOfText implements ReadTranscript {
  * parseTranscript and validateTranscript in one pass, with the same findings: each message is
  * judged as it is read, and only where its line starts is kept. Pure; throws TranscriptUnusable as parseTranscript does.
  */
-export function validateTranscriptText(text: TranscriptText, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
+export function validateTranscriptText(text: string, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
   const transcript = new FramesOfText(text);
   let session: EraJudge | undefined;
   const findings: Finding[] = [];
