@@ -117,8 +117,8 @@ function loadSchemasMeanwhile(): void {
       // The first frame validated will load them again and report what is wrong in its place.
     }
   };
-  // Over HTTP the requests go out once their connections are up, in the next poll phase of the
-  // event loop: the load waits past it (one immediate may come before it, two come after).
+  // Over HTTP the requests go out once their connections are up, in the event loop's next poll
+  // phase: an immediate may run before that phase, the one it schedules runs after it.
   setImmediate(() => setImmediate(load));
 }
 
