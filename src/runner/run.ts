@@ -146,7 +146,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       observer?.finished(s.id, results);
     };
 
-    const runOne = async (lane: number, s: Scenario): Promise<void> => {
+    const runOne = async (lane: number, s: Scenario, underway: () => void = () => {}): Promise<void> => {
       if (interrupted()) return settle(s, [scenarioInterrupted(s)]);
       observer?.started(s.id);
       let session: ClientSession | undefined;
@@ -190,6 +190,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
           note: (text) => recorder.note(text),
           timeLeft: () => started + budgetMs(budget) - performance.now(),
           restOfRun,
+          underway,
         });
       }, signal);
       // A shared session a scenario cut short left mid-way is of no use to the next one.
@@ -269,7 +270,16 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     const last = queue.filter(breaksTarget);
     const beside = queue.filter((s) => waiting(s) && !last.includes(s));
     const laned = queue.filter((s) => !beside.includes(s) && !last.includes(s));
-    const besideRuns = beside.map((s) => ({ s, run: runOne(-1, s) }));
+    // Over stdio every session is a server of its own: nothing to have a head start on.
+    const headStarting = (s: Scenario) => s.headStart === true && target.kind === 'http';
+    const headStarts = beside.filter(headStarting).map((s) => {
+      let underway!: () => void;
+      const signalled = new Promise<void>((resolve) => (underway = resolve));
+      const run = runOne(-1, s, underway);
+      return { s, run, underway: Promise.race([signalled, run]) };
+    });
+    await headStart(headStarts.map((h) => h.underway));
+    const besideRuns = [...headStarts, ...beside.filter((s) => !headStarting(s)).map((s) => ({ s, run: runOne(-1, s) }))];
     const lanesRun = inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s));
     const notLingering = [...earlyRuns, ...besideRuns].filter((r) => !lingering(r.s)).map((r) => r.run);
     void Promise.allSettled([...notLingering, lanesRun]).then(restOfRunDone);
@@ -311,6 +321,17 @@ function underRefusedToken(tokenRefused: boolean, results: CheckResult[]): Check
  * longest; one that waits on purpose (a slow tool's duration) outlasts one that only opens a
  * session of its own; shared ones are the quick gap-fillers.
  */
+/** The longest the rest of a run waits for the scenarios with a head start to be under way. */
+const HEAD_START_MAX_MS = 1_000;
+
+/** Until every head start is under way (or over), HEAD_START_MAX_MS at most. */
+async function headStart(underway: ReadonlyArray<Promise<unknown>>): Promise<void> {
+  if (underway.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(underway), new Promise<void>((resolve) => (timer = setTimeout(resolve, HEAD_START_MAX_MS)))]);
+  clearTimeout(timer);
+}
+
 function weight(s: Scenario): number {
   return (s.isolation === 'process' ? 4 : s.isolation === 'session' ? 2 : 0) + (s.waits === true ? 3 : 0);
 }

@@ -93,6 +93,11 @@ export interface ScenarioContext {
    * any other would be waiting for itself.
    */
   restOfRun: Promise<void>;
+  /**
+   * For a scenario with a head start: the part of it that needs the server to itself is done, and
+   * the rest of the run may start. Nothing for any other scenario.
+   */
+  underway(): void;
 }
 
 /** What every scenario has, whichever role the target plays: how it is named, selected and reported. */
@@ -162,6 +167,14 @@ export interface Scenario extends ScenarioIdentity {
    * run no time.
    */
   lingers?: boolean;
+  /**
+   * Of a waiting scenario whose waits grow with the server's load (they are stretched by the run's
+   * pace and by how late the server answered its own requests): over HTTP, where every session is
+   * on the one server, it starts before the rest of its run, which waits until it calls
+   * ctx.underway(), or ends, for HEAD_START_MAX_MS at most. Its timed requests then meet a server
+   * that is otherwise idle, not one flooded by every other scenario opening its session at once.
+   */
+  headStart?: boolean;
   needs?: ScenarioNeeds;
   run(ctx: ScenarioContext): Promise<void>;
 }

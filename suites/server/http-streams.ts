@@ -142,6 +142,9 @@ export const resume = httpScenario({
   requirements: ['HTTP-RESUME-04', 'HTTP-RESUME-02', 'HTTP-GET-04', 'HTTP-SSE-05', 'HTTP-SSE-07', 'HTTP-SSE-03', 'HTTP-MULTI-01'],
   // Most of its time goes on waiting for the slow requests it sends, which discovery finds.
   waits: true,
+  // A's length and the wait for its response grow with B's lateness and the run's pace: A and B
+  // run before every other scenario opens its session.
+  headStart: true,
   needs: { discovery: true },
   async run(ctx, channel) {
     const { check } = ctx;
@@ -161,6 +164,7 @@ export const resume = httpScenario({
     const answeredB: { at?: number } = {};
     const sentB = performance.now();
     const other = await probe(channel, { method: 'POST', body: b.body, readMs: streamMs, endsWithin: answering(b, answeredB) });
+    ctx.underway();
     // Never less than the grace at the run's pace: a resumed GET ends as soon as the response is in,
     // so the wait costs only a server that does not redeliver (a MAY), and 300 ms after an on-time B
     // was too short for a loaded machine's GET to bring A's.
