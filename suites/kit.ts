@@ -6,6 +6,7 @@
  */
 
 // Defining a scenario: the object a suite exports, what it needs, and the context its run() gets.
+export { settledWithin } from '../src/runner/guard.js';
 export { MODERN, probeTokenFlag, type ProbeTokens, type RevisionSpan, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, type ToolPolicy } from '../src/runner/scenario.js';
 export { clientScenario, type ClientScenario, type ClientScenarioContext, type SharedJudgeContext } from '../src/runner/client-scenario.js';
 

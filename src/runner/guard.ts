@@ -79,3 +79,11 @@ export async function inLanes<T>(items: readonly T[], concurrency: number, work:
     }),
   );
 }
+
+/** Waits until `work` settles, `ms` at most (the timer is cleared either way). */
+export async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const over = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.then(() => undefined, () => undefined), over]);
+  clearTimeout(timer);
+}

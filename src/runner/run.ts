@@ -7,7 +7,7 @@ import { nextIndex, WireLogs } from '../wire.js';
 import { closeQuietly } from './close-quietly.js';
 import { describeReply } from '../harness/describe-reply.js';
 import { CheckRecorder, scenarioInterrupted, scenarioSkipped } from './checks.js';
-import { budgetMs, inLanes, runGuarded } from './guard.js';
+import { budgetMs, inLanes, runGuarded, settledWithin } from './guard.js';
 import { Pace } from '../harness/pace.js';
 import { LiveLedger } from './live.js';
 import { type Discovery, type DiscoveryStep, emptyDiscovery, hasCapability } from './discovery.js';
@@ -278,7 +278,7 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       const run = runOne(-1, s, underway);
       return { s, run, underway: Promise.race([signalled, run]) };
     });
-    await headStart(headStarts.map((h) => h.underway));
+    if (headStarts.length > 0) await settledWithin(Promise.allSettled(headStarts.map((h) => h.underway)), HEAD_START_MAX_MS);
     const besideRuns = [...headStarts, ...beside.filter((s) => !headStarting(s)).map((s) => ({ s, run: runOne(-1, s) }))];
     const lanesRun = inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s));
     const notLingering = [...earlyRuns, ...besideRuns].filter((r) => !lingering(r.s)).map((r) => r.run);
@@ -316,22 +316,14 @@ function underRefusedToken(tokenRefused: boolean, results: CheckResult[]): Check
   return results.map((r) => (r.status === 'fail' || r.status === 'warn' || r.status === 'error' ? { ...r, status: 'skip', message: "not judged: the server had begun refusing the run's token (HTTP 401), see auth/token-refused" } : r));
 }
 
+/** The longest the rest of a run waits for the scenarios with a head start to be under way. */
+const HEAD_START_MAX_MS = 1_000;
+
 /**
  * How long a scenario is likely to take, for longest-first: a process of its own (a start-up) is
  * longest; one that waits on purpose (a slow tool's duration) outlasts one that only opens a
  * session of its own; shared ones are the quick gap-fillers.
  */
-/** The longest the rest of a run waits for the scenarios with a head start to be under way. */
-const HEAD_START_MAX_MS = 1_000;
-
-/** Until every head start is under way (or over), HEAD_START_MAX_MS at most. */
-async function headStart(underway: ReadonlyArray<Promise<unknown>>): Promise<void> {
-  if (underway.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.allSettled(underway), new Promise<void>((resolve) => (timer = setTimeout(resolve, HEAD_START_MAX_MS)))]);
-  clearTimeout(timer);
-}
-
 function weight(s: Scenario): number {
   return (s.isolation === 'process' ? 4 : s.isolation === 'session' ? 2 : 0) + (s.waits === true ? 3 : 0);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, invisibleSessionIdChars, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, responseOnGetStream, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, show } from '../kit.js';
+import { type CheckRecorder, clauseSince, describeErrors, describeReply, type HttpChannel, type HttpSendResult, invisibleSessionIdChars, isObject, LATEST_REVISION, PRIMING_EXPECTED, primingProblem, type ProbeRequest, type ProbeResponse, replyFrame, type RequirementId, responseOnGetStream, type Revision, revisionAtLeast, ruling, scenario, type Scenario, type ScenarioContext, type ScenarioNeeds, schemaFor, settledWithin, show } from '../kit.js';
 
 // Streamable HTTP (basic/transports.mdx#streamable-http). Transport-level probes go out as raw
 // exchanges (`HttpChannel.request`): they are not frames of the session and leave its state alone,
@@ -561,10 +561,8 @@ const SESSION_ID_CHECKS = [
  * Until the rest of the run is done, within half the scenario's budget: the sessions the run opens
  * meanwhile are a sample of the server's ids that costs it no session more.
  */
-async function whileTheRunLasts(ctx: ScenarioContext): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([ctx.restOfRun, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ctx.timeLeft() / 2))))]);
-  clearTimeout(timer);
+function whileTheRunLasts(ctx: ScenarioContext): Promise<void> {
+  return settledWithin(ctx.restOfRun, Math.max(0, ctx.timeLeft() / 2));
 }
 
 export const sessionIdsUnguessable = httpScenario({
