@@ -39,6 +39,7 @@ const common = { bundle: true, platform: 'node', target: 'node20', packages: 'ex
 
 /** A line that is a comment, or a line of a block comment's: where esbuild leaves a character as written. */
 const COMMENT_LINE = /^\s*(\/\/|\/\*|\*)/;
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Makes an output file ASCII. esbuild escapes every other character in code, but keeps comments
@@ -48,9 +49,9 @@ const COMMENT_LINE = /^\s*(\/\/|\/\*|\*)/;
  */
 function asciiOnly(file: string): void {
   const text = readFileSync(file, 'utf8');
-  if (!/[^\x00-\x7f]/.test(text)) return;
+  if (!NOT_ASCII.test(text)) return;
   const lines = text.split('\n').map((line, i) => {
-    if (!/[^\x00-\x7f]/.test(line)) return line;
+    if (!NOT_ASCII.test(line)) return line;
     if (!COMMENT_LINE.test(line)) throw new Error(`bundle-cli: ${file}:${i + 1} has a character that is not ASCII outside a comment: ${line.trim().slice(0, 80)}`);
     return line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
   });

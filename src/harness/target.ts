@@ -118,10 +118,10 @@ export function targetUrl(text: string): URL {
   return url;
 }
 
-/** The request that tells a refused token from a refused session: an initialize outside any session. */
 /** Session ids kept for `issuedSessionIds`: far more than a sample needs, few enough for a run of any length. */
 const MAX_ISSUED_KEPT = 1_000;
 
+/** The request that tells a refused token from a refused session: an initialize outside any session. */
 const TOKEN_CHECK = JSON.stringify({ jsonrpc: '2.0', id: 'mcpcheck-token-check', method: 'initialize', params: { protocolVersion: LATEST_STATEFUL_REVISION, capabilities: {}, clientInfo: { name: 'mcpcheck', version: '0.1.0' } } });
 
 export class HttpTarget implements Target {
