@@ -4,8 +4,8 @@ import { grade, type Baseline } from '../grade/index.js';
 import { nameAndVersion } from '../json.js';
 import type { CheckResult, Evidence, RunReport } from '../model.js';
 import { type TranscriptFrame, TranscriptUnusable } from '../transcript/format.js';
-import { startReads } from '../transcript/read-file.js';
-import { type ReadTranscript, type TranscriptValidation, validateTranscriptText } from '../transcript/validate.js';
+import { startReads, type TranscriptFile } from '../transcript/read-file.js';
+import { type ReadTranscript, type TranscriptValidation, validateStreamedTranscript } from '../transcript/validate.js';
 import { requirement } from '../spec/catalog.js';
 import { untestedContext } from '../grade/coverage.js';
 import { validatorRulesOf } from '../validate/coverage.js';
@@ -20,8 +20,8 @@ export interface ValidateOptions {
   baseline?: Baseline;
   /** Judge only what this side sent (e.g. 'server' for transcripts of mcpcheck's own probing sessions). */
   judge?: 'client' | 'server';
-  /** The files' reads, when the caller started them (the CLI does, before it loads the validator). */
-  reads?: ReadonlyArray<Promise<string>>;
+  /** The files, opened and their reads started, when the caller did so (the CLI does, before it loads the validator); validateFiles closes them. */
+  reads?: ReadonlyArray<Promise<TranscriptFile>>;
   /** How reproduce lines name mcpcheck (cli/invocation.ts: `npx mcpcheck`, `node dist/src/cli.js`…); default `mcpcheck`. */
   invokedAs?: string;
 }
@@ -31,9 +31,9 @@ function excerpt(value: unknown): string {
 }
 
 /** Parses and judges in one pass (each message judged as it is read, none kept). */
-function judgeTranscript(file: string, text: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
+async function judgeTranscript(file: string, opened: TranscriptFile): Promise<{ transcript: ReadTranscript; validation: TranscriptValidation }> {
   try {
-    return validateTranscriptText(text, file);
+    return await validateStreamedTranscript(opened, file);
   } catch (e) {
     if (e instanceof TranscriptUnusable) throw new SetupError(e.message);
     throw e;
@@ -125,10 +125,17 @@ interface Recorded extends Negotiation {
 
 /** Judges recorded sessions: one session per file; the checks of all files are merged per requirement. */
 export async function validateFiles(options: ValidateOptions): Promise<RunReport> {
-  const started = Date.now();
   const reads = options.reads ?? startReads(options.files);
-  const texts: { file: string; text: string }[] = [];
-  for (const [i, file] of options.files.entries()) texts.push({ file, text: await reads[i]! });
+  try {
+    return await judgeFiles(options, reads);
+  } finally {
+    await Promise.all(reads.map((opened) => opened.then((file) => file.close(), () => undefined)));
+  }
+}
+
+/** validateFiles, the files opened: a frame is read again from its file for its evidence until the report is made. */
+async function judgeFiles(options: ValidateOptions, reads: ReadonlyArray<Promise<TranscriptFile>>): Promise<RunReport> {
+  const started = Date.now();
   const findings: Finding[] = [];
   const evidenceOf = new Map<Finding, Evidence>();
   const applied = new Set<string>();
@@ -139,8 +146,8 @@ export async function validateFiles(options: ValidateOptions): Promise<RunReport
   let protocolVersion: string | undefined;
   let serverInfo: { name?: string; version?: string } | undefined;
   const eras = new Set<Era>();
-  for (const { file, text } of texts) {
-    const { transcript, validation: result } = judgeTranscript(file, text);
+  for (const [i, file] of options.files.entries()) {
+    const { transcript, validation: result } = await judgeTranscript(file, await reads[i]!);
     for (const era of result.eras) eras.add(era);
     const log = wire.mark(file, sourceFrames(transcript));
     for (const side of options.judge ? [options.judge] : (['client', 'server'] as const)) for (const id of result.appliedBy[side]) applied.add(id);

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { isObject } from '../json.js';
 
 /**
@@ -114,16 +115,6 @@ function readExchange(value: Record<string, unknown>): TranscriptExchange | stri
   };
 }
 
-/**
- * One record of a transcript file, as read: the header, a frame (with its line's text, and where
- * the line starts in the file's text, for frameAt), or a line that is neither.
- */
-export type TranscriptRecord =
-  | { kind: 'header'; header: TranscriptHeader }
-  | { kind: 'frame'; frame: TranscriptFrame; at: number; text: string }
-  | { kind: 'exchange'; exchange: TranscriptExchange }
-  | { kind: 'problem'; problem: TranscriptProblem };
-
 /** Where the line that starts at `start` ends: at its LF, at the CR of a CR LF, or at the end of the text. */
 function lineEnd(text: string, start: number): number {
   const newline = text.indexOf('\n', start);
@@ -131,92 +122,178 @@ function lineEnd(text: string, start: number): number {
   return end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
 }
 
+/** The same in bytes, the line ending at `limit` at the latest. */
+function byteLineEnd(bytes: Buffer, start: number, limit: number): number {
+  const newline = bytes.indexOf(10, start);
+  const end = newline < 0 || newline >= limit ? limit : newline;
+  return end > start && bytes[end - 1] === 13 ? end - 1 : end;
+}
+
+/** A transcript held in memory: its text, or its bytes (decoded as eachLineOfBytes does). */
+export type TranscriptContent = string | Uint8Array;
+
+/** Called for each line: its text (without its LF or CR LF) and where it starts (a character offset in a text, a byte offset in bytes). */
+export type LineVisitor = (text: string, at: number) => void;
+
+/** About how many bytes are decoded at once: a window ends at the first line end after that. */
+const WINDOW = 1 << 16;
+
+function eachLineOfText(text: string, offset: number, visit: LineVisitor): void {
+  for (let start = 0; start < text.length; ) {
+    const end = lineEnd(text, start);
+    visit(text.slice(start, end), offset + start);
+    // Past the LF, or the CR LF, or (at the end of the text) past the end.
+    start = end + (text.charCodeAt(end) === 13 ? 2 : 1);
+  }
+}
+
 /**
- * The frame readRecords read from the line at offset `at` (its `at`), read again: a caller that
- * judged a long transcript as it was read keeps two numbers a frame, not the frame.
+ * The lines of `bytes` from `start` to `end`, which is a line's end; `offset` is where `bytes`
+ * starts in its file. Decoded a window at a time: the string of a whole large file cost more to
+ * make than judging its frames (its memory was new to the process), a window's is made among
+ * V8's young objects and soon dropped. An ASCII window, where a character is a byte, is decoded
+ * whole and its offsets are the bytes'; any other line by line.
  */
-export function frameAt(text: string, at: number, line: number): TranscriptFrame {
-  const frame = readFrame(JSON.parse(text.slice(at, lineEnd(text, at))));
+export function eachLineOfBytes(bytes: Buffer, start: number, end: number, offset: number, visit: LineVisitor): void {
+  while (start < end) {
+    const newline = bytes.indexOf(10, Math.min(start + WINDOW, end) - 1);
+    const stop = newline < 0 || newline >= end ? end : newline + 1;
+    if (isAscii(bytes.subarray(start, stop))) eachLineOfText(bytes.toString('latin1', start, stop), offset + start, visit);
+    else {
+      for (let at = start; at < stop; ) {
+        const lineStop = byteLineEnd(bytes, at, stop);
+        visit(bytes.toString('utf8', at, lineStop), offset + at);
+        at = lineStop + (bytes[lineStop] === 13 ? 2 : 1);
+      }
+    }
+    start = stop;
+  }
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A run of whole lines of a transcript file (the last may lack its LF): `bytes` up to `length`, starting at `offset` in the file. */
+export interface LineChunk {
+  bytes: Buffer;
+  length: number;
+  offset: number;
+}
+
+/** Every line of `content`, in order. */
+export function eachLine(content: TranscriptContent, visit: LineVisitor): void {
+  if (typeof content === 'string') eachLineOfText(content, 0, visit);
+  else eachLineOfBytes(asBuffer(content), 0, content.byteLength, 0, visit);
+}
+
+/** The text of the line that starts at `at` in `content`. */
+export function lineAt(content: TranscriptContent, at: number): string {
+  if (typeof content === 'string') return content.slice(at, lineEnd(content, at));
+  const bytes = asBuffer(content);
+  return bytes.toString('utf8', at, byteLineEnd(bytes, at, bytes.length));
+}
+
+/**
+ * One record of a transcript file, as read: the header, a frame (with its line's text, and where
+ * the line starts, for frameOfLine), or a line that is neither.
+ */
+export type TranscriptRecord =
+  | { kind: 'header'; header: TranscriptHeader }
+  | { kind: 'frame'; frame: TranscriptFrame; at: number; text: string }
+  | { kind: 'exchange'; exchange: TranscriptExchange }
+  | { kind: 'problem'; problem: TranscriptProblem };
+
+/**
+ * The frame RecordReader read from a line (`text`, line number `line`), read again: a caller
+ * that judged a long transcript as it was read keeps two numbers a frame, not the frame.
+ */
+export function frameOfLine(text: string, line: number): TranscriptFrame {
+  const frame = readFrame(JSON.parse(text));
   if (typeof frame === 'string') throw new Error(`mcpcheck: line ${line} is no longer the frame it was (${frame})`);
   frame.line = line;
   return frame;
 }
 
 /**
- * Reads a transcript's text record by record, in file order, so a caller can judge each frame
- * as it is read and keep none of them; `source` names the file in errors. Throws
- * TranscriptUnusable (at the end, when nothing in it was a frame) as parseTranscript does.
+ * Reads a transcript record by record, line by line in file order, so a caller can judge each
+ * frame as it is read and keep none of them; `source` names the file in errors. end() throws
+ * TranscriptUnusable when nothing read was a frame, as parseTranscript does.
  */
-export function* readRecords(text: string, source: string): Generator<TranscriptRecord> {
-  let records = 0;
-  let frames = 0;
-  let firstBad: TranscriptProblem | undefined;
-  let start = 0;
-  for (let n = 1; start <= text.length; n++) {
-    const at = start;
-    const end = lineEnd(text, at);
-    const line = text.slice(at, end);
-    // Past the LF, or the CR LF, or (at the end of the text) past the end.
-    start = end + (text.charCodeAt(end) === 13 ? 2 : 1);
+export class RecordReader {
+  private lines = 0;
+  private records = 0;
+  private frames = 0;
+  private firstBad: TranscriptProblem | undefined;
+
+  constructor(private readonly source: string) {}
+
+  /** The record of the next line (`text`, starting at `at`); undefined for a blank line. */
+  record(text: string, at: number): TranscriptRecord | undefined {
+    const n = ++this.lines;
     // A frame line starts with its brace; only other lines need the scan for blankness.
-    if (line.charCodeAt(0) !== 123 && line.trim() === '') continue;
+    if (text.charCodeAt(0) !== 123 && text.trim() === '') return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(text);
     } catch (e) {
-      const problem = { line: n, message: `not JSON: ${(e as Error).message}` };
-      firstBad ??= problem;
-      yield { kind: 'problem', problem };
-      continue;
+      return this.problem({ line: n, message: `not JSON: ${(e as Error).message}` });
     }
-    if (records === 0 && isObject(value) && value.mcpcheck === 'transcript') {
-      if (value.version !== 1) throw new TranscriptUnusable(`${source}:${n}: unsupported transcript version ${describe(value.version)} (mcpcheck reads version 1)`);
+    if (this.records === 0 && isObject(value) && value.mcpcheck === 'transcript') {
+      if (value.version !== 1) throw new TranscriptUnusable(`${this.source}:${n}: unsupported transcript version ${describe(value.version)} (mcpcheck reads version 1)`);
       if ('transport' in value && value.transport !== 'stdio' && value.transport !== 'http') {
-        throw new TranscriptUnusable(`${source}:${n}: unknown transport ${describe(value.transport)} (expected "stdio" or "http")`);
+        throw new TranscriptUnusable(`${this.source}:${n}: unknown transport ${describe(value.transport)} (expected "stdio" or "http")`);
       }
-      records++;
-      yield { kind: 'header', header: { mcpcheck: 'transcript', version: 1, ...(value.transport ? { transport: value.transport as 'stdio' | 'http' } : {}) } };
-      continue;
+      this.records++;
+      return { kind: 'header', header: { mcpcheck: 'transcript', version: 1, ...(value.transport ? { transport: value.transport as 'stdio' | 'http' } : {}) } };
     }
     if (isObject(value) && 'exchange' in value && !('from' in value)) {
       const exchange = readExchange(value);
-      if (typeof exchange === 'string') {
-        const problem = { line: n, message: exchange };
-        firstBad ??= problem;
-        yield { kind: 'problem', problem };
-      } else {
-        records++;
-        yield { kind: 'exchange', exchange };
-      }
-      continue;
+      if (typeof exchange === 'string') return this.problem({ line: n, message: exchange });
+      this.records++;
+      return { kind: 'exchange', exchange };
     }
     const frame = readFrame(value);
-    if (typeof frame === 'string') {
-      const problem = { line: n, message: frame };
-      firstBad ??= problem;
-      yield { kind: 'problem', problem };
-      continue;
-    }
+    if (typeof frame === 'string') return this.problem({ line: n, message: frame });
     frame.line = n;
-    records++;
-    frames++;
-    yield { kind: 'frame', frame, at, text: line };
+    this.records++;
+    this.frames++;
+    return { kind: 'frame', frame, at, text };
   }
-  if (records === 0) {
-    const why = firstBad ? `line ${firstBad.line}: ${firstBad.message}` : 'the file is empty';
-    throw new TranscriptUnusable(`${source}: not an mcpcheck transcript (JSON Lines of frames) — ${why}`);
+
+  private problem(problem: TranscriptProblem): TranscriptRecord {
+    this.firstBad ??= problem;
+    return { kind: 'problem', problem };
   }
-  if (frames === 0) throw new TranscriptUnusable(`${source}: the transcript holds no frames`);
+
+  /** After the last line: throws when the transcript held no frame. */
+  end(): void {
+    if (this.records === 0) {
+      const why = this.firstBad ? `line ${this.firstBad.line}: ${this.firstBad.message}` : 'the file is empty';
+      throw new TranscriptUnusable(`${this.source}: not an mcpcheck transcript (JSON Lines of frames) — ${why}`);
+    }
+    if (this.frames === 0) throw new TranscriptUnusable(`${this.source}: the transcript holds no frames`);
+  }
+}
+
+/** Every record of `content`, in order; throws as RecordReader.end() does. */
+export function eachRecord(content: TranscriptContent, source: string, take: (record: TranscriptRecord) => void): void {
+  const reader = new RecordReader(source);
+  eachLine(content, (text, at) => {
+    const record = reader.record(text, at);
+    if (record) take(record);
+  });
+  reader.end();
 }
 
 /** Pure parse of a transcript's text; `source` names it in errors. */
-export function parseTranscript(text: string, source: string): ParsedTranscript {
+export function parseTranscript(content: TranscriptContent, source: string): ParsedTranscript {
   const out: ParsedTranscript = { frames: [], problems: [] };
-  for (const record of readRecords(text, source)) {
+  eachRecord(content, source, (record) => {
     if (record.kind === 'header') out.header = record.header;
     else if (record.kind === 'frame') out.frames.push(record.frame);
     else if (record.kind === 'problem') out.problems.push(record.problem);
-  }
+  });
   return out;
 }
 

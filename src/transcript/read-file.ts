@@ -1,11 +1,19 @@
 import { constants } from 'node:buffer';
-import { open } from 'node:fs/promises';
+import { fstatSync, readSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { SetupError } from '../errors.js';
+import { lineAt, type LineChunk } from './format.js';
 
-/** The most a transcript may hold: its text must fit one string (a pipe such as /dev/zero never ends). */
+/** The most of a transcript mcpcheck reads (a pipe such as /dev/zero never ends): as long as Node's longest string, which any line then fits. */
 export const MAX_TRANSCRIPT_BYTES = constants.MAX_STRING_LENGTH;
-/** How much of a pipe is read at a time. */
-const CHUNK = 1 << 20;
+/**
+ * How much is read at a time. Two buffers this size take turns (one is read into while the
+ * lines of the other are judged) and stay in the processor's cache: reading a large file into
+ * memory new to the process, and decoding it from there, cost more than judging its frames.
+ */
+const CHUNK = 1 << 18;
+/** How much of a line is read at first when it is read again. */
+const LINE_GUESS = 1 << 12;
 
 /** A file mcpcheck will not read as a transcript; the message says why. */
 class Refused extends Error {}
@@ -15,60 +23,171 @@ function unreadable(file: string, e: unknown): SetupError {
   return new SetupError(`${file}: cannot read the transcript (${why})`);
 }
 
+/** What a regular file was when it was opened: a line is read again only from the file it was read from. */
+interface Identity {
+  size: number;
+  mtimeMs: number;
+}
+
 /**
- * A transcript file's text, read whole. A regular file is read in one call into a buffer of its
- * size and decoded once: that is a fraction of what readFileSync(file, 'utf8') costs on a large
- * file, and the read runs on libuv's pool while the caller loads the validator. Pipes and other
- * files without a size (`<(…)`, /dev/stdin) are read chunk by chunk. Either way no more than
- * `limit` bytes are read. Errors are SetupErrors.
+ * A transcript file, read as it is judged: runs of whole lines (chunks()), the next run read
+ * while the caller judges one, and a line read again by where it starts (lineAt(), for a
+ * finding's evidence), from the file or, for a pipe, from what was kept of it. Of a regular file
+ * no more than its size when it was opened is read; of any file no more than `limit` bytes.
+ * Errors are SetupErrors. close() after use.
  */
-export async function readTranscriptFile(file: string, limit = MAX_TRANSCRIPT_BYTES): Promise<string> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (e) {
-    throw unreadable(file, e);
+export class TranscriptFile {
+  private readonly buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  /** The first read, started on opening, so it runs while the caller loads the validator. */
+  private readonly first: Promise<number>;
+  /** Of a pipe, which cannot be read twice: its runs of lines, by where each starts. */
+  private readonly kept: { offset: number; bytes: Buffer }[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    private readonly identity: Identity | undefined,
+    private readonly limit: number,
+  ) {
+    this.first = this.fill(this.buffers[0]!, 0, 0);
+    // Handled where chunks() awaits it; a file closed unread leaves no rejection behind.
+    this.first.catch(() => undefined);
   }
-  try {
-    const stat = await handle.stat();
-    // A directory opens (on Linux); only its read would fail.
-    if (stat.isDirectory()) throw new Refused('is a directory');
-    const tooLarge = () => new Refused(`more than ${limit.toLocaleString('en')} bytes, the most mcpcheck reads`);
-    if (!stat.isFile() || stat.size === 0) {
-      const chunks: Buffer[] = [];
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      let total = 0;
-      for (;;) {
-        const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
-        if (bytesRead === 0) break;
-        total += bytesRead;
-        if (total > limit) throw tooLarge();
-        // A pipe hands over a little at a time: keep what came, not the whole chunk.
-        chunks.push(Buffer.from(chunk.subarray(0, bytesRead)));
+
+  static async open(path: string, limit = MAX_TRANSCRIPT_BYTES): Promise<TranscriptFile> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, 'r');
+    } catch (e) {
+      throw unreadable(path, e);
+    }
+    try {
+      const stat = await handle.stat();
+      // A directory opens (on Linux); only its read would fail.
+      if (stat.isDirectory()) throw new Refused('is a directory');
+      if (stat.isFile() && stat.size > limit) throw tooLarge(limit);
+      // A file that says it is empty may still be a pipe's (/proc, /dev/stdin): read to its end.
+      const regular = stat.isFile() && stat.size > 0;
+      return new TranscriptFile(path, handle, regular ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined, limit);
+    } catch (e) {
+      await handle.close().catch(() => undefined);
+      throw unreadable(path, e);
+    }
+  }
+
+  /** Reads into `buffer` from `start`, at `position` of the file; how many bytes came (0 at the end). */
+  private async fill(buffer: Buffer, start: number, position: number): Promise<number> {
+    const room = buffer.length - start;
+    const wanted = this.identity ? Math.min(room, this.identity.size - position) : room;
+    if (wanted <= 0) return 0;
+    const { bytesRead } = await this.handle.read(buffer, start, wanted, this.identity ? position : null);
+    if (position + bytesRead > this.limit) throw tooLarge(this.limit);
+    return bytesRead;
+  }
+
+  /**
+   * The file's bytes as runs of whole lines, in order (the last may lack its LF). A chunk's bytes
+   * are this reader's own and change once the caller asks for the next: it is judged, not kept.
+   */
+  async *chunks(): AsyncGenerator<LineChunk> {
+    let current = 0;
+    /** Bytes at the start of the current buffer that came before this read: a line not yet ended. */
+    let carried = 0;
+    /** Where the current buffer starts in the file, and where the next read is. */
+    let offset = 0;
+    let position = 0;
+    let pending = this.first;
+    for (;;) {
+      let read: number;
+      try {
+        read = await pending;
+      } catch (e) {
+        throw unreadable(this.path, e);
       }
-      return Buffer.concat(chunks, total).toString('utf8');
+      position += read;
+      const buffer = this.buffers[current]!;
+      const filled = carried + read;
+      if (read === 0) {
+        if (filled > 0) yield this.chunk(buffer, filled, offset);
+        return;
+      }
+      const last = buffer.lastIndexOf(10, filled - 1);
+      if (last < 0) {
+        // No line ends here yet: read on after it, into a larger buffer once this one is full.
+        if (filled === buffer.length) {
+          const larger = Buffer.allocUnsafe(buffer.length * 2);
+          buffer.copy(larger, 0, 0, filled);
+          this.buffers[current] = larger;
+        }
+        carried = filled;
+        pending = this.fill(this.buffers[current]!, carried, position);
+        continue;
+      }
+      // The unended line moves to the other buffer, and the next read starts after it, now.
+      const next = 1 - current;
+      const tail = filled - (last + 1);
+      if (this.buffers[next]!.length < tail + CHUNK) this.buffers[next] = Buffer.allocUnsafe(tail + CHUNK);
+      buffer.copy(this.buffers[next]!, 0, last + 1, filled);
+      pending = this.fill(this.buffers[next]!, tail, position);
+      // Not left unhandled while the caller judges this chunk; awaited above.
+      pending.catch(() => undefined);
+      yield this.chunk(buffer, last + 1, offset);
+      offset += last + 1;
+      carried = tail;
+      current = next;
     }
-    if (stat.size > limit) throw tooLarge();
-    const bytes = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break; // the file shrank while it was read: judge what was there
-      filled += bytesRead;
+  }
+
+  private chunk(buffer: Buffer, length: number, offset: number): LineChunk {
+    if (!this.identity) this.kept.push({ offset, bytes: Buffer.from(buffer.subarray(0, length)) });
+    return { bytes: buffer, length, offset };
+  }
+
+  /**
+   * The text of the line that starts at `at`, read again; undefined when it cannot be (the file
+   * changed since it was opened, or it is closed).
+   */
+  lineAt(at: number): string | undefined {
+    if (this.closed) return undefined;
+    if (!this.identity) {
+      // The last run that starts at or before `at` holds the line: runs are whole lines.
+      let low = 0;
+      let high = this.kept.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (this.kept[mid]!.offset <= at) low = mid;
+        else high = mid - 1;
+      }
+      const run = this.kept[low];
+      return run && at >= run.offset && at < run.offset + run.bytes.length ? lineAt(run.bytes, at - run.offset) : undefined;
     }
-    return bytes.toString('utf8', 0, filled);
-  } catch (e) {
-    throw unreadable(file, e);
-  } finally {
-    await handle.close().catch(() => undefined);
+    const now = fstatSync(this.handle.fd);
+    if (now.size !== this.identity.size || now.mtimeMs !== this.identity.mtimeMs || at >= this.identity.size) return undefined;
+    for (let length = LINE_GUESS; ; length *= 4) {
+      const bytes = Buffer.allocUnsafe(Math.min(length, this.identity.size - at));
+      const read = readSync(this.handle.fd, bytes, 0, bytes.length, at);
+      // Whole when its LF is in, or the file ends in it.
+      if (bytes.indexOf(10) >= 0 || at + read >= this.identity.size || read < bytes.length) return lineAt(bytes.subarray(0, read), 0);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close().catch(() => undefined);
   }
 }
 
-/** Every file's read under way at once; a later file's failure waits until the earlier ones are read. */
-export function startReads(files: readonly string[]): Promise<string>[] {
+function tooLarge(limit: number): Refused {
+  return new Refused(`more than ${limit.toLocaleString('en')} bytes, the most mcpcheck reads`);
+}
+
+/** Every file opened at once, its first read under way; a later file's failure waits until the earlier ones are judged. */
+export function startReads(files: readonly string[]): Promise<TranscriptFile>[] {
   return files.map((file) => {
-    const read = readTranscriptFile(file);
-    read.catch(() => undefined);
-    return read;
+    const opened = TranscriptFile.open(file);
+    opened.catch(() => undefined);
+    return opened;
   });
 }

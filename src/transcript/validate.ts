@@ -2,7 +2,20 @@ import type { Finding } from '../validate/finding.js';
 import type { SessionValidator } from '../validate/session.js';
 import type { Era } from '../spec/revisions.js';
 import { EraJudge } from './eras.js';
-import { frameAt, type ParsedTranscript, readRecords, type TranscriptFrame, type TranscriptHeader, type TranscriptProblem } from './format.js';
+import {
+  eachLineOfBytes,
+  eachRecord,
+  frameOfLine,
+  lineAt,
+  type LineChunk,
+  type ParsedTranscript,
+  RecordReader,
+  type TranscriptContent,
+  type TranscriptFrame,
+  type TranscriptHeader,
+  type TranscriptProblem,
+  type TranscriptRecord,
+} from './format.js';
 
 export interface TranscriptValidation {
   findings: Finding[];
@@ -43,7 +56,7 @@ export function validateTranscript(transcript: ParsedTranscript): TranscriptVali
 }
 
 /**
- * A transcript judged as it was read (validateTranscriptText). Its frames are not kept: each is
+ * A transcript judged as it was read (validateTranscriptContent, validateStreamedTranscript). Its frames are not kept: each is
  * read again from its line when asked for (for a finding's evidence), so judging a long
  * transcript keeps two numbers a frame rather than every frame it judged.
  */
@@ -56,27 +69,47 @@ export interface ReadTranscript {
   frame(index: number): TranscriptFrame | undefined;
 }
 
-class FramesOfText implements ReadTranscript {
+/** A transcript judged as it is read, record by record: where each frame's line starts is all that is kept of it. */
+class TranscriptJudging implements ReadTranscript {
   header?: TranscriptHeader;
   readonly problems: TranscriptProblem[] = [];
-  /** Where each frame's line starts in the text, and its 1-based line number. */
+  /** Where each frame's line starts, and its 1-based line number. */
   private readonly starts: number[] = [];
   private readonly lines: number[] = [];
+  private session: EraJudge | undefined;
+  private readonly findings: Finding[] = [];
 
-  constructor(private readonly text: string) {}
+  /** `lineAt` reads a line again by where it started. */
+  constructor(private readonly lineAt: (at: number) => string | undefined) {}
 
   get frameCount(): number {
     return this.starts.length;
   }
 
-  add(at: number, line: number): void {
-    this.starts.push(at);
-    this.lines.push(line);
-  }
+  readonly take = (record: TranscriptRecord): void => {
+    if (record.kind === 'header') this.header = record.header;
+    else if (record.kind === 'problem') this.problems.push(record.problem);
+    // An exchange's headers and status (a proxy's HTTP transcript) are the evidence of rules judged live: not judged again here.
+    else if (record.kind === 'frame') {
+      // The header, if any, is the first record: the session starts with the first frame.
+      this.session ??= sessionFor(this.header);
+      for (const f of judge(this.session, record.frame, this.frameCount, record.text)) this.findings.push(f);
+      this.starts.push(record.at);
+      this.lines.push(record.frame.line!);
+    }
+  };
 
   frame(index: number): TranscriptFrame | undefined {
     const at = this.starts[index];
-    return at === undefined ? undefined : frameAt(this.text, at, this.lines[index]!);
+    const text = at === undefined ? undefined : this.lineAt(at);
+    return text === undefined ? undefined : frameOfLine(text, this.lines[index]!);
+  }
+
+  /** After the last record (RecordReader.end() has thrown when there was no frame, so the session exists). */
+  finish(): { transcript: ReadTranscript; validation: TranscriptValidation } {
+    const judged = this.session!;
+    for (const f of judged.end()) this.findings.push(f);
+    return { transcript: this, validation: { findings: this.findings, appliedBy: judged.appliedBy, session: judged.stateful, eras: judged.eras } };
   }
 }
 
@@ -84,23 +117,27 @@ class FramesOfText implements ReadTranscript {
  * parseTranscript and validateTranscript in one pass, with the same findings: each message is
  * judged as it is read, and only where its line starts is kept. Pure; throws TranscriptUnusable as parseTranscript does.
  */
-export function validateTranscriptText(text: string, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
-  const transcript = new FramesOfText(text);
-  let session: EraJudge | undefined;
-  const findings: Finding[] = [];
-  for (const record of readRecords(text, source)) {
-    if (record.kind === 'header') transcript.header = record.header;
-    else if (record.kind === 'problem') transcript.problems.push(record.problem);
-    // An exchange's headers and status (a proxy's HTTP transcript) are the evidence of rules judged live: not judged again here.
-    else if (record.kind === 'frame') {
-      // The header, if any, is the first record: the session starts with the first frame.
-      session ??= sessionFor(transcript.header);
-      for (const f of judge(session, record.frame, transcript.frameCount, record.text)) findings.push(f);
-      transcript.add(record.at, record.frame.line!);
-    }
-  }
-  // readRecords throws when there is no frame, so the session exists here.
-  const judged = session!;
-  for (const f of judged.end()) findings.push(f);
-  return { transcript, validation: { findings, appliedBy: judged.appliedBy, session: judged.stateful, eras: judged.eras } };
+export function validateTranscriptContent(content: TranscriptContent, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
+  const judging = new TranscriptJudging((at) => lineAt(content, at));
+  eachRecord(content, source, judging.take);
+  return judging.finish();
+}
+
+/** A transcript read as it is judged: runs of whole lines in order, and a line read again by where it starts. */
+export interface StreamedTranscript {
+  chunks(): AsyncIterable<LineChunk>;
+  lineAt(at: number): string | undefined;
+}
+
+/** The same as validateTranscriptContent, judging each run of lines as it comes. */
+export async function validateStreamedTranscript(transcript: StreamedTranscript, source: string): Promise<{ transcript: ReadTranscript; validation: TranscriptValidation }> {
+  const judging = new TranscriptJudging((at) => transcript.lineAt(at));
+  const reader = new RecordReader(source);
+  const visit = (text: string, at: number): void => {
+    const record = reader.record(text, at);
+    if (record) judging.take(record);
+  };
+  for await (const { bytes, length, offset } of transcript.chunks()) eachLineOfBytes(bytes, 0, length, offset, visit);
+  reader.end();
+  return judging.finish();
 }
