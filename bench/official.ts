@@ -19,10 +19,12 @@ interface HttpServer {
   name: string;
   /** node arguments and environment that serve Streamable HTTP at 127.0.0.1:port/mcp. */
   serve: (port: number) => { args: string[]; env?: Record<string, string> };
+  /** The issue's target for the ratio, where it sets one. */
+  target?: string;
 }
 
 const servers: HttpServer[] = [
-  { name: 'server-everything', serve: (port) => ({ args: ['--import', loopback, everything, 'streamableHttp'], env: { PORT: String(port) } }) },
+  { name: 'server-everything', serve: (port) => ({ args: ['--import', loopback, everything, 'streamableHttp'], env: { PORT: String(port) } }), target: '≤ 1.0×' },
   // The official scenarios expect their own test server's tool names: most fail here; only the time is compared.
   { name: 'reference server', serve: (port) => ({ args: [reference, '--http', '--port', String(port)] }) },
 ];
@@ -109,7 +111,7 @@ export async function benchOfficial(): Promise<void> {
       const spread = `${(Math.min(...times[t]!) / 1000).toFixed(2)}–${(Math.max(...times[t]!) / 1000).toFixed(2)}`;
       console.log(`  ${server.name.padEnd(18)} ${tool.name.padEnd(42)} ${(medians[t]! / 1000).toFixed(2).padStart(6)} s (${spread})  ${String(checks[t]!.count).padStart(4)} checks (${checks[t]!.outcomes})`);
     }
-    console.log(`  ${server.name.padEnd(18)} ratio mcpcheck/official: ${(medians[1]! / medians[0]!).toFixed(2)}×   target ≤ 1.0×`);
+    console.log(`  ${server.name.padEnd(18)} ratio mcpcheck/official: ${(medians[1]! / medians[0]!).toFixed(2)}×${server.target ? `   target ${server.target}` : ''}`);
     if (lastReport) console.log(`    mcpcheck's slowest scenarios: ${slowest(lastReport, 10).join(' · ')}`);
   }
 }
