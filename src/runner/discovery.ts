@@ -108,12 +108,13 @@ async function discover(session: ClientSession, conversation: Conversation): Pro
     ...(conversation.serverInfo ? { serverInfo: conversation.serverInfo } : {}),
     ...(conversation.instructions !== undefined ? { instructions: conversation.instructions } : {}),
   };
-  for (const method of Object.keys(LISTS) as ListMethod[]) {
-    if (!hasCapability(capabilities, LISTS[method].capability)) continue;
-    const walk = await walkList(session, method);
-    discovery.walks[method] = walk;
-    discovery[LISTS[method].key] = walk.items;
-  }
+  const methods = (Object.keys(LISTS) as ListMethod[]).filter((method) => hasCapability(capabilities, LISTS[method].capability));
+  // The lists are walked side by side: a walk's pages follow one another (each names the next), the lists do not.
+  const walks = await Promise.all(methods.map((method) => walkList(session, method)));
+  methods.forEach((method, i) => {
+    discovery.walks[method] = walks[i]!;
+    discovery[LISTS[method].key] = walks[i]!.items;
+  });
   return discovery;
 }
 
