@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunReport } from '../src/model.js';
 import { packageRoot } from '../src/paths.js';
 import { freePort, startServer, stopGroup, timeRun } from './processes.js';
-import { median } from './time.js';
+import { median, pairedRatio } from './time.js';
 
 const root = packageRoot();
 const cli = join(root, 'dist/src/cli.js');
@@ -12,7 +12,7 @@ const official = join(root, 'node_modules/@modelcontextprotocol/conformance/dist
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const reference = join(root, 'dist/tests/fixtures/reference/server.js');
 const loopback = join(root, 'tests/fixtures/loopback-only.mjs');
-const RUNS = 5;
+const RUNS = 7;
 const RUN_TIMEOUT_MS = 180_000;
 
 interface HttpServer {
@@ -111,7 +111,8 @@ export async function benchOfficial(): Promise<void> {
       const spread = `${(Math.min(...times[t]!) / 1000).toFixed(2)}–${(Math.max(...times[t]!) / 1000).toFixed(2)}`;
       console.log(`  ${server.name.padEnd(18)} ${tool.name.padEnd(42)} ${(medians[t]! / 1000).toFixed(2).padStart(6)} s (${spread})  ${String(checks[t]!.count).padStart(4)} checks (${checks[t]!.outcomes})`);
     }
-    console.log(`  ${server.name.padEnd(18)} ratio mcpcheck/official: ${(medians[1]! / medians[0]!).toFixed(2)}×${server.target ? `   target ${server.target}` : ''}`);
+    const paired = pairedRatio(times[1]!, times[0]!);
+    console.log(`  ${server.name.padEnd(18)} ratio mcpcheck/official: ${paired.toFixed(2)}× (median of the ${RUNS} runs' ratios; of the medians ${(medians[1]! / medians[0]!).toFixed(2)}×)${server.target ? `   target ${server.target}` : ''}`);
     if (lastReport) console.log(`    mcpcheck's slowest scenarios: ${slowest(lastReport, 10).join(' · ')}`);
   }
 }
