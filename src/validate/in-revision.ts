@@ -39,13 +39,26 @@ export function findingsIn(findings: Finding[], revision: Revision): Finding[] {
  * that moment, so every validator that marks a rule applied is scoped without knowing it.
  */
 export class RulesInRevision extends Set<RequirementId> {
+  /** Ids marked while the session was in `outsideOf`, which that revision does not have. */
+  private readonly outside = new Set<RequirementId>();
+  private outsideOf: Revision | undefined;
+
   constructor(private readonly revision: () => Revision) {
     super();
   }
 
   override add(id: RequirementId): this {
-    // Most ids are marked again on every frame: only a new one needs the catalog.
-    if (!this.has(id) && appliesIn(id, this.revision())) super.add(id);
+    // Most ids are marked again on every frame, some of them (a walk's, an envelope's) in a
+    // revision without them: only an id not seen in this revision needs the catalog.
+    if (this.has(id)) return this;
+    const revision = this.revision();
+    if (revision !== this.outsideOf) {
+      this.outside.clear();
+      this.outsideOf = revision;
+    }
+    if (this.outside.has(id)) return this;
+    if (appliesIn(id, revision)) super.add(id);
+    else this.outside.add(id);
     return this;
   }
 }
