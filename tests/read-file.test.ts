@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eachLine, eachLineOfBytes, parseTranscript } from '../src/transcript/format.js';
+import { eachLineOfBytes, parseTranscript } from '../src/transcript/format.js';
 import { startReads, TranscriptFile } from '../src/transcript/read-file.js';
 import { validateStreamedTranscript, validateTranscript } from '../src/transcript/validate.js';
 
@@ -20,11 +20,17 @@ async function streamedLines(file: TranscriptFile): Promise<[string, number][]> 
   return lines;
 }
 
-/** The same from the file's text, with each line's byte offset. */
+/** The same from the file's text, split apart: each line without its LF or CR LF, and its byte offset. */
 function linesOfText(text: string): [string, number][] {
-  const lines: [string, number][] = [];
-  eachLine(text, (line, at) => lines.push([line, Buffer.byteLength(text.slice(0, at))]));
-  return lines;
+  const parts = text.split('\n');
+  // A text that ends with its LF has no line after it.
+  if (parts.at(-1) === '') parts.pop();
+  let at = 0;
+  return parts.map((part) => {
+    const line: [string, number] = [part.endsWith('\r') ? part.slice(0, -1) : part, at];
+    at += Buffer.byteLength(part) + 1;
+    return line;
+  });
 }
 
 async function withFile<T>(path: string, use: (file: TranscriptFile) => Promise<T>, limit?: number): Promise<T> {
