@@ -72,6 +72,17 @@ describe('bad input to mcpcheck: one line on stderr, exit 2', () => {
     expect(r.stderr).not.toMatch(/Node\.js v\d|MODULE_NOT_FOUND|\s+at /);
   });
 
+  it('a transcript line that is not JSON is quoted with its control characters escaped, none reaching the terminal', () => {
+    const file = join(tmp(), 'escape.jsonl');
+    writeFileSync(file, '{"a":\x1b[31mRED\r\n');
+    const r = mcpcheck(['validate', file]);
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toContain('not JSON');
+    expect(r.stderr).toContain('\\x1b[31mRED');
+    expect(r.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+  });
+
   it("every --help exit-code table says what README's tables say (each row starts with the help's words)", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     /** The exit-code table after `heading` in README: code → meaning. */

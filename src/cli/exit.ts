@@ -1,5 +1,6 @@
 import { SetupError } from '../errors.js';
 import { redactorFor, type Redactor } from '../redact.js';
+import { escapeTerminal } from '../report/escape.js';
 
 /**
  * mcpcheck's exit codes (README "Exit codes" and `mcpcheck --help` say the same):
@@ -46,8 +47,13 @@ export const FUZZ_EXIT_CODES_HELP = [
   '  130  interrupted (Ctrl-C): partial report written (none after a 2nd Ctrl-C)',
 ].join('\n');
 
+/**
+ * The line printed of an error's message. It may quote what a target or a file held (a
+ * transcript line JSON.parse could not read is quoted by V8): its control characters are shown
+ * escaped, as in the reports, so none reaches the terminal.
+ */
 function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
+  return escapeTerminal(text.split('\n', 1)[0] ?? '');
 }
 
 /**
