@@ -52,7 +52,7 @@ export const FUZZ_EXIT_CODES_HELP = [
  * transcript line JSON.parse could not read is quoted by V8): its control characters are shown
  * escaped, as in the reports, so none reaches the terminal.
  */
-function firstLine(text: string): string {
+function printedLine(text: string): string {
   return escapeTerminal(text.split('\n', 1)[0] ?? '');
 }
 
@@ -61,10 +61,10 @@ function firstLine(text: string): string {
  * (one line, exit 2); anything else is a bug in mcpcheck (one line, exit 4, the stack on request).
  */
 export function describeFatal(e: unknown, debug: boolean): { code: number; text: string } {
-  if (e instanceof SetupError) return { code: EXIT_USAGE, text: `mcpcheck: ${firstLine(e.message)}\n` };
+  if (e instanceof SetupError) return { code: EXIT_USAGE, text: `mcpcheck: ${printedLine(e.message)}\n` };
   const message = e instanceof Error ? e.message : String(e);
   const stack = debug && e instanceof Error && e.stack ? `${e.stack}\n` : '';
-  return { code: EXIT_INTERNAL, text: `mcpcheck: internal error: ${firstLine(message)}\n${stack}` };
+  return { code: EXIT_INTERNAL, text: `mcpcheck: internal error: ${printedLine(message)}\n${stack}` };
 }
 
 /** The run's redactor once its flags are read (`--header` values); before that, the environment's. */

@@ -182,7 +182,7 @@ export interface LineChunk {
 }
 
 /** Every line of `content`, in order. */
-export function eachLine(content: TranscriptContent, visit: LineVisitor): void {
+function eachLine(content: TranscriptContent, visit: LineVisitor): void {
   if (typeof content === 'string') eachLineOfText(content, 0, visit);
   else eachLineOfBytes(asBuffer(content), 0, content.byteLength, 0, visit);
 }
@@ -205,7 +205,7 @@ export type TranscriptRecord =
   | { kind: 'problem'; problem: TranscriptProblem };
 
 /**
- * The frame RecordReader read from a line (`text`, line number `line`), read again: a caller
+ * The frame TranscriptRecordReader read from a line (`text`, line number `line`), read again: a caller
  * that judged a long transcript as it was read keeps two numbers a frame, not the frame.
  */
 export function frameOfLine(text: string, line: number): TranscriptFrame {
@@ -220,7 +220,7 @@ export function frameOfLine(text: string, line: number): TranscriptFrame {
  * frame as it is read and keep none of them; `source` names the file in errors. end() throws
  * TranscriptUnusable when nothing read was a frame, as parseTranscript does.
  */
-export class RecordReader {
+export class TranscriptRecordReader {
   private lines = 0;
   private records = 0;
   private frames = 0;
@@ -266,6 +266,14 @@ export class RecordReader {
     return { kind: 'problem', problem };
   }
 
+  /** A line visitor that hands `take` the record of each line that has one. */
+  visitor(take: (record: TranscriptRecord) => void): LineVisitor {
+    return (text, at) => {
+      const record = this.record(text, at);
+      if (record) take(record);
+    };
+  }
+
   /** After the last line: throws when the transcript held no frame. */
   end(): void {
     if (this.records === 0) {
@@ -276,13 +284,10 @@ export class RecordReader {
   }
 }
 
-/** Every record of `content`, in order; throws as RecordReader.end() does. */
-export function eachRecord(content: TranscriptContent, source: string, take: (record: TranscriptRecord) => void): void {
-  const reader = new RecordReader(source);
-  eachLine(content, (text, at) => {
-    const record = reader.record(text, at);
-    if (record) take(record);
-  });
+/** Every record of `content`, in order; throws as TranscriptRecordReader.end() does. */
+function eachRecord(content: TranscriptContent, source: string, take: (record: TranscriptRecord) => void): void {
+  const reader = new TranscriptRecordReader(source);
+  eachLine(content, reader.visitor(take));
   reader.end();
 }
 

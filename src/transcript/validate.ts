@@ -4,17 +4,14 @@ import type { Era } from '../spec/revisions.js';
 import { EraJudge } from './eras.js';
 import {
   eachLineOfBytes,
-  eachRecord,
   frameOfLine,
-  lineAt,
   type LineChunk,
   type ParsedTranscript,
-  RecordReader,
-  type TranscriptContent,
   type TranscriptFrame,
   type TranscriptHeader,
   type TranscriptProblem,
   type TranscriptRecord,
+  TranscriptRecordReader,
 } from './format.js';
 
 export interface TranscriptValidation {
@@ -56,7 +53,7 @@ export function validateTranscript(transcript: ParsedTranscript): TranscriptVali
 }
 
 /**
- * A transcript judged as it was read (validateTranscriptContent, validateStreamedTranscript). Its frames are not kept: each is
+ * A transcript judged as it was read (validateStreamedTranscript). Its frames are not kept: each is
  * read again from its line when asked for (for a finding's evidence), so judging a long
  * transcript keeps two numbers a frame rather than every frame it judged.
  */
@@ -105,22 +102,12 @@ class TranscriptJudging implements ReadTranscript {
     return text === undefined ? undefined : frameOfLine(text, this.lines[index]!);
   }
 
-  /** After the last record (RecordReader.end() has thrown when there was no frame, so the session exists). */
+  /** After the last record (TranscriptRecordReader.end() has thrown when there was no frame, so the session exists). */
   finish(): { transcript: ReadTranscript; validation: TranscriptValidation } {
     const judged = this.session!;
     for (const f of judged.end()) this.findings.push(f);
     return { transcript: this, validation: { findings: this.findings, appliedBy: judged.appliedBy, session: judged.stateful, eras: judged.eras } };
   }
-}
-
-/**
- * parseTranscript and validateTranscript in one pass, with the same findings: each message is
- * judged as it is read, and only where its line starts is kept. Pure; throws TranscriptUnusable as parseTranscript does.
- */
-export function validateTranscriptContent(content: TranscriptContent, source: string): { transcript: ReadTranscript; validation: TranscriptValidation } {
-  const judging = new TranscriptJudging((at) => lineAt(content, at));
-  eachRecord(content, source, judging.take);
-  return judging.finish();
 }
 
 /** A transcript read as it is judged: runs of whole lines in order, and a line read again by where it starts. */
@@ -129,14 +116,15 @@ export interface StreamedTranscript {
   lineAt(at: number): string | undefined;
 }
 
-/** The same as validateTranscriptContent, judging each run of lines as it comes. */
+/**
+ * parseTranscript and validateTranscript in one pass, with the same findings, judging each run of
+ * lines as it comes: only where each frame's line starts is kept. Throws TranscriptUnusable as
+ * parseTranscript does.
+ */
 export async function validateStreamedTranscript(transcript: StreamedTranscript, source: string): Promise<{ transcript: ReadTranscript; validation: TranscriptValidation }> {
   const judging = new TranscriptJudging((at) => transcript.lineAt(at));
-  const reader = new RecordReader(source);
-  const visit = (text: string, at: number): void => {
-    const record = reader.record(text, at);
-    if (record) judging.take(record);
-  };
+  const reader = new TranscriptRecordReader(source);
+  const visit = reader.visitor(judging.take);
   for await (const { bytes, length, offset } of transcript.chunks()) eachLineOfBytes(bytes, 0, length, offset, visit);
   reader.end();
   return judging.finish();
