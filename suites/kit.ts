@@ -19,7 +19,7 @@ export { invisibleSessionIdChars, responseOnGetStream } from '../src/validate/se
 
 // Sessions: mcpcheck as the client of a server under test, as the server of a client under test,
 // the frames and replies both record, and waits scaled by the pace measured of the target.
-export type { PeerSession, RecordedFrame, Reply } from '../src/harness/peer-session.js';
+export { elidedString, type FrameValue, type PeerSession, type RecordedFrame, type Reply } from '../src/harness/peer-session.js';
 export type { ClientSession } from '../src/harness/client-session.js';
 export type { Target } from '../src/harness/target.js';
 export { DEFAULT_TOOLS, type Outcome, type ServerSession } from '../src/harness/server-session.js';

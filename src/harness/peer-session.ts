@@ -493,14 +493,14 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   /** Sends bytes exactly as given (stdio: add the newline yourself). */
-  /** `value`: what `bytes` parse to, when the caller has it (parsing a 10 MB probe again cost tens of ms). */
+  /** `value`: what `bytes` parse to, when the caller has it (see FrameValue). */
   /** `headers` (HTTP): request headers set, or with null removed, over the ones the body calls for. */
-  async sendRaw(bytes: string | Uint8Array, value?: { parsed: unknown }, headers?: Record<string, string | null>): Promise<SendResult | undefined> {
+  async sendRaw(bytes: string | Uint8Array, value?: FrameValue, headers?: Record<string, string | null>): Promise<SendResult | undefined> {
     // Bytes whose value the caller gave are decoded only when they are kept whole (a 10 MB probe's are not).
     const text = typeof bytes === 'string' ? bytes : value && bytes.length > MAX_RAW_KEPT ? undefined : Buffer.from(bytes).toString('utf8');
     let parsed: unknown;
     try {
-      parsed = value ? value.parsed : JSON.parse(text as string);
+      parsed = value ? ('elided' in value ? value.elided : value.parsed) : JSON.parse(text as string);
     } catch {
       parsed = undefined;
     }
@@ -510,7 +510,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
       text !== undefined && text.length <= MAX_RAW_KEPT
         ? { from: this.role, raw: text }
         : parsed !== undefined
-          ? { from: this.role, message: elide(parsed, 0) }
+          ? { from: this.role, message: value && 'elided' in value ? value.elided : elide(parsed, 0) }
           : { from: this.role, raw: (text ?? Buffer.from(bytes.slice(0, MAX_RAW_KEPT)).toString('utf8')).slice(0, MAX_RAW_KEPT) + '…' },
     );
     // Keep the ledger true to what the target saw, so its answers to our probes are judged fairly.
@@ -533,7 +533,7 @@ export abstract class PeerSession<C extends Channel = Channel> {
   }
 
   /** Sends one frame of exact text: over stdio a newline ends it, over HTTP it is the POST body. */
-  sendFrameText(text: string | Uint8Array, value?: { parsed: unknown }): Promise<SendResult | undefined> {
+  sendFrameText(text: string | Uint8Array, value?: FrameValue): Promise<SendResult | undefined> {
     if (this.transport === 'http') return this.sendRaw(text, value);
     if (typeof text === 'string') return this.sendRaw(text + '\n', value);
     return this.sendRaw(Buffer.concat([text, Buffer.from('\n')]), value);
@@ -709,9 +709,23 @@ export abstract class PeerSession<C extends Channel = Channel> {
 const ELIDE_STRING = 4096;
 const ELIDE_DEPTH = 200;
 
+/**
+ * What a raw frame's bytes parse to, when the caller has it: `parsed`, the value itself (parsing a
+ * 10 MB probe again cost tens of ms), or `elided`, the value with its long strings already cut as a
+ * frame's record cuts them (see elidedString), for a probe whose whole value costs more to build
+ * than its bytes (a 10 MB string is another 30 ms of fresh memory): the record and the live
+ * validation take that.
+ */
+export type FrameValue = { parsed: unknown } | { elided: unknown };
+
+/** A string of `length` characters as a frame's record keeps it: its first ones (from `head`, which holds at least those), then how many more there were. */
+export function elidedString(head: string, length: number): string {
+  return length > ELIDE_STRING ? `${head.slice(0, ELIDE_STRING)}…(${length - ELIDE_STRING} more characters)` : head;
+}
+
 /** A copy of a probe fit for a transcript: long strings cut, very deep nesting summarised. */
 function elide(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return value.length > ELIDE_STRING ? `${value.slice(0, ELIDE_STRING)}…(${value.length - ELIDE_STRING} more characters)` : value;
+  if (typeof value === 'string') return elidedString(value, value.length);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= ELIDE_DEPTH) return `…(nested deeper than ${ELIDE_DEPTH} levels)`;
   if (Array.isArray(value)) return value.map((v) => elide(v, depth + 1));
