@@ -117,13 +117,21 @@ export function checkErrorBody(check: CheckRecorder, res: ProbeResponse, key: st
 
 /** An HTTP scenario on a session of its own, initialized before `run` gets the session's channel. */
 export function httpScenario(
-  s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & { needs?: Omit<ScenarioNeeds, 'transport'>; run(ctx: ScenarioContext, channel: HttpChannel): Promise<void> },
+  s: Omit<Scenario, 'isolation' | 'needs' | 'run'> & {
+    needs?: Omit<ScenarioNeeds, 'transport'>;
+    /** Why the scenario would exercise nothing, when discovery and the options already tell: it is skipped so, before its session opens. */
+    unexercised?(ctx: ScenarioContext): string | undefined;
+    run(ctx: ScenarioContext, channel: HttpChannel): Promise<void>;
+  },
 ): Scenario {
+  const { unexercised, ...rest } = s;
   return scenario({
-    ...s,
+    ...rest,
     isolation: 'session',
     needs: { ...s.needs, ...needs },
     async run(ctx) {
+      const why = unexercised?.(ctx);
+      if (why !== undefined) return ctx.check.skip(why);
       const channel = await initialized(ctx);
       if (channel) await s.run(ctx, channel);
     },

@@ -1,4 +1,4 @@
-import { hasCapability, isObject, isTerminal, MODERN, timedArguments, probeTokenFlag, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
+import { hasCapability, type HttpChannel, isObject, isTerminal, MODERN, timedArguments, probeTokenFlag, scenario, type Scenario, type ScenarioContext, show } from '../kit.js';
 import { type ConversationReply, conversationWith, type ProbeConversation, probeToken, protectedResource } from './authorization-helpers.js';
 import { describeProbe } from './http.js';
 import { callAsTask, createdTaskId, firstTaskPlan, TOOL_TASKS } from './task-helpers.js';
@@ -33,16 +33,27 @@ function outcomeOf(reply: ConversationReply): 'served' | 'refused' | undefined {
   return undefined;
 }
 
+/** What the other user speaks with: the channel to the protected server, and that user's token. */
+interface OtherUser {
+  channel: HttpChannel;
+  token: string;
+}
+
 /**
- * The other user's conversation, once the server showed it is protected and the run has that
- * user's token; undefined once the skip saying why not is recorded.
+ * The other user, once the server showed it is protected and the run has that user's token;
+ * undefined once the skip saying why not is recorded. Nothing of it goes over the scenario's own
+ * session, which opens only once there is something to judge.
  */
-async function otherUser(ctx: ScenarioContext): Promise<Send | undefined> {
+async function otherUserOf(ctx: ScenarioContext): Promise<OtherUser | undefined> {
   const found = await protectedResource(ctx);
   if (!found) return undefined;
   const token = probeToken(ctx, 'otherUser');
-  if (token === undefined) return undefined;
-  const conversation = await conversationWith(found.channel, ctx.session, `Bearer ${token}`);
+  return token === undefined ? undefined : { channel: found.channel, token };
+}
+
+/** The other user's conversation; undefined once the skip saying why there is none is recorded. */
+async function otherUser(ctx: ScenarioContext, { channel, token }: OtherUser): Promise<Send | undefined> {
+  const conversation = await conversationWith(channel, ctx.session, `Bearer ${token}`);
   if (conversation.send === undefined) ctx.check.skip(`not exercised: the other user's token (${FLAG}) was refused at the opening request (${describeProbe(conversation.opened)})`);
   return conversation.send;
 }
@@ -98,9 +109,11 @@ export const taskIsolation = scenario({
   needs: { transport: 'http', capabilities: [TOOL_TASKS] },
   async run(ctx) {
     const { session, check, connect, discovery, options } = ctx;
+    const other = await otherUserOf(ctx);
+    if (!other) return;
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
-    const send = await otherUser(ctx);
+    const send = await otherUser(ctx, other);
     if (!send) return;
     const plan = firstTaskPlan(discovery, options.callTools);
     if ('skip' in plan) return check.skip(plan.skip);
@@ -138,9 +151,11 @@ export const modernTaskIsolation = scenario({
   needs: { transport: 'http', capabilities: ['tools'] },
   async run(ctx) {
     const { session, check, connect } = ctx;
+    const other = await otherUserOf(ctx);
+    if (!other) return;
     const opened = await connect(session);
     if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
-    const send = await otherUser(ctx);
+    const send = await otherUser(ctx, other);
     if (!send) return;
     const tools = await taskTools(ctx);
     if (!tools) return;

@@ -339,6 +339,10 @@ export const taskGetAsJson = httpScenario({
   requirements: ['TASK-HTTP-01'],
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS] },
+  unexercised: ({ discovery, options }) => {
+    const plan = firstTaskPlan(discovery, options.callTools);
+    return 'skip' in plan ? plan.skip : undefined;
+  },
   async run({ session, check, discovery, options }, channel) {
     const started = await startedTask(session, discovery, options);
     if ('skip' in started) return check.skip(started.skip, { frames: started.frames });
@@ -369,10 +373,11 @@ export const listsEveryTask = scenario({
   revisions: TASKS_SINCE,
   needs: { capabilities: [TOOL_TASKS, 'tasks.list'] },
   async run({ session, check, connect, discovery, options }) {
-    const opened = await connect(session);
-    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
+    // Known from discovery alone: without a task tool the session is not even opened.
     const plan = firstTaskPlan(discovery, options.callTools);
     if ('skip' in plan) return check.skipEach(plan.skip, [COMPLETE, NEXT_CURSOR]);
+    const opened = await connect(session);
+    if (!opened.ok) return check.couldNotRun(`${opened.opening} did not start a conversation: ${opened.why}`);
     const created: string[] = [];
     for (let i = 0; i < LISTED_TASKS; i++) {
       const taskId = createdTaskId(await callAsTask(session, plan, options.requestTimeoutMs, { ttl: 60_000 }));
