@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HttpTarget } from '../src/harness/target.js';
 import { discoverServer } from '../src/runner/discovery.js';
+import { inLanes } from '../src/runner/guard.js';
 import { runScenarios } from '../src/runner/run.js';
 import { scenario, type Scenario } from '../src/runner/scenario.js';
 import { freePort, REFERENCE, requireBuild } from './server-helpers.js';
@@ -33,15 +34,17 @@ function headStarting(id: string, at: Record<string, number>, runMs: number, und
   });
 }
 
-/** A shared scenario that notes when it started. */
-function noting(id: string, at: Record<string, number>): Scenario {
+/** A scenario that notes when it started: shared (a lane's), or, waiting on a session of its own, beside the lanes. */
+function noting(id: string, at: Record<string, number>, own = false): Scenario {
   return scenario({
     id,
     title: 'notes when it starts',
     requirements: ['PING-01'],
-    isolation: 'shared',
-    async run({ session, check }) {
+    isolation: own ? 'session' : 'shared',
+    ...(own ? { waits: true } : {}),
+    async run({ session, connect, check }) {
       at.started = performance.now();
+      if (own) await connect(session);
       const reply = await session.request('ping');
       check.expect(reply.kind === 'result', { expected: 'a result', actual: reply.kind });
     },
@@ -67,11 +70,14 @@ async function run(scenarios: Scenario[]): Promise<string[]> {
 
 // Over HTTP, where every scenario's session is on the one server (over stdio each has its own).
 describe('a scenario with a head start', () => {
-  it('runs before the rest of its run, which starts once it is under way', async () => {
+  it('runs before the rest of its run, which starts once it is under way, but for one lane on the open session', async () => {
     const first: Record<string, number> = {};
     const other: Record<string, number> = {};
-    expect(await run([noting('test.head-start.other', other), headStarting('test.head-start.first', first, 600, 300)])).toEqual(['pass', 'pass']);
+    const laned: Record<string, number> = {};
+    expect(await run([noting('test.head-start.other', other, true), noting('test.head-start.laned', laned), headStarting('test.head-start.first', first, 600, 300)])).toEqual(['pass', 'pass', 'pass']);
+    // A session of its own waits for the head start; lane 0, on discovery's open session, does not.
     expect(other.started).toBeGreaterThanOrEqual(first.underway!);
+    expect(laned.started).toBeLessThan(first.underway!);
     // The rest of the run did not wait for its end.
     expect(other.started).toBeLessThan(first.ended!);
   }, 60_000);
@@ -79,8 +85,28 @@ describe('a scenario with a head start', () => {
   it('holds the rest of the run back for a bounded time when it never says it is under way', async () => {
     const first: Record<string, number> = {};
     const other: Record<string, number> = {};
-    expect(await run([noting('test.head-start.other', other), headStarting('test.head-start.silent', first, 4_000)])).toEqual(['pass', 'pass']);
+    expect(await run([noting('test.head-start.other', other, true), headStarting('test.head-start.silent', first, 4_000)])).toEqual(['pass', 'pass']);
     expect(other.started! - first.started!).toBeGreaterThanOrEqual(900);
     expect(other.started).toBeLessThan(first.ended!);
   }, 60_000);
+});
+
+describe('lanes held back', () => {
+  it('start once released; until then the running lanes take the list from its end', async () => {
+    // Released while lane 0 works on its second item.
+    const released = sleep(30);
+    const taken: string[] = [];
+    await inLanes(
+      ['a', 'b', 'c', 'd', 'e'],
+      2,
+      async (item, lane) => {
+        taken.push(`${item}${lane}`);
+        await sleep(20);
+      },
+      (lane) => (lane === 1 ? released : undefined),
+    );
+    // Lane 0 took e and d from the end; lane 1, once released, and lane 0 then took the rest in order.
+    expect(taken.slice(0, 3)).toEqual(['e0', 'd0', 'a1']);
+    expect(taken.slice(3).map((t) => t[0])).toEqual(['b', 'c']);
+  });
 });

@@ -70,12 +70,23 @@ export async function runGuarded(recorder: CheckRecorder, budget: number | Scena
   return { cutShort };
 }
 
-/** Runs `work` over `items`, at most `concurrency` at a time, in order of the list. */
-export async function inLanes<T>(items: readonly T[], concurrency: number, work: (item: T, lane: number) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` over `items`, at most `concurrency` at a time, in order of the list. A lane that
+ * `held` holds back starts once that settles; until every such lane has started, the lanes
+ * already running take the list from its end.
+ */
+export async function inLanes<T>(items: readonly T[], concurrency: number, work: (item: T, lane: number) => Promise<void>, held?: (lane: number) => Promise<void> | undefined): Promise<void> {
   let next = 0;
+  let end = items.length;
+  const waits = Array.from({ length: Math.max(1, concurrency) }, (_, lane) => held?.(lane));
+  let holding = waits.filter((w) => w !== undefined).length;
   await Promise.all(
-    Array.from({ length: Math.max(1, concurrency) }, async (_, lane) => {
-      while (next < items.length) await work(items[next++]!, lane);
+    waits.map(async (wait, lane) => {
+      if (wait) {
+        await wait.catch(() => undefined);
+        holding--;
+      }
+      while (next < end) await work(holding > 0 ? items[--end]! : items[next++]!, lane);
     }),
   );
 }

@@ -278,9 +278,14 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
       const run = runOne(-1, s, underway);
       return { s, run, underway: Promise.race([signalled, run]) };
     });
-    if (headStarts.length > 0) await settledWithin(Promise.allSettled(headStarts.map((h) => h.underway)), HEAD_START_MAX_MS);
+    const headStarted = headStarts.length > 0 ? settledWithin(Promise.allSettled(headStarts.map((h) => h.underway)), HEAD_START_MAX_MS) : undefined;
+    // Lane 0 runs on discovery's session, already open: one scenario at a time on it is no flood
+    // of sessions opening, and it fills the head start with the quick scenarios at the queue's end.
+    const lanesRun = inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s), (lane) => (lane === 0 ? undefined : headStarted));
+    // Awaited below; a setup error while the head start lasts must not go unhandled meanwhile.
+    lanesRun.catch(() => undefined);
+    await headStarted;
     const besideRuns = [...headStarts, ...beside.filter((s) => !headStarting(s)).map((s) => ({ s, run: runOne(-1, s) }))];
-    const lanesRun = inLanes(laned, refused !== undefined ? 1 : input.concurrency, (s, lane) => runOne(lane, s));
     const notLingering = [...earlyRuns, ...besideRuns].filter((r) => !lingering(r.s)).map((r) => r.run);
     void Promise.allSettled([...notLingering, lanesRun]).then(restOfRunDone);
     await Promise.all([earlyRun, ...besideRuns.map((r) => r.run), lanesRun]);

@@ -171,8 +171,10 @@ export interface Scenario extends ScenarioIdentity {
    * Of a waiting scenario whose waits grow with the server's load (they are stretched by the run's
    * pace and by how late the server answered its own requests): over HTTP, where every session is
    * on the one server, it starts before the rest of its run, which waits until it calls
-   * ctx.underway(), or ends, for HEAD_START_MAX_MS at most. Its timed requests then meet a server
-   * that is otherwise idle, not one flooded by every other scenario opening its session at once.
+   * ctx.underway(), or ends, for HEAD_START_MAX_MS at most, but for the first lane: on discovery's
+   * session, already open, it runs one scenario at a time from the queue's end meanwhile. Its timed
+   * requests then meet a server that is all but idle, not one flooded by every other scenario
+   * opening its session at once.
    */
   headStart?: boolean;
   needs?: ScenarioNeeds;
