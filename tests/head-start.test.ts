@@ -97,16 +97,17 @@ describe('lanes held back', () => {
     const released = sleep(30);
     const taken: string[] = [];
     await inLanes(
-      ['a', 'b', 'c', 'd', 'e'],
-      2,
+      ['a', 'b', 'c', 'd', 'e', 'f'],
+      3,
       async (item, lane) => {
         taken.push(`${item}${lane}`);
         await sleep(20);
       },
-      (lane) => (lane === 1 ? released : undefined),
+      (lane) => (lane > 0 ? released : undefined),
     );
-    // Lane 0 took e and d from the end; lane 1, once released, and lane 0 then took the rest in order.
-    expect(taken.slice(0, 3)).toEqual(['e0', 'd0', 'a1']);
-    expect(taken.slice(3).map((t) => t[0])).toEqual(['b', 'c']);
+    // Lane 0 took f and e from the end; lanes 1 and 2, once released, took a and b from the front, and then all of them the rest.
+    expect(taken.slice(0, 2)).toEqual(['f0', 'e0']);
+    expect(taken.slice(2, 4)).toEqual(['a1', 'b2']);
+    expect(taken.slice(4).map((t) => t[0])).toEqual(['c', 'd']);
   });
 });

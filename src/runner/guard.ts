@@ -80,12 +80,12 @@ export async function inLanes<T>(items: readonly T[], concurrency: number, work:
   let end = items.length;
   const waits = Array.from({ length: Math.max(1, concurrency) }, (_, lane) => held?.(lane));
   let holding = waits.filter((w) => w !== undefined).length;
+  // Counted down before any lane it held resumes (these handlers come first), so that a released
+  // lane already takes from the front.
+  for (const w of waits) w?.then(() => holding--, () => holding--);
   await Promise.all(
     waits.map(async (wait, lane) => {
-      if (wait) {
-        await wait.catch(() => undefined);
-        holding--;
-      }
+      if (wait) await wait.catch(() => undefined);
       while (next < end) await work(holding > 0 ? items[--end]! : items[next++]!, lane);
     }),
   );
