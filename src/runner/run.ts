@@ -290,7 +290,8 @@ export async function runScenarios(input: RunInput): Promise<RunOutput> {
     void Promise.allSettled([...notLingering, lanesRun]).then(restOfRunDone);
     await Promise.all([earlyRun, ...besideRuns.map((r) => r.run), lanesRun]);
     for (const s of last) await runOne(-1, s);
-    for (const s of lanes) if (s && !s.closed) await closeSession(s);
+    // Each is judged to its end in turn as it is closed (closeSession absorbs before it waits); the closes overlap.
+    await Promise.all(lanes.filter((s): s is ClientSession => s !== undefined && !s.closed).map(closeSession));
 
     const tokenRefused = await target.tokenRefused();
     const eras = input.speaks !== undefined ? [eraOf(input.speaks)] : undefined;
