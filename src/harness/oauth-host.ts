@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,8 +135,9 @@ let assertionKey: { privatePem: string; publicKey: KeyObject } | undefined;
 /** The key pair of the 'jwt' variant's client, made once per process: the private half goes to the client in MCP_CONFORMANCE_CONTEXT. */
 export function clientCredentialsKey(): { privatePem: string; publicKey: KeyObject } {
   if (!assertionKey) {
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    assertionKey = { privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKey };
+    // Encoded by the generation itself, not exported from its KeyObjects afterwards (see loopbackTls on Node 20's deadlock).
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    assertionKey = { privatePem: privateKey, publicKey: createPublicKey(publicKey) };
   }
   return assertionKey;
 }

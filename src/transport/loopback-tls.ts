@@ -16,12 +16,19 @@ export interface LoopbackTls {
  * but where the caller puts it.
  */
 export function loopbackTls(addresses: readonly string[] = []): LoopbackTls {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  // Encoded by the generation itself: on Node 20 exporting an EC KeyObject as a JWK can deadlock the
+  // process for good, when a garbage collection during the export finalises the key's generation
+  // job, which takes the lock the export holds (seen once in a client run; a loop of generate and
+  // export under a small young generation hangs within seconds).
+  const { publicKey: spki, privateKey } = generateKeyPairSync('ec', {
+    namedCurve: 'prime256v1',
+    publicKeyEncoding: { type: 'spki', format: 'der' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   // The key identifier hashes the subjectPublicKey bits alone (RFC 5280 4.2.1.2, method 1), i.e. the
-  // uncompressed point, which the JWK gives without having to pick the SPKI apart.
-  const jwk = publicKey.export({ format: 'jwk' });
-  const point = Buffer.concat([Buffer.of(0x04), Buffer.from(jwk.x ?? '', 'base64url'), Buffer.from(jwk.y ?? '', 'base64url')]);
+  // uncompressed point 04 || X || Y: for P-256 the SPKI's last 65 bytes.
+  const point = spki.subarray(spki.length - P256_POINT_BYTES);
+  if (point[0] !== 0x04) throw new Error('loopback-tls: the generated P-256 key is not an uncompressed point');
 
   const serial = randomBytes(16);
   // Positive (top bit clear) and with a non-zero first byte, so minimal DER keeps all 16 bytes.
@@ -58,11 +65,13 @@ export function loopbackTls(addresses: readonly string[] = []): LoopbackTls {
   const certificate = sequence(tbs, ecdsaWithSha256, bitString(sign('sha256', tbs, privateKey)));
 
   return {
-    key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    key: privateKey,
     cert: pem('CERTIFICATE', certificate),
   };
 }
 
+/** An uncompressed P-256 point: 0x04, then X and Y of 32 bytes each. */
+const P256_POINT_BYTES = 65;
 const OID_COMMON_NAME = '2.5.4.3';
 const OID_ORGANIZATION = '2.5.4.10';
 const BOOLEAN_TRUE = Buffer.of(0x01, 0x01, 0xff);
