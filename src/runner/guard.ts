@@ -72,7 +72,7 @@ export async function runGuarded(recorder: CheckRecorder, budget: number | Scena
 
 /**
  * Runs `work` over `items`, at most `concurrency` at a time, in order of the list. A lane that
- * `held` holds back starts once that settles; until every such lane has started, the lanes
+ * `held` holds back starts once that settles; until every such hold has settled, the lanes
  * already running take the list from its end.
  */
 export async function inLanes<T>(items: readonly T[], concurrency: number, work: (item: T, lane: number) => Promise<void>, held?: (lane: number) => Promise<void> | undefined): Promise<void> {
