@@ -75,7 +75,7 @@ export async function runGuarded(recorder: CheckRecorder, budget: number | Scena
  * `held` holds back starts once that settles; until every such hold has settled, the lanes
  * already running take the list from its end.
  */
-export async function inLanes<T>(items: readonly T[], concurrency: number, work: (item: T, lane: number) => Promise<void>, held?: (lane: number) => Promise<void> | undefined): Promise<void> {
+export async function inLanes<T>(items: readonly T[], concurrency: number, work: (item: T, lane: number) => Promise<void>, held?: (lane: number) => Promise<unknown> | undefined): Promise<void> {
   let next = 0;
   let end = items.length;
   const waits = Array.from({ length: Math.max(1, concurrency) }, (_, lane) => held?.(lane));
