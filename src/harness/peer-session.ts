@@ -718,14 +718,14 @@ const ELIDE_DEPTH = 200;
  */
 export type FrameValue = { parsed: unknown } | { elided: unknown };
 
-/** A string of `length` characters as a frame's record keeps it: its first ones (from `head`, which holds at least those), then how many more there were. */
-export function elidedString(head: string, length: number): string {
-  return length > ELIDE_STRING ? `${head.slice(0, ELIDE_STRING)}…(${length - ELIDE_STRING} more characters)` : head;
+/** A string of `length` characters as a frame's record keeps it: its first ones (`first(n)` gives n of them), then how many more there were. */
+export function elidedString(length: number, first: (count: number) => string): string {
+  return length > ELIDE_STRING ? `${first(ELIDE_STRING)}…(${length - ELIDE_STRING} more characters)` : first(length);
 }
 
 /** A copy of a probe fit for a transcript: long strings cut, very deep nesting summarised. */
 function elide(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return elidedString(value, value.length);
+  if (typeof value === 'string') return elidedString(value.length, (n) => value.slice(0, n));
   if (value === null || typeof value !== 'object') return value;
   if (depth >= ELIDE_DEPTH) return `…(nested deeper than ${ELIDE_DEPTH} levels)`;
   if (Array.isArray(value)) return value.map((v) => elide(v, depth + 1));

@@ -323,12 +323,9 @@ function hugeStringProbe(session: ClientSession): { text: Uint8Array; value: Fra
   before.copy(bytes, 0);
   bytes.fill('x', before.length, before.length + size);
   after.copy(bytes, before.length + size);
-  message.params._meta['dev.mcpcheck/padding'] = elidedString(bytes.toString('latin1', before.length, before.length + Math.min(size, ELIDED_HEAD)), size);
+  message.params._meta['dev.mcpcheck/padding'] = elidedString(size, (n) => bytes.toString('latin1', before.length, before.length + n));
   return { text: bytes, value: { elided: message } };
 }
-
-/** Enough of the huge string's characters for its record (which keeps fewer). */
-const ELIDED_HEAD = 64 * 1024;
 
 /** Where hugeStringProbe's bytes go in the text (no JSON text holds it). */
 const PLACEHOLDER_MARK = '\u0000mcpcheck-bulk\u0000';
